@@ -1,0 +1,112 @@
+package podlife
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// FeatureGates overrides feature gates by their upstream name (for example
+// "ContainerRestartRules") on top of the defaults of Kubernetes v1.37.2.
+//
+// A nil or empty FeatureGates means a default v1.37.2 cluster. Every options struct in
+// this module carries one, so gates are chosen per call and never globally.
+type FeatureGates map[string]bool
+
+// Enabled reports whether the named gate is on: the override when there is one,
+// otherwise the v1.37.2 default. An unknown name is off; call [FeatureGates.Validate]
+// to catch misspellings.
+func (g FeatureGates) Enabled(name string) bool {
+	if v, ok := g[name]; ok {
+		return v
+	}
+	return knownGates[name].Default
+}
+
+// Validate reports the overrides a v1.37.2 component would refuse, with upstream's
+// wording: an unrecognized name, a locked gate set to its non-default value, and an
+// enabled gate whose dependencies are disabled. Names are checked in sorted order so
+// the error is deterministic. The special AllAlpha and AllBeta gates are not supported.
+func (g FeatureGates) Validate() error {
+	var errs []string
+	for _, name := range sortedKeys(g) {
+		v := g[name]
+		spec, ok := knownGates[name]
+		if !ok {
+			// Upstream stops at the first unrecognized name.
+			errs = append(errs, fmt.Sprintf("unrecognized feature gate: %s", name))
+			return aggregate(errs)
+		}
+		if spec.LockToDefault && spec.Default != v {
+			errs = append(errs, fmt.Sprintf("cannot set feature gate %s to %t, feature is locked to %t", name, v, spec.Default))
+			continue
+		}
+		if spec.PreRelease == "PRE-ALPHA" {
+			errs = append(errs, fmt.Sprintf("cannot set feature gate %s to %t, feature is PreAlpha at emulated version 1.37, min compatibility version 1.36", name, v))
+		}
+	}
+	if len(errs) > 0 {
+		return aggregate(errs)
+	}
+	for _, name := range sortedKeys(gateDependencies) {
+		if !g.Enabled(name) {
+			continue
+		}
+		var disabled []string
+		for _, dep := range gateDependencies[name] {
+			if !g.Enabled(dep) {
+				disabled = append(disabled, dep)
+			}
+		}
+		if len(disabled) > 0 {
+			errs = append(errs, fmt.Sprintf("%s is enabled, but depends on features that are disabled: [%s]", name, strings.Join(disabled, " ")))
+		}
+	}
+	return aggregate(errs)
+}
+
+// FeatureGateSpec describes a gate as Kubernetes v1.37.2 registers it.
+type FeatureGateSpec struct {
+	// Default is the gate's value in a v1.37.2 cluster with no overrides.
+	Default bool
+	// LockToDefault means the gate cannot be set to anything but Default.
+	LockToDefault bool
+	// PreRelease is the stage at v1.37 as component-base spells it: "ALPHA", "BETA",
+	// "" for GA, "DEPRECATED", or "PRE-ALPHA" for a gate registered for a later release.
+	PreRelease string
+	// Dependencies lists the gates that must be enabled for this one to be enabled.
+	Dependencies []string
+}
+
+// LookupFeatureGate returns the v1.37.2 registration of the named gate.
+func LookupFeatureGate(name string) (FeatureGateSpec, bool) {
+	spec, ok := knownGates[name]
+	if !ok {
+		return FeatureGateSpec{}, false
+	}
+	spec.Dependencies = append([]string(nil), gateDependencies[name]...)
+	return spec, true
+}
+
+// KnownFeatureGates lists, sorted, every gate name Validate accepts.
+func KnownFeatureGates() []string { return sortedKeys(knownGates) }
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// aggregate renders errors as k8s.io/apimachinery's utilerrors.NewAggregate does.
+func aggregate(msgs []string) error {
+	switch len(msgs) {
+	case 0:
+		return nil
+	case 1:
+		return fmt.Errorf("%s", msgs[0])
+	}
+	return fmt.Errorf("[%s]", strings.Join(msgs, ", "))
+}

@@ -1,0 +1,3 @@
+module github.com/podlife/podlife
+
+go 1.26.0
