@@ -1,0 +1,403 @@
+package restart
+
+import (
+	"strconv"
+	"strings"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+)
+
+// State is the kubelet's view of a container instance, as the runtime reports it
+// (k8s.io/kubernetes pkg/kubelet/container/runtime.go ContainerState).
+type State string
+
+// The runtime states of a container instance. StateNone is not a runtime state: it
+// stands for "no instance", a container that never ran or whose instances were all
+// garbage-collected.
+const (
+	StateNone    State = ""
+	StateCreated State = "created"
+	StateRunning State = "running"
+	StateExited  State = "exited"
+	StateUnknown State = "unknown"
+)
+
+// Instance is one runtime instance of a container: the part of the kubelet's
+// kubecontainer.Status that restart decisions read.
+type Instance struct {
+	// Name is the container's name.
+	Name string
+	// State is the instance's runtime state.
+	State State
+	// ExitCode is the exit code of an exited instance.
+	ExitCode int32
+	// Reason is the runtime's reason for the state, for example "OOMKilled".
+	Reason string
+	// FinishedAt is when an exited instance stopped; the crash-loop back-off is
+	// measured from it.
+	FinishedAt time.Time
+}
+
+// InstanceFromStatus derives the newest runtime instance of a container from its API
+// status, as the package documents for [ShouldRestart]: State.Running is a running
+// instance; State.Terminated an exited one with its exit code, reason and finish time;
+// State.Waiting (or no state) with LastTerminationState.Terminated an exited one with
+// that termination; any other status, or nil, means no instance (ok is false).
+func InstanceFromStatus(st *corev1.ContainerStatus) (inst Instance, ok bool) {
+	if st == nil {
+		return Instance{}, false
+	}
+	switch {
+	case st.State.Running != nil:
+		return Instance{Name: st.Name, State: StateRunning}, true
+	case st.State.Terminated != nil:
+		return exitedInstance(st.Name, st.State.Terminated), true
+	case st.LastTerminationState.Terminated != nil:
+		return exitedInstance(st.Name, st.LastTerminationState.Terminated), true
+	}
+	return Instance{}, false
+}
+
+func exitedInstance(name string, t *corev1.ContainerStateTerminated) Instance {
+	return Instance{
+		Name:       name,
+		State:      StateExited,
+		ExitCode:   t.ExitCode,
+		Reason:     t.Reason,
+		FinishedAt: t.FinishedAt.Time,
+	}
+}
+
+// Basis names the step of the kubelet's decision that settled it.
+type Basis uint8
+
+// The steps of ShouldContainerBeRestarted, in the order the kubelet takes them.
+const (
+	// BasisNoPod: there is no pod (nil); nothing is restarted.
+	BasisNoPod Basis = iota
+	// BasisContainerNotFound: the pod spec has no container of that name.
+	BasisContainerNotFound
+	// BasisDeletion: the pod has a deletionTimestamp; nothing is restarted.
+	BasisDeletion
+	// BasisNoInstance: the container has no instance (never ran, or all were
+	// garbage-collected); it is started.
+	BasisNoInstance
+	// BasisRunning: the newest instance is running; it is not restarted.
+	BasisRunning
+	// BasisCreatedOrUnknown: the newest instance is created or unknown; it is
+	// (re)started whatever the policies say.
+	BasisCreatedOrUnknown
+	// BasisRule: a restart rule matched the exit code and its action restarts.
+	BasisRule
+	// BasisContainerPolicy: the container's own restartPolicy decided.
+	BasisContainerPolicy
+	// BasisPodPolicy: the pod's restartPolicy decided (the container has none, or an
+	// unrecognised one).
+	BasisPodPolicy
+	// BasisPodPolicyRulesOff: the pod's restartPolicy decided because the
+	// ContainerRestartRules gate is off, so container-level fields are ignored.
+	BasisPodPolicyRulesOff
+)
+
+var basisNames = [...]string{
+	BasisNoPod:             "NoPod",
+	BasisContainerNotFound: "ContainerNotFound",
+	BasisDeletion:          "Deletion",
+	BasisNoInstance:        "NoInstance",
+	BasisRunning:           "Running",
+	BasisCreatedOrUnknown:  "CreatedOrUnknown",
+	BasisRule:              "Rule",
+	BasisContainerPolicy:   "ContainerPolicy",
+	BasisPodPolicy:         "PodPolicy",
+	BasisPodPolicyRulesOff: "PodPolicyRulesOff",
+}
+
+// String returns the basis name, for example "Rule".
+func (b Basis) String() string {
+	if int(b) < len(basisNames) {
+		return basisNames[b]
+	}
+	return "Basis(" + strconv.Itoa(int(b)) + ")"
+}
+
+// Decision is the kubelet's answer to "is this container (re)started?" together with
+// what led to it. It holds no allocations of its own: Rule points into the pod spec
+// it was computed from, and the human text is built only when [Decision.Reason] is
+// called.
+type Decision struct {
+	// Restart is the kubelet's answer (ShouldContainerBeRestarted).
+	Restart bool
+	// RestartAllContainers is true when the exit matched a rule whose action is
+	// RestartAllContainers and the RestartAllContainersOnContainerExits gate is on: the
+	// restart is carried out by restarting every init and regular container of the pod.
+	RestartAllContainers bool
+	// Rule is the restart rule that matched the exit code, nil when none was
+	// evaluated or none matched. It points into the pod spec. A matched
+	// RestartAllContainers rule is reported even when the gate is off and the
+	// container policy decided instead.
+	Rule *corev1.ContainerRestartRule
+	// RuleIndex is Rule's index in the container's restartPolicyRules, -1 when Rule
+	// is nil.
+	RuleIndex int
+	// Basis is the step that decided.
+	Basis Basis
+	// Container is the container's name.
+	Container string
+	// State is the state of the newest instance the decision read (StateNone when
+	// there is none).
+	State State
+	// ExitCode is the newest instance's exit code when State is StateExited.
+	ExitCode int32
+	// ContainerPolicy is the container's own restartPolicy, "" when unset or when
+	// ContainerRestartRules is off.
+	ContainerPolicy corev1.ContainerRestartPolicy
+	// PodPolicy is the pod's restartPolicy as written ("" means Always).
+	PodPolicy corev1.RestartPolicy
+}
+
+// ShouldRestart answers, as the v1.37.2 kubelet's ShouldContainerBeRestarted
+// (k8s.io/kubernetes pkg/kubelet/container/helpers.go), whether the named container
+// of pod is started again. The container is looked up in spec.containers, then
+// spec.initContainers, then spec.ephemeralContainers, and its runtime state is read
+// from the status list of the same kind (the first status with that name) through
+// [InstanceFromStatus]. A nil pod or an unknown name gives Restart false.
+//
+// ShouldRestart allocates nothing.
+func ShouldRestart(pod *corev1.Pod, container string, opts Options) Decision {
+	if pod == nil {
+		return Decision{Basis: BasisNoPod, Container: container, RuleIndex: -1}
+	}
+	c, statuses := findContainer(pod, container)
+	if c == nil {
+		return Decision{Basis: BasisContainerNotFound, Container: container, RuleIndex: -1, PodPolicy: pod.Spec.RestartPolicy}
+	}
+	var st *corev1.ContainerStatus
+	for i := range statuses {
+		if statuses[i].Name == container {
+			st = &statuses[i]
+			break
+		}
+	}
+	inst, ok := InstanceFromStatus(st)
+	if !ok {
+		return ShouldRestartInstance(pod, c, nil, opts)
+	}
+	return ShouldRestartInstance(pod, c, &inst, opts)
+}
+
+// ShouldRestartInstance is [ShouldRestart] for a caller that holds the container
+// and its newest runtime instance (from any sandbox) itself, for example a runtime
+// view with created or unknown instances. A nil newest means the container has no
+// instance. A nil pod or container gives Restart false.
+func ShouldRestartInstance(pod *corev1.Pod, c *corev1.Container, newest *Instance, opts Options) Decision {
+	if pod == nil {
+		return Decision{Basis: BasisNoPod, RuleIndex: -1}
+	}
+	if c == nil {
+		return Decision{Basis: BasisContainerNotFound, RuleIndex: -1, PodPolicy: pod.Spec.RestartPolicy}
+	}
+	d := Decision{Container: c.Name, RuleIndex: -1, PodPolicy: pod.Spec.RestartPolicy}
+	if newest != nil {
+		d.State = newest.State
+	}
+	switch {
+	case pod.DeletionTimestamp != nil:
+		d.Basis = BasisDeletion
+		return d
+	case newest == nil:
+		d.Basis = BasisNoInstance
+		d.Restart = true
+		return d
+	case newest.State == StateRunning:
+		d.Basis = BasisRunning
+		return d
+	case newest.State == StateUnknown || newest.State == StateCreated:
+		d.Basis = BasisCreatedOrUnknown
+		d.Restart = true
+		return d
+	}
+	// Any other state is an exited one for the kubelet.
+	d.ExitCode = newest.ExitCode
+	if !opts.Features.Enabled(gateContainerRestartRules) {
+		d.Basis = BasisPodPolicyRulesOff
+		d.Restart = podPolicyRestarts(pod.Spec.RestartPolicy, newest.ExitCode)
+		return d
+	}
+	e := decideExited(c, &pod.Spec, newest.ExitCode, opts)
+	e.Container, e.State = d.Container, d.State
+	return e
+}
+
+// decideExited is ContainerShouldRestart with its reasons.
+func decideExited(c *corev1.Container, spec *corev1.PodSpec, exitCode int32, opts Options) Decision {
+	d := Decision{RuleIndex: -1, State: StateExited, ExitCode: exitCode, PodPolicy: podRestartPolicy(spec)}
+	if c != nil {
+		d.Container = c.Name
+	}
+	if c != nil && c.RestartPolicy != nil {
+		d.ContainerPolicy = *c.RestartPolicy
+		for i := range c.RestartPolicyRules {
+			r := &c.RestartPolicyRules[i]
+			if r.ExitCodes == nil || !ruleMatches(r.ExitCodes, exitCode) {
+				continue
+			}
+			d.Rule, d.RuleIndex = r, i
+			switch r.Action {
+			case corev1.ContainerRestartRuleActionRestart:
+				d.Basis, d.Restart = BasisRule, true
+				return d
+			case corev1.ContainerRestartRuleActionRestartAllContainers:
+				if opts.Features.Enabled(gateRestartAllContainers) {
+					d.Basis, d.Restart, d.RestartAllContainers = BasisRule, true, true
+					return d
+				}
+			}
+			break
+		}
+		switch *c.RestartPolicy {
+		case corev1.ContainerRestartPolicyAlways:
+			d.Basis, d.Restart = BasisContainerPolicy, true
+			return d
+		case corev1.ContainerRestartPolicyOnFailure:
+			d.Basis, d.Restart = BasisContainerPolicy, exitCode != 0
+			return d
+		case corev1.ContainerRestartPolicyNever:
+			d.Basis = BasisContainerPolicy
+			return d
+		}
+	}
+	d.Basis = BasisPodPolicy
+	d.Restart = podPolicyRestarts(d.PodPolicy, exitCode)
+	return d
+}
+
+// podPolicyRestarts is the pod-level policy; an empty or unknown value is Always.
+func podPolicyRestarts(p corev1.RestartPolicy, exitCode int32) bool {
+	switch p {
+	case corev1.RestartPolicyNever:
+		return false
+	case corev1.RestartPolicyOnFailure:
+		return exitCode != 0
+	}
+	return true
+}
+
+// findContainer returns the named container and the status list of its kind.
+func findContainer(pod *corev1.Pod, name string) (*corev1.Container, []corev1.ContainerStatus) {
+	for i := range pod.Spec.Containers {
+		if pod.Spec.Containers[i].Name == name {
+			return &pod.Spec.Containers[i], pod.Status.ContainerStatuses
+		}
+	}
+	for i := range pod.Spec.InitContainers {
+		if pod.Spec.InitContainers[i].Name == name {
+			return &pod.Spec.InitContainers[i], pod.Status.InitContainerStatuses
+		}
+	}
+	for i := range pod.Spec.EphemeralContainers {
+		if pod.Spec.EphemeralContainers[i].Name == name {
+			// The kubelet converts ephemeral containers the same way: the common part
+			// has the Container's layout.
+			return (*corev1.Container)(&pod.Spec.EphemeralContainers[i].EphemeralContainerCommon), pod.Status.EphemeralContainerStatuses
+		}
+	}
+	return nil, nil
+}
+
+// Reason renders the decision as one stable line of text, for example
+// "exit code 42 matched rule 1 (In [42]) → Restart". Only the Reason call allocates.
+func (d Decision) Reason() string {
+	var b strings.Builder
+	switch d.Basis {
+	case BasisNoPod:
+		b.WriteString("no pod")
+	case BasisContainerNotFound:
+		b.WriteString("container ")
+		b.WriteString(strconv.Quote(d.Container))
+		b.WriteString(" is not in the pod spec")
+	case BasisDeletion:
+		b.WriteString("pod is being deleted")
+	case BasisNoInstance:
+		b.WriteString("container has no instance yet")
+	case BasisRunning:
+		b.WriteString("container is running")
+	case BasisCreatedOrUnknown:
+		b.WriteString("container is in state ")
+		b.WriteString(string(d.State))
+	case BasisRule, BasisContainerPolicy, BasisPodPolicy, BasisPodPolicyRulesOff:
+		b.WriteString("exit code ")
+		b.WriteString(strconv.FormatInt(int64(d.ExitCode), 10))
+		if d.Rule != nil {
+			b.WriteString(" matched rule ")
+			b.WriteString(strconv.Itoa(d.RuleIndex))
+			b.WriteString(" (")
+			writeRule(&b, d.Rule)
+			b.WriteString(")")
+			if d.Basis != BasisRule {
+				b.WriteString(" with action ")
+				b.WriteString(string(d.Rule.Action))
+				if d.Rule.Action == corev1.ContainerRestartRuleActionRestartAllContainers {
+					b.WriteString(" but RestartAllContainersOnContainerExits is off")
+				} else {
+					b.WriteString(" which is not recognised")
+				}
+			}
+		} else if d.Basis == BasisContainerPolicy || d.Basis == BasisPodPolicy && d.ContainerPolicy != "" {
+			b.WriteString(" matched no rule")
+		}
+		switch d.Basis {
+		case BasisContainerPolicy:
+			b.WriteString("; container restartPolicy ")
+			b.WriteString(string(d.ContainerPolicy))
+		case BasisPodPolicy, BasisPodPolicyRulesOff:
+			if d.Basis == BasisPodPolicy && d.ContainerPolicy != "" {
+				b.WriteString("; container restartPolicy ")
+				b.WriteString(strconv.Quote(string(d.ContainerPolicy)))
+				b.WriteString(" is not recognised")
+			}
+			b.WriteString("; pod restartPolicy ")
+			switch d.PodPolicy {
+			case corev1.RestartPolicyAlways, corev1.RestartPolicyOnFailure, corev1.RestartPolicyNever:
+				b.WriteString(string(d.PodPolicy))
+			default:
+				b.WriteString(strconv.Quote(string(d.PodPolicy)))
+				b.WriteString(" (treated as Always)")
+			}
+			if d.Basis == BasisPodPolicyRulesOff {
+				b.WriteString(" (ContainerRestartRules is off)")
+			}
+		}
+	default:
+		b.WriteString(d.Basis.String())
+	}
+	switch {
+	case d.RestartAllContainers:
+		b.WriteString(" → RestartAllContainers")
+	case d.Restart:
+		b.WriteString(" → Restart")
+	default:
+		b.WriteString(" → no restart")
+	}
+	return b.String()
+}
+
+// writeRule renders a rule's exit-code test as "In [1 2]" or "NotIn []".
+func writeRule(b *strings.Builder, r *corev1.ContainerRestartRule) {
+	if r.ExitCodes == nil {
+		b.WriteString("no exitCodes")
+		return
+	}
+	b.WriteString(string(r.ExitCodes.Operator))
+	b.WriteString(" [")
+	for i, v := range r.ExitCodes.Values {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(strconv.FormatInt(int64(v), 10))
+	}
+	b.WriteByte(']')
+}
+
+// String is [Decision.Reason].
+func (d Decision) String() string { return d.Reason() }

@@ -1,0 +1,30 @@
+// Package restart answers whether, why and when the kubelet of Kubernetes v1.37.2
+// restarts a container: the pod's restartPolicy, the container's own restartPolicy and
+// restartPolicyRules on exit codes (KEP-5307), the RestartAllContainers action
+// (KEP-5532), sidecar and init-container rules, and the CrashLoopBackOff and image-pull
+// back-offs (KEP-4603, KEP-5593) as pure state machines with time as a parameter.
+//
+// It mirrors, function by function:
+//
+//   - k8s.io/kubernetes pkg/api/v1/pod/util.go: [IsRestartableInitContainer],
+//     [MatchingRule] (FindMatchingContainerRestartRule), [ContainerShouldRestart],
+//     [IsContainerRestartable] and [AllContainersCouldRestart];
+//   - k8s.io/kubernetes pkg/kubelet/container/helpers.go: [ShouldRestart]
+//     (ShouldContainerBeRestarted), [ShouldAllContainersRestart] and
+//     [AllContainersRestartCleanedUp];
+//   - k8s.io/kubernetes pkg/kubelet/kuberuntime/helpers.go and kuberuntime_container.go:
+//     [IsInitContainerFailed] and what the kubelet does with a failed init container
+//     ([InitContainerFailureAction]), and [BackoffKey] (GetBackoffKey);
+//   - k8s.io/kubernetes pkg/kubelet/kuberuntime/kuberuntime_manager.go (doBackOff) and
+//     pkg/kubelet/kubelet.go (newCrashLoopBackOff), on top of k8s.io/client-go
+//     util/flowcontrol/backoff.go: [Backoff], [Policy] and [ContainerBackoff];
+//   - k8s.io/kubernetes pkg/kubelet/images/image_manager.go: the image-pull back-off
+//     ([ImagePullBackoffKey], [ImagePullPolicy]).
+//
+// Feature gates are read per call from [Options.Features]; the zero [Options] is a
+// default v1.37.2 kubelet, where ContainerRestartRules, RestartAllContainersOnContainerExits
+// and KubeletCrashLoopBackOffMax are on and ReduceDefaultCrashLoopBackOffDecay is off.
+//
+// Every function is pure: nothing reads a clock (times are parameters), nothing is
+// logged, inputs are never modified and nil inputs never panic.
+package restart

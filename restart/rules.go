@@ -1,0 +1,143 @@
+package restart
+
+import (
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+
+	"github.com/podlife/podlife"
+)
+
+// Upstream feature-gate names this package reads.
+const (
+	gateContainerRestartRules       = "ContainerRestartRules"
+	gateRestartAllContainers        = "RestartAllContainersOnContainerExits"
+	gateReduceCrashLoopBackOffDecay = "ReduceDefaultCrashLoopBackOffDecay"
+	gateKubeletCrashLoopBackOffMax  = "KubeletCrashLoopBackOffMax"
+)
+
+// Options selects the cluster the answers are computed for. The zero value is a
+// default Kubernetes v1.37.2 kubelet.
+type Options struct {
+	// Features overrides feature gates by upstream name; nil means the v1.37.2
+	// defaults. The gates read here are ContainerRestartRules,
+	// RestartAllContainersOnContainerExits, ReduceDefaultCrashLoopBackOffDecay and
+	// KubeletCrashLoopBackOffMax.
+	Features podlife.FeatureGates
+
+	// MaxContainerRestartPeriod is the kubelet configuration field
+	// crashLoopBackOff.maxContainerRestartPeriod, honoured when the
+	// KubeletCrashLoopBackOffMax gate is on. Zero means unset, which the kubelet's
+	// configuration defaulting turns into 300s. A kubelet refuses to start with a value
+	// outside 1s–300s; see [Options.Validate].
+	MaxContainerRestartPeriod time.Duration
+}
+
+// IsRestartableInitContainer reports whether c has restartPolicy Always, which for an
+// init container makes it a sidecar. Like upstream it does not check that c is an init
+// container. A nil container is not restartable.
+func IsRestartableInitContainer(c *corev1.Container) bool {
+	return c != nil && c.RestartPolicy != nil && *c.RestartPolicy == corev1.ContainerRestartPolicyAlways
+}
+
+// MatchingRule returns the first of c's restartPolicyRules that matches exitCode, its
+// index in c.RestartPolicyRules and true; or the zero rule, -1 and false when none
+// matches. It is upstream's FindMatchingContainerRestartRule: a rule without exitCodes
+// or with an operator other than In and NotIn never matches, In with no values never
+// matches, NotIn with no values always matches. Like upstream it ignores c's
+// restartPolicy and the feature gates, so opts does not change the answer; it is taken
+// for symmetry with the other helpers.
+func MatchingRule(c *corev1.Container, exitCode int32, opts Options) (rule corev1.ContainerRestartRule, index int, ok bool) {
+	_ = opts
+	if c == nil {
+		return corev1.ContainerRestartRule{}, -1, false
+	}
+	for i := range c.RestartPolicyRules {
+		r := &c.RestartPolicyRules[i]
+		if r.ExitCodes != nil && ruleMatches(r.ExitCodes, exitCode) {
+			return *r, i, true
+		}
+	}
+	return corev1.ContainerRestartRule{}, -1, false
+}
+
+func ruleMatches(on *corev1.ContainerRestartRuleOnExitCodes, exitCode int32) bool {
+	found := false
+	for _, v := range on.Values {
+		if v == exitCode {
+			found = true
+			break
+		}
+	}
+	switch on.Operator {
+	case corev1.ContainerRestartRuleOnExitCodesOpIn:
+		return found
+	case corev1.ContainerRestartRuleOnExitCodesOpNotIn:
+		return !found
+	}
+	return false
+}
+
+// ContainerShouldRestart reports whether a container that exited with exitCode is
+// restarted by its policies, as upstream's podutil.ContainerShouldRestart: when the
+// container has its own restartPolicy, the first matching rule decides (Restart, or
+// RestartAllContainers when that gate is on), then the container's policy; otherwise
+// (or for an unrecognised container policy) the pod's policy, where an empty or
+// unknown value means Always. Rules are ignored when the container has no
+// restartPolicy. It knows nothing about init containers and does not check the
+// ContainerRestartRules gate (the kubelet checks it before calling); use
+// [ShouldRestart] for the kubelet's full decision. A nil container or spec counts as
+// having no policy.
+func ContainerShouldRestart(c *corev1.Container, spec *corev1.PodSpec, exitCode int32, opts Options) bool {
+	d := decideExited(c, spec, exitCode, opts)
+	return d.Restart
+}
+
+// IsContainerRestartable reports whether the container can ever be restarted by its
+// policies, as upstream's podutil.IsContainerRestartable: with a container-level
+// restartPolicy, true when any rule has action Restart or the policy is not Never
+// (RestartAllContainers rules do not count); otherwise true when the pod's policy is
+// not Never.
+func IsContainerRestartable(spec *corev1.PodSpec, c *corev1.Container, opts Options) bool {
+	_ = opts
+	if c != nil && c.RestartPolicy != nil {
+		for i := range c.RestartPolicyRules {
+			if c.RestartPolicyRules[i].Action == corev1.ContainerRestartRuleActionRestart {
+				return true
+			}
+		}
+		return *c.RestartPolicy != corev1.ContainerRestartPolicyNever
+	}
+	return podRestartPolicy(spec) != corev1.RestartPolicyNever
+}
+
+// AllContainersCouldRestart reports whether any init (sidecars included) or regular
+// container of spec has a rule with action RestartAllContainers, as upstream's
+// podutil.AllContainersCouldRestart. Ephemeral containers are not checked, and, like
+// upstream, neither the containers' restartPolicy nor the gates are. A nil spec gives
+// false.
+func AllContainersCouldRestart(spec *corev1.PodSpec, opts Options) bool {
+	_ = opts
+	if spec == nil {
+		return false
+	}
+	return anyRestartAllRule(spec.InitContainers) || anyRestartAllRule(spec.Containers)
+}
+
+func anyRestartAllRule(cs []corev1.Container) bool {
+	for i := range cs {
+		for j := range cs[i].RestartPolicyRules {
+			if cs[i].RestartPolicyRules[j].Action == corev1.ContainerRestartRuleActionRestartAllContainers {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func podRestartPolicy(spec *corev1.PodSpec) corev1.RestartPolicy {
+	if spec == nil {
+		return ""
+	}
+	return spec.RestartPolicy
+}
