@@ -1,0 +1,332 @@
+package restart
+
+import (
+	"hash/fnv"
+	"strconv"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+)
+
+// The kubelet's back-off constants (k8s.io/kubernetes pkg/kubelet/kubelet.go and
+// pkg/kubelet/apis/config/v1beta1/defaults.go).
+const (
+	// DefaultInitialCrashLoopBackOff is the first crash-loop delay.
+	DefaultInitialCrashLoopBackOff = 10 * time.Second
+	// DefaultMaxCrashLoopBackOff is the longest crash-loop delay, and the default of
+	// crashLoopBackOff.maxContainerRestartPeriod.
+	DefaultMaxCrashLoopBackOff = 300 * time.Second
+	// ReducedInitialCrashLoopBackOff is the first delay with ReduceDefaultCrashLoopBackOffDecay.
+	ReducedInitialCrashLoopBackOff = 1 * time.Second
+	// ReducedMaxCrashLoopBackOff is the longest delay with ReduceDefaultCrashLoopBackOffDecay
+	// when KubeletCrashLoopBackOffMax is off.
+	ReducedMaxCrashLoopBackOff = 60 * time.Second
+	// CrashLoopBackOffReset is how long after the last restart a crash no longer
+	// escalates the delay: the kubelet's HasExpiredFunc, strictly greater than 600s.
+	CrashLoopBackOffReset = 600 * time.Second
+	// MinContainerRestartPeriod and MaxContainerRestartPeriod bound the kubelet
+	// configuration field crashLoopBackOff.maxContainerRestartPeriod.
+	MinContainerRestartPeriod = 1 * time.Second
+	MaxContainerRestartPeriod = 300 * time.Second
+	// DefaultInitialImagePullBackOff and DefaultMaxImagePullBackOff are the image-pull
+	// back-off's delays.
+	DefaultInitialImagePullBackOff = 10 * time.Second
+	DefaultMaxImagePullBackOff     = 300 * time.Second
+)
+
+// The reasons and event reasons of back-offs, as the kubelet spells them.
+const (
+	// ReasonCrashLoopBackOff is the waiting reason of a container held back by the
+	// crash-loop back-off (kubecontainer.ErrCrashLoopBackOff).
+	ReasonCrashLoopBackOff = "CrashLoopBackOff"
+	// ReasonImagePullBackOff is the waiting reason of a container whose image pull is
+	// held back.
+	ReasonImagePullBackOff = "ImagePullBackOff"
+	// ReasonErrImagePull is the waiting reason after a failed image pull.
+	ReasonErrImagePull = "ErrImagePull"
+	// ReasonRegistryUnavailable and ReasonSignatureValidationFailed replace
+	// ErrImagePull when the runtime's error starts with them.
+	ReasonRegistryUnavailable       = "RegistryUnavailable"
+	ReasonSignatureValidationFailed = "SignatureValidationFailed"
+	// EventReasonBackOff is the event reason of both back-offs (a Warning event for
+	// the crash loop, a Normal one for the image pull).
+	EventReasonBackOff = "BackOff"
+)
+
+// Validate reports the error the kubelet gives at start-up for opts'
+// MaxContainerRestartPeriod: with KubeletCrashLoopBackOffMax on, a set value must lie
+// in 1s–300s; with the gate off, it must not be set.
+func (o Options) Validate() error {
+	p := o.MaxContainerRestartPeriod
+	if p == 0 {
+		return nil
+	}
+	if !o.Features.Enabled(gateKubeletCrashLoopBackOffMax) {
+		return errorString("invalid configuration: FeatureGate KubeletCrashLoopBackOffMax not enabled, CrashLoopBackOff.MaxContainerRestartPeriod must not be set")
+	}
+	// Upstream compares whole milliseconds.
+	if ms := p.Milliseconds(); ms < MinContainerRestartPeriod.Milliseconds() || ms > MaxContainerRestartPeriod.Milliseconds() {
+		return errorString("invalid configuration: CrashLoopBackOff.MaxContainerRestartPeriod (got: " + strconv.FormatFloat(p.Seconds(), 'g', -1, 64) + " seconds) must be set between 1s and 300s")
+	}
+	return nil
+}
+
+type errorString string
+
+func (e errorString) Error() string { return string(e) }
+
+// Policy is an exponential back-off as client-go's flowcontrol.Backoff runs it without
+// jitter: the first failure waits Initial, each further one doubles the wait up to
+// Max, and a failure more than ResetAfter after the last update starts again at
+// Initial.
+type Policy struct {
+	// Initial is the first delay. Like upstream it is not capped by Max.
+	Initial time.Duration
+	// Max caps the doubled delays.
+	Max time.Duration
+	// ResetAfter is the idle time after which an entry has expired: an event more
+	// than ResetAfter (strictly) after the entry's last update resets it, and GC drops
+	// it. Zero means client-go's default, 2×Max.
+	ResetAfter time.Duration
+}
+
+// CrashLoopPolicy returns the kubelet's crash-loop back-off under opts
+// (newCrashLoopBackOff): 10s doubling to 300s; 1s to 60s with
+// ReduceDefaultCrashLoopBackOffDecay; with KubeletCrashLoopBackOffMax (on by default)
+// the maximum is MaxContainerRestartPeriod (300s when unset) and the initial delay is
+// lowered to it when larger. Entries reset after 600s.
+func CrashLoopPolicy(opts Options) Policy {
+	p := Policy{Initial: DefaultInitialCrashLoopBackOff, Max: DefaultMaxCrashLoopBackOff, ResetAfter: CrashLoopBackOffReset}
+	if opts.Features.Enabled(gateReduceCrashLoopBackOffDecay) {
+		p.Initial, p.Max = ReducedInitialCrashLoopBackOff, ReducedMaxCrashLoopBackOff
+	}
+	if opts.Features.Enabled(gateKubeletCrashLoopBackOffMax) {
+		p.Max = opts.MaxContainerRestartPeriod
+		if p.Max == 0 {
+			p.Max = DefaultMaxCrashLoopBackOff
+		}
+		if p.Max < p.Initial {
+			p.Initial = p.Max
+		}
+	}
+	return p
+}
+
+// ImagePullPolicy returns the kubelet's image-pull back-off: 10s doubling to 300s,
+// entries expiring after 600s (client-go's default of 2×Max).
+func ImagePullPolicy() Policy {
+	return Policy{Initial: DefaultInitialImagePullBackOff, Max: DefaultMaxImagePullBackOff}
+}
+
+func (p Policy) resetAfter() time.Duration {
+	if p.ResetAfter != 0 {
+		return p.ResetAfter
+	}
+	return 2 * p.Max
+}
+
+// Backoff is the back-off state of one key (one entry of flowcontrol.Backoff). The
+// zero value is "no entry".
+type Backoff struct {
+	// Exists is false for a key that has no entry (never failed, reset or
+	// garbage-collected).
+	Exists bool
+	// Delay is the current delay (flowcontrol's Get).
+	Delay time.Duration
+	// LastUpdate is when Next last ran for the key.
+	LastUpdate time.Time
+}
+
+// Expired reports whether an event at eventTime finds b expired: more than
+// ResetAfter after its last update. A missing entry is not expired.
+func (p Policy) Expired(b Backoff, eventTime time.Time) bool {
+	return b.Exists && eventTime.Sub(b.LastUpdate) > p.resetAfter()
+}
+
+// Next returns the state after a failure at eventTime recorded at now
+// (flowcontrol's Next): a missing or expired entry restarts at Initial, otherwise the
+// delay doubles up to Max. LastUpdate becomes now.
+func (p Policy) Next(b Backoff, eventTime, now time.Time) Backoff {
+	if !b.Exists || p.Expired(b, eventTime) {
+		return Backoff{Exists: true, Delay: p.Initial, LastUpdate: now}
+	}
+	return Backoff{Exists: true, Delay: min(b.Delay*2, p.Max), LastUpdate: now}
+}
+
+// InBackOffSince reports whether, at now, an event at eventTime is still inside the
+// delay (flowcontrol's IsInBackOffSince): the entry exists, has not expired at
+// eventTime, and now − eventTime < Delay.
+func (p Policy) InBackOffSince(b Backoff, eventTime, now time.Time) bool {
+	if !b.Exists || p.Expired(b, eventTime) {
+		return false
+	}
+	return now.Sub(eventTime) < b.Delay
+}
+
+// InBackOffSinceUpdate reports whether eventTime falls inside the delay counted
+// from the last update (flowcontrol's IsInBackOffSinceUpdate, which the image
+// manager uses with eventTime = now).
+func (p Policy) InBackOffSinceUpdate(b Backoff, eventTime time.Time) bool {
+	if !b.Exists || p.Expired(b, eventTime) {
+		return false
+	}
+	return eventTime.Sub(b.LastUpdate) < b.Delay
+}
+
+// GC returns b, or no entry when b has expired at now (flowcontrol's GC, which the
+// kubelet's housekeeping runs about every 2s).
+func (p Policy) GC(b Backoff, now time.Time) Backoff {
+	if p.Expired(b, now) {
+		return Backoff{}
+	}
+	return b
+}
+
+// StartCheck is the outcome of the kubelet's crash-loop check before it starts a
+// container (doBackOff).
+type StartCheck struct {
+	// Allowed is true when the start goes ahead.
+	Allowed bool
+	// Backoff is the container's back-off state after the check: unchanged when the
+	// start is held back or when there is no exited instance; advanced by Next
+	// otherwise.
+	Backoff Backoff
+	// Delay is the delay being waited when the start is held back: the "20s" of
+	// "back-off 20s restarting failed container=…".
+	Delay time.Duration
+	// RetryAt is when the hold ends, the last exit's finish time plus Delay (the
+	// BackoffError's backoff time); zero when Allowed.
+	RetryAt time.Time
+}
+
+// CheckStart runs the kubelet's crash-loop check for a container about to be
+// started at now, given its back-off state and the finish time of its newest exited
+// instance (from any sandbox); hasExited is false when there is none, and the start
+// is then immediate and leaves the state alone (the very first start, and every start
+// after a restart-all cleanup). Otherwise the start is held back while now − finishedAt
+// < Delay; when allowed, the state advances with Next(finishedAt, now).
+func (p Policy) CheckStart(b Backoff, finishedAt time.Time, hasExited bool, now time.Time) StartCheck {
+	if !hasExited {
+		return StartCheck{Allowed: true, Backoff: b}
+	}
+	if p.InBackOffSince(b, finishedAt, now) {
+		return StartCheck{Backoff: b, Delay: b.Delay, RetryAt: finishedAt.Add(b.Delay)}
+	}
+	return StartCheck{Allowed: true, Backoff: p.Next(b, finishedAt, now)}
+}
+
+// RestartAllowedAt returns the earliest time at or after finishedAt at which
+// CheckStart allows a start for a container whose newest exit finished at
+// finishedAt: finishedAt itself when it is not in back-off then, else
+// finishedAt + Delay.
+func (p Policy) RestartAllowedAt(b Backoff, finishedAt time.Time) time.Time {
+	if p.InBackOffSince(b, finishedAt, finishedAt) {
+		return finishedAt.Add(b.Delay)
+	}
+	return finishedAt
+}
+
+// Schedule returns the first n waits between an exit and the restart of a container
+// that keeps failing soon after each start (within ResetAfter), when the kubelet
+// restarts it as soon as allowed: 0, then Initial doubling up to Max. With the
+// defaults: 0s 10s 20s 40s 1m20s 2m40s 5m0s 5m0s … A negative n gives nil.
+func (p Policy) Schedule(n int) []time.Duration {
+	if n <= 0 {
+		return nil
+	}
+	out := make([]time.Duration, n)
+	var b Backoff
+	for i := range out {
+		if b.Exists {
+			out[i] = b.Delay
+		}
+		// The restart happens when allowed; its Next call ran from the exit's time.
+		b = p.Next(b, time.Time{}, time.Time{})
+	}
+	return out
+}
+
+// BackoffKey returns the kubelet's crash-loop back-off key for a container of pod
+// (kuberuntime.GetBackoffKey): the lower-case hex FNV-1a 64 hash of pod name,
+// namespace, UID, container name, image and the container's resources in their
+// generated String form, joined with "/". Changing the image or the resources (an
+// in-place resize) or getting a new pod UID therefore starts a fresh back-off; no
+// other spec change does. A nil pod or container hashes as empty.
+func BackoffKey(pod *corev1.Pod, c *corev1.Container) string {
+	h := fnv.New64a()
+	var name, ns, uid string
+	if pod != nil {
+		name, ns, uid = pod.Name, pod.Namespace, string(pod.UID)
+	}
+	res := &corev1.ResourceRequirements{}
+	var cname, image string
+	if c != nil {
+		cname, image, res = c.Name, c.Image, &c.Resources
+	}
+	for i, s := range [...]string{name, ns, uid, cname, image, res.String()} {
+		if i > 0 {
+			h.Write([]byte{'/'})
+		}
+		h.Write([]byte(s))
+	}
+	return strconv.FormatUint(h.Sum64(), 16)
+}
+
+// PodDesc renders a pod as the kubelet's messages do (format.Pod):
+// "<name>_<namespace>(<uid>)", or "<nil>" for a nil pod.
+func PodDesc(pod *corev1.Pod) string {
+	if pod == nil {
+		return "<nil>"
+	}
+	return pod.Name + "_" + pod.Namespace + "(" + string(pod.UID) + ")"
+}
+
+// CrashLoopMessage returns the waiting message of a container held back by the
+// crash-loop back-off, for example
+// "back-off 20s restarting failed container=app pod=web_default(uid)".
+func CrashLoopMessage(delay time.Duration, container string, pod *corev1.Pod) string {
+	return "back-off " + delay.String() + " restarting failed container=" + container + " pod=" + PodDesc(pod)
+}
+
+// CrashLoopEventMessage returns the message of the Warning event (reason BackOff)
+// the kubelet records when it holds a start back, for example
+// "Back-off restarting failed container app in pod web_default(uid)".
+func CrashLoopEventMessage(container string, pod *corev1.Pod) string {
+	return "Back-off restarting failed container " + container + " in pod " + PodDesc(pod)
+}
+
+// ImagePullBackoffKey returns the image-pull back-off key, "<podUID>_<image>": it is
+// shared by every container of the pod that uses the same image.
+func ImagePullBackoffKey(podUID, image string) string {
+	return podUID + "_" + image
+}
+
+// ImagePullBackOffMessage returns the message of a pull held back by the image-pull
+// back-off, `Back-off pulling image "<image>"`, followed by ": <prev>" when the last
+// failed pull left one (see [ImagePullError]).
+func ImagePullBackOffMessage(image, prev string) string {
+	msg := "Back-off pulling image " + strconv.Quote(image)
+	if prev != "" {
+		msg += ": " + prev
+	}
+	return msg
+}
+
+// ImagePullError maps the runtime's pull error text to the waiting reason and
+// message the kubelet reports (evalCRIPullErr), and returns the text it remembers
+// for the next back-off message ("<reason>: <message>").
+func ImagePullError(image, criError string) (reason, message, prev string) {
+	switch {
+	case hasPrefix(criError, ReasonRegistryUnavailable):
+		reason = ReasonRegistryUnavailable
+		message = "image pull failed for " + image + " because the registry is unavailable" + criError[len(ReasonRegistryUnavailable):]
+	case hasPrefix(criError, ReasonSignatureValidationFailed):
+		reason = ReasonSignatureValidationFailed
+		message = "image pull failed for " + image + " because the signature validation failed" + criError[len(ReasonSignatureValidationFailed):]
+	default:
+		reason, message = ReasonErrImagePull, criError
+	}
+	return reason, message, reason + ": " + message
+}
+
+func hasPrefix(s, p string) bool { return len(s) >= len(p) && s[:len(p)] == p }
