@@ -1,0 +1,338 @@
+package lifecycle
+
+import (
+	"strconv"
+	"strings"
+
+	corev1 "k8s.io/api/core/v1"
+
+	"github.com/podlife/podlife/restart"
+)
+
+// Condition reasons the kubelet writes, as in k8s.io/kubernetes pkg/kubelet/status/generate.go.
+const (
+	// ReasonUnknownContainerStatuses: the pod has no container statuses at all.
+	ReasonUnknownContainerStatuses = "UnknownContainerStatuses"
+	// ReasonPodCompleted: the pod succeeded.
+	ReasonPodCompleted = "PodCompleted"
+	// ReasonPodFailed: the pod failed.
+	ReasonPodFailed = "PodFailed"
+	// ReasonContainersNotReady: a container or sidecar is not ready or has no status.
+	ReasonContainersNotReady = "ContainersNotReady"
+	// ReasonContainersNotInitialized: an init container has not completed (or a sidecar
+	// has not started).
+	ReasonContainersNotInitialized = "ContainersNotInitialized"
+	// ReasonReadinessGatesNotReady: a readiness gate's condition is missing or not True.
+	ReasonReadinessGatesNotReady = "ReadinessGatesNotReady"
+)
+
+// Upstream feature-gate names this package reads.
+const (
+	gateContainerRestartRules         = "ContainerRestartRules"
+	gateRestartAllContainers          = "RestartAllContainersOnContainerExits"
+	gatePodObservedGenerationTracking = "PodObservedGenerationTracking"
+)
+
+// emptyPod stands in for a nil pod so that every function answers as for a pod with
+// nothing set. It is never modified.
+var emptyPod = &corev1.Pod{}
+
+func orEmpty(pod *corev1.Pod) *corev1.Pod {
+	if pod == nil {
+		return emptyPod
+	}
+	return pod
+}
+
+func (o Options) restartOptions() restart.Options {
+	return restart.Options{Features: o.Features}
+}
+
+// statusList is the kubelet's "allContainerStatuses" (init statuses, then regular ones)
+// seen through pod.Status without building the slice.
+type statusList struct {
+	init, regular []corev1.ContainerStatus
+}
+
+func podStatuses(pod *corev1.Pod) statusList {
+	return statusList{init: pod.Status.InitContainerStatuses, regular: pod.Status.ContainerStatuses}
+}
+
+// isNil reports whether append(init, regular...) would be nil, which upstream treats as
+// "no statuses known".
+func (l statusList) isNil() bool { return l.init == nil && len(l.regular) == 0 }
+
+// find returns the first status named name, init statuses first (podutil.GetContainerStatus).
+func (l statusList) find(name string) (*corev1.ContainerStatus, bool) {
+	for i := range l.init {
+		if l.init[i].Name == name {
+			return &l.init[i], true
+		}
+	}
+	for i := range l.regular {
+		if l.regular[i].Name == name {
+			return &l.regular[i], true
+		}
+	}
+	return nil, false
+}
+
+// observedGeneration is podutil.CalculatePodConditionObservedGeneration with the pod's
+// own status as the old status.
+func observedGeneration(pod *corev1.Pod, t corev1.PodConditionType, opts Options) int64 {
+	if opts.Features.Enabled(gatePodObservedGenerationTracking) {
+		return pod.Generation
+	}
+	for i := range pod.Status.Conditions {
+		if c := &pod.Status.Conditions[i]; c.Type == t && c.ObservedGeneration != 0 {
+			return pod.Generation
+		}
+	}
+	return 0
+}
+
+// nameList renders names as fmt's %s does for a []string: "[a b c]".
+func nameList(b *strings.Builder, names []string) {
+	b.WriteByte('[')
+	for i, n := range names {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(n)
+	}
+	b.WriteByte(']')
+}
+
+// unreadyMessage joins the two name lists as the kubelet does:
+// "containers with unknown status: [..], containers with <second> status: [..]".
+func unreadyMessage(unknown []string, second string, other []string) string {
+	if len(unknown) == 0 && len(other) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	if len(unknown) > 0 {
+		b.WriteString("containers with unknown status: ")
+		nameList(&b, unknown)
+	}
+	if len(other) > 0 {
+		if len(unknown) > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString("containers with ")
+		b.WriteString(second)
+		b.WriteString(" status: ")
+		nameList(&b, other)
+	}
+	return b.String()
+}
+
+// InitializedCondition returns the pod's Initialized condition as the kubelet generates it
+// (GeneratePodInitializedCondition), reading the init and regular container statuses and the
+// previous conditions from pod.Status.
+//
+// A regular init container is complete when its status is ready (the kubelet sets ready
+// exactly when it terminated with exit code 0), a sidecar when it has started. A pod whose
+// regular containers have run, or that succeeded, is initialized whatever its init
+// containers say. With RestartAllContainersOnContainerExits on (the default), a pod whose
+// previous Initialized condition is True stays initialized.
+//
+// The condition carries observedGeneration = pod.generation (PodObservedGenerationTracking)
+// and, like the kubelet's generator, no lastProbeTime or lastTransitionTime: the kubelet's
+// status manager sets the transition time (keeping the previous one when the status does not
+// change) when it stores the status.
+func InitializedCondition(pod *corev1.Pod, phase corev1.PodPhase, opts Options) corev1.PodCondition {
+	pod = orEmpty(pod)
+	cond := corev1.PodCondition{
+		Type:               corev1.PodInitialized,
+		ObservedGeneration: observedGeneration(pod, corev1.PodInitialized, opts),
+		Status:             corev1.ConditionTrue,
+	}
+	statuses := podStatuses(pod)
+	if statuses.isNil() && len(pod.Spec.InitContainers) > 0 {
+		cond.Status = corev1.ConditionFalse
+		cond.Reason = ReasonUnknownContainerStatuses
+		return cond
+	}
+
+	var unknown, incomplete []string
+	for i := range pod.Spec.InitContainers {
+		c := &pod.Spec.InitContainers[i]
+		s, ok := statuses.find(c.Name)
+		switch {
+		case !ok:
+			unknown = append(unknown, c.Name)
+		case restart.IsRestartableInitContainer(c):
+			if s.Started == nil || !*s.Started {
+				incomplete = append(incomplete, c.Name)
+			}
+		case !s.Ready:
+			incomplete = append(incomplete, c.Name)
+		}
+	}
+
+	if phase == corev1.PodSucceeded && len(unknown) == 0 {
+		cond.Reason = ReasonPodCompleted
+		return cond
+	}
+	if anyRegularContainerStarted(&pod.Spec, statuses) {
+		return cond
+	}
+	msg := unreadyMessage(unknown, "incomplete", incomplete)
+	if msg == "" {
+		return cond
+	}
+	// Once initialized, a pod is never uninitialized again (RestartAllContainers may
+	// reset the init containers' statuses).
+	if opts.Features.Enabled(gateRestartAllContainers) {
+		for i := range pod.Status.Conditions {
+			if c := &pod.Status.Conditions[i]; c.Type == corev1.PodInitialized && c.Status == corev1.ConditionTrue {
+				return cond
+			}
+		}
+	}
+	cond.Status = corev1.ConditionFalse
+	cond.Reason = ReasonContainersNotInitialized
+	cond.Message = msg
+	return cond
+}
+
+// anyRegularContainerStarted is kubecontainer.HasAnyRegularContainerStarted over the
+// kubelet's combined status list: a status named after a regular container is running or
+// terminated.
+func anyRegularContainerStarted(spec *corev1.PodSpec, statuses statusList) bool {
+	if len(spec.Containers) == 0 {
+		return false
+	}
+	started := func(list []corev1.ContainerStatus) bool {
+		for i := range list {
+			s := &list[i]
+			if s.State.Running == nil && s.State.Terminated == nil {
+				continue
+			}
+			for j := range spec.Containers {
+				if spec.Containers[j].Name == s.Name {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	return started(statuses.init) || started(statuses.regular)
+}
+
+// ContainersReadyCondition returns the pod's ContainersReady condition as the kubelet
+// generates it (GenerateContainersReadyCondition), reading the container statuses from
+// pod.Status.
+//
+// Sidecars (in init order) and regular containers count; regular init containers do not.
+// A Succeeded pod whose containers all have a status, and any Failed pod, get False with
+// reason PodCompleted or PodFailed. Times are left unset as in [InitializedCondition].
+func ContainersReadyCondition(pod *corev1.Pod, phase corev1.PodPhase, opts Options) corev1.PodCondition {
+	pod = orEmpty(pod)
+	return containersReady(pod, corev1.ContainersReady, phase, opts)
+}
+
+// containersReady computes ContainersReady's status, reason and message, labelled with
+// type t and the observed generation for t (Ready copies them).
+func containersReady(pod *corev1.Pod, t corev1.PodConditionType, phase corev1.PodPhase, opts Options) corev1.PodCondition {
+	cond := corev1.PodCondition{
+		Type:               t,
+		ObservedGeneration: observedGeneration(pod, t, opts),
+		Status:             corev1.ConditionFalse,
+	}
+	statuses := podStatuses(pod)
+	if statuses.isNil() {
+		cond.Reason = ReasonUnknownContainerStatuses
+		return cond
+	}
+	var unknown, unready []string
+	check := func(c *corev1.Container) {
+		if s, ok := statuses.find(c.Name); !ok {
+			unknown = append(unknown, c.Name)
+		} else if !s.Ready {
+			unready = append(unready, c.Name)
+		}
+	}
+	for i := range pod.Spec.InitContainers {
+		if c := &pod.Spec.InitContainers[i]; restart.IsRestartableInitContainer(c) {
+			check(c)
+		}
+	}
+	for i := range pod.Spec.Containers {
+		check(&pod.Spec.Containers[i])
+	}
+
+	if (phase == corev1.PodSucceeded && len(unknown) == 0) || phase == corev1.PodFailed {
+		if phase == corev1.PodFailed {
+			cond.Reason = ReasonPodFailed
+		} else {
+			cond.Reason = ReasonPodCompleted
+		}
+		return cond
+	}
+	if msg := unreadyMessage(unknown, "unready", unready); msg != "" {
+		cond.Reason = ReasonContainersNotReady
+		cond.Message = msg
+		return cond
+	}
+	cond.Status = corev1.ConditionTrue
+	return cond
+}
+
+// ReadyCondition returns the pod's Ready condition as the kubelet generates it
+// (GeneratePodReadyCondition), reading the container statuses from pod.Status and
+// evaluating the readiness gates against pod.Status.Conditions.
+//
+// When ContainersReady would not be True, Ready copies its status, reason and message.
+// Otherwise every spec.readinessGates entry needs a condition of that type with status True.
+// Use [ReadyConditionWith] to evaluate the gates against another condition list, as the
+// kubelet does with the list it is assembling. Times are left unset as in
+// [InitializedCondition].
+func ReadyCondition(pod *corev1.Pod, phase corev1.PodPhase, opts Options) corev1.PodCondition {
+	pod = orEmpty(pod)
+	return ReadyConditionWith(pod, pod.Status.Conditions, phase, opts)
+}
+
+// ReadyConditionWith is [ReadyCondition] with the readiness gates evaluated against
+// conditions instead of pod.Status.Conditions. The kubelet passes the conditions it has
+// assembled so far: those from pod.Status it does not own, the resize and DisruptionTarget
+// conditions, PodReadyToStartContainers and the new Initialized condition.
+func ReadyConditionWith(pod *corev1.Pod, conditions []corev1.PodCondition, phase corev1.PodPhase, opts Options) corev1.PodCondition {
+	pod = orEmpty(pod)
+	cond := containersReady(pod, corev1.PodReady, phase, opts)
+	if cond.Status != corev1.ConditionTrue {
+		return cond
+	}
+	var b strings.Builder
+	for _, rg := range pod.Spec.ReadinessGates {
+		var found *corev1.PodCondition
+		for i := range conditions {
+			if conditions[i].Type == rg.ConditionType {
+				found = &conditions[i]
+				break
+			}
+		}
+		if found != nil && found.Status == corev1.ConditionTrue {
+			continue
+		}
+		if b.Len() > 0 {
+			b.WriteString(", ")
+		}
+		if found == nil {
+			b.WriteString("corresponding condition of pod readiness gate ")
+			b.WriteString(strconv.Quote(string(rg.ConditionType)))
+			b.WriteString(" does not exist.")
+		} else {
+			b.WriteString("the status of pod readiness gate ")
+			b.WriteString(strconv.Quote(string(rg.ConditionType)))
+			b.WriteString(` is not "True", but `)
+			b.WriteString(string(found.Status))
+		}
+	}
+	if b.Len() > 0 {
+		cond.Status = corev1.ConditionFalse
+		cond.Reason = ReasonReadinessGatesNotReady
+		cond.Message = b.String()
+	}
+	return cond
+}

@@ -1,0 +1,27 @@
+// Package lifecycle answers what the kubelet and the API server say about a pod over its
+// life, as Kubernetes v1.37.2 does: its phase, its conditions, the `kubectl get pods -o
+// wide` row, the order and grace with which its containers are stopped, its active
+// deadline, the kubelet's next action and next status, and a simulation of the whole
+// lifecycle in virtual time.
+//
+// It mirrors:
+//
+//   - k8s.io/kubernetes pkg/kubelet/kubelet_pods.go: [Phase] (getPhase) and [ResolvePhase]
+//     (the phase post-processing of generateAPIPodStatus: a terminal phase is kept, the
+//     phase reason and message are preserved, a pod past its deadline is failed);
+//   - k8s.io/kubernetes pkg/kubelet/status/generate.go: [InitializedCondition]
+//     (GeneratePodInitializedCondition), [ContainersReadyCondition]
+//     (GenerateContainersReadyCondition) and [ReadyCondition] (GeneratePodReadyCondition);
+//   - k8s.io/kubernetes pkg/printers/internalversion/printers.go (printPod,
+//     translateTimestampSince) and k8s.io/apimachinery pkg/util/duration/duration.go
+//     (HumanDuration): [PodColumns];
+//   - k8s.io/kubernetes pkg/kubelet/kuberuntime/kuberuntime_termination_order.go and
+//     kuberuntime_container.go (killContainer, setTerminationGracePeriod):
+//     [TerminationOrder] and [GracePeriod];
+//   - k8s.io/kubernetes pkg/kubelet/active_deadline.go: [PastActiveDeadline],
+//     [ActiveDeadline] and [DeadlineEviction].
+//
+// Feature gates are read per call from [Options.Features]; the zero [Options] is a default
+// v1.37.2 cluster. Every function is pure: time is a parameter, nothing is logged, inputs
+// are never modified and nil inputs never panic.
+package lifecycle
