@@ -1,0 +1,174 @@
+package podlife
+
+import (
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+)
+
+// DefaultOptions tunes [DefaultWithOptions]. The zero value is a default v1.37.2 API
+// server at the zero time.
+type DefaultOptions struct {
+	// Features overrides feature gates; nil means the v1.37.2 defaults.
+	Features FeatureGates
+	// Now is the time the server stamps on conditions it adds at creation (the
+	// PodScheduled=False "SchedulingGated" condition of a pod with scheduling gates).
+	// The zero value leaves the zero time there.
+	Now time.Time
+}
+
+// Default returns a deep copy of pod as a default v1.37.2 API server stores it when the
+// pod is created: the v1 defaulting (SetObjectDefaults_Pod) followed by the pod
+// registry's PrepareForCreate (status reset to Pending, generation 1, disabled fields
+// dropped, pod-level resources defaulted, status.qosClass set). The input is not
+// modified. A nil pod gives nil.
+//
+// Default does not assign what the registry adds outside PrepareForCreate (uid,
+// creationTimestamp, a generated name) and runs no admission plugin.
+func Default(pod *corev1.Pod) *corev1.Pod {
+	return DefaultWithOptions(pod, DefaultOptions{})
+}
+
+// DefaultWithOptions is [Default] for a server with the given feature gates and clock.
+func DefaultWithOptions(pod *corev1.Pod, opts DefaultOptions) *corev1.Pod {
+	if pod == nil {
+		return nil
+	}
+	out := pod.DeepCopy()
+	g := opts.Features
+	defaultPodObject(out, g)
+	prepareForCreate(out, g, opts.Now)
+	return out
+}
+
+// defaultPodObject mirrors the generated SetObjectDefaults_Pod of k8s.io/kubernetes
+// pkg/apis/core/v1/zz_generated.defaults.go, status lists excluded: PrepareForCreate
+// replaces the whole status right after.
+func defaultPodObject(pod *corev1.Pod, g FeatureGates) {
+	defaultPodOnly(pod, g)
+	defaultPodSpec(&pod.Spec, g)
+}
+
+// defaultPodOnly mirrors SetDefaults_Pod: the defaults a Pod gets and a pod template
+// does not.
+func defaultPodOnly(pod *corev1.Pod, g FeatureGates) {
+	spec := &pod.Spec
+	if spec.TerminationGracePeriodSeconds != nil && *spec.TerminationGracePeriodSeconds < 0 {
+		one := int64(1)
+		spec.TerminationGracePeriodSeconds = &one
+	}
+	for i := range spec.Containers {
+		defaultRequestsFromLimits(&spec.Containers[i].Resources)
+	}
+	for i := range spec.InitContainers {
+		defaultRequestsFromLimits(&spec.InitContainers[i].Resources)
+	}
+	if g.Enabled("PodLevelResources") && !g.Enabled("PodLevelResourcesFixDefaulting") {
+		legacyDefaultPodLevelResources(pod)
+	}
+	if spec.EnableServiceLinks == nil {
+		on := corev1.DefaultEnableServiceLinks
+		spec.EnableServiceLinks = &on
+	}
+	if spec.HostNetwork {
+		defaultHostNetworkPorts(spec.Containers)
+		defaultHostNetworkPorts(spec.InitContainers)
+	}
+	if g.Enabled("H2CContainerProbe") {
+		for i := range spec.Containers {
+			defaultHTTPProtocols(&spec.Containers[i])
+		}
+		for i := range spec.InitContainers {
+			defaultHTTPProtocols(&spec.InitContainers[i])
+		}
+		for i := range spec.EphemeralContainers {
+			defaultHTTPProtocols((*corev1.Container)(&spec.EphemeralContainers[i].EphemeralContainerCommon))
+		}
+	}
+}
+
+// defaultRequestsFromLimits copies each limit without a request into the requests; a
+// non-nil limits map always leaves a non-nil requests map.
+func defaultRequestsFromLimits(r *corev1.ResourceRequirements) {
+	if r.Limits == nil {
+		return
+	}
+	if r.Requests == nil {
+		r.Requests = make(corev1.ResourceList, len(r.Limits))
+	}
+	for name, q := range r.Limits {
+		if _, ok := r.Requests[name]; !ok {
+			r.Requests[name] = q.DeepCopy()
+		}
+	}
+}
+
+func defaultHostNetworkPorts(containers []corev1.Container) {
+	for i := range containers {
+		for j := range containers[i].Ports {
+			if p := &containers[i].Ports[j]; p.HostPort == 0 {
+				p.HostPort = p.ContainerPort
+			}
+		}
+	}
+}
+
+func defaultHTTPProtocols(c *corev1.Container) {
+	for _, p := range []*corev1.Probe{c.LivenessProbe, c.ReadinessProbe, c.StartupProbe} {
+		if p != nil {
+			defaultHTTPProtocol(p.HTTPGet)
+		}
+	}
+	if c.Lifecycle != nil {
+		for _, h := range []*corev1.LifecycleHandler{c.Lifecycle.PostStart, c.Lifecycle.PreStop} {
+			if h != nil {
+				defaultHTTPProtocol(h.HTTPGet)
+			}
+		}
+	}
+}
+
+func defaultHTTPProtocol(a *corev1.HTTPGetAction) {
+	if a != nil && a.Protocol == nil {
+		p := corev1.HTTPProtocolHTTP1
+		a.Protocol = &p
+	}
+}
+
+// prepareForCreate mirrors podStrategy.PrepareForCreate of k8s.io/kubernetes
+// pkg/registry/core/pod/strategy.go.
+func prepareForCreate(pod *corev1.Pod, g FeatureGates, now time.Time) {
+	pod.Generation = 1
+	pod.Status = corev1.PodStatus{Phase: corev1.PodPending}
+	dropDisabledSpecFields(&pod.Spec, g)
+	dropInitContainerAnnotations(pod.Annotations)
+	if len(pod.Spec.SchedulingGates) > 0 {
+		// The status was just reset, so there is no PodScheduled condition to keep.
+		pod.Status.Conditions = append(pod.Status.Conditions, corev1.PodCondition{
+			Type:               corev1.PodScheduled,
+			Status:             corev1.ConditionFalse,
+			Reason:             corev1.PodReasonSchedulingGated,
+			Message:            "Scheduling is blocked due to non-empty scheduling gates",
+			LastTransitionTime: metav1.NewTime(now),
+		})
+	}
+	mergeAffinityLabelKeys(pod, g)
+	mergeTopologySpreadLabelKeys(pod, g)
+	syncAppArmorAnnotations(pod)
+	defaultPodLevelResources(pod, g)
+	pod.Status.QOSClass = podQOS(pod, g)
+}
+
+// dropInitContainerAnnotations removes the init-container annotations of Kubernetes
+// 1.5-1.7, which the server deletes on every write.
+func dropInitContainerAnnotations(annotations map[string]string) {
+	for _, k := range []string{
+		"pod.beta.kubernetes.io/init-containers",
+		"pod.alpha.kubernetes.io/init-containers",
+		"pod.beta.kubernetes.io/init-container-statuses",
+		"pod.alpha.kubernetes.io/init-container-statuses",
+	} {
+		delete(annotations, k)
+	}
+}

@@ -1,0 +1,270 @@
+package podlife
+
+import (
+	corev1 "k8s.io/api/core/v1"
+)
+
+// dropDisabledSpecFields clears the spec fields of features that are off, as
+// DropDisabledPodFields (k8s.io/kubernetes pkg/api/pod/util.go) does on create, where
+// no old pod can keep a field in use. Status fields need no dropping: PrepareForCreate
+// has just replaced the status.
+func dropDisabledSpecFields(spec *corev1.PodSpec, g FeatureGates) {
+	if !g.Enabled("UserNamespacesSupport") {
+		spec.HostUsers = nil
+	}
+	if !g.Enabled("SupplementalGroupsPolicy") && spec.SecurityContext != nil {
+		spec.SecurityContext.SupplementalGroupsPolicy = nil
+	}
+	if !g.Enabled("PodLevelResources") {
+		spec.Resources = nil
+	}
+	if !g.Enabled("ProcMountType") {
+		forEachContainer(spec, func(c *corev1.Container) {
+			// Forced to the default, not cleared: old clients always sent the field.
+			if c.SecurityContext != nil && c.SecurityContext.ProcMount != nil {
+				m := corev1.DefaultProcMount
+				c.SecurityContext.ProcMount = &m
+			}
+		})
+	}
+	if !g.Enabled("NodeInclusionPolicyInPodTopologySpread") {
+		for i := range spec.TopologySpreadConstraints {
+			spec.TopologySpreadConstraints[i].NodeTaintsPolicy = nil
+			spec.TopologySpreadConstraints[i].NodeAffinityPolicy = nil
+		}
+	}
+	if !g.Enabled("MatchLabelKeysInPodTopologySpread") {
+		for i := range spec.TopologySpreadConstraints {
+			spec.TopologySpreadConstraints[i].MatchLabelKeys = nil
+		}
+	}
+	if !g.Enabled("MatchLabelKeysInPodAffinity") && spec.Affinity != nil {
+		dropAffinityLabelKeys(spec.Affinity.PodAffinity)
+		dropAffinityLabelKeys((*corev1.PodAffinity)(spec.Affinity.PodAntiAffinity))
+	}
+	if !g.Enabled("DynamicResourceAllocation") {
+		forEachContainer(spec, func(c *corev1.Container) { c.Resources.Claims = nil })
+		spec.ResourceClaims = nil
+	}
+	if !g.Enabled("ClusterTrustBundleProjection") {
+		forEachProjection(spec, func(s *corev1.VolumeProjection) { s.ClusterTrustBundle = nil })
+	}
+	if !g.Enabled("PodCertificateRequest") {
+		forEachProjection(spec, func(s *corev1.VolumeProjection) { s.PodCertificate = nil })
+	}
+	if !g.Enabled("AtomicWriteVolumeUserFields") {
+		dropVolumeUserFields(spec)
+	}
+	if !g.Enabled("GenericWorkload") {
+		spec.SchedulingGroup = nil
+	}
+	if !g.Enabled("GRPCContainerProbeTLS") {
+		forEachContainer(spec, func(c *corev1.Container) {
+			for _, p := range []*corev1.Probe{c.LivenessProbe, c.ReadinessProbe, c.StartupProbe} {
+				if p != nil && p.GRPC != nil {
+					p.GRPC.Mode = nil
+				}
+			}
+		})
+	}
+	if !g.Enabled("EvictionRequestAPI") {
+		spec.EvictionResponders = nil
+	}
+	if !g.Enabled("InPlacePodVerticalScaling") {
+		forEachContainer(spec, func(c *corev1.Container) { c.ResizePolicy = nil })
+	}
+	if !g.Enabled("ContainerRestartRules") {
+		for i := range spec.InitContainers {
+			c := &spec.InitContainers[i]
+			if c.RestartPolicy != nil && *c.RestartPolicy != corev1.ContainerRestartPolicyAlways {
+				c.RestartPolicy = nil
+			}
+			c.RestartPolicyRules = nil
+		}
+		for i := range spec.Containers {
+			spec.Containers[i].RestartPolicy = nil
+			spec.Containers[i].RestartPolicyRules = nil
+		}
+		for i := range spec.EphemeralContainers {
+			spec.EphemeralContainers[i].RestartPolicy = nil
+			spec.EphemeralContainers[i].RestartPolicyRules = nil
+		}
+	}
+	if !g.Enabled("RecursiveReadOnlyMounts") {
+		forEachContainer(spec, func(c *corev1.Container) {
+			for j := range c.VolumeMounts {
+				c.VolumeMounts[j].RecursiveReadOnly = nil
+			}
+		})
+	}
+	if !g.Enabled("EmptyDirVolumeMode") {
+		for i := range spec.Volumes {
+			if spec.Volumes[i].EmptyDir != nil {
+				spec.Volumes[i].EmptyDir.Mode = nil
+			}
+		}
+	}
+	if !g.Enabled("VolumeBindMountOptions") {
+		forEachContainer(spec, func(c *corev1.Container) {
+			for j := range c.VolumeMounts {
+				c.VolumeMounts[j].BindMountOptions = nil
+			}
+		})
+	}
+	if !g.Enabled("HostnameOverride") {
+		spec.HostnameOverride = nil
+	}
+	if !g.Enabled("EnvFiles") {
+		forEachContainer(spec, func(c *corev1.Container) {
+			for j := range c.Env {
+				if c.Env[j].ValueFrom != nil {
+					c.Env[j].ValueFrom.FileKeyRef = nil
+				}
+			}
+		})
+	}
+	if !g.Enabled("ImageVolume") {
+		dropImageVolumes(spec)
+	}
+	if !g.Enabled("SELinuxChangePolicy") && spec.SecurityContext != nil {
+		spec.SecurityContext.SELinuxChangePolicy = nil
+	}
+	if !g.Enabled("ContainerStopSignals") {
+		forEachContainer(spec, func(c *corev1.Container) {
+			if c.Lifecycle != nil && c.Lifecycle.StopSignal != nil {
+				c.Lifecycle.StopSignal = nil
+				if c.Lifecycle.PostStart == nil && c.Lifecycle.PreStop == nil {
+					c.Lifecycle = nil
+				}
+			}
+		})
+	}
+	if !g.Enabled("H2CContainerProbe") {
+		forEachContainer(spec, func(c *corev1.Container) {
+			for _, p := range []*corev1.Probe{c.LivenessProbe, c.ReadinessProbe, c.StartupProbe} {
+				if p != nil && p.HTTPGet != nil {
+					p.HTTPGet.Protocol = nil
+				}
+			}
+			if c.Lifecycle != nil {
+				for _, h := range []*corev1.LifecycleHandler{c.Lifecycle.PostStart, c.Lifecycle.PreStop} {
+					if h != nil && h.HTTPGet != nil {
+						h.HTTPGet.Protocol = nil
+					}
+				}
+			}
+		})
+	}
+}
+
+// forEachContainer visits init, regular and ephemeral containers.
+func forEachContainer(spec *corev1.PodSpec, fn func(*corev1.Container)) {
+	for i := range spec.InitContainers {
+		fn(&spec.InitContainers[i])
+	}
+	for i := range spec.Containers {
+		fn(&spec.Containers[i])
+	}
+	for i := range spec.EphemeralContainers {
+		fn((*corev1.Container)(&spec.EphemeralContainers[i].EphemeralContainerCommon))
+	}
+}
+
+func forEachProjection(spec *corev1.PodSpec, fn func(*corev1.VolumeProjection)) {
+	for i := range spec.Volumes {
+		if p := spec.Volumes[i].Projected; p != nil {
+			for j := range p.Sources {
+				fn(&p.Sources[j])
+			}
+		}
+	}
+}
+
+func dropAffinityLabelKeys(a *corev1.PodAffinity) {
+	if a == nil {
+		return
+	}
+	for i := range a.RequiredDuringSchedulingIgnoredDuringExecution {
+		a.RequiredDuringSchedulingIgnoredDuringExecution[i].MatchLabelKeys = nil
+		a.RequiredDuringSchedulingIgnoredDuringExecution[i].MismatchLabelKeys = nil
+	}
+	for i := range a.PreferredDuringSchedulingIgnoredDuringExecution {
+		a.PreferredDuringSchedulingIgnoredDuringExecution[i].PodAffinityTerm.MatchLabelKeys = nil
+		a.PreferredDuringSchedulingIgnoredDuringExecution[i].PodAffinityTerm.MismatchLabelKeys = nil
+	}
+}
+
+// dropVolumeUserFields clears the file-owner fields of atomic-writer volumes. Like
+// upstream it looks at one source per volume (and per projection), the first set of
+// secret, configMap, downwardAPI, projected.
+func dropVolumeUserFields(spec *corev1.PodSpec) {
+	for i := range spec.Volumes {
+		v := &spec.Volumes[i].VolumeSource
+		switch {
+		case v.Secret != nil:
+			v.Secret.DefaultUser = nil
+			dropKeyToPathUsers(v.Secret.Items)
+		case v.ConfigMap != nil:
+			v.ConfigMap.DefaultUser = nil
+			dropKeyToPathUsers(v.ConfigMap.Items)
+		case v.DownwardAPI != nil:
+			v.DownwardAPI.DefaultUser = nil
+			dropDownwardAPIUsers(v.DownwardAPI.Items)
+		case v.Projected != nil:
+			v.Projected.DefaultUser = nil
+			for j := range v.Projected.Sources {
+				s := &v.Projected.Sources[j]
+				switch {
+				case s.Secret != nil:
+					dropKeyToPathUsers(s.Secret.Items)
+				case s.DownwardAPI != nil:
+					dropDownwardAPIUsers(s.DownwardAPI.Items)
+				case s.ConfigMap != nil:
+					dropKeyToPathUsers(s.ConfigMap.Items)
+				case s.ServiceAccountToken != nil:
+					s.ServiceAccountToken.User = nil
+				case s.ClusterTrustBundle != nil:
+					s.ClusterTrustBundle.User = nil
+				case s.PodCertificate != nil:
+					s.PodCertificate.User = nil
+				}
+			}
+		}
+	}
+}
+
+func dropKeyToPathUsers(items []corev1.KeyToPath) {
+	for j := range items {
+		items[j].User = nil
+	}
+}
+
+func dropDownwardAPIUsers(items []corev1.DownwardAPIVolumeFile) {
+	for j := range items {
+		items[j].User = nil
+	}
+}
+
+// dropImageVolumes removes image volumes and the mounts that use them. Like upstream
+// it rebuilds the lists, so an empty list becomes nil.
+func dropImageVolumes(spec *corev1.PodSpec) {
+	dropped := map[string]bool{}
+	var kept []corev1.Volume
+	for _, v := range spec.Volumes {
+		if v.Image != nil {
+			dropped[v.Name] = true
+			continue
+		}
+		kept = append(kept, v)
+	}
+	spec.Volumes = kept
+	forEachContainer(spec, func(c *corev1.Container) {
+		var mounts []corev1.VolumeMount
+		for _, m := range c.VolumeMounts {
+			if !dropped[m.Name] {
+				mounts = append(mounts, m)
+			}
+		}
+		c.VolumeMounts = mounts
+	})
+}
