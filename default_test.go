@@ -7,10 +7,10 @@ import (
 	"testing"
 	"time"
 
-	"reflect"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"reflect"
 )
 
 func rl(kv ...string) corev1.ResourceList {
@@ -151,9 +151,13 @@ func TestDefault(t *testing.T) {
 		{
 			name: "host network copies container ports to host ports, for init containers too",
 			pod: &corev1.Pod{Spec: corev1.PodSpec{
-				HostNetwork:    true,
-				InitContainers: []corev1.Container{ctr("i", func(c *corev1.Container) { c.Ports = []corev1.ContainerPort{{ContainerPort: 53, Protocol: corev1.ProtocolUDP}} })},
-				Containers:     []corev1.Container{ctr("a", func(c *corev1.Container) { c.Ports = []corev1.ContainerPort{{ContainerPort: 8080}, {ContainerPort: 9090, HostPort: 9999}} })},
+				HostNetwork: true,
+				InitContainers: []corev1.Container{ctr("i", func(c *corev1.Container) {
+					c.Ports = []corev1.ContainerPort{{ContainerPort: 53, Protocol: corev1.ProtocolUDP}}
+				})},
+				Containers: []corev1.Container{ctr("a", func(c *corev1.Container) {
+					c.Ports = []corev1.ContainerPort{{ContainerPort: 8080}, {ContainerPort: 9090, HostPort: 9999}}
+				})},
 			}},
 			check: func(p *corev1.Pod) string { return js(p.Spec.InitContainers[0].Ports) + js(p.Spec.Containers[0].Ports) },
 			want:  `[{"hostPort":53,"containerPort":53,"protocol":"UDP"}][{"hostPort":8080,"containerPort":8080,"protocol":"TCP"},{"hostPort":9999,"containerPort":9090,"protocol":"TCP"}]`,
@@ -252,9 +256,9 @@ func TestDefault(t *testing.T) {
 			want:  `{"phase":"Pending","qosClass":"Burstable"}`,
 		},
 		{
-			name: "scheduling gates add the SchedulingGated condition at Now",
-			opts: DefaultOptions{Now: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)},
-			pod:  &corev1.Pod{Spec: corev1.PodSpec{SchedulingGates: []corev1.PodSchedulingGate{{Name: "example.com/gate"}}}},
+			name:  "scheduling gates add the SchedulingGated condition at Now",
+			opts:  DefaultOptions{Now: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)},
+			pod:   &corev1.Pod{Spec: corev1.PodSpec{SchedulingGates: []corev1.PodSchedulingGate{{Name: "example.com/gate"}}}},
 			check: func(p *corev1.Pod) string { return js(p.Status.Conditions) },
 			want:  `[{"type":"PodScheduled","status":"False","lastProbeTime":null,"lastTransitionTime":"2026-01-02T03:04:05Z","reason":"SchedulingGated","message":"Scheduling is blocked due to non-empty scheduling gates"}]`,
 		},
