@@ -1,0 +1,272 @@
+package resources
+
+import (
+	"fmt"
+	"reflect"
+	"sort"
+	"strings"
+	"testing"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
+	"k8s.io/apimachinery/pkg/util/json"
+	utilfeature "k8s.io/apiserver/pkg/util/feature"
+	upstream "k8s.io/component-helpers/resource"
+	featuregatetesting "k8s.io/component-base/featuregate/testing"
+	"k8s.io/kubernetes/pkg/apis/core/v1/helper/qos"
+	"k8s.io/kubernetes/pkg/features"
+
+	"github.com/podlife/podlife/resources"
+)
+
+// podsPerRun is the number of generated pods each differential test checks.
+const podsPerRun = 10000
+
+// optionSet is one PodResourcesOptions value, built fresh for each call so that Reuse
+// maps are never shared between the two implementations.
+type optionSet struct {
+	name string
+	set  func(o *resources.PodResourcesOptions)
+}
+
+func nonMissing() corev1.ResourceList {
+	return corev1.ResourceList{
+		corev1.ResourceCPU:    resource.MustParse("100m"),
+		corev1.ResourceMemory: *resource.NewQuantity(200*1024*1024, resource.BinarySI),
+	}
+}
+
+var optionSets = []optionSet{
+	{"zero", func(*resources.PodResourcesOptions) {}},
+	{"Reuse", func(o *resources.PodResourcesOptions) {
+		o.Reuse = corev1.ResourceList{"stale": resource.MustParse("1"), corev1.ResourceCPU: resource.MustParse("9")}
+	}},
+	{"UseStatusResources", func(o *resources.PodResourcesOptions) { o.UseStatusResources = true }},
+	{"InPlacePodLevelResourcesVerticalScalingEnabled", func(o *resources.PodResourcesOptions) {
+		o.InPlacePodLevelResourcesVerticalScalingEnabled = true
+	}},
+	{"ExcludeOverhead", func(o *resources.PodResourcesOptions) { o.ExcludeOverhead = true }},
+	{"NonMissingContainerRequests", func(o *resources.PodResourcesOptions) { o.NonMissingContainerRequests = nonMissing() }},
+	{"NonMissingContainerRequests/odd", func(o *resources.PodResourcesOptions) {
+		o.NonMissingContainerRequests = corev1.ResourceList{"example.com/gpu": resource.MustParse("0"), "hugepages-2Mi": resource.MustParse("+1")}
+	}},
+	{"SkipPodLevelResources", func(o *resources.PodResourcesOptions) { o.SkipPodLevelResources = true }},
+	{"SkipContainerLevelResources", func(o *resources.PodResourcesOptions) { o.SkipContainerLevelResources = true }},
+	{"UseDRANodeAllocatableResourceClaimStatus", func(o *resources.PodResourcesOptions) {
+		o.UseDRANodeAllocatableResourceClaimStatus = true
+	}},
+	{"status+PLR (scheduler, quota)", func(o *resources.PodResourcesOptions) {
+		o.UseStatusResources, o.InPlacePodLevelResourcesVerticalScalingEnabled = true, true
+	}},
+	{"status+PLR+NonMissing+DRA (scheduler)", func(o *resources.PodResourcesOptions) {
+		o.UseStatusResources, o.InPlacePodLevelResourcesVerticalScalingEnabled = true, true
+		o.NonMissingContainerRequests, o.UseDRANodeAllocatableResourceClaimStatus = nonMissing(), true
+	}},
+	{"status+DRA+Reuse", func(o *resources.PodResourcesOptions) {
+		o.UseStatusResources, o.UseDRANodeAllocatableResourceClaimStatus = true, true
+		o.Reuse = corev1.ResourceList{}
+	}},
+	{"status+ExcludeOverhead+SkipPodLevel", func(o *resources.PodResourcesOptions) {
+		o.UseStatusResources, o.ExcludeOverhead, o.SkipPodLevelResources = true, true, true
+	}},
+	{"SkipContainer+status+PLR+Reuse", func(o *resources.PodResourcesOptions) {
+		o.SkipContainerLevelResources, o.UseStatusResources, o.InPlacePodLevelResourcesVerticalScalingEnabled = true, true, true
+		o.Reuse = corev1.ResourceList{"stale": resource.MustParse("1")}
+	}},
+}
+
+func toUpstream(o resources.PodResourcesOptions) upstream.PodResourcesOptions {
+	return upstream.PodResourcesOptions{
+		Reuse:              o.Reuse,
+		UseStatusResources: o.UseStatusResources,
+		InPlacePodLevelResourcesVerticalScalingEnabled: o.InPlacePodLevelResourcesVerticalScalingEnabled,
+		ExcludeOverhead:                          o.ExcludeOverhead,
+		NonMissingContainerRequests:              o.NonMissingContainerRequests,
+		SkipPodLevelResources:                    o.SkipPodLevelResources,
+		SkipContainerLevelResources:              o.SkipContainerLevelResources,
+		UseDRANodeAllocatableResourceClaimStatus: o.UseDRANodeAllocatableResourceClaimStatus,
+	}
+}
+
+// diffLists describes how got differs from want: keys, numeric values and printed
+// form; "" when they are the same.
+func diffLists(got, want corev1.ResourceList) string {
+	var b strings.Builder
+	if (got == nil) != (want == nil) {
+		fmt.Fprintf(&b, "nil-ness: podlife %v, upstream %v; ", got == nil, want == nil)
+	}
+	for _, k := range sortedKeys(got, want) {
+		g, gok := got[k]
+		w, wok := want[k]
+		switch {
+		case gok != wok:
+			fmt.Fprintf(&b, "%s present: podlife %v, upstream %v; ", k, gok, wok)
+		case g.Cmp(w) != 0 || g.String() != w.String():
+			fmt.Fprintf(&b, "%s: podlife %s, upstream %s; ", k, g.String(), w.String())
+		}
+	}
+	return b.String()
+}
+
+func sortedKeys(lists ...corev1.ResourceList) []corev1.ResourceName {
+	seen := map[corev1.ResourceName]bool{}
+	var out []corev1.ResourceName
+	for _, l := range lists {
+		for k := range l {
+			if !seen[k] {
+				seen[k] = true
+				out = append(out, k)
+			}
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i] < out[j] })
+	return out
+}
+
+func dump(p *corev1.Pod) string {
+	b, _ := json.Marshal(p)
+	return string(b)
+}
+
+func sameMap(a, b corev1.ResourceList) bool {
+	return a != nil && b != nil && reflect.ValueOf(a).UnsafePointer() == reflect.ValueOf(b).UnsafePointer()
+}
+
+type listFn struct {
+	name     string
+	ours     func(*corev1.Pod, resources.PodResourcesOptions) corev1.ResourceList
+	upstream func(*corev1.Pod, upstream.PodResourcesOptions) corev1.ResourceList
+}
+
+var listFns = []listFn{
+	{"PodRequests", resources.PodRequests, upstream.PodRequests},
+	{"PodLimits", resources.PodLimits, upstream.PodLimits},
+	{"AggregateContainerRequests", resources.AggregateContainerRequests, upstream.AggregateContainerRequests},
+	{"AggregateContainerLimits", resources.AggregateContainerLimits, upstream.AggregateContainerLimits},
+}
+
+// TestDifferentialResourceLists compares the four list functions under every option
+// set on generated pods.
+func TestDifferentialResourceLists(t *testing.T) {
+	s := seed(t)
+	g := newGen(s)
+	counts := map[string]int{}
+	fails := 0
+	for i := 0; i < podsPerRun; i++ {
+		pod := g.pod()
+		before := pod.DeepCopy()
+		for _, os := range optionSets {
+			for _, fn := range listFns {
+				var ours resources.PodResourcesOptions
+				os.set(&ours)
+				var theirs resources.PodResourcesOptions
+				os.set(&theirs)
+				got := fn.ours(pod, ours)
+				want := fn.upstream(pod.DeepCopy(), toUpstream(theirs))
+				d := diffLists(got, want)
+				if sameMap(got, ours.Reuse) != sameMap(want, theirs.Reuse) {
+					d += "returned map identity differs from upstream's (Reuse); "
+				}
+				if ours.Reuse != nil && !sameMap(got, ours.Reuse) {
+					if diff := diffLists(ours.Reuse, theirs.Reuse); diff != "" {
+						d += "Reuse left in a different state: " + diff
+					}
+				}
+				counts[fn.name]++
+				if d != "" {
+					fails++
+					if fails <= 5 {
+						t.Errorf("seed %d pod #%d %s [%s]: %s\npod: %s", s, i, fn.name, os.name, d, dump(before))
+					}
+				}
+			}
+		}
+		if !reflect.DeepEqual(pod, before) {
+			t.Fatalf("seed %d pod #%d: podlife mutated its input\npod: %s", s, i, dump(before))
+		}
+	}
+	t.Logf("seed %d: %d pods x %d option sets; calls per function %v; %d disagreements", s, podsPerRun, len(optionSets), counts, fails)
+}
+
+// TestDifferentialPredicates compares the pod-level and resize predicates and
+// GetContainerDRAAllocations.
+func TestDifferentialPredicates(t *testing.T) {
+	s := seed(t)
+	g := newGen(s + 1)
+	fails := 0
+	check := func(i int, what string, got, want any, p *corev1.Pod) {
+		if !reflect.DeepEqual(got, want) {
+			fails++
+			if fails <= 5 {
+				t.Errorf("seed %d pod #%d %s: podlife %v, upstream %v\npod: %s", s+1, i, what, got, want, dump(p))
+			}
+		}
+	}
+	for i := 0; i < podsPerRun; i++ {
+		p := g.pod()
+		check(i, "IsPodLevelResourcesSet", resources.IsPodLevelResourcesSet(p), upstream.IsPodLevelResourcesSet(p), p)
+		check(i, "IsPodLevelRequestsSet", resources.IsPodLevelRequestsSet(p), upstream.IsPodLevelRequestsSet(p), p)
+		check(i, "IsPodLevelLimitsSet", resources.IsPodLevelLimitsSet(p), upstream.IsPodLevelLimitsSet(p), p)
+		check(i, "IsPodResizeInfeasible", resources.IsPodResizeInfeasible(p), upstream.IsPodResizeInfeasible(p), p)
+		check(i, "IsPodResizeDeferred", resources.IsPodResizeDeferred(p), upstream.IsPodResizeDeferred(p), p)
+		for _, name := range []string{"c0", "c1", "dup", "i0", "nope"} {
+			got := resources.GetContainerDRAAllocations(p, name)
+			want := upstream.GetContainerDRAAllocations(p.DeepCopy(), name)
+			if d := diffLists(got, want); d != "" {
+				check(i, "GetContainerDRAAllocations("+name+")", d, "", p)
+			}
+		}
+	}
+	for _, n := range resourceNames {
+		check(-1, "IsSupportedPodLevelResource("+string(n)+")", resources.IsSupportedPodLevelResource(n), upstream.IsSupportedPodLevelResource(n), nil)
+	}
+	check(-1, "SupportedPodLevelResources", resources.SupportedPodLevelResources(), upstream.SupportedPodLevelResources(), nil)
+	t.Logf("seed %d: %d pods x 5 predicates + 5 DRA lookups; %d disagreements", s+1, podsPerRun, fails)
+}
+
+// TestDifferentialQOS compares ComputePodQOS and GetPodQOS under the default gates and
+// under the gate settings that change the answer.
+func TestDifferentialQOS(t *testing.T) {
+	type gates struct {
+		name string
+		set  map[string]bool
+		opts resources.QOSOptions
+	}
+	cases := []gates{
+		{"defaults", nil, resources.QOSOptions{}},
+		{"PodLevelResourcesFixKubeletQOSClass=false", map[string]bool{string(features.PodLevelResourcesFixKubeletQOSClass): false},
+			resources.QOSOptions{DisablePodLevelResourcesFixKubeletQOSClass: true}},
+		{"PodLevelResources=false", map[string]bool{
+			string(features.PodLevelResources):                       false,
+			string(features.PodLevelResourcesFixDefaulting):          false,
+			string(features.PodLevelResourcesFixKubeletQOSClass):     false,
+			string(features.InPlacePodLevelResourcesVerticalScaling): false,
+		}, resources.QOSOptions{DisablePodLevelResources: true, DisablePodLevelResourcesFixKubeletQOSClass: true}},
+	}
+	s := seed(t)
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			for name, v := range c.set {
+				featuregatetesting.SetFeatureGateDuringTest(t, utilfeature.DefaultFeatureGate, featureName(name), v)
+			}
+			g := newGen(s + 2)
+			fails, n := 0, 0
+			byClass := map[corev1.PodQOSClass]int{}
+			for i := 0; i < podsPerRun; i++ {
+				p := g.pod()
+				got, want := resources.ComputePodQOSWithOptions(p, c.opts), qos.ComputePodQOS(p)
+				gotGet, wantGet := resources.GetPodQOSWithOptions(p, c.opts), qos.GetPodQOS(p)
+				byClass[want]++
+				n++
+				if got != want || gotGet != wantGet {
+					fails++
+					if fails <= 5 {
+						t.Errorf("seed %d pod #%d: ComputePodQOS podlife %s upstream %s; GetPodQOS podlife %s upstream %s\npod: %s",
+							s+2, i, got, want, gotGet, wantGet, dump(p))
+					}
+				}
+			}
+			t.Logf("seed %d: %d pods (%v), %d disagreements", s+2, n, byClass, fails)
+		})
+	}
+}

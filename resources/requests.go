@@ -1,0 +1,369 @@
+package resources
+
+import (
+	"slices"
+	"strings"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
+)
+
+// ContainerType signifies container type (component-helpers' bit flags; no function of
+// this package takes one).
+type ContainerType int
+
+const (
+	// Containers is for normal containers.
+	Containers ContainerType = 1 << iota
+	// InitContainers is for init containers.
+	InitContainers
+)
+
+// PodResourcesOptions controls the behavior of [PodRequests] and [PodLimits]. It has
+// the fields and meaning of k8s.io/component-helpers/resource PodResourcesOptions
+// (v0.37.2), so a caller switches by changing the import. The zero value computes from
+// the spec alone, with pod-level resources and overhead.
+type PodResourcesOptions struct {
+	// Reuse, if provided, is emptied at the start of the call, used to accumulate the
+	// result and returned by PodRequests (unless SkipContainerLevelResources is set),
+	// PodLimits, AggregateContainerRequests and AggregateContainerLimits. All existing
+	// values in Reuse are lost.
+	Reuse corev1.ResourceList
+	// UseStatusResources makes the computation take the larger of the spec and the
+	// resources the status reports as allocated and actuated (in-place resize): per
+	// resource, max(spec, actuated, allocated) of the container aggregates. When the
+	// first PodResizePending condition has reason Infeasible the spec is left out and a
+	// container without the status field contributes nothing. Upstream requires it to
+	// be false when InPlacePodVerticalScaling is off (that gate is locked on in v1.37).
+	UseStatusResources bool
+	// InPlacePodLevelResourcesVerticalScalingEnabled, together with
+	// UseStatusResources, makes the pod-level status (status.allocatedResources and
+	// status.resources) stand for the container aggregates when populated, and the
+	// pod-level values take the larger of spec.resources and that status. It must be
+	// false if the InPlacePodLevelResourcesVerticalScaling gate is off.
+	InPlacePodLevelResourcesVerticalScalingEnabled bool
+	// ExcludeOverhead leaves spec.overhead out. By default it is added to every request
+	// and to every limit that is present and non-zero.
+	ExcludeOverhead bool
+	// NonMissingContainerRequests, if provided, gives every container (regular, init
+	// and sidecar) that lacks a request for one of its resources that value. Requests
+	// set explicitly, even to zero, are kept. It never affects limits.
+	NonMissingContainerRequests corev1.ResourceList
+	// SkipPodLevelResources leaves spec.resources out. Pod-level resources are also
+	// left out when they name no supported resource (see IsPodLevelRequestsSet and
+	// IsPodLevelResourcesSet).
+	SkipPodLevelResources bool
+	// SkipContainerLevelResources makes PodRequests start from an empty list instead of
+	// the container aggregate. PodLimits ignores it, as upstream does.
+	SkipContainerLevelResources bool
+	// UseDRANodeAllocatableResourceClaimStatus adds the node-allocatable resources of
+	// status.nodeAllocatableResourceClaimStatuses (DRANodeAllocatableResources, alpha).
+	UseDRANodeAllocatableResourceClaimStatus bool
+}
+
+// emptyPod stands for a nil pod. It is never written to.
+var emptyPod corev1.Pod
+
+func orEmpty(pod *corev1.Pod) *corev1.Pod {
+	if pod == nil {
+		return &emptyPod
+	}
+	return pod
+}
+
+// PodRequests computes the effective requests of a pod per the options, as the
+// scheduler, the resource quota and the kubelet do (component-helpers
+// resource.PodRequests, v0.37.2):
+//
+//  1. the container aggregate (see [AggregateContainerRequests]), unless
+//     SkipContainerLevelResources;
+//  2. pod-level requests (spec.resources.requests) replace it for the supported
+//     resources they name (cpu, memory, hugepages-*), unless SkipPodLevelResources;
+//  3. spec.overhead is added, unless ExcludeOverhead.
+//
+// The computation is part of the Kubernetes API. A nil pod is treated as an empty pod
+// (upstream panics).
+func PodRequests(pod *corev1.Pod, opts PodResourcesOptions) corev1.ResourceList {
+	pod = orEmpty(pod)
+	var buf [inlineSlots]slot
+	t := table{slots: buf[:0]}
+	var out corev1.ResourceList
+	if !opts.SkipContainerLevelResources {
+		clear(opts.Reuse)
+		out = opts.Reuse
+		aggregateRequests(pod, &opts, &t, nil)
+	}
+	if !opts.SkipPodLevelResources && IsPodLevelRequestsSet(pod) {
+		spec := pod.Spec.Resources.Requests
+		if opts.InPlacePodLevelResourcesVerticalScalingEnabled && opts.UseStatusResources && pod.Status.Resources != nil {
+			applyPodLevel(&t, effectivePodLevel(pod, spec, pod.Status.Resources.Requests, pod.Status.AllocatedResources))
+		} else {
+			applyPodLevel(&t, spec)
+		}
+	}
+	if !opts.ExcludeOverhead {
+		t.addList(pod.Spec.Overhead)
+	}
+	return t.output(out)
+}
+
+// applyPodLevel replaces the supported resources of t with the pod-level values.
+func applyPodLevel(t *table, list corev1.ResourceList) {
+	for name, q := range list {
+		if IsSupportedPodLevelResource(name) {
+			t.set(name, q)
+		}
+	}
+}
+
+// effectivePodLevel is the per-resource max of the pod-level spec and status lists;
+// the spec is left out when the resize is infeasible.
+func effectivePodLevel(pod *corev1.Pod, spec corev1.ResourceList, status ...corev1.ResourceList) corev1.ResourceList {
+	var buf [inlineSlots]slot
+	t := table{slots: buf[:0]}
+	if !IsPodResizeInfeasible(pod) {
+		t.maxList(spec)
+	}
+	for _, l := range status {
+		t.maxList(l)
+	}
+	return t.output(nil)
+}
+
+// aggregateRequests fills the empty table t with the container part of the requests.
+func aggregateRequests(pod *corev1.Pod, opts *PodResourcesOptions, t *table, rec *recorder) {
+	a := aggregation{pod: pod, src: specRequests, nonMissing: nonMissingValues(opts.NonMissingContainerRequests), rec: rec}
+	if !opts.UseStatusResources {
+		a.run(t)
+		addDRA(t, pod, opts)
+		return
+	}
+	infeasible := IsPodResizeInfeasible(pod)
+	var specBuf, allocBuf, actBuf [inlineSlots]slot
+	spec := table{slots: specBuf[:0]}
+	a.run(&spec)
+	addDRA(&spec, pod, opts)
+	a.rec = nil
+	a.infeasible = infeasible
+	alloc := table{slots: allocBuf[:0]}
+	act := table{slots: actBuf[:0]}
+	st := &pod.Status
+	if opts.InPlacePodLevelResourcesVerticalScalingEnabled && st.AllocatedResources != nil && st.Resources != nil && st.Resources.Requests != nil {
+		// The pod-level status already sums the containers (and DRA).
+		alloc.addList(st.AllocatedResources)
+		act.addList(st.Resources.Requests)
+		if rec != nil {
+			rec.statusSource = statusFromPod
+		}
+	} else {
+		a.src = allocatedRequests
+		a.run(&alloc)
+		addDRA(&alloc, pod, opts)
+		a.src = actuatedRequests
+		a.run(&act)
+	}
+	if rec != nil {
+		rec.status(&spec, &alloc, &act, infeasible)
+	}
+	if !infeasible {
+		t.maxTable(&spec)
+	}
+	t.maxTable(&act)
+	t.maxTable(&alloc)
+}
+
+// AggregateContainerRequests computes the requests of a pod's containers, without
+// pod-level resources and overhead, following the sidecar KEP's formula (KEP 753):
+//
+//	max( Σ regular containers + Σ sidecars, max over init containers i of InitUse(i) )
+//
+// where InitUse(i) is the sum of the sidecars declared before init container i plus
+// container i itself. With UseStatusResources the result is the per-resource max of
+// this aggregate over the spec, the allocated and the actuated resources (see
+// [PodResourcesOptions]). A nil pod is treated as an empty pod (upstream panics).
+func AggregateContainerRequests(pod *corev1.Pod, opts PodResourcesOptions) corev1.ResourceList {
+	pod = orEmpty(pod)
+	clear(opts.Reuse)
+	var buf [inlineSlots]slot
+	t := table{slots: buf[:0]}
+	aggregateRequests(pod, &opts, &t, nil)
+	return t.output(opts.Reuse)
+}
+
+// PodLimits computes the effective limits of a pod per the options
+// (component-helpers resource.PodLimits, v0.37.2):
+//
+//  1. the container aggregate (see [AggregateContainerLimits]); a container without a
+//     limit for a resource contributes nothing to it, so a missing entry means that no
+//     container limits the resource (there is no "unlimited" marker);
+//  2. pod-level limits replace it for the supported resources they name, unless
+//     SkipPodLevelResources (pod-level applies as soon as spec.resources names a
+//     supported resource in requests or limits);
+//  3. spec.overhead is added to every limit that is present and non-zero, unless
+//     ExcludeOverhead.
+//
+// SkipContainerLevelResources and NonMissingContainerRequests are ignored. A nil pod is
+// treated as an empty pod (upstream panics).
+func PodLimits(pod *corev1.Pod, opts PodResourcesOptions) corev1.ResourceList {
+	pod = orEmpty(pod)
+	clear(opts.Reuse)
+	var buf [inlineSlots]slot
+	t := table{slots: buf[:0]}
+	aggregateLimits(pod, &opts, &t, nil)
+	if !opts.SkipPodLevelResources && IsPodLevelResourcesSet(pod) {
+		spec := pod.Spec.Resources.Limits
+		if opts.InPlacePodLevelResourcesVerticalScalingEnabled && opts.UseStatusResources && pod.Status.Resources != nil {
+			applyPodLevel(&t, effectivePodLevel(pod, spec, pod.Status.Resources.Limits))
+		} else {
+			applyPodLevel(&t, spec)
+		}
+	}
+	if !opts.ExcludeOverhead {
+		addLimitOverhead(&t, pod.Spec.Overhead)
+	}
+	return t.output(opts.Reuse)
+}
+
+// addLimitOverhead adds overhead to the limits that are present and non-zero.
+func addLimitOverhead(t *table, overhead corev1.ResourceList) {
+	for name, q := range overhead {
+		if v, ok := t.get(name); ok && !v.IsZero() {
+			v.Add(q)
+		}
+	}
+}
+
+// AggregateContainerLimits computes the limits of a pod's containers, without
+// pod-level resources and overhead, with the formula of [AggregateContainerRequests].
+// With UseStatusResources it is the per-resource max of the spec and the actuated
+// limits (the actuated ones alone when the resize is infeasible).
+// NonMissingContainerRequests is ignored. A nil pod is treated as an empty pod.
+func AggregateContainerLimits(pod *corev1.Pod, opts PodResourcesOptions) corev1.ResourceList {
+	pod = orEmpty(pod)
+	clear(opts.Reuse)
+	var buf [inlineSlots]slot
+	t := table{slots: buf[:0]}
+	aggregateLimits(pod, &opts, &t, nil)
+	return t.output(opts.Reuse)
+}
+
+// aggregateLimits fills the empty table t with the container part of the limits.
+func aggregateLimits(pod *corev1.Pod, opts *PodResourcesOptions, t *table, rec *recorder) {
+	a := aggregation{pod: pod, src: specLimits, rec: rec}
+	if !opts.UseStatusResources {
+		a.run(t)
+		addDRALimits(t, pod, opts)
+		return
+	}
+	infeasible := IsPodResizeInfeasible(pod)
+	var specBuf, actBuf [inlineSlots]slot
+	spec := table{slots: specBuf[:0]}
+	a.run(&spec)
+	addDRALimits(&spec, pod, opts)
+	act := table{slots: actBuf[:0]}
+	st := &pod.Status
+	if opts.InPlacePodLevelResourcesVerticalScalingEnabled && st.Resources != nil && st.Resources.Limits != nil {
+		act.addList(st.Resources.Limits)
+		if rec != nil {
+			rec.statusSource = statusFromPod
+		}
+	} else {
+		a.rec = nil
+		a.src = actuatedLimits
+		a.infeasible = infeasible
+		a.run(&act)
+	}
+	if rec != nil {
+		rec.status(&spec, nil, &act, infeasible)
+	}
+	if !infeasible {
+		t.maxTable(&spec)
+	}
+	t.maxTable(&act)
+}
+
+// addDRA adds the node-allocatable resources of the pod's resource claims to t when
+// the option asks for them. Every claim counts, whichever containers reference it.
+func addDRA(t *table, pod *corev1.Pod, opts *PodResourcesOptions) {
+	if !opts.UseDRANodeAllocatableResourceClaimStatus {
+		return
+	}
+	for i := range pod.Status.NodeAllocatableResourceClaimStatuses {
+		cs := &pod.Status.NodeAllocatableResourceClaimStatuses[i]
+		for _, m := range cs.Mapping {
+			if m.Quantity != nil {
+				t.addRaw(m.Name, *m.Quantity)
+			}
+		}
+		for _, o := range cs.Overhead {
+			t.addRaw(o.Name, claimOverhead(o, len(cs.Containers), true))
+		}
+	}
+}
+
+// claimOverhead is the amount one overhead entry of a claim adds: perPod, plus
+// perContainer once per container (perContainerTimes) or once.
+func claimOverhead(o corev1.NodeAllocatableOverheadResources, containers int, perContainerTimes bool) resource.Quantity {
+	var q resource.Quantity
+	if o.PerPod != nil {
+		q.Add(*o.PerPod)
+	}
+	if o.PerContainer != nil {
+		if !perContainerTimes {
+			q.Add(*o.PerContainer)
+		} else if containers > 0 {
+			v := o.PerContainer.DeepCopy()
+			v.Mul(int64(containers))
+			q.Add(v)
+		}
+	}
+	return q
+}
+
+// addDRALimits adds the claims' node-allocatable resources to the limits already
+// declared, and to hugepages-* in any case (hugepages cannot be overcommitted).
+func addDRALimits(t *table, pod *corev1.Pod, opts *PodResourcesOptions) {
+	if !opts.UseDRANodeAllocatableResourceClaimStatus || len(pod.Status.NodeAllocatableResourceClaimStatuses) == 0 {
+		return
+	}
+	var buf [inlineSlots]slot
+	dra := table{slots: buf[:0]}
+	addDRA(&dra, pod, opts)
+	for i := range dra.slots {
+		d := &dra.slots[i]
+		if v, ok := t.get(d.name); ok {
+			v.Add(d.sum)
+		} else if strings.HasPrefix(string(d.name), corev1.ResourceHugePagesPrefix) {
+			t.addRaw(d.name, d.sum)
+		}
+	}
+}
+
+// GetContainerDRAAllocations returns the node-allocatable resources of the resource
+// claims that name the container: mapped quantities plus, per overhead entry, perPod
+// and perContainer once. A nil pod has none.
+func GetContainerDRAAllocations(pod *corev1.Pod, containerName string) corev1.ResourceList {
+	out := make(corev1.ResourceList)
+	if pod == nil {
+		return out
+	}
+	for i := range pod.Status.NodeAllocatableResourceClaimStatuses {
+		cs := &pod.Status.NodeAllocatableResourceClaimStatuses[i]
+		if !slices.Contains(cs.Containers, containerName) {
+			continue
+		}
+		for _, m := range cs.Mapping {
+			if m.Quantity != nil {
+				q := out[m.Name]
+				q.Add(*m.Quantity)
+				out[m.Name] = q
+			}
+		}
+		for _, o := range cs.Overhead {
+			q := out[o.Name]
+			q.Add(claimOverhead(o, 0, false))
+			out[o.Name] = q
+		}
+	}
+	return out
+}

@@ -1,0 +1,178 @@
+package resources
+
+import (
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
+)
+
+// table is the accumulator behind every computation of this package: a small ordered
+// set of resources, each with three running quantities. It replaces the several
+// intermediate ResourceLists upstream builds per call. Lookups are linear while the
+// table is small (pods name a handful of resources) and go through a map index beyond
+// linearMax entries, so the cost stays linear in the size of the pod.
+//
+// Every update goes through resource.Quantity's own Add, Cmp and DeepCopy, in the same
+// order upstream applies them, so results match upstream not only in value but also in
+// Format and printed form.
+type table struct {
+	slots []slot
+	index map[corev1.ResourceName]int
+	stamp int32 // last stamp handed to a container (see slot.mark)
+}
+
+// slot holds one resource of a table.
+type slot struct {
+	name corev1.ResourceName
+	// sum is the main accumulator: during a container aggregation it is the sum over
+	// the regular containers and the sidecars; other computations use it alone.
+	sum resource.Quantity
+	// side is the running sum of the sidecars declared so far.
+	side resource.Quantity
+	// peak is the largest init step seen so far.
+	peak  resource.Quantity
+	flags uint8
+	mark  int32 // the stamp of the last init container that named this resource
+}
+
+const (
+	hasSum uint8 = 1 << iota
+	hasSide
+	hasPeak
+)
+
+// linearMax is the table size beyond which lookups use a map index.
+const linearMax = 12
+
+// inlineSlots is the capacity callers give a table on their stack.
+const inlineSlots = 6
+
+func (t *table) find(name corev1.ResourceName) int {
+	if t.index != nil {
+		if i, ok := t.index[name]; ok {
+			return i
+		}
+		return -1
+	}
+	for i := range t.slots {
+		if t.slots[i].name == name {
+			return i
+		}
+	}
+	return -1
+}
+
+// at returns the slot of name, adding an empty one when there is none.
+func (t *table) at(name corev1.ResourceName) *slot {
+	if i := t.find(name); i >= 0 {
+		return &t.slots[i]
+	}
+	t.slots = append(t.slots, slot{name: name})
+	n := len(t.slots)
+	switch {
+	case t.index != nil:
+		t.index[name] = n - 1
+	case n > linearMax:
+		t.index = make(map[corev1.ResourceName]int, 2*n)
+		for i := range t.slots {
+			t.index[t.slots[i].name] = i
+		}
+	}
+	return &t.slots[n-1]
+}
+
+// get returns the accumulated sum of name, if any.
+func (t *table) get(name corev1.ResourceName) (*resource.Quantity, bool) {
+	if i := t.find(name); i >= 0 && t.slots[i].flags&hasSum != 0 {
+		return &t.slots[i].sum, true
+	}
+	return nil, false
+}
+
+// add is upstream's addResourceList for one entry: the first quantity is copied,
+// later ones are added to it.
+func (t *table) add(name corev1.ResourceName, q resource.Quantity) {
+	s := t.at(name)
+	if s.flags&hasSum == 0 {
+		s.sum = q.DeepCopy()
+		s.flags |= hasSum
+		return
+	}
+	s.sum.Add(q)
+}
+
+// addRaw adds q to the sum of name, starting from a zero Quantity when the resource is
+// new (upstream's "q := list[name]; q.Add(x)"; unlike add, the zero start takes the
+// format of q and drops any cached string).
+func (t *table) addRaw(name corev1.ResourceName, q resource.Quantity) {
+	s := t.at(name)
+	s.flags |= hasSum
+	s.sum.Add(q)
+}
+
+// max is upstream's maxResourceList for one entry: q replaces the sum when there is
+// none or when q is strictly larger.
+func (t *table) max(name corev1.ResourceName, q resource.Quantity) {
+	s := t.at(name)
+	if s.flags&hasSum == 0 || q.Cmp(s.sum) > 0 {
+		s.sum = q.DeepCopy()
+		s.flags |= hasSum
+	}
+}
+
+// set replaces the sum of name with a copy of q.
+func (t *table) set(name corev1.ResourceName, q resource.Quantity) {
+	s := t.at(name)
+	s.sum = q.DeepCopy()
+	s.flags |= hasSum
+}
+
+func (t *table) addList(list corev1.ResourceList) {
+	for name, q := range list {
+		t.add(name, q)
+	}
+}
+
+func (t *table) maxList(list corev1.ResourceList) {
+	for name, q := range list {
+		t.max(name, q)
+	}
+}
+
+func (t *table) maxTable(o *table) {
+	for i := range o.slots {
+		if o.slots[i].flags&hasSum != 0 {
+			t.max(o.slots[i].name, o.slots[i].sum)
+		}
+	}
+}
+
+// len returns the number of resources with a sum.
+func (t *table) len() int {
+	n := 0
+	for i := range t.slots {
+		if t.slots[i].flags&hasSum != 0 {
+			n++
+		}
+	}
+	return n
+}
+
+// writeTo stores every sum in list. The table owns its quantities, so no copy is made.
+func (t *table) writeTo(list corev1.ResourceList) {
+	for i := range t.slots {
+		if t.slots[i].flags&hasSum != 0 {
+			list[t.slots[i].name] = t.slots[i].sum
+		}
+	}
+}
+
+// output returns reuse (emptied by the caller at the start, as upstream does) or a new
+// list sized for the table, filled with the table's sums.
+func (t *table) output(reuse corev1.ResourceList) corev1.ResourceList {
+	out := reuse
+	if out == nil {
+		out = make(corev1.ResourceList, t.len())
+	}
+	t.writeTo(out)
+	return out
+}
