@@ -171,9 +171,8 @@ func (a *aggregation) run(t *table) {
 				}
 			}
 			// The step is every sidecar started so far.
-			for j := range t.slots {
-				s := &t.slots[j]
-				if s.flags&hasSide != 0 {
+			for j := 0; j < t.n; j++ {
+				if s := t.slot(j); s.flags&hasSide != 0 {
 					a.step(s, i, s.side.DeepCopy())
 				}
 			}
@@ -189,9 +188,8 @@ func (a *aggregation) run(t *table) {
 			}
 		}
 		// Resources this init container does not name: the sidecars alone.
-		for j := range t.slots {
-			s := &t.slots[j]
-			if s.flags&hasSide != 0 && s.mark != t.stamp {
+		for j := 0; j < t.n; j++ {
+			if s := t.slot(j); s.flags&hasSide != 0 && s.mark != t.stamp {
 				a.step(s, i, s.side.DeepCopy())
 			}
 		}
@@ -200,9 +198,8 @@ func (a *aggregation) run(t *table) {
 	if a.rec != nil {
 		a.rec.sums(t)
 	}
-	for j := range t.slots {
-		s := &t.slots[j]
-		if s.flags&hasPeak != 0 && (s.flags&hasSum == 0 || s.peak.Cmp(s.sum) > 0) {
+	for j := 0; j < t.n; j++ {
+		if s := t.slot(j); s.flags&hasPeak != 0 && (s.flags&hasSum == 0 || s.peak.Cmp(s.sum) > 0) {
 			s.sum = s.peak
 			s.flags |= hasSum
 		}

@@ -85,8 +85,7 @@ func orEmpty(pod *corev1.Pod) *corev1.Pod {
 // (upstream panics).
 func PodRequests(pod *corev1.Pod, opts PodResourcesOptions) corev1.ResourceList {
 	pod = orEmpty(pod)
-	var buf [inlineSlots]slot
-	t := table{slots: buf[:0]}
+	var t table
 	var out corev1.ResourceList
 	if !opts.SkipContainerLevelResources {
 		clear(opts.Reuse)
@@ -119,8 +118,7 @@ func applyPodLevel(t *table, list corev1.ResourceList) {
 // effectivePodLevel is the per-resource max of the pod-level spec and status lists;
 // the spec is left out when the resize is infeasible.
 func effectivePodLevel(pod *corev1.Pod, spec corev1.ResourceList, status ...corev1.ResourceList) corev1.ResourceList {
-	var buf [inlineSlots]slot
-	t := table{slots: buf[:0]}
+	var t table
 	if !IsPodResizeInfeasible(pod) {
 		t.maxList(spec)
 	}
@@ -139,14 +137,11 @@ func aggregateRequests(pod *corev1.Pod, opts *PodResourcesOptions, t *table, rec
 		return
 	}
 	infeasible := IsPodResizeInfeasible(pod)
-	var specBuf, allocBuf, actBuf [inlineSlots]slot
-	spec := table{slots: specBuf[:0]}
+	var spec, alloc, act table
 	a.run(&spec)
 	addDRA(&spec, pod, opts)
 	a.rec = nil
 	a.infeasible = infeasible
-	alloc := table{slots: allocBuf[:0]}
-	act := table{slots: actBuf[:0]}
 	st := &pod.Status
 	if opts.InPlacePodLevelResourcesVerticalScalingEnabled && st.AllocatedResources != nil && st.Resources != nil && st.Resources.Requests != nil {
 		// The pod-level status already sums the containers (and DRA).
@@ -184,8 +179,7 @@ func aggregateRequests(pod *corev1.Pod, opts *PodResourcesOptions, t *table, rec
 func AggregateContainerRequests(pod *corev1.Pod, opts PodResourcesOptions) corev1.ResourceList {
 	pod = orEmpty(pod)
 	clear(opts.Reuse)
-	var buf [inlineSlots]slot
-	t := table{slots: buf[:0]}
+	var t table
 	aggregateRequests(pod, &opts, &t, nil)
 	return t.output(opts.Reuse)
 }
@@ -207,8 +201,7 @@ func AggregateContainerRequests(pod *corev1.Pod, opts PodResourcesOptions) corev
 func PodLimits(pod *corev1.Pod, opts PodResourcesOptions) corev1.ResourceList {
 	pod = orEmpty(pod)
 	clear(opts.Reuse)
-	var buf [inlineSlots]slot
-	t := table{slots: buf[:0]}
+	var t table
 	aggregateLimits(pod, &opts, &t, nil)
 	if !opts.SkipPodLevelResources && IsPodLevelResourcesSet(pod) {
 		spec := pod.Spec.Resources.Limits
@@ -241,8 +234,7 @@ func addLimitOverhead(t *table, overhead corev1.ResourceList) {
 func AggregateContainerLimits(pod *corev1.Pod, opts PodResourcesOptions) corev1.ResourceList {
 	pod = orEmpty(pod)
 	clear(opts.Reuse)
-	var buf [inlineSlots]slot
-	t := table{slots: buf[:0]}
+	var t table
 	aggregateLimits(pod, &opts, &t, nil)
 	return t.output(opts.Reuse)
 }
@@ -256,11 +248,9 @@ func aggregateLimits(pod *corev1.Pod, opts *PodResourcesOptions, t *table, rec *
 		return
 	}
 	infeasible := IsPodResizeInfeasible(pod)
-	var specBuf, actBuf [inlineSlots]slot
-	spec := table{slots: specBuf[:0]}
+	var spec, act table
 	a.run(&spec)
 	addDRALimits(&spec, pod, opts)
-	act := table{slots: actBuf[:0]}
 	st := &pod.Status
 	if opts.InPlacePodLevelResourcesVerticalScalingEnabled && st.Resources != nil && st.Resources.Limits != nil {
 		act.addList(st.Resources.Limits)
@@ -326,11 +316,10 @@ func addDRALimits(t *table, pod *corev1.Pod, opts *PodResourcesOptions) {
 	if !opts.UseDRANodeAllocatableResourceClaimStatus || len(pod.Status.NodeAllocatableResourceClaimStatuses) == 0 {
 		return
 	}
-	var buf [inlineSlots]slot
-	dra := table{slots: buf[:0]}
+	var dra table
 	addDRA(&dra, pod, opts)
-	for i := range dra.slots {
-		d := &dra.slots[i]
+	for i := 0; i < dra.n; i++ {
+		d := dra.slot(i)
 		if v, ok := t.get(d.name); ok {
 			v.Add(d.sum)
 		} else if strings.HasPrefix(string(d.name), corev1.ResourceHugePagesPrefix) {

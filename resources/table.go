@@ -15,9 +15,13 @@ import (
 // order upstream applies them, so results match upstream not only in value but also in
 // Format and printed form.
 type table struct {
-	slots []slot
-	index map[corev1.ResourceName]int
-	stamp int32 // last stamp handed to a container (see slot.mark)
+	// The first inlineSlots resources live in the table itself, so a table declared
+	// as a local variable needs no allocation for a typical pod; more spill to extra.
+	inline [inlineSlots]slot
+	extra  []slot
+	n      int
+	index  map[corev1.ResourceName]int
+	stamp  int32 // last stamp handed to a container (see slot.mark)
 }
 
 // slot holds one resource of a table.
@@ -46,6 +50,14 @@ const linearMax = 12
 // inlineSlots is the capacity callers give a table on their stack.
 const inlineSlots = 6
 
+// slot returns the i-th resource of the table (0 <= i < t.n).
+func (t *table) slot(i int) *slot {
+	if i < inlineSlots {
+		return &t.inline[i]
+	}
+	return &t.extra[i-inlineSlots]
+}
+
 func (t *table) find(name corev1.ResourceName) int {
 	if t.index != nil {
 		if i, ok := t.index[name]; ok {
@@ -53,8 +65,8 @@ func (t *table) find(name corev1.ResourceName) int {
 		}
 		return -1
 	}
-	for i := range t.slots {
-		if t.slots[i].name == name {
+	for i := 0; i < t.n; i++ {
+		if t.slot(i).name == name {
 			return i
 		}
 	}
@@ -64,26 +76,30 @@ func (t *table) find(name corev1.ResourceName) int {
 // at returns the slot of name, adding an empty one when there is none.
 func (t *table) at(name corev1.ResourceName) *slot {
 	if i := t.find(name); i >= 0 {
-		return &t.slots[i]
+		return t.slot(i)
 	}
-	t.slots = append(t.slots, slot{name: name})
-	n := len(t.slots)
+	if t.n < inlineSlots {
+		t.inline[t.n] = slot{name: name}
+	} else {
+		t.extra = append(t.extra, slot{name: name})
+	}
+	t.n++
 	switch {
 	case t.index != nil:
-		t.index[name] = n - 1
-	case n > linearMax:
-		t.index = make(map[corev1.ResourceName]int, 2*n)
-		for i := range t.slots {
-			t.index[t.slots[i].name] = i
+		t.index[name] = t.n - 1
+	case t.n > linearMax:
+		t.index = make(map[corev1.ResourceName]int, 2*t.n)
+		for i := 0; i < t.n; i++ {
+			t.index[t.slot(i).name] = i
 		}
 	}
-	return &t.slots[n-1]
+	return t.slot(t.n - 1)
 }
 
 // get returns the accumulated sum of name, if any.
 func (t *table) get(name corev1.ResourceName) (*resource.Quantity, bool) {
-	if i := t.find(name); i >= 0 && t.slots[i].flags&hasSum != 0 {
-		return &t.slots[i].sum, true
+	if i := t.find(name); i >= 0 && t.slot(i).flags&hasSum != 0 {
+		return &t.slot(i).sum, true
 	}
 	return nil, false
 }
@@ -139,9 +155,9 @@ func (t *table) maxList(list corev1.ResourceList) {
 }
 
 func (t *table) maxTable(o *table) {
-	for i := range o.slots {
-		if o.slots[i].flags&hasSum != 0 {
-			t.max(o.slots[i].name, o.slots[i].sum)
+	for i := 0; i < o.n; i++ {
+		if s := o.slot(i); s.flags&hasSum != 0 {
+			t.max(s.name, s.sum)
 		}
 	}
 }
@@ -149,8 +165,8 @@ func (t *table) maxTable(o *table) {
 // len returns the number of resources with a sum.
 func (t *table) len() int {
 	n := 0
-	for i := range t.slots {
-		if t.slots[i].flags&hasSum != 0 {
+	for i := 0; i < t.n; i++ {
+		if t.slot(i).flags&hasSum != 0 {
 			n++
 		}
 	}
@@ -159,9 +175,9 @@ func (t *table) len() int {
 
 // writeTo stores every sum in list. The table owns its quantities, so no copy is made.
 func (t *table) writeTo(list corev1.ResourceList) {
-	for i := range t.slots {
-		if t.slots[i].flags&hasSum != 0 {
-			list[t.slots[i].name] = t.slots[i].sum
+	for i := 0; i < t.n; i++ {
+		if s := t.slot(i); s.flags&hasSum != 0 {
+			list[s.name] = s.sum
 		}
 	}
 }

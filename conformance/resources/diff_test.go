@@ -11,8 +11,8 @@ import (
 	"k8s.io/apimachinery/pkg/api/resource"
 	"k8s.io/apimachinery/pkg/util/json"
 	utilfeature "k8s.io/apiserver/pkg/util/feature"
-	upstream "k8s.io/component-helpers/resource"
 	featuregatetesting "k8s.io/component-base/featuregate/testing"
+	upstream "k8s.io/component-helpers/resource"
 	"k8s.io/kubernetes/pkg/apis/core/v1/helper/qos"
 	"k8s.io/kubernetes/pkg/features"
 
