@@ -1,0 +1,674 @@
+package lifecycle
+
+import (
+	"net"
+	"sort"
+	"strings"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/podlife/podlife/resources"
+	"github.com/podlife/podlife/restart"
+)
+
+// Waiting and termination reasons and messages the kubelet writes into container
+// statuses (k8s.io/kubernetes pkg/kubelet/kubelet_pods.go).
+const (
+	// ReasonContainerCreating is the default waiting reason of a pod without init
+	// containers.
+	ReasonContainerCreating = "ContainerCreating"
+	// ReasonPodInitializing is the default waiting reason of a pod with init containers.
+	ReasonPodInitializing = "PodInitializing"
+	// ReasonContainerStatusUnknown is the termination reason of a container that was
+	// running and can no longer be found.
+	ReasonContainerStatusUnknown = "ContainerStatusUnknown"
+	// ReasonPodSandboxNotReady is the PodReadyToStartContainers=False reason.
+	ReasonPodSandboxNotReady = "PodSandboxNotReady"
+
+	msgUnknownTerminated   = "The container could not be located when the pod was terminated"
+	msgUnknownDeleted      = "The container could not be located when the pod was deleted.  The container used to be Running"
+	msgRestartAllRemoved   = "The container is removed because RestartAllContainers in place"
+	msgInitTreatedComplete = "Unable to get init container status from container runtime and pod has been initialized, treat it as exited normally"
+
+	// maxTerminationMessageBytes is kubecontainer.MaxPodTerminationMessageLogLength.
+	maxTerminationMessageBytes = 1024 * 12
+)
+
+// PodReadyToStartContainersCondition returns the PodReadyToStartContainers condition
+// the kubelet generates from the view's sandboxes
+// (GeneratePodReadyToStartContainersCondition): True when the newest sandbox is ready
+// and needs no replacement; otherwise False with reason PodSandboxNotReady and the
+// reason the sandbox must be (re)created as message ("no pod sandbox exists", "pod
+// sandbox is not ready", "multiple pod sandboxes are ready and need to be reconciled",
+// "network namespace mode changed and sandbox needs to be recreated", "pod sandbox has
+// no IP address"). It carries observedGeneration = pod.generation; times are left to
+// [NextStatus].
+func PodReadyToStartContainersCondition(pod *corev1.Pod, view *View, opts Options) corev1.PodCondition {
+	pod = orEmpty(pod)
+	cond := corev1.PodCondition{
+		Type:               corev1.PodReadyToStartContainers,
+		ObservedGeneration: observedGeneration(pod, corev1.PodReadyToStartContainers, opts),
+		Status:             corev1.ConditionTrue,
+	}
+	if changed, _, _, msg := sandboxChanged(pod, orEmptyView(view)); changed {
+		cond.Status = corev1.ConditionFalse
+		cond.Reason = ReasonPodSandboxNotReady
+		cond.Message = msg
+	}
+	return cond
+}
+
+// AllContainersRestartingCondition returns the AllContainersRestarting condition the
+// kubelet generates for a pod in phase, with pod.Status as the previous status and the
+// view as the runtime (GenerateAllContainersRestartingCondition), and whether the
+// kubelet includes it in the status at all: only with the
+// RestartAllContainersOnContainerExits gate on and some container having a
+// RestartAllContainers rule. False with reason PodCompleted or PodFailed in a terminal
+// phase; True with reason RestartAllContainersStarted and message "container exited
+// with restart policy rule" while a restart of all containers is under way and some
+// instance is left to remove; False otherwise. The condition has no observedGeneration.
+func AllContainersRestartingCondition(pod *corev1.Pod, view *View, phase corev1.PodPhase, opts Options) (corev1.PodCondition, bool) {
+	return restart.AllContainersRestartingCondition(orEmpty(pod), orEmptyView(view), phase, opts.restartOptions())
+}
+
+// NextStatus returns the status the kubelet writes next for pod, given the runtime
+// view, at time now: generateAPIPodStatus (convertStatusToAPIStatus,
+// convertToAPIContainerStatuses, getPhase and its post-processing, the prober's
+// started/ready, the conditions) followed by what the status manager does when it
+// stores it (observedGeneration, lastTransitionTime kept or set to now, startTime kept
+// or set to now, timestamps truncated to seconds, long termination messages cut, the
+// statuses sorted). pod.Status is the previous status.
+//
+// Container statuses: each container of the spec gets one. Its default is waiting with
+// reason ContainerCreating (PodInitializing when the pod has init containers), keeping
+// the previous restartCount and lastTerminationState, or the whole previous status when
+// that was terminated. The newest two instances of a container give its state and
+// lastTerminationState. A previously running container that vanished becomes terminated
+// with reason ContainerStatusUnknown (unknown runtime state) or gets that last
+// termination (no instance at all). A container the kubelet would restart whose last
+// start failed shows the reason cache ([View.StartFailures]) as its waiting state,
+// for example CrashLoopBackOff. Restarting all containers in place shows
+// RestartingAllContainers.
+//
+// Not modelled: the in-place resize fields (status.resources, allocatedResources and the
+// resize conditions, which are carried over from pod.Status), volume mount statuses,
+// user and stop-signal fields, the readiness kept across a kubelet restart, and the
+// status manager's merge into the API object (a terminal phase held back while
+// containers may still run). The node's IPs come from [View.HostIPs], else from
+// pod.Status.
+func NextStatus(pod *corev1.Pod, view *View, now time.Time, opts Options) corev1.PodStatus {
+	pod = orEmpty(pod)
+	v := orEmptyView(view)
+	old := &pod.Status
+	ro := opts.restartOptions()
+	var s corev1.PodStatus
+
+	if _, ok := v.activeSandbox(); ok {
+		s.PodIPs = podIPs(v.Sandboxes[0].Network, v.HostIPs, old)
+		if len(s.PodIPs) > 0 {
+			s.PodIP = s.PodIPs[0].IP
+		}
+	}
+	s.QOSClass = resources.GetPodQOSWithOptions(pod, resources.QOSOptions{
+		DisablePodLevelResources:                   !opts.Features.Enabled("PodLevelResources"),
+		DisablePodLevelResourcesFixKubeletQOSClass: !opts.Features.Enabled("PodLevelResourcesFixKubeletQOSClass"),
+	})
+
+	restarting := opts.Features.Enabled(gateRestartAllContainers) && restart.ShouldAllContainersRestart(pod, v, ro)
+	hasInit := len(pod.Spec.InitContainers) > 0
+	x := newLookup(v)
+	s.ContainerStatuses = convertStatuses(pod, &x, old.ContainerStatuses, pod.Spec.Containers, KindContainer, hasInit, restarting, opts)
+	s.InitContainerStatuses = convertStatuses(pod, &x, old.InitContainerStatuses, pod.Spec.InitContainers, KindInitContainer, hasInit, restarting, opts)
+	var eph []corev1.Container
+	if n := len(pod.Spec.EphemeralContainers); n > 0 {
+		eph = make([]corev1.Container, n)
+		for i := range pod.Spec.EphemeralContainers {
+			eph[i] = corev1.Container(pod.Spec.EphemeralContainers[i].EphemeralContainerCommon)
+		}
+	}
+	s.EphemeralContainerStatuses = convertStatuses(pod, &x, old.EphemeralContainerStatuses, eph, KindEphemeralContainer, hasInit, restarting, opts)
+
+	// getPhase reads the new container statuses; the previous conditions stay visible
+	// for the Initialized condition below.
+	tmp := *pod
+	tmp.Status = corev1.PodStatus{
+		Phase:                 old.Phase,
+		Conditions:            old.Conditions,
+		InitContainerStatuses: s.InitContainerStatuses,
+		ContainerStatuses:     s.ContainerStatuses,
+		StartTime:             old.StartTime,
+	}
+	initialized := anyActiveRegularContainer(pod, &x)
+	phase := Phase(&tmp, PhaseOptions{Options: opts, PodHasInitialized: &initialized})
+	ps := ResolvePhase(pod, phase, now, PhaseOptions{Options: opts})
+	s.Phase, s.Reason, s.Message = ps.Phase, ps.Reason, ps.Message
+
+	updateProbeStatus(pod, &x, &s, opts)
+
+	// Conditions, in the kubelet's order.
+	s.Conditions = make([]corev1.PodCondition, 0, len(old.Conditions)+7)
+	for _, c := range old.Conditions {
+		if !conditionByKubelet(c.Type, opts) {
+			s.Conditions = append(s.Conditions, c)
+		}
+	}
+	for _, c := range old.Conditions {
+		if c.Type == corev1.PodResizePending || c.Type == corev1.PodResizeInProgress {
+			if pod.Generation == 0 {
+				c.ObservedGeneration = 0
+			}
+			s.Conditions = append(s.Conditions, c)
+		}
+	}
+	if i := conditionIndex(old.Conditions, corev1.DisruptionTarget); i >= 0 {
+		if j := conditionIndex(s.Conditions, corev1.DisruptionTarget); j >= 0 {
+			s.Conditions[j] = old.Conditions[i]
+		} else {
+			s.Conditions = append(s.Conditions, old.Conditions[i])
+		}
+	}
+	s.Conditions = append(s.Conditions, PodReadyToStartContainersCondition(pod, v, opts))
+	tmp.Status.InitContainerStatuses, tmp.Status.ContainerStatuses = s.InitContainerStatuses, s.ContainerStatuses
+	s.Conditions = append(s.Conditions, InitializedCondition(&tmp, s.Phase, opts))
+	s.Conditions = append(s.Conditions, ReadyConditionWith(&tmp, s.Conditions, s.Phase, opts))
+	s.Conditions = append(s.Conditions, ContainersReadyCondition(&tmp, s.Phase, opts))
+	s.Conditions = append(s.Conditions, corev1.PodCondition{
+		Type:               corev1.PodScheduled,
+		ObservedGeneration: observedGeneration(pod, corev1.PodScheduled, opts),
+		Status:             corev1.ConditionTrue,
+	})
+	if cond, ok := AllContainersRestartingCondition(pod, v, s.Phase, opts); ok {
+		s.Conditions = append(s.Conditions, cond)
+	}
+
+	setHostIPs(pod, v, &s)
+
+	// The status manager (SetPodStatus, updateStatusInternal, normalizeStatus).
+	if opts.Features.Enabled(gatePodObservedGenerationTracking) {
+		s.ObservedGeneration = pod.Generation
+	}
+	nowT := metav1.NewTime(now)
+	for i := range s.Conditions {
+		c := &s.Conditions[i]
+		switch c.Type {
+		case corev1.ContainersReady, corev1.PodReady, corev1.PodInitialized, corev1.PodReadyToStartContainers,
+			corev1.PodScheduled, corev1.DisruptionTarget, corev1.AllContainersRestarting:
+			if first := conditionIndex(s.Conditions, c.Type); first != i {
+				continue // the status manager updates the first of a type only
+			}
+			c.LastTransitionTime = nowT
+			if j := conditionIndex(old.Conditions, c.Type); j >= 0 && old.Conditions[j].Status == c.Status {
+				c.LastTransitionTime = old.Conditions[j].LastTransitionTime
+			}
+		}
+	}
+	if old.StartTime != nil && !old.StartTime.IsZero() {
+		t := *old.StartTime
+		s.StartTime = &t
+	} else {
+		s.StartTime = &nowT
+	}
+	if old.ObservedGeneration > s.ObservedGeneration {
+		s.ObservedGeneration = old.ObservedGeneration
+	}
+	if len(s.VolumeHealth) == 0 && len(old.VolumeHealth) > 0 {
+		s.VolumeHealth = append([]corev1.PodVolumeHealth(nil), old.VolumeHealth...)
+	}
+	normalizeStatus(pod, &s)
+	return s
+}
+
+// conditionByKubelet is kubetypes.PodConditionByKubelet.
+func conditionByKubelet(t corev1.PodConditionType, opts Options) bool {
+	switch t {
+	case corev1.PodScheduled, corev1.PodReady, corev1.PodInitialized, corev1.ContainersReady,
+		corev1.PodResizeInProgress, corev1.PodResizePending:
+		return true
+	case corev1.PodReadyToStartContainers:
+		return opts.Features.Enabled("PodReadyToStartContainersCondition")
+	case corev1.AllContainersRestarting:
+		return opts.Features.Enabled(gateRestartAllContainers)
+	}
+	return false
+}
+
+func conditionIndex(cs []corev1.PodCondition, t corev1.PodConditionType) int {
+	for i := range cs {
+		if cs[i].Type == t {
+			return i
+		}
+	}
+	return -1
+}
+
+// podIPs is determinePodSandboxIPs followed by sortPodIPs: at most one IP of the node's
+// family, then one of the other family.
+func podIPs(n *SandboxNetwork, hostIPs []string, old *corev1.PodStatus) []corev1.PodIP {
+	if n == nil {
+		return nil
+	}
+	var candidates []string
+	if n.IP != "" {
+		if parseIPSloppy(n.IP) == nil {
+			return nil
+		}
+		candidates = append(candidates, n.IP)
+	}
+	for _, ip := range n.AdditionalIPs {
+		if parseIPSloppy(ip) == nil {
+			return nil
+		}
+		candidates = append(candidates, ip)
+	}
+	if len(candidates) == 0 {
+		return nil
+	}
+	nodeV4 := true
+	primary := ""
+	if len(hostIPs) > 0 {
+		primary = hostIPs[0]
+	} else if old.HostIP != "" {
+		primary = old.HostIP
+	}
+	if ip := parseIPSloppy(primary); ip != nil && ip.To4() == nil {
+		nodeV4 = false
+	}
+	var out []corev1.PodIP
+	for _, wantV4 := range [2]bool{nodeV4, !nodeV4} {
+		for _, c := range candidates {
+			ip := parseIPSloppy(c)
+			if (ip.To4() != nil) == wantV4 {
+				out = append(out, corev1.PodIP{IP: ip.String()})
+				break
+			}
+		}
+	}
+	return out
+}
+
+// parseIPSloppy parses an IP as k8s.io/utils/net.ParseIPSloppy does: IPv4 octets may
+// have leading zeros (read as decimal).
+func parseIPSloppy(s string) net.IP {
+	if ip := net.ParseIP(s); ip != nil || !strings.Contains(s, ".") || strings.Contains(s, ":") {
+		return ip
+	}
+	parts := strings.Split(s, ".")
+	if len(parts) != 4 {
+		return nil
+	}
+	for i, p := range parts {
+		t := strings.TrimLeft(p, "0")
+		if t == "" && p != "" {
+			t = "0"
+		}
+		parts[i] = t
+	}
+	return net.ParseIP(strings.Join(parts, "."))
+}
+
+// setHostIPs fills hostIP(s), and the pod IPs of a hostNetwork pod, from the node.
+func setHostIPs(pod *corev1.Pod, v *View, s *corev1.PodStatus) {
+	var host []string
+	if len(v.HostIPs) > 0 {
+		host = v.HostIPs
+	} else {
+		for _, h := range pod.Status.HostIPs {
+			host = append(host, h.IP)
+		}
+		if len(host) == 0 && pod.Status.HostIP != "" {
+			host = []string{pod.Status.HostIP}
+		}
+	}
+	if len(host) == 0 {
+		return
+	}
+	s.HostIP = host[0]
+	s.HostIPs = []corev1.HostIP{{IP: host[0]}}
+	if len(host) >= 2 {
+		s.HostIPs = append(s.HostIPs, corev1.HostIP{IP: host[1]})
+	}
+	if pod.Spec.HostNetwork {
+		if s.PodIP == "" {
+			s.PodIP = host[0]
+			s.PodIPs = []corev1.PodIP{{IP: s.PodIP}}
+		}
+		if len(host) >= 2 && len(s.PodIPs) == 1 {
+			a, b := parseIPSloppy(s.PodIPs[0].IP), parseIPSloppy(host[1])
+			if a != nil && b != nil && (a.To4() != nil) != (b.To4() != nil) {
+				s.PodIPs = append(s.PodIPs, corev1.PodIP{IP: host[1]})
+			}
+		}
+	}
+}
+
+// convertStatuses is convertToAPIContainerStatuses for one kind of container.
+func convertStatuses(pod *corev1.Pod, x *lookup, previous []corev1.ContainerStatus, containers []corev1.Container, kind ContainerKind, hasInit, restarting bool, opts Options) []corev1.ContainerStatus {
+	rac := opts.Features.Enabled(gateRestartAllContainers)
+	defaultReason := ReasonContainerCreating
+	if hasInit {
+		defaultReason = ReasonPodInitializing
+	}
+	// The previous status of a name is the last one with that name.
+	oldOf := func(name string) (*corev1.ContainerStatus, bool) {
+		for i := len(previous) - 1; i >= 0; i-- {
+			if previous[i].Name == name {
+				return &previous[i], true
+			}
+		}
+		return nil, false
+	}
+	var oldIdx map[string]int
+	if len(previous) > 16 {
+		oldIdx = make(map[string]int, len(previous))
+		for i := range previous {
+			oldIdx[previous[i].Name] = i
+		}
+		oldOf = func(name string) (*corev1.ContainerStatus, bool) {
+			i, ok := oldIdx[name]
+			if !ok {
+				return nil, false
+			}
+			return &previous[i], true
+		}
+	}
+
+	out := make([]corev1.ContainerStatus, len(containers))
+	for i := range containers {
+		c := &containers[i]
+		st := &out[i]
+		old, found := oldOf(c.Name)
+		if found && old.State.Terminated != nil {
+			*st = *old.DeepCopy()
+		} else {
+			*st = corev1.ContainerStatus{Name: c.Name, Image: c.Image, State: corev1.ContainerState{Waiting: &corev1.ContainerStateWaiting{Reason: defaultReason}}}
+			if found {
+				st.RestartCount = old.RestartCount
+				st.LastTerminationState = *old.LastTerminationState.DeepCopy()
+			}
+		}
+
+		// Containers with no instance at all.
+		if x.first(c.Name) < 0 {
+			if !found {
+				continue
+			}
+			if rac && restarting && old.State.Waiting == nil {
+				st.State = corev1.ContainerState{Waiting: &corev1.ContainerStateWaiting{Reason: restart.ReasonRestartingAllContainers, Message: msgRestartAllRemoved}}
+				st.LastTerminationState.Terminated = &corev1.ContainerStateTerminated{Reason: restart.ReasonRestartingAllContainers, Message: msgRestartAllRemoved, ExitCode: 137}
+				st.RestartCount = old.RestartCount + 1
+				continue
+			}
+			if old.State.Terminated != nil || old.State.Running == nil {
+				continue
+			}
+			if st.State.Waiting == nil || st.State.Waiting.Reason != defaultReason || st.LastTerminationState.Terminated != nil {
+				continue
+			}
+			st.LastTerminationState.Terminated = &corev1.ContainerStateTerminated{Reason: ReasonContainerStatusUnknown, Message: msgUnknownDeleted, ExitCode: 137}
+			if pod.DeletionTimestamp == nil {
+				st.RestartCount++
+			}
+			continue
+		}
+
+		// The two newest instances.
+		seen := 0
+		for j := range x.all(c.Name) {
+			inst := &x.v.Instances[j]
+			conv := convertInstance(inst, old, restarting, rac)
+			if !opts.Features.Enabled("ChangeContainerStatusOnKubeletRestart") && inst.kubeletState() == restart.StateRunning && found && old.Started != nil {
+				b := *old.Started
+				conv.Started = &b
+			}
+			if opts.Features.Enabled("InPlacePodVerticalScaling") && kind != KindEphemeralContainer {
+				conv.Resources = statusResources(c, inst, &conv, old)
+				if c.Resources.Requests != nil {
+					conv.AllocatedResources = c.Resources.Requests.DeepCopy()
+				}
+			}
+			if seen == 0 {
+				*st = conv
+			} else {
+				st.LastTerminationState = conv.State
+			}
+			seen++
+			if seen == 2 {
+				break
+			}
+		}
+	}
+
+	// Containers whose last start failed show why, if they are to be restarted.
+	ro := opts.restartOptions()
+	for i := range containers {
+		c := &containers[i]
+		st := &out[i]
+		newest := x.newest(c.Name)
+		if kind == KindInitContainer {
+			if newest != nil && newest.kubeletState() == restart.StateExited && newest.ExitCode == 0 {
+				continue
+			}
+			if newest == nil && !restart.IsRestartableInitContainer(c) && st.State.Waiting != nil && anyRegularContainerCreatedL(pod, x) {
+				st.State = corev1.ContainerState{Terminated: &corev1.ContainerStateTerminated{Reason: "Completed", Message: msgInitTreatedComplete}}
+				continue
+			}
+		}
+		f, ok := x.v.StartFailures[c.Name]
+		if !ok || !shouldRestart(pod, c, newest, ro) {
+			continue
+		}
+		if st.State.Terminated != nil {
+			st.LastTerminationState = st.State
+		}
+		st.State = corev1.ContainerState{Waiting: &corev1.ContainerStateWaiting{Reason: f.Reason, Message: f.Message}}
+	}
+
+	if kind != KindInitContainer {
+		sort.SliceStable(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	}
+	return out
+}
+
+// convertInstance is convertContainerStatus.
+func convertInstance(inst *Instance, old *corev1.ContainerStatus, restarting, rac bool) corev1.ContainerStatus {
+	st := corev1.ContainerStatus{
+		Name:         inst.Name,
+		RestartCount: inst.RestartCount,
+		Image:        inst.Image,
+		ImageID:      inst.ImageID,
+		ContainerID:  inst.ID,
+	}
+	if old != nil {
+		st.VolumeMounts = append([]corev1.VolumeMountStatus(nil), old.VolumeMounts...)
+		if rac {
+			if old.RestartCount > st.RestartCount {
+				st.RestartCount = old.RestartCount
+			}
+			if old.ContainerID != st.ContainerID && old.State.Terminated != nil {
+				st.LastTerminationState.Terminated = old.State.Terminated.DeepCopy()
+			} else if old.LastTerminationState.Terminated != nil {
+				st.LastTerminationState.Terminated = old.LastTerminationState.Terminated.DeepCopy()
+			}
+		}
+	}
+	switch state := inst.kubeletState(); {
+	case state == restart.StateRunning:
+		st.State.Running = &corev1.ContainerStateRunning{StartedAt: metav1.NewTime(inst.StartedAt)}
+		if rac && old != nil && old.State.Terminated != nil && old.RestartCount >= inst.RestartCount {
+			st.RestartCount = old.RestartCount + 1
+		}
+	case state == restart.StateCreated:
+		st.State.Waiting = &corev1.ContainerStateWaiting{}
+	case state == restart.StateExited:
+		st.State.Terminated = &corev1.ContainerStateTerminated{
+			ExitCode:    inst.ExitCode,
+			Reason:      inst.Reason,
+			Message:     inst.Message,
+			StartedAt:   metav1.NewTime(inst.StartedAt),
+			FinishedAt:  metav1.NewTime(inst.FinishedAt),
+			ContainerID: inst.ID,
+		}
+	case old != nil && old.State.Running != nil:
+		reason := ReasonContainerStatusUnknown
+		if rac && restarting {
+			reason = restart.ReasonRestartingAllContainers
+		}
+		st.State.Terminated = &corev1.ContainerStateTerminated{Reason: reason, Message: msgUnknownTerminated, ExitCode: 137}
+		st.RestartCount = old.RestartCount + 1
+	default:
+		st.State.Waiting = &corev1.ContainerStateWaiting{}
+	}
+	return st
+}
+
+// statusResources is convertContainerStatusResources without runtime-reported
+// resources: the allocated (spec) resources, keeping for a container still running
+// under the same ID the CPU and memory values reported before.
+func statusResources(c *corev1.Container, inst *Instance, st *corev1.ContainerStatus, old *corev1.ContainerStatus) *corev1.ResourceRequirements {
+	r := c.Resources.DeepCopy()
+	if inst.kubeletState() != restart.StateRunning {
+		return r
+	}
+	keep := old != nil && old.State.Running != nil && st.ContainerID == old.ContainerID && old.Resources != nil
+	preserve := func(name corev1.ResourceName, from, to corev1.ResourceList) {
+		if keep && from != nil {
+			if q, ok := from[name]; ok {
+				to[name] = q.DeepCopy()
+			}
+		}
+	}
+	if r.Limits != nil {
+		var from corev1.ResourceList
+		if keep {
+			from = old.Resources.Limits
+		}
+		preserve(corev1.ResourceCPU, from, r.Limits)
+		preserve(corev1.ResourceMemory, from, r.Limits)
+	}
+	if r.Requests != nil {
+		var from corev1.ResourceList
+		if keep {
+			from = old.Resources.Requests
+		}
+		preserve(corev1.ResourceCPU, from, r.Requests)
+		preserve(corev1.ResourceMemory, from, r.Requests)
+	}
+	return r
+}
+
+// updateProbeStatus is the prober manager's UpdatePodStatus: started and ready from
+// the probe results of the instance a status shows. The kubelet is taken to have been
+// running since before every container started.
+func updateProbeStatus(pod *corev1.Pod, x *lookup, s *corev1.PodStatus, opts Options) {
+	keepStarted := !opts.Features.Enabled("ChangeContainerStatusOnKubeletRestart")
+	probes := func(st *corev1.ContainerStatus) *Instance {
+		if st.ContainerID == "" {
+			return nil
+		}
+		for j := range x.all(st.Name) {
+			if x.v.Instances[j].ID == st.ContainerID {
+				return &x.v.Instances[j]
+			}
+		}
+		return nil
+	}
+	started := func(st *corev1.ContainerStatus, c *corev1.Container, inst *Instance) bool {
+		if st.State.Running == nil {
+			return false
+		}
+		if inst != nil && inst.Startup != ProbeNone {
+			return inst.Startup == ProbeSuccess
+		}
+		if keepStarted && st.Started != nil && *st.Started {
+			return true
+		}
+		return c == nil || c.StartupProbe == nil
+	}
+	ready := func(st *corev1.ContainerStatus, c *corev1.Container, inst *Instance) bool {
+		if st.State.Running == nil {
+			return false
+		}
+		if inst != nil && inst.Readiness == ProbeSuccess {
+			return true
+		}
+		return c == nil || c.ReadinessProbe == nil
+	}
+	for i := range s.ContainerStatuses {
+		st := &s.ContainerStatuses[i]
+		c := findIn(pod.Spec.Containers, st.Name)
+		inst := probes(st)
+		b := started(st, c, inst)
+		st.Started = &b
+		if b {
+			st.Ready = ready(st, c, inst)
+		}
+	}
+	for i := range s.InitContainerStatuses {
+		st := &s.InitContainerStatuses[i]
+		c := findIn(pod.Spec.InitContainers, st.Name)
+		inst := probes(st)
+		b := started(st, c, inst)
+		st.Started = &b
+		if i >= len(pod.Spec.InitContainers) || pod.Spec.InitContainers[i].Name != st.Name {
+			continue
+		}
+		if !restart.IsRestartableInitContainer(c) {
+			if st.State.Terminated != nil && st.State.Terminated.ExitCode == 0 {
+				st.Ready = true
+			}
+			continue
+		}
+		if b {
+			st.Ready = ready(st, c, inst)
+		}
+	}
+}
+
+// normalizeStatus is the status manager's normalizeStatus: timestamps to whole seconds,
+// termination messages cut to their share of 12 KiB, statuses sorted.
+func normalizeStatus(pod *corev1.Pod, s *corev1.PodStatus) {
+	per := maxTerminationMessageBytes
+	if n := len(pod.Spec.Containers) + len(pod.Spec.InitContainers) + len(pod.Spec.EphemeralContainers); n > 0 {
+		per /= n
+	}
+	state := func(c *corev1.ContainerState) {
+		if c.Running != nil {
+			c.Running.StartedAt = rfc3339(c.Running.StartedAt)
+		}
+		if c.Terminated != nil {
+			c.Terminated.StartedAt = rfc3339(c.Terminated.StartedAt)
+			c.Terminated.FinishedAt = rfc3339(c.Terminated.FinishedAt)
+			if len(c.Terminated.Message) > per {
+				c.Terminated.Message = c.Terminated.Message[:per]
+			}
+		}
+	}
+	if s.StartTime != nil {
+		t := rfc3339(*s.StartTime)
+		s.StartTime = &t
+	}
+	for i := range s.Conditions {
+		s.Conditions[i].LastProbeTime = rfc3339(s.Conditions[i].LastProbeTime)
+		s.Conditions[i].LastTransitionTime = rfc3339(s.Conditions[i].LastTransitionTime)
+	}
+	for _, list := range [...][]corev1.ContainerStatus{s.ContainerStatuses, s.InitContainerStatuses, s.EphemeralContainerStatuses} {
+		for i := range list {
+			state(&list[i].State)
+			state(&list[i].LastTerminationState)
+		}
+	}
+	sort.SliceStable(s.ContainerStatuses, func(i, j int) bool { return s.ContainerStatuses[i].Name < s.ContainerStatuses[j].Name })
+	sort.SliceStable(s.EphemeralContainerStatuses, func(i, j int) bool {
+		return s.EphemeralContainerStatuses[i].Name < s.EphemeralContainerStatuses[j].Name
+	})
+}
+
+// rfc3339 is metav1.Time.Rfc3339Copy, with a fast path for UTC times.
+func rfc3339(t metav1.Time) metav1.Time {
+	if t.Location() == time.UTC && t.Year() >= 0 && t.Year() <= 9999 {
+		return metav1.Time{Time: t.Truncate(time.Second)}
+	}
+	return t.Rfc3339Copy()
+}
