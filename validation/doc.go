@@ -1,0 +1,41 @@
+// Package validation reports the errors the Kubernetes v1.37.2 API server returns
+// for a pod, offline and error for error: the same field.ErrorList entries (type,
+// field path, bad value and detail) as upstream.
+//
+// It mirrors, on the v1 types:
+//   - k8s.io/kubernetes pkg/registry/core/pod/strategy.go (Validate, PrepareForCreate):
+//     a pod is defaulted and prepared by podlife.Default before it is validated;
+//   - k8s.io/kubernetes pkg/api/pod/util.go (GetValidationOptionsFromPodSpecAndMeta):
+//     the options derived from feature gates and from what an old object already uses;
+//   - k8s.io/kubernetes pkg/apis/core/validation/validation.go (ValidatePodCreate,
+//     validatePodMetadataAndSpec, ValidatePodSpec, validateContainers,
+//     validateInitContainers, validateEphemeralContainers, validateContainerCommon,
+//     probes, lifecycle handlers, resources, ports, env, volume mounts and devices,
+//     container security context, container restart policy and rules, resize policy);
+//   - k8s.io/apimachinery pkg/api/validation (ObjectMeta: name, generateName,
+//     namespace, labels, annotations, finalizers), used directly.
+//
+// # Differences from upstream
+//
+// Upstream ranges over Go maps (resource lists, annotations), so the order of some
+// errors changes from run to run; podlife visits map keys in sorted order and is
+// otherwise in upstream's order. Compare results as multisets when comparing with
+// upstream.
+//
+// Upstream validates the internal core types, so where it reports a field's value
+// as the bad value, that value has the internal type (for example core.RestartPolicy,
+// *core.Signal, *core.SecurityContext). podlife reports the v1 type of the same
+// field (corev1.RestartPolicy, *corev1.Signal, *corev1.SecurityContext) with the same
+// value; numeric widths (int32, int64, int) are those upstream uses.
+//
+// # Not validated yet
+//
+// These parts of ValidatePodSpec are skipped (a pod that upstream rejects only for
+// them is accepted): volume sources beyond "must specify a volume type" (so a volume
+// with an invalid source is still mountable here), resource claims, affinity,
+// tolerations (including the legacy tolerations annotation), topology spread
+// constraints, DNS config, host aliases, the pod security context (including sysctls
+// and shareProcessNamespace), Windows host-process rules, hostUsers rules, the
+// hostnameOverride field, scheduling group and eviction responders, and the per-OS
+// field bans that follow spec.os.
+package validation

@@ -1,0 +1,218 @@
+package validation
+
+import (
+	"strconv"
+
+	corev1 "k8s.io/api/core/v1"
+
+	"github.com/podlife/podlife"
+)
+
+// The helpers below mirror the "...InUse" predicates of k8s.io/kubernetes
+// pkg/api/pod/util.go that relax validation for fields an old object already uses.
+
+func isSidecar(c *corev1.Container) bool {
+	return c.RestartPolicy != nil && *c.RestartPolicy == corev1.ContainerRestartPolicyAlways
+}
+
+func hasRestartContainerForNonSidecarInit(spec *corev1.PodSpec) bool {
+	if spec == nil {
+		return false
+	}
+	for i := range spec.InitContainers {
+		c := &spec.InitContainers[i]
+		if isSidecar(c) {
+			continue
+		}
+		for _, p := range c.ResizePolicy {
+			if p.RestartPolicy == corev1.RestartContainer {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func hasSidecarResizePolicy(spec *corev1.PodSpec) bool {
+	for i := range spec.InitContainers {
+		if isSidecar(&spec.InitContainers[i]) && len(spec.InitContainers[i].ResizePolicy) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+func containerRestartRulesInUse(spec *corev1.PodSpec) bool {
+	if spec == nil {
+		return false
+	}
+	for i := range spec.InitContainers {
+		c := &spec.InitContainers[i]
+		if c.RestartPolicy != nil && *c.RestartPolicy != corev1.ContainerRestartPolicyAlways {
+			return true
+		}
+		if len(c.RestartPolicyRules) > 0 {
+			return true
+		}
+	}
+	for i := range spec.Containers {
+		if spec.Containers[i].RestartPolicy != nil {
+			return true
+		}
+	}
+	return false
+}
+
+func restartAllContainersInUse(spec *corev1.PodSpec) bool {
+	if spec == nil {
+		return false
+	}
+	for i := range spec.Containers {
+		for _, r := range spec.Containers[i].RestartPolicyRules {
+			if r.Action == corev1.ContainerRestartRuleActionRestartAllContainers {
+				return true
+			}
+		}
+	}
+	for i := range spec.InitContainers {
+		c := &spec.InitContainers[i]
+		for _, r := range c.RestartPolicyRules {
+			if r.Action == corev1.ContainerRestartRuleActionRestartAllContainers {
+				return true
+			}
+		}
+		if isSidecar(c) && len(c.RestartPolicyRules) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// forEachContainer visits init, regular and ephemeral containers (upstream's
+// AllContainers mask order) until fn returns false.
+func forEachContainer(spec *corev1.PodSpec, fn func(c *corev1.Container) bool) {
+	for i := range spec.InitContainers {
+		if !fn(&spec.InitContainers[i]) {
+			return
+		}
+	}
+	for i := range spec.Containers {
+		if !fn(&spec.Containers[i]) {
+			return
+		}
+	}
+	for i := range spec.EphemeralContainers {
+		c := corev1.Container(spec.EphemeralContainers[i].EphemeralContainerCommon)
+		if !fn(&c) {
+			return
+		}
+	}
+}
+
+func usesEnvFileKeyRef(spec *corev1.PodSpec) bool {
+	if spec == nil {
+		return false
+	}
+	found := false
+	forEachContainer(spec, func(c *corev1.Container) bool {
+		for i := range c.Env {
+			if c.Env[i].ValueFrom != nil && c.Env[i].ValueFrom.FileKeyRef != nil {
+				found = true
+				return false
+			}
+		}
+		return true
+	})
+	return found
+}
+
+func usesSysAdminWithoutEscalation(spec *corev1.PodSpec) bool {
+	found := false
+	forEachContainer(spec, func(c *corev1.Container) bool {
+		sc := c.SecurityContext
+		if sc == nil || (sc.AllowPrivilegeEscalation != nil && *sc.AllowPrivilegeEscalation) || sc.Capabilities == nil {
+			return true
+		}
+		for _, cp := range sc.Capabilities.Add {
+			if cp == "CAP_SYS_ADMIN" {
+				found = true
+				return false
+			}
+		}
+		return true
+	})
+	return found
+}
+
+func usesIndivisibleHugePages(spec *corev1.PodSpec) bool {
+	indivisible := func(l corev1.ResourceList) bool {
+		for name, q := range l {
+			if isHugePageName(name) && !hugePageDivisible(name, q) {
+				return true
+			}
+		}
+		return false
+	}
+	found := false
+	forEachContainer(spec, func(c *corev1.Container) bool {
+		found = indivisible(c.Resources.Limits) || indivisible(c.Resources.Requests)
+		return !found
+	})
+	return found || indivisible(spec.Overhead)
+}
+
+// useRelaxedEnvVarValidation mirrors useRelaxedEnvironmentVariableValidation: the
+// gate (GA and locked on in v1.37) or a relaxed-only name the old pod already used.
+func useRelaxedEnvVarValidation(f podlife.FeatureGates, newSpec, oldSpec *corev1.PodSpec) bool {
+	if f.Enabled("RelaxedEnvironmentVariableValidation") {
+		return true
+	}
+	if oldSpec == nil || newSpec == nil {
+		return false
+	}
+	old := envVarNames(oldSpec)
+	if len(old) == 0 {
+		return false
+	}
+	for name := range envVarNames(newSpec) {
+		if len(isEnvVarName(name)) == 0 || len(isRelaxedEnvVarName(name)) != 0 {
+			continue
+		}
+		if _, ok := old[name]; ok {
+			return true
+		}
+	}
+	return false
+}
+
+func envVarNames(spec *corev1.PodSpec) map[string]struct{} {
+	names := map[string]struct{}{}
+	forEachContainer(spec, func(c *corev1.Container) bool {
+		for i := range c.Env {
+			names[c.Env[i].Name] = struct{}{}
+		}
+		for i := range c.EnvFrom {
+			names[c.EnvFrom[i].Prefix] = struct{}{}
+		}
+		return true
+	})
+	return names
+}
+
+// parseDeletionCost mirrors k8s.io/kubernetes pkg/apis/core/helper
+// GetDeletionCostFromPodAnnotations; ok is false when the annotation is invalid.
+func parseDeletionCost(annotations map[string]string) (int32, bool) {
+	v, exists := annotations[corev1.PodDeletionCost]
+	if !exists {
+		return 0, true
+	}
+	// No "+" sign and no leading zeros.
+	if len(v) == 0 || !(v[0] == '-' || v == "0" || (v[0] >= '1' && v[0] <= '9')) {
+		return 0, false
+	}
+	i, err := strconv.ParseInt(v, 10, 32)
+	if err != nil {
+		return 0, false
+	}
+	return int32(i), true
+}

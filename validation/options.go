@@ -1,0 +1,105 @@
+package validation
+
+import (
+	corev1 "k8s.io/api/core/v1"
+
+	"github.com/podlife/podlife"
+)
+
+// Options tune validation to a particular API server. The zero value validates as a
+// default Kubernetes v1.37.2 kube-apiserver.
+type Options struct {
+	// Features overrides feature gates by upstream name; nil means the v1.37.2 defaults.
+	// Gates reach validation the way they do upstream: through the fields the server
+	// drops before validating (DropDisabledPodFields) and through the derived
+	// validation options (GetValidationOptionsFromPodSpecAndMeta).
+	Features podlife.FeatureGates
+
+	// AllowPrivileged mirrors kube-apiserver's --allow-privileged flag (default false).
+	// When false, a container with securityContext.privileged: true is rejected with
+	// Forbidden "disallowed by cluster policy", as on a server started without the flag.
+	AllowPrivileged bool
+
+	// SkipDefaulting validates the pod exactly as given: no defaulting and no dropping
+	// of disabled-gate fields. The server always does both, so leave it false to get
+	// the server's answer; set it to validate an object that is already prepared.
+	SkipDefaulting bool
+}
+
+// podValidationOptions mirrors k8s.io/kubernetes pkg/apis/core/validation
+// PodValidationOptions: the per-request switches the server derives from the feature
+// gates and from what the old object (on update) already uses.
+type podValidationOptions struct {
+	// allowInvalidPodDeletionCost skips the pod-deletion-cost annotation check.
+	allowInvalidPodDeletionCost bool
+	// allowIndivisibleHugePagesValues allows hugepage quantities that are not a
+	// multiple of the page size (old object already had one).
+	allowIndivisibleHugePagesValues bool
+	// resourceIsPod is true for a Pod, false for a PodSpec inside a template.
+	resourceIsPod bool
+	// allowRelaxedEnvironmentVariableValidation selects the relaxed env-name rule.
+	allowRelaxedEnvironmentVariableValidation bool
+	// podLevelResourcesEnabled makes spec.resources validated at all.
+	podLevelResourcesEnabled bool
+	// inPlacePodLevelResourcesVerticalScalingEnabled and
+	// inPlacePodVerticalScalingMemoryBackedVolumesEnabled are used on resize only.
+	inPlacePodLevelResourcesVerticalScalingEnabled      bool
+	inPlacePodVerticalScalingMemoryBackedVolumesEnabled bool
+	// allowSidecarResizePolicy allows resizePolicy on sidecar containers.
+	allowSidecarResizePolicy bool
+	// allowEnvFilesValidation selects the env valueFrom wording that names fileKeyRef.
+	allowEnvFilesValidation bool
+	// allowContainerRestartPolicyRules allows container restartPolicy and rules.
+	allowContainerRestartPolicyRules bool
+	// allowExistingRestartContainerForNonSidecarInitContainer keeps an old
+	// RestartContainer resize policy on a non-sidecar init container valid.
+	allowExistingRestartContainerForNonSidecarInitContainer bool
+	// allowRestartAllContainers allows the RestartAllContainers action and rules on sidecars.
+	allowRestartAllContainers bool
+	// allowSysAdminWhenPrivilegeEscalationFalse tolerates CAP_SYS_ADMIN with
+	// allowPrivilegeEscalation: false (old object already had it).
+	allowSysAdminWhenPrivilegeEscalationFalse bool
+	// allowPrivileged is the kube-apiserver capability (--allow-privileged).
+	allowPrivileged bool
+}
+
+// resolveOptions mirrors k8s.io/kubernetes pkg/api/pod/util.go
+// GetValidationOptionsFromPodSpecAndMeta for a pod (oldPod nil on create). The
+// result has resourceIsPod false; pod callers set it, as the pod strategy does.
+func resolveOptions(opts Options, newPod, oldPod *corev1.Pod) podValidationOptions {
+	f := opts.Features
+	o := podValidationOptions{
+		allowInvalidPodDeletionCost:                         !f.Enabled("PodDeletionCost"),
+		podLevelResourcesEnabled:                            f.Enabled("PodLevelResources"),
+		allowSidecarResizePolicy:                            f.Enabled("InPlacePodVerticalScaling"),
+		inPlacePodLevelResourcesVerticalScalingEnabled:      f.Enabled("InPlacePodLevelResourcesVerticalScaling"),
+		inPlacePodVerticalScalingMemoryBackedVolumesEnabled: f.Enabled("InPlacePodVerticalScalingMemoryBackedVolumes"),
+		allowContainerRestartPolicyRules:                    f.Enabled("ContainerRestartRules"),
+		allowRestartAllContainers:                           f.Enabled("RestartAllContainersOnContainerExits"),
+		allowPrivileged:                                     opts.AllowPrivileged,
+	}
+	var oldSpec *corev1.PodSpec
+	if oldPod != nil {
+		oldSpec = &oldPod.Spec
+	}
+	var newSpec *corev1.PodSpec
+	if newPod != nil {
+		newSpec = &newPod.Spec
+	}
+	o.allowExistingRestartContainerForNonSidecarInitContainer = hasRestartContainerForNonSidecarInit(oldSpec)
+	o.allowRelaxedEnvironmentVariableValidation = useRelaxedEnvVarValidation(f, newSpec, oldSpec)
+	o.allowEnvFilesValidation = f.Enabled("EnvFiles") || usesEnvFileKeyRef(oldSpec)
+	if oldSpec != nil {
+		o.allowIndivisibleHugePagesValues = usesIndivisibleHugePages(oldSpec)
+		o.allowSidecarResizePolicy = o.allowSidecarResizePolicy || hasSidecarResizePolicy(oldSpec)
+		o.allowContainerRestartPolicyRules = o.allowContainerRestartPolicyRules || containerRestartRulesInUse(oldSpec)
+		o.allowRestartAllContainers = o.allowRestartAllContainers || restartAllContainersInUse(oldSpec)
+		o.allowSysAdminWhenPrivilegeEscalationFalse = usesSysAdminWithoutEscalation(oldSpec)
+	}
+	if oldPod != nil && !o.allowInvalidPodDeletionCost {
+		// Only keep checking the annotation if the stored object passed the check.
+		_, ok := parseDeletionCost(oldPod.Annotations)
+		o.allowInvalidPodDeletionCost = !ok
+	}
+	return o
+}

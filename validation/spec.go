@@ -1,0 +1,260 @@
+package validation
+
+import (
+	"math"
+	"strconv"
+
+	corev1 "k8s.io/api/core/v1"
+	apimachineryvalidation "k8s.io/apimachinery/pkg/api/validation"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	unversionedvalidation "k8s.io/apimachinery/pkg/apis/meta/v1/validation"
+	"k8s.io/apimachinery/pkg/util/validation"
+	"k8s.io/apimachinery/pkg/util/validation/field"
+)
+
+var (
+	supportedRestartPolicies = []corev1.RestartPolicy{corev1.RestartPolicyAlways, corev1.RestartPolicyOnFailure, corev1.RestartPolicyNever}
+	supportedDNSPolicies     = []corev1.DNSPolicy{corev1.DNSClusterFirstWithHostNet, corev1.DNSClusterFirst, corev1.DNSDefault, corev1.DNSNone}
+	supportedPreemption      = []corev1.PreemptionPolicy{corev1.PreemptLowerPriority, corev1.PreemptNever}
+	supportedOSNames         = []corev1.OSName{corev1.Linux, corev1.Windows}
+)
+
+// validatePodSpec mirrors upstream ValidatePodSpec, in its order. The parts listed
+// as "not validated yet" in doc.go are skipped.
+func validatePodSpec(spec *corev1.PodSpec, meta *metav1.ObjectMeta, fldPath *field.Path, o podValidationOptions) field.ErrorList {
+	var allErrs field.ErrorList
+	if spec.TerminationGracePeriodSeconds == nil {
+		allErrs = append(allErrs, field.Required(fldPath.Child("terminationGracePeriodSeconds"), ""))
+	}
+	pc := &podContext{
+		os:            spec.OS,
+		gracePeriod:   spec.TerminationGracePeriodSeconds,
+		restartPolicy: spec.RestartPolicy,
+		hostUsers:     spec.HostUsers == nil || *spec.HostUsers,
+	}
+	var volErrs field.ErrorList
+	pc.volumes, volErrs = validateVolumeNames(spec.Volumes, fldPath.Child("volumes"))
+	allErrs = append(allErrs, volErrs...)
+	pc.claimNames = make(map[string]struct{}, len(spec.ResourceClaims))
+	for i := range spec.ResourceClaims {
+		if n := spec.ResourceClaims[i].Name; n != "" {
+			pc.claimNames[n] = struct{}{}
+		}
+	}
+
+	allErrs = append(allErrs, validateContainers(spec.Containers, pc, fldPath.Child("containers"), &o)...)
+	allErrs = append(allErrs, validateInitContainers(spec.InitContainers, spec.Containers, pc, fldPath.Child("initContainers"), &o)...)
+	allErrs = append(allErrs, validateEphemeralContainers(spec.EphemeralContainers, spec.Containers, spec.InitContainers, pc, fldPath.Child("ephemeralContainers"), &o)...)
+	if o.podLevelResourcesEnabled {
+		allErrs = append(allErrs, validatePodResources(spec, pc.claimNames, fldPath, &o)...)
+	}
+	allErrs = append(allErrs, validatePodHostNetworkDeps(spec, fldPath, &o)...)
+	allErrs = append(allErrs, validateRestartPolicy(spec.RestartPolicy, fldPath.Child("restartPolicy"))...)
+	allErrs = append(allErrs, validateDNSPolicy(spec.DNSPolicy, fldPath.Child("dnsPolicy"))...)
+	allErrs = append(allErrs, unversionedvalidation.ValidateLabels(spec.NodeSelector, fldPath.Child("nodeSelector"))...)
+	allErrs = append(allErrs, validateImagePullSecrets(spec.ImagePullSecrets, fldPath.Child("imagePullSecrets"))...)
+	for i, g := range spec.ReadinessGates {
+		allErrs = append(allErrs, validateQualifiedName(string(g.ConditionType), fldPath.Child("readinessGates").Index(i).Child("conditionType"))...)
+	}
+	allErrs = append(allErrs, validateSchedulingGates(spec.SchedulingGates, fldPath.Child("schedulingGates"))...)
+	if spec.ServiceAccountName != "" {
+		for _, msg := range apimachineryvalidation.ValidateServiceAccountName(spec.ServiceAccountName, false) {
+			allErrs = append(allErrs, field.Invalid(fldPath.Child("serviceAccountName"), spec.ServiceAccountName, msg))
+		}
+	}
+	if spec.DeprecatedServiceAccount != spec.ServiceAccountName { //nolint:staticcheck // upstream keeps the two in sync
+		allErrs = append(allErrs, field.Invalid(fldPath.Child("deprecatedServiceAccount"), spec.DeprecatedServiceAccount, "must be the same as serviceAccountName: "+quote(spec.ServiceAccountName))) //nolint:staticcheck
+	}
+	if spec.NodeName != "" {
+		for _, msg := range apimachineryvalidation.NameIsDNSSubdomain(spec.NodeName, false) {
+			allErrs = append(allErrs, field.Invalid(fldPath.Child("nodeName"), spec.NodeName, msg))
+		}
+	}
+	if spec.ActiveDeadlineSeconds != nil {
+		v := *spec.ActiveDeadlineSeconds
+		if v < 1 || v > math.MaxInt32 {
+			allErrs = append(allErrs, field.Invalid(fldPath.Child("activeDeadlineSeconds"), v, validation.InclusiveRangeError(1, math.MaxInt32)))
+		}
+	}
+	if spec.Hostname != "" {
+		allErrs = append(allErrs, validateDNS1123Label(spec.Hostname, fldPath.Child("hostname"))...)
+	}
+	if spec.Subdomain != "" {
+		allErrs = append(allErrs, validateDNS1123Label(spec.Subdomain, fldPath.Child("subdomain"))...)
+	}
+	if spec.PriorityClassName != "" {
+		for _, msg := range apimachineryvalidation.NameIsDNSSubdomain(spec.PriorityClassName, false) {
+			allErrs = append(allErrs, field.Invalid(fldPath.Child("priorityClassName"), spec.PriorityClassName, msg))
+		}
+	}
+	if spec.RuntimeClassName != nil {
+		for _, msg := range apimachineryvalidation.NameIsDNSSubdomain(*spec.RuntimeClassName, false) {
+			allErrs = append(allErrs, field.Invalid(fldPath.Child("runtimeClassName"), *spec.RuntimeClassName, msg))
+		}
+	}
+	if p := spec.PreemptionPolicy; p != nil {
+		switch *p {
+		case corev1.PreemptLowerPriority, corev1.PreemptNever:
+		case "":
+			allErrs = append(allErrs, field.Required(fldPath.Child("preemptionPolicy"), ""))
+		default:
+			// Upstream passes the pointer as the bad value.
+			allErrs = append(allErrs, field.NotSupported(fldPath.Child("preemptionPolicy"), p, supportedPreemption))
+		}
+	}
+	if spec.Overhead != nil {
+		// Overhead is validated as if it were a container's limits.
+		allErrs = append(allErrs, validateResourceRequirements(&corev1.ResourceRequirements{Limits: spec.Overhead}, validateContainerResourceName, nil, fldPath.Child("overhead"), &o)...)
+	}
+	if spec.OS != nil {
+		switch {
+		case spec.OS.Name == "":
+			allErrs = append(allErrs, field.Required(fldPath.Child("os", "name"), ""))
+		case spec.OS.Name != corev1.Linux && spec.OS.Name != corev1.Windows:
+			allErrs = append(allErrs, field.NotSupported(fldPath.Child("os"), spec.OS.Name, supportedOSNames))
+		}
+	}
+	allErrs = append(allErrs, validateFileKeyRefVolumes(spec, fldPath)...)
+	return allErrs
+}
+
+// validateVolumeNames is the part of upstream ValidateVolumes podlife checks: names
+// (required, DNS label, unique) and the number of sources. It returns the volumes
+// containers may reference, which — as upstream — are only the valid ones.
+func validateVolumeNames(volumes []corev1.Volume, fldPath *field.Path) (map[string]*corev1.VolumeSource, field.ErrorList) {
+	var allErrs field.ErrorList
+	vols := make(map[string]*corev1.VolumeSource, len(volumes))
+	for i := range volumes {
+		v := &volumes[i]
+		idxPath := fldPath.Index(i)
+		namePath := idxPath.Child("name")
+		var el field.ErrorList
+		el = append(el, validateVolumeSourceCount(&v.VolumeSource, idxPath)...)
+		if v.Name == "" {
+			el = append(el, field.Required(namePath, ""))
+		} else {
+			el = append(el, validateDNS1123Label(v.Name, namePath)...)
+		}
+		if _, dup := vols[v.Name]; dup {
+			el = append(el, field.Duplicate(namePath, v.Name))
+		}
+		if len(el) == 0 {
+			vols[v.Name] = &v.VolumeSource
+		} else {
+			allErrs = append(allErrs, el...)
+		}
+	}
+	return vols, allErrs
+}
+
+// validateVolumeSourceCount reports upstream's "exactly one volume type" rule.
+func validateVolumeSourceCount(s *corev1.VolumeSource, fldPath *field.Path) field.ErrorList {
+	n := 0
+	for _, set := range []bool{
+		s.HostPath != nil, s.EmptyDir != nil, s.GCEPersistentDisk != nil, s.AWSElasticBlockStore != nil, //nolint:staticcheck
+		s.GitRepo != nil, s.Secret != nil, s.NFS != nil, s.ISCSI != nil, s.Glusterfs != nil, //nolint:staticcheck
+		s.PersistentVolumeClaim != nil, s.RBD != nil, s.FlexVolume != nil, s.Cinder != nil, //nolint:staticcheck
+		s.CephFS != nil, s.Flocker != nil, s.DownwardAPI != nil, s.FC != nil, s.AzureFile != nil, //nolint:staticcheck
+		s.ConfigMap != nil, s.VsphereVolume != nil, s.Quobyte != nil, s.AzureDisk != nil, //nolint:staticcheck
+		s.PhotonPersistentDisk != nil, s.Projected != nil, s.PortworxVolume != nil, s.ScaleIO != nil, //nolint:staticcheck
+		s.StorageOS != nil, s.CSI != nil, s.Ephemeral != nil, s.Image != nil, //nolint:staticcheck
+	} {
+		if set {
+			n++
+		}
+	}
+	switch {
+	case n == 0:
+		return field.ErrorList{field.Required(fldPath, "must specify a volume type")}
+	}
+	return nil
+}
+
+func validatePodHostNetworkDeps(spec *corev1.PodSpec, fldPath *field.Path, o *podValidationOptions) field.ErrorList {
+	if !spec.HostNetwork {
+		return nil
+	}
+	var allErrs field.ErrorList
+	cPath := fldPath.Child("containers")
+	for i := range spec.Containers {
+		for j, port := range spec.Containers[i].Ports {
+			// Templates may leave hostPort 0: defaulting fills it in on the pod.
+			if hp, cp := port.HostPort, port.ContainerPort; (o.resourceIsPod || hp != 0) && hp != cp {
+				allErrs = append(allErrs, field.Invalid(cPath.Index(i).Child("ports").Index(j).Child("hostPort"), port.HostPort, "must match `containerPort` when `hostNetwork` is true"))
+			}
+		}
+	}
+	return allErrs
+}
+
+func validateRestartPolicy(p corev1.RestartPolicy, fldPath *field.Path) field.ErrorList {
+	switch p {
+	case corev1.RestartPolicyAlways, corev1.RestartPolicyOnFailure, corev1.RestartPolicyNever:
+		return nil
+	case "":
+		return field.ErrorList{field.Required(fldPath, "")}
+	}
+	return field.ErrorList{field.NotSupported(fldPath, p, supportedRestartPolicies)}
+}
+
+func validateDNSPolicy(p corev1.DNSPolicy, fldPath *field.Path) field.ErrorList {
+	switch p {
+	case corev1.DNSClusterFirstWithHostNet, corev1.DNSClusterFirst, corev1.DNSDefault, corev1.DNSNone:
+		return nil
+	case "":
+		return field.ErrorList{field.Required(fldPath, "")}
+	}
+	// Upstream passes the *DNSPolicy pointer as the bad value.
+	return field.ErrorList{field.NotSupported(fldPath, &p, supportedDNSPolicies)}
+}
+
+func validateImagePullSecrets(secrets []corev1.LocalObjectReference, fldPath *field.Path) field.ErrorList {
+	// LocalObjectReference has only Name in v1, so nothing else can be set.
+	return nil
+}
+
+func validateSchedulingGates(gates []corev1.PodSchedulingGate, fldPath *field.Path) field.ErrorList {
+	var allErrs field.ErrorList
+	for i, g := range gates {
+		allErrs = append(allErrs, validateQualifiedName(g.Name, fldPath.Index(i))...)
+		for j := 0; j < i; j++ {
+			if gates[j].Name == g.Name {
+				allErrs = append(allErrs, field.Duplicate(fldPath.Index(i), g.Name))
+				break
+			}
+		}
+	}
+	return allErrs
+}
+
+// validateFileKeyRefVolumes mirrors upstream validateFileKeyRefVolumes: a fileKeyRef
+// must name an emptyDir volume of the pod.
+func validateFileKeyRefVolumes(spec *corev1.PodSpec, fldPath *field.Path) field.ErrorList {
+	var allErrs field.ErrorList
+	visitContainersWithPath(spec, fldPath, func(c *corev1.Container, p *field.Path) {
+		for j := range c.Env {
+			vf := c.Env[j].ValueFrom
+			if vf == nil || vf.FileKeyRef == nil {
+				continue
+			}
+			name := vf.FileKeyRef.VolumeName
+			np := p.Child("env").Index(j).Child("valueFrom", "fileKeyRef", "volumeName")
+			var src *corev1.VolumeSource
+			// Upstream builds a name→source map, so the last volume of a name wins.
+			for k := range spec.Volumes {
+				if spec.Volumes[k].Name == name {
+					src = &spec.Volumes[k].VolumeSource
+				}
+			}
+			switch {
+			case src == nil:
+				allErrs = append(allErrs, field.NotFound(np, name))
+			case src.EmptyDir == nil:
+				allErrs = append(allErrs, field.Invalid(np, name, "referenced volume must be of type emptyDir"))
+			}
+		}
+	})
+	return allErrs
+}
+
+func quote(s string) string { return strconv.Quote(s) }
