@@ -330,3 +330,60 @@ func ImagePullError(image, criError string) (reason, message, prev string) {
 }
 
 func hasPrefix(s, p string) bool { return len(s) >= len(p) && s[:len(p)] == p }
+
+// CrashLoopState is the crash-loop back-off of one container as the kubelet keeps
+// it: the entry under the container's [BackoffKey].
+type CrashLoopState struct {
+	// Key is the BackoffKey the entry belongs to.
+	Key string
+	// Backoff is the entry.
+	Backoff Backoff
+}
+
+// For returns the state that applies to container c of pod: s itself when its key is
+// c's key, otherwise a fresh state under the new key. A changed image or resources
+// (or a new pod UID) therefore starts the back-off over, while the old entry is left
+// to be garbage-collected.
+func (s CrashLoopState) For(pod *corev1.Pod, c *corev1.Container) CrashLoopState {
+	key := BackoffKey(pod, c)
+	if key == s.Key {
+		return s
+	}
+	return CrashLoopState{Key: key}
+}
+
+// ImagePullState is the image-pull back-off of one key ([ImagePullBackoffKey]) with
+// the error text the kubelet remembers from the last failed pull.
+type ImagePullState struct {
+	// Backoff is the entry, run with [ImagePullPolicy].
+	Backoff Backoff
+	// Prev is "<reason>: <message>" of the last failed pull, "" when there is none.
+	Prev string
+}
+
+// BeforePull is the image manager's check before pulling image at now: when the
+// pull is held back it returns held = true and the ImagePullBackOff message (with the
+// last error appended); otherwise the pull goes ahead and the remembered error is
+// dropped.
+func (s ImagePullState) BeforePull(image string, now time.Time) (next ImagePullState, held bool, message string) {
+	if ImagePullPolicy().InBackOffSinceUpdate(s.Backoff, now) {
+		return s, true, ImagePullBackOffMessage(image, s.Prev)
+	}
+	s.Prev = ""
+	return s, false, ""
+}
+
+// PullFailed returns the state after a pull of image that failed at now with the
+// runtime error criError, and the waiting reason and message the container shows
+// (ErrImagePull, RegistryUnavailable or SignatureValidationFailed).
+func (s ImagePullState) PullFailed(image, criError string, now time.Time) (next ImagePullState, reason, message string) {
+	reason, message, prev := ImagePullError(image, criError)
+	return ImagePullState{Backoff: ImagePullPolicy().Next(s.Backoff, now, now), Prev: prev}, reason, message
+}
+
+// PullSucceeded returns the state after a successful pull at now: the entry is not
+// reset, only garbage-collected when expired.
+func (s ImagePullState) PullSucceeded(now time.Time) ImagePullState {
+	s.Backoff = ImagePullPolicy().GC(s.Backoff, now)
+	return s
+}
