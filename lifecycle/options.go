@@ -1,6 +1,10 @@
 package lifecycle
 
-import "github.com/podlife/podlife"
+import (
+	"time"
+
+	"github.com/podlife/podlife"
+)
 
 // Options selects the cluster the answers are computed for. The zero value is a default
 // Kubernetes v1.37.2 cluster.
@@ -9,4 +13,10 @@ type Options struct {
 	// This package reads ContainerRestartRules, RestartAllContainersOnContainerExits and
 	// PodObservedGenerationTracking.
 	Features podlife.FeatureGates
+
+	// MaxContainerRestartPeriod is the kubelet configuration field
+	// crashLoopBackOff.maxContainerRestartPeriod (honoured with the
+	// KubeletCrashLoopBackOffMax gate, on by default); zero means unset (300s). It sets
+	// the crash-loop back-off [Plan] and [Simulate] apply.
+	MaxContainerRestartPeriod time.Duration
 }

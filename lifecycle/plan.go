@@ -105,6 +105,110 @@ type PodActions struct {
 	// NotAttempted lists planned starts after a regular init container that could not
 	// start: the kubelet aborts the rest of the sync. Only [Plan] fills it.
 	NotAttempted []ContainerRef
+	// BackOffUpdates are the crash-loop back-off entries the allowed starts advance
+	// (doBackOff calls Next for a container that has exited before); a caller keeping a
+	// View across syncs stores them in [View.BackOff]. Only [Plan] fills it.
+	BackOffUpdates []BackOffUpdate
+}
+
+// BackOffUpdate is the new crash-loop back-off entry of a container after its start
+// was allowed.
+type BackOffUpdate struct {
+	Container ContainerRef
+	// Key is the entry's key, [restart.BackoffKey].
+	Key     string
+	Backoff restart.Backoff
+}
+
+// Plan returns the kubelet's next action for pod at time now, given the runtime view:
+// what the next sync does.
+//
+// A pod that is being deleted, or whose next status ([NextStatus]) has phase Succeeded
+// or Failed, is not synced but terminated: Terminate and KillPod are set and nothing
+// starts. Otherwise Plan is [ComputePodActions], with restartAllContainers taken from
+// the next status's AllContainersRestarting condition, followed by the crash-loop
+// back-off the kubelet checks before every start (doBackOff): a container that has
+// exited before (an exited instance in any sandbox) starts only when its back-off entry
+// ([View.BackOff]) lets it; otherwise it moves to BackOff with the time it may start
+// and the CrashLoopBackOff message, and when it is a regular init container the rest of
+// the sync's starts move to NotAttempted.
+//
+// In-place resize actions are out of scope: a resize never restarts a container here.
+func Plan(pod *corev1.Pod, view *View, now time.Time, opts Options) PodActions {
+	pod = orEmpty(pod)
+	v := orEmptyView(view)
+	if pod.DeletionTimestamp != nil {
+		return PodActions{Terminate: true, KillPod: true}
+	}
+	x := newLookup(v)
+	phase, restarting := nextPhase(pod, v, &x, now, opts)
+	if isTerminal(phase) {
+		return PodActions{Terminate: true, KillPod: true}
+	}
+	restartAll := false
+	if restarting {
+		cond, _ := restart.AllContainersRestartingCondition(pod, v, phase, opts.restartOptions())
+		restartAll = cond.Status == corev1.ConditionTrue
+	}
+	a := ComputePodActions(pod, v, restartAll, opts)
+	applyBackOff(pod, &x, &a, now, opts)
+	return a
+}
+
+// applyBackOff runs doBackOff for every planned start, in start order.
+func applyBackOff(pod *corev1.Pod, x *lookup, a *PodActions, now time.Time, opts Options) {
+	if len(a.EphemeralContainersToStart)+len(a.InitContainersToStart)+len(a.ContainersToStart) == 0 {
+		return
+	}
+	policy := restart.CrashLoopPolicy(restart.Options{Features: opts.Features, MaxContainerRestartPeriod: opts.MaxContainerRestartPeriod})
+	aborted := false
+	gate := func(refs []ContainerRef) []ContainerRef {
+		kept := refs[:0:0]
+		for _, r := range refs {
+			if aborted {
+				a.NotAttempted = append(a.NotAttempted, r)
+				continue
+			}
+			exited := x.newestExited(r.Name)
+			if exited == nil {
+				kept = append(kept, r)
+				continue
+			}
+			c := specOf(pod, r)
+			key := restart.BackoffKey(pod, c)
+			chk := policy.CheckStart(x.v.BackOff[key], exited.FinishedAt, true, now)
+			if chk.Allowed {
+				kept = append(kept, r)
+				a.BackOffUpdates = append(a.BackOffUpdates, BackOffUpdate{Container: r, Key: key, Backoff: chk.Backoff})
+				continue
+			}
+			a.BackOff = append(a.BackOff, BackOffWait{
+				Container: r, Delay: chk.Delay, Until: chk.RetryAt,
+				Message: restart.CrashLoopMessage(chk.Delay, r.Name, pod),
+			})
+			if r.Kind == KindInitContainer {
+				aborted = true
+			}
+		}
+		if len(kept) == 0 {
+			return nil
+		}
+		return kept
+	}
+	a.EphemeralContainersToStart = gate(a.EphemeralContainersToStart)
+	a.InitContainersToStart = gate(a.InitContainersToStart)
+	a.ContainersToStart = gate(a.ContainersToStart)
+}
+
+// specOf returns the spec of a referenced container.
+func specOf(pod *corev1.Pod, r ContainerRef) *corev1.Container {
+	switch r.Kind {
+	case KindInitContainer, KindSidecar:
+		return &pod.Spec.InitContainers[r.Index]
+	case KindEphemeralContainer:
+		return (*corev1.Container)(&pod.Spec.EphemeralContainers[r.Index].EphemeralContainerCommon)
+	}
+	return &pod.Spec.Containers[r.Index]
 }
 
 // Messages of kills and sandbox changes, as the kubelet writes them.

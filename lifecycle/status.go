@@ -102,7 +102,6 @@ func NextStatus(pod *corev1.Pod, view *View, now time.Time, opts Options) corev1
 	pod = orEmpty(pod)
 	v := orEmptyView(view)
 	old := &pod.Status
-	ro := opts.restartOptions()
 	var s corev1.PodStatus
 
 	if _, ok := v.activeSandbox(); ok {
@@ -116,22 +115,10 @@ func NextStatus(pod *corev1.Pod, view *View, now time.Time, opts Options) corev1
 		DisablePodLevelResourcesFixKubeletQOSClass: !opts.Features.Enabled("PodLevelResourcesFixKubeletQOSClass"),
 	})
 
-	restarting := opts.Features.Enabled(gateRestartAllContainers) && restart.ShouldAllContainersRestart(pod, v, ro)
-	hasInit := len(pod.Spec.InitContainers) > 0
 	x := newLookup(v)
-	s.ContainerStatuses = convertStatuses(pod, &x, old.ContainerStatuses, pod.Spec.Containers, KindContainer, hasInit, restarting, opts)
-	s.InitContainerStatuses = convertStatuses(pod, &x, old.InitContainerStatuses, pod.Spec.InitContainers, KindInitContainer, hasInit, restarting, opts)
-	var eph []corev1.Container
-	if n := len(pod.Spec.EphemeralContainers); n > 0 {
-		eph = make([]corev1.Container, n)
-		for i := range pod.Spec.EphemeralContainers {
-			eph[i] = corev1.Container(pod.Spec.EphemeralContainers[i].EphemeralContainerCommon)
-		}
-	}
-	s.EphemeralContainerStatuses = convertStatuses(pod, &x, old.EphemeralContainerStatuses, eph, KindEphemeralContainer, hasInit, restarting, opts)
-
-	// getPhase reads the new container statuses; the previous conditions stay visible
-	// for the Initialized condition below.
+	var restarting bool
+	s.InitContainerStatuses, s.ContainerStatuses, s.EphemeralContainerStatuses, restarting = convertAll(pod, &x, true, opts)
+	_ = restarting
 	tmp := *pod
 	tmp.Status = corev1.PodStatus{
 		Phase:                 old.Phase,
@@ -140,9 +127,7 @@ func NextStatus(pod *corev1.Pod, view *View, now time.Time, opts Options) corev1
 		ContainerStatuses:     s.ContainerStatuses,
 		StartTime:             old.StartTime,
 	}
-	initialized := anyActiveRegularContainer(pod, &x)
-	phase := Phase(&tmp, PhaseOptions{Options: opts, PodHasInitialized: &initialized})
-	ps := ResolvePhase(pod, phase, now, PhaseOptions{Options: opts})
+	ps := resolvedPhase(pod, &tmp, &x, now, opts)
 	s.Phase, s.Reason, s.Message = ps.Phase, ps.Reason, ps.Message
 
 	updateProbeStatus(pod, &x, &s, opts)
@@ -218,6 +203,48 @@ func NextStatus(pod *corev1.Pod, view *View, now time.Time, opts Options) corev1
 	}
 	normalizeStatus(pod, &s)
 	return s
+}
+
+// convertAll converts the statuses of every kind of container and reports whether
+// the pod is restarting all its containers.
+func convertAll(pod *corev1.Pod, x *lookup, withResources bool, opts Options) (init, regular, eph []corev1.ContainerStatus, restarting bool) {
+	old := &pod.Status
+	restarting = opts.Features.Enabled(gateRestartAllContainers) && restart.ShouldAllContainersRestart(pod, x.v, opts.restartOptions())
+	hasInit := len(pod.Spec.InitContainers) > 0
+	regular = convertStatuses(pod, x, old.ContainerStatuses, pod.Spec.Containers, KindContainer, hasInit, restarting, withResources, opts)
+	init = convertStatuses(pod, x, old.InitContainerStatuses, pod.Spec.InitContainers, KindInitContainer, hasInit, restarting, withResources, opts)
+	var ecs []corev1.Container
+	if n := len(pod.Spec.EphemeralContainers); n > 0 {
+		ecs = make([]corev1.Container, n)
+		for i := range pod.Spec.EphemeralContainers {
+			ecs[i] = corev1.Container(pod.Spec.EphemeralContainers[i].EphemeralContainerCommon)
+		}
+	}
+	eph = convertStatuses(pod, x, old.EphemeralContainerStatuses, ecs, KindEphemeralContainer, hasInit, restarting, withResources, opts)
+	return init, regular, eph, restarting
+}
+
+// resolvedPhase is getPhase over tmp (the pod with its new container statuses)
+// followed by generateAPIPodStatus's post-processing against the original pod.
+func resolvedPhase(pod, tmp *corev1.Pod, x *lookup, now time.Time, opts Options) PhaseStatus {
+	initialized := anyActiveRegularContainer(pod, x)
+	phase := Phase(tmp, PhaseOptions{Options: opts, PodHasInitialized: &initialized})
+	return ResolvePhase(pod, phase, now, PhaseOptions{Options: opts})
+}
+
+// nextPhase is the phase of the next status and whether the pod is restarting all
+// its containers, without the rest of the status.
+func nextPhase(pod *corev1.Pod, v *View, x *lookup, now time.Time, opts Options) (corev1.PodPhase, bool) {
+	init, regular, _, restarting := convertAll(pod, x, false, opts)
+	tmp := *pod
+	tmp.Status = corev1.PodStatus{
+		Phase:                 pod.Status.Phase,
+		Conditions:            pod.Status.Conditions,
+		InitContainerStatuses: init,
+		ContainerStatuses:     regular,
+		StartTime:             pod.Status.StartTime,
+	}
+	return resolvedPhase(pod, &tmp, x, now, opts).Phase, restarting
 }
 
 // conditionByKubelet is kubetypes.PodConditionByKubelet.
@@ -344,7 +371,7 @@ func setHostIPs(pod *corev1.Pod, v *View, s *corev1.PodStatus) {
 }
 
 // convertStatuses is convertToAPIContainerStatuses for one kind of container.
-func convertStatuses(pod *corev1.Pod, x *lookup, previous []corev1.ContainerStatus, containers []corev1.Container, kind ContainerKind, hasInit, restarting bool, opts Options) []corev1.ContainerStatus {
+func convertStatuses(pod *corev1.Pod, x *lookup, previous []corev1.ContainerStatus, containers []corev1.Container, kind ContainerKind, hasInit, restarting, withResources bool, opts Options) []corev1.ContainerStatus {
 	rac := opts.Features.Enabled(gateRestartAllContainers)
 	defaultReason := ReasonContainerCreating
 	if hasInit {
@@ -422,7 +449,7 @@ func convertStatuses(pod *corev1.Pod, x *lookup, previous []corev1.ContainerStat
 				b := *old.Started
 				conv.Started = &b
 			}
-			if opts.Features.Enabled("InPlacePodVerticalScaling") && kind != KindEphemeralContainer {
+			if withResources && opts.Features.Enabled("InPlacePodVerticalScaling") && kind != KindEphemeralContainer {
 				conv.Resources = statusResources(c, inst, &conv, old)
 				if c.Resources.Requests != nil {
 					conv.AllocatedResources = c.Resources.Requests.DeepCopy()

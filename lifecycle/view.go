@@ -32,6 +32,12 @@ type View struct {
 	// reads "the" instance of a container as the first one with that name.
 	Instances []Instance
 
+	// BackOff is the kubelet's crash-loop back-off: one entry per back-off key
+	// ([restart.BackoffKey] of the pod and container, which changes with the image or
+	// the resources). A missing key has no entry. [Plan] reports the entries its starts
+	// advance in [PodActions.BackOffUpdates].
+	BackOff map[string]restart.Backoff
+
 	// StartFailures is the kubelet's reason cache: for a container name, why its last
 	// start attempt failed (for example CrashLoopBackOff, ErrImagePull or
 	// CreateContainerConfigError). A successful start removes the entry. Only
