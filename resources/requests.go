@@ -90,26 +90,42 @@ func PodRequests(pod *corev1.Pod, opts PodResourcesOptions) corev1.ResourceList 
 	if !opts.SkipContainerLevelResources {
 		clear(opts.Reuse)
 		out = opts.Reuse
-		aggregateRequests(pod, &opts, &t, nil)
+	}
+	podRequests(pod, &opts, &t, nil)
+	return t.output(out)
+}
+
+// podRequests fills the empty table t with the pod's requests.
+func podRequests(pod *corev1.Pod, opts *PodResourcesOptions, t *table, rec *recorder) {
+	if !opts.SkipContainerLevelResources {
+		aggregateRequests(pod, opts, t, rec)
+	}
+	if rec != nil {
+		rec.aggregate(t)
 	}
 	if !opts.SkipPodLevelResources && IsPodLevelRequestsSet(pod) {
 		spec := pod.Spec.Resources.Requests
 		if opts.InPlacePodLevelResourcesVerticalScalingEnabled && opts.UseStatusResources && pod.Status.Resources != nil {
-			applyPodLevel(&t, effectivePodLevel(pod, spec, pod.Status.Resources.Requests, pod.Status.AllocatedResources))
+			applyPodLevel(t, effectivePodLevel(pod, spec, pod.Status.Resources.Requests, pod.Status.AllocatedResources), rec, true)
 		} else {
-			applyPodLevel(&t, spec)
+			applyPodLevel(t, spec, rec, false)
 		}
 	}
 	if !opts.ExcludeOverhead {
+		if rec != nil {
+			rec.overhead(t, pod.Spec.Overhead, false)
+		}
 		t.addList(pod.Spec.Overhead)
 	}
-	return t.output(out)
 }
 
 // applyPodLevel replaces the supported resources of t with the pod-level values.
-func applyPodLevel(t *table, list corev1.ResourceList) {
+func applyPodLevel(t *table, list corev1.ResourceList, rec *recorder, withStatus bool) {
 	for name, q := range list {
 		if IsSupportedPodLevelResource(name) {
+			if rec != nil {
+				rec.podLevel(name, q, withStatus)
+			}
 			t.set(name, q)
 		}
 	}
@@ -202,19 +218,30 @@ func PodLimits(pod *corev1.Pod, opts PodResourcesOptions) corev1.ResourceList {
 	pod = orEmpty(pod)
 	clear(opts.Reuse)
 	var t table
-	aggregateLimits(pod, &opts, &t, nil)
+	podLimits(pod, &opts, &t, nil)
+	return t.output(opts.Reuse)
+}
+
+// podLimits fills the empty table t with the pod's limits.
+func podLimits(pod *corev1.Pod, opts *PodResourcesOptions, t *table, rec *recorder) {
+	aggregateLimits(pod, opts, t, rec)
+	if rec != nil {
+		rec.aggregate(t)
+	}
 	if !opts.SkipPodLevelResources && IsPodLevelResourcesSet(pod) {
 		spec := pod.Spec.Resources.Limits
 		if opts.InPlacePodLevelResourcesVerticalScalingEnabled && opts.UseStatusResources && pod.Status.Resources != nil {
-			applyPodLevel(&t, effectivePodLevel(pod, spec, pod.Status.Resources.Limits))
+			applyPodLevel(t, effectivePodLevel(pod, spec, pod.Status.Resources.Limits), rec, true)
 		} else {
-			applyPodLevel(&t, spec)
+			applyPodLevel(t, spec, rec, false)
 		}
 	}
 	if !opts.ExcludeOverhead {
-		addLimitOverhead(&t, pod.Spec.Overhead)
+		if rec != nil {
+			rec.overhead(t, pod.Spec.Overhead, true)
+		}
+		addLimitOverhead(t, pod.Spec.Overhead)
 	}
-	return t.output(opts.Reuse)
 }
 
 // addLimitOverhead adds overhead to the limits that are present and non-zero.
