@@ -312,3 +312,17 @@ func pair(a int, ua string, b int, ub string) string {
 	}
 	return strconv.Itoa(a) + ua + strconv.Itoa(b) + ub
 }
+
+// RowConditions returns the conditions the API server's table printer attaches to the
+// pod's row: a Completed condition for a Succeeded or Failed pod (kubectl hides such rows
+// unless asked to show them), none otherwise. The returned slice is new on every call.
+func RowConditions(pod *corev1.Pod) []metav1.TableRowCondition {
+	pod = orEmpty(pod)
+	switch pod.Status.Phase {
+	case corev1.PodSucceeded:
+		return []metav1.TableRowCondition{{Type: metav1.RowCompleted, Status: metav1.ConditionTrue, Reason: string(corev1.PodSucceeded), Message: "The pod has completed successfully."}}
+	case corev1.PodFailed:
+		return []metav1.TableRowCondition{{Type: metav1.RowCompleted, Status: metav1.ConditionTrue, Reason: string(corev1.PodFailed), Message: "The pod failed."}}
+	}
+	return nil
+}

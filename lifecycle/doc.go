@@ -14,7 +14,7 @@
 //     (GenerateContainersReadyCondition) and [ReadyCondition] (GeneratePodReadyCondition);
 //   - k8s.io/kubernetes pkg/printers/internalversion/printers.go (printPod,
 //     translateTimestampSince) and k8s.io/apimachinery pkg/util/duration/duration.go
-//     (HumanDuration): [PodColumns];
+//     (HumanDuration): [PodColumns], [RowConditions] and [HumanDuration];
 //   - k8s.io/kubernetes pkg/kubelet/kuberuntime/kuberuntime_termination_order.go and
 //     kuberuntime_container.go (killContainer, setTerminationGracePeriod):
 //     [TerminationOrder] and [GracePeriod];

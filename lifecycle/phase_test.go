@@ -57,7 +57,13 @@ func csFailed(name string) corev1.ContainerStatus    { return csExited(name, -1)
 
 func ptr[T any](v T) *T { return &v }
 
-func cstatuses(s ...corev1.ContainerStatus) []corev1.ContainerStatus { return s }
+// cstatuses lists statuses; with none it is an empty, non-nil list.
+func cstatuses(s ...corev1.ContainerStatus) []corev1.ContainerStatus {
+	if s == nil {
+		return []corev1.ContainerStatus{}
+	}
+	return s
+}
 
 var (
 	policyAlways    = corev1.ContainerRestartPolicyAlways
