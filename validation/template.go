@@ -1,0 +1,66 @@
+package validation
+
+import (
+	corev1 "k8s.io/api/core/v1"
+	apimachineryvalidation "k8s.io/apimachinery/pkg/api/validation"
+	metav1validation "k8s.io/apimachinery/pkg/apis/meta/v1/validation"
+	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	"github.com/podlife/podlife"
+)
+
+// ValidatePodTemplateSpec returns the errors the Kubernetes v1.37.2 API server reports
+// for a pod template inside a workload being created (Deployment, StatefulSet,
+// DaemonSet, ReplicaSet, Job, CronJob, PodTemplate, ...): fldPath is where the
+// template sits in that object, for example field.NewPath("spec", "template").
+//
+// The template is first defaulted as templates are (SetObjectDefaults_PodTemplate:
+// the PodSpec defaults without the Pod-only ones such as requests copied from limits),
+// fields of disabled feature gates are dropped (DropDisabledTemplateFields), then it is
+// validated as k8s.io/kubernetes pkg/apis/core/validation/validation.go
+// ValidatePodTemplateSpec does with the options of GetValidationOptionsFromPodTemplate:
+// labels, annotations, the spec, seccomp and AppArmor annotation consistency, and
+// ephemeral containers are forbidden. Rules a workload adds around its template (a
+// Deployment's restartPolicy Always, a Job's Never/OnFailure, selectors) are not part
+// of it.
+//
+// The input is never modified. A nil template is validated as an empty one.
+func ValidatePodTemplateSpec(template *corev1.PodTemplateSpec, fldPath *field.Path, opts Options) field.ErrorList {
+	t := prepareTemplate(template, opts)
+	o := resolveOptions(opts, &corev1.Pod{ObjectMeta: t.ObjectMeta, Spec: t.Spec}, nil)
+	return validatePodTemplateSpec(t, fldPath, o)
+}
+
+// prepareTemplate returns a private, defaulted copy of the template with disabled
+// fields dropped.
+func prepareTemplate(template *corev1.PodTemplateSpec, opts Options) *corev1.PodTemplateSpec {
+	if template == nil {
+		template = &corev1.PodTemplateSpec{}
+	}
+	if opts.SkipDefaulting {
+		return template.DeepCopy()
+	}
+	return templateDefaults(template, opts.Features)
+}
+
+// validatePodTemplateSpec mirrors upstream ValidatePodTemplateSpec on a prepared
+// template.
+func validatePodTemplateSpec(t *corev1.PodTemplateSpec, fldPath *field.Path, o podValidationOptions) field.ErrorList {
+	specPath := fldPath.Child("spec")
+	allErrs := metav1validation.ValidateLabels(t.Labels, fldPath.Child("labels"))
+	allErrs = append(allErrs, apimachineryvalidation.ValidateAnnotations(t.Annotations, fldPath.Child("annotations"))...)
+	allErrs = append(allErrs, validatePodSpecificAnnotations(t.Annotations, &t.Spec, fldPath.Child("annotations"), &o)...)
+	allErrs = append(allErrs, validatePodSpec(&t.Spec, nil, specPath, o)...)
+	allErrs = append(allErrs, validateSeccompAnnotationsAndFields(&t.ObjectMeta, &t.Spec, specPath)...)
+	allErrs = append(allErrs, validateAppArmorAnnotationsAndFieldsMatchOnCreate(&t.ObjectMeta, &t.Spec, specPath)...)
+	if len(t.Spec.EphemeralContainers) > 0 {
+		allErrs = append(allErrs, field.Forbidden(specPath.Child("ephemeralContainers"), "ephemeral containers not allowed in pod template"))
+	}
+	return allErrs
+}
+
+// templateDefaults returns a copy of t as a workload registry has it before
+// validation: SetObjectDefaults_PodTemplate's defaults and DropDisabledTemplateFields.
+func templateDefaults(t *corev1.PodTemplateSpec, g podlife.FeatureGates) *corev1.PodTemplateSpec {
+	return podlife.DefaultTemplateWithOptions(t, podlife.DefaultOptions{Features: g})
+}

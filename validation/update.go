@@ -1,0 +1,725 @@
+package validation
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"reflect"
+	"sort"
+	"strings"
+
+	corev1 "k8s.io/api/core/v1"
+	apiequality "k8s.io/apimachinery/pkg/api/equality"
+	apimachineryvalidation "k8s.io/apimachinery/pkg/api/validation"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	"github.com/podlife/podlife"
+)
+
+// ValidatePodUpdate returns the errors the Kubernetes v1.37.2 API server reports when
+// a client replaces the stored oldPod by newPod (PUT, or the object a PATCH produces).
+//
+// Both objects are first defaulted as the server's decoder does (the v1 object
+// defaults; oldPod is taken as stored, so nothing is dropped from it), then the pod
+// registry's update path runs on private copies: the metadata rest.BeforeUpdate
+// carries over (generation, uid, creationTimestamp, deletion fields; k8s.io/apiserver
+// pkg/registry/rest/update.go), PrepareForUpdate (status kept from oldPod, pod-level
+// resources restored when the client dropped them, fields of disabled feature gates
+// dropped unless oldPod uses them, generation bumped when the spec changes; k8s.io/kubernetes
+// pkg/registry/core/pod/strategy.go), and ValidatePodUpdate (k8s.io/kubernetes
+// pkg/apis/core/validation/validation.go) with options derived from both objects.
+//
+// As upstream, the new object must carry metadata.resourceVersion. The detail of the
+// generic Forbidden error at "spec" ("pod updates may not change fields other than
+// ...") has upstream's first line; the lines after it show the spec difference as a
+// unified diff of the v1 JSON, where upstream diffs the JSON of its internal type.
+//
+// The inputs are never modified. A nil pod is treated as an empty one.
+func ValidatePodUpdate(newPod, oldPod *corev1.Pod, opts Options) field.ErrorList {
+	pod, old := prepareForUpdate(newPod, oldPod, opts)
+	o := resolveOptions(opts, pod, old)
+	o.resourceIsPod = true
+	return validatePodUpdate(pod, old, o)
+}
+
+// prepareForUpdate returns private copies of the new and old pods as the server holds
+// them just before ValidateUpdate.
+func prepareForUpdate(newPod, oldPod *corev1.Pod, opts Options) (pod, old *corev1.Pod) {
+	if newPod == nil {
+		newPod = &corev1.Pod{}
+	}
+	if oldPod == nil {
+		oldPod = &corev1.Pod{}
+	}
+	if opts.SkipDefaulting {
+		pod, old = newPod.DeepCopy(), oldPod.DeepCopy()
+	} else {
+		old = decodeDefaults(oldPod, opts.Features, &oldPod.Spec)
+		pod = decodeDefaults(newPod, opts.Features, &old.Spec)
+	}
+
+	// rest.BeforeUpdate: clients cannot set the generation.
+	pod.Generation = old.Generation
+
+	// podStrategy.PrepareForUpdate. Disabled fields were dropped while defaulting.
+	pod.Status = *old.Status.DeepCopy()
+	if opts.Features.Enabled("PodLevelResourcesFixDefaulting") && pod.Spec.Resources == nil && old.Spec.Resources != nil {
+		pod.Spec.Resources = old.Spec.Resources.DeepCopy()
+	}
+	if !apiequality.Semantic.DeepEqual(pod.Spec, old.Spec) {
+		pod.Generation++
+	}
+
+	// rest.BeforeUpdate, after the strategy.
+	if pod.UID == "" {
+		pod.UID = old.UID
+	}
+	if !old.CreationTimestamp.IsZero() {
+		pod.CreationTimestamp = old.CreationTimestamp
+	}
+	if !old.DeletionTimestamp.IsZero() {
+		pod.DeletionTimestamp = old.DeletionTimestamp.DeepCopy()
+	}
+	if old.DeletionGracePeriodSeconds != nil && pod.DeletionGracePeriodSeconds == nil {
+		s := *old.DeletionGracePeriodSeconds
+		pod.DeletionGracePeriodSeconds = &s
+	}
+	return pod, old
+}
+
+// updatableFields lists, in upstream's order, what a pod update may change.
+var updatableFields = strings.Join([]string{
+	"`spec.containers[*].image`",
+	"`spec.initContainers[*].image`",
+	"`spec.activeDeadlineSeconds`",
+	"`spec.tolerations` (only additions to existing tolerations)",
+	"`spec.terminationGracePeriodSeconds` (allow it to be set to 1 if it was previously negative)",
+}, ",")
+
+// validatePodUpdate mirrors upstream ValidatePodUpdate on prepared objects.
+func validatePodUpdate(pod, old *corev1.Pod, o podValidationOptions) field.ErrorList {
+	metaPath := field.NewPath("metadata")
+	allErrs := validateObjectMetaUpdate(&pod.ObjectMeta, &old.ObjectMeta, metaPath)
+	allErrs = append(allErrs, validatePodMetadataAndSpec(pod, o)...)
+	allErrs = append(allErrs, validatePodSpecificAnnotationUpdates(pod, old, metaPath.Child("annotations"), o)...)
+	specPath := field.NewPath("spec")
+
+	errs, stop := validateContainerUpdates(pod.Spec.Containers, old.Spec.Containers, specPath.Child("containers"))
+	allErrs = append(allErrs, errs...)
+	if stop {
+		return allErrs
+	}
+	errs, stop = validateContainerUpdates(pod.Spec.InitContainers, old.Spec.InitContainers, specPath.Child("initContainers"))
+	allErrs = append(allErrs, errs...)
+	if stop {
+		return allErrs
+	}
+
+	// Only nil → value and value → smaller non-negative value.
+	adsPath := specPath.Child("activeDeadlineSeconds")
+	if ads := pod.Spec.ActiveDeadlineSeconds; ads != nil {
+		if *ads < 0 || *ads > math.MaxInt32 {
+			return append(allErrs, field.Invalid(adsPath, *ads, fmt.Sprintf("must be between %d and %d, inclusive", 0, math.MaxInt32)))
+		}
+		if prev := old.Spec.ActiveDeadlineSeconds; prev != nil && *prev < *ads {
+			return append(allErrs, field.Invalid(adsPath, *ads, "must be less than or equal to previous value"))
+		}
+	} else if old.Spec.ActiveDeadlineSeconds != nil {
+		allErrs = append(allErrs, field.Invalid(adsPath, pod.Spec.ActiveDeadlineSeconds, "must not update from a positive integer to nil value"))
+	}
+
+	allErrs = append(allErrs, validateOnlyAddedTolerations(pod.Spec.Tolerations, old.Spec.Tolerations, specPath.Child("tolerations"), &o)...)
+	allErrs = append(allErrs, validateOnlyDeletedSchedulingGates(pod.Spec.SchedulingGates, old.Spec.SchedulingGates, specPath.Child("schedulingGates"))...)
+
+	if apiequality.Semantic.DeepEqual(pod.Spec, old.Spec) {
+		return allErrs
+	}
+
+	// Copy the updatable fields from the old spec; whatever still differs is forbidden.
+	munged := *pod.Spec.DeepCopy()
+	for i := range munged.Containers {
+		munged.Containers[i].Image = old.Spec.Containers[i].Image
+	}
+	for i := range munged.InitContainers {
+		munged.InitContainers[i].Image = old.Spec.InitContainers[i].Image
+	}
+	munged.ActiveDeadlineSeconds = nil
+	if old.Spec.ActiveDeadlineSeconds != nil {
+		v := *old.Spec.ActiveDeadlineSeconds
+		munged.ActiveDeadlineSeconds = &v
+	}
+	munged.SchedulingGates = old.Spec.SchedulingGates
+	munged.Tolerations = old.Spec.Tolerations
+	if g := old.Spec.TerminationGracePeriodSeconds; g != nil && *g < 0 &&
+		munged.TerminationGracePeriodSeconds != nil && *munged.TerminationGracePeriodSeconds == 1 {
+		munged.TerminationGracePeriodSeconds = g
+	}
+
+	// Gated pods may gain node selectors and node affinity requirements.
+	if len(old.Spec.SchedulingGates) > 0 {
+		if !apiequality.Semantic.DeepEqual(munged.NodeSelector, old.Spec.NodeSelector) {
+			allErrs = append(allErrs, validateNodeSelectorMutation(specPath.Child("nodeSelector"), munged.NodeSelector, old.Spec.NodeSelector)...)
+			munged.NodeSelector = old.Spec.NodeSelector
+		}
+		var oldNA, newNA *corev1.NodeAffinity
+		if old.Spec.Affinity != nil {
+			oldNA = old.Spec.Affinity.NodeAffinity
+		}
+		if munged.Affinity != nil {
+			newNA = munged.Affinity.NodeAffinity
+		}
+		if !apiequality.Semantic.DeepEqual(oldNA, newNA) {
+			allErrs = append(allErrs, validateNodeAffinityMutation(specPath.Child("affinity", "nodeAffinity"), newNA, oldNA)...)
+			switch {
+			case munged.Affinity == nil && oldNA == nil:
+			case munged.Affinity == nil:
+				munged.Affinity = &corev1.Affinity{NodeAffinity: oldNA}
+			case old.Spec.Affinity == nil && munged.Affinity.PodAntiAffinity == nil && munged.Affinity.PodAffinity == nil:
+				munged.Affinity = nil
+			default:
+				munged.Affinity.NodeAffinity = oldNA
+			}
+		}
+	}
+
+	if !apiequality.Semantic.DeepEqual(munged, old.Spec) {
+		allErrs = append(allErrs, field.Forbidden(specPath, "pod updates may not change fields other than "+updatableFields+"\n"+specDiff(&old.Spec, &munged)))
+	}
+	return allErrs
+}
+
+// validateObjectMetaUpdate mirrors k8s.io/kubernetes ValidateObjectMetaUpdate:
+// apimachinery's update rules plus the Kubernetes finalizer-name rule.
+func validateObjectMetaUpdate(newMeta, oldMeta *metav1.ObjectMeta, fldPath *field.Path) field.ErrorList {
+	allErrs := apimachineryvalidation.ValidateObjectMetaUpdate(newMeta, oldMeta, fldPath)
+	for i, f := range newMeta.Finalizers {
+		if !strings.Contains(f, "/") && !isStandardFinalizer(f) {
+			allErrs = append(allErrs, field.Invalid(fldPath.Child("finalizers").Index(i), f, "name is neither a standard finalizer name nor is it fully qualified"))
+		}
+	}
+	return allErrs
+}
+
+const (
+	mirrorPodAnnotation     = "kubernetes.io/config.mirror"
+	appArmorAnnotationStart = "container.apparmor.security.beta.kubernetes.io/"
+)
+
+// validatePodSpecificAnnotationUpdates mirrors upstream
+// ValidatePodSpecificAnnotationUpdates: AppArmor and mirror-pod annotations are
+// immutable, then the pod-specific annotation rules apply to the new set. Keys are
+// visited in sorted order (upstream ranges over maps).
+func validatePodSpecificAnnotationUpdates(pod, old *corev1.Pod, fldPath *field.Path, o podValidationOptions) field.ErrorList {
+	var allErrs field.ErrorList
+	for _, k := range sortedKeys(old.Annotations) {
+		if v, ok := pod.Annotations[k]; ok && v == old.Annotations[k] {
+			continue
+		}
+		if strings.HasPrefix(k, appArmorAnnotationStart) {
+			allErrs = append(allErrs, field.Forbidden(fldPath.Key(k), "may not remove or update AppArmor annotations"))
+		}
+		if k == mirrorPodAnnotation {
+			allErrs = append(allErrs, field.Forbidden(fldPath.Key(k), "may not remove or update mirror pod annotation"))
+		}
+	}
+	for _, k := range sortedKeys(pod.Annotations) {
+		if _, ok := old.Annotations[k]; ok {
+			continue
+		}
+		if strings.HasPrefix(k, appArmorAnnotationStart) {
+			allErrs = append(allErrs, field.Forbidden(fldPath.Key(k), "may not add AppArmor annotations"))
+		}
+		if k == mirrorPodAnnotation {
+			allErrs = append(allErrs, field.Forbidden(fldPath.Key(k), "may not add mirror pod annotation"))
+		}
+	}
+	return append(allErrs, validatePodSpecificAnnotations(pod.Annotations, &pod.Spec, fldPath, &o)...)
+}
+
+// validateContainerUpdates mirrors upstream ValidateContainerUpdates: the container
+// count is fixed (stop reports that validation ends there), and images are re-checked.
+func validateContainerUpdates(containers, old []corev1.Container, fldPath *field.Path) (allErrs field.ErrorList, stop bool) {
+	if len(containers) != len(old) {
+		return field.ErrorList{field.Forbidden(fldPath, "pod updates may not add or remove containers")}, true
+	}
+	for i := range containers {
+		img := containers[i].Image
+		if img == "" {
+			allErrs = append(allErrs, field.Required(fldPath.Index(i).Child("image"), ""))
+		}
+		if len(strings.TrimSpace(img)) != len(img) {
+			allErrs = append(allErrs, field.Invalid(fldPath.Index(i).Child("image"), img, "must not have leading or trailing whitespace"))
+		}
+	}
+	return allErrs, false
+}
+
+// validateOnlyAddedTolerations mirrors upstream validateOnlyAddedTolerations: every
+// old toleration must still be there (its tolerationSeconds may change), then the new
+// list is validated again.
+func validateOnlyAddedTolerations(tolerations, old []corev1.Toleration, fldPath *field.Path, o *podValidationOptions) field.ErrorList {
+	for _, ot := range old {
+		found := false
+		for _, nt := range tolerations {
+			clone := *ot.DeepCopy()
+			clone.TolerationSeconds = nt.TolerationSeconds
+			if reflect.DeepEqual(clone, nt) {
+				found = true
+				break
+			}
+		}
+		if !found {
+			return field.ErrorList{field.Forbidden(fldPath, "existing toleration can not be modified except its tolerationSeconds")}
+		}
+	}
+	return validateTolerations(tolerations, fldPath, o)
+}
+
+// validateOnlyDeletedSchedulingGates mirrors upstream
+// validateOnlyDeletedSchedulingGates: a gate name the old pod lacks is forbidden,
+// reported once at its last index. Upstream's order is a map's; ours is by index.
+func validateOnlyDeletedSchedulingGates(gates, old []corev1.PodSchedulingGate, fldPath *field.Path) field.ErrorList {
+	if len(gates) == 0 {
+		return nil
+	}
+	last := make(map[string]int, len(gates))
+	for i, g := range gates {
+		last[g.Name] = i
+	}
+	for _, g := range old {
+		delete(last, g.Name)
+	}
+	added := make([]int, 0, len(last))
+	for _, i := range last {
+		added = append(added, i)
+	}
+	sort.Ints(added)
+	var allErrs field.ErrorList
+	for _, i := range added {
+		allErrs = append(allErrs, field.Forbidden(fldPath.Index(i).Child("name"), fmt.Sprintf("only deletion is allowed, but found new scheduling gate '%s'", gates[i].Name)))
+	}
+	return allErrs
+}
+
+// validateNodeSelectorMutation mirrors upstream: a gated pod's node selector may only
+// gain entries.
+func validateNodeSelectorMutation(fldPath *field.Path, selector, old map[string]string) field.ErrorList {
+	for k, v := range old {
+		if nv, ok := selector[k]; !ok || nv != v {
+			return field.ErrorList{field.Invalid(fldPath, selector, "only additions to spec.nodeSelector are allowed (no mutations or deletions)")}
+		}
+	}
+	return nil
+}
+
+// validateNodeAffinityMutation mirrors upstream: a gated pod's required node
+// affinity terms may only gain requirements.
+func validateNodeAffinityMutation(path *field.Path, na, old *corev1.NodeAffinity) field.ErrorList {
+	if old == nil || old.RequiredDuringSchedulingIgnoredDuringExecution == nil {
+		return nil
+	}
+	oldTerms := old.RequiredDuringSchedulingIgnoredDuringExecution.NodeSelectorTerms
+	var terms []corev1.NodeSelectorTerm
+	if na != nil && na.RequiredDuringSchedulingIgnoredDuringExecution != nil {
+		terms = na.RequiredDuringSchedulingIgnoredDuringExecution.NodeSelectorTerms
+	}
+	termsPath := path.Child("requiredDuringSchedulingIgnoredDuringExecution", "nodeSelectorTerms")
+	if len(oldTerms) > 0 && len(oldTerms) != len(terms) {
+		return field.ErrorList{field.Invalid(termsPath, terms, "no additions/deletions to non-empty NodeSelectorTerms list are allowed")}
+	}
+	var allErrs field.ErrorList
+	for i := range oldTerms {
+		if !termHasOnlyAdditions(terms[i], oldTerms[i]) {
+			allErrs = append(allErrs, field.Invalid(termsPath.Index(i), terms[i], "only additions are allowed (no mutations or deletions)"))
+		}
+	}
+	return allErrs
+}
+
+func termHasOnlyAdditions(term, old corev1.NodeSelectorTerm) bool {
+	if len(old.MatchExpressions) == 0 && len(old.MatchFields) == 0 &&
+		(len(term.MatchExpressions) > 0 || len(term.MatchFields) > 0) {
+		return false
+	}
+	if l := len(old.MatchExpressions); l > 0 {
+		if len(term.MatchExpressions) < l || !apiequality.Semantic.DeepEqual(term.MatchExpressions[:l], old.MatchExpressions) {
+			return false
+		}
+	}
+	if l := len(old.MatchFields); l > 0 {
+		if len(term.MatchFields) < l || !apiequality.Semantic.DeepEqual(term.MatchFields[:l], old.MatchFields) {
+			return false
+		}
+	}
+	return true
+}
+
+// decodeDefaults returns a deep copy of pod with the defaults the server's decoder
+// applies (k8s.io/kubernetes pkg/apis/core/v1 SetObjectDefaults_Pod) and the fields of
+// disabled feature gates dropped as PrepareForUpdate drops them: a field survives when
+// its gate is on or when keep (the stored spec) already uses it.
+//
+// podlife exports only the create-time defaulting (podlife.DefaultWithOptions:
+// SetObjectDefaults_Pod followed by PrepareForCreate), so this runs it with the gates
+// keep relies on switched on, then takes back what PrepareForCreate alone changes:
+// generation and status, the label-key merges into pod (anti-)affinity and
+// topology-spread selectors, the AppArmor annotation-to-field sync and the pod-level
+// resources defaulting.
+func decodeDefaults(pod *corev1.Pod, g podlife.FeatureGates, keep *corev1.PodSpec) *corev1.Pod {
+	d := podlife.DefaultWithOptions(pod, podlife.DefaultOptions{Features: gatesKeeping(g, keep)})
+	d.Generation = pod.Generation
+	d.Status = *pod.Status.DeepCopy()
+
+	if a, src := d.Spec.Affinity, pod.Spec.Affinity; a != nil && src != nil {
+		restoreAffinitySelectors(a.PodAffinity, src.PodAffinity)
+		restoreAffinitySelectors((*corev1.PodAffinity)(a.PodAntiAffinity), (*corev1.PodAffinity)(src.PodAntiAffinity))
+	}
+	for i := range d.Spec.TopologySpreadConstraints {
+		if i < len(pod.Spec.TopologySpreadConstraints) {
+			d.Spec.TopologySpreadConstraints[i].LabelSelector = pod.Spec.TopologySpreadConstraints[i].LabelSelector.DeepCopy()
+		}
+	}
+	restoreAppArmor(d.Spec.InitContainers, pod.Spec.InitContainers)
+	restoreAppArmor(d.Spec.Containers, pod.Spec.Containers)
+	for i := range d.Spec.EphemeralContainers {
+		if i < len(pod.Spec.EphemeralContainers) {
+			restoreAppArmorOne(&d.Spec.EphemeralContainers[i].SecurityContext, pod.Spec.EphemeralContainers[i].SecurityContext)
+		}
+	}
+
+	switch {
+	case !g.Enabled("PodLevelResources"):
+		// Kept only when the stored spec uses it; then no defaulting applies.
+		if d.Spec.Resources != nil && podLevelResourcesInUse(keep) {
+			d.Spec.Resources = roundedResources(pod.Spec.Resources)
+		} else {
+			d.Spec.Resources = nil
+		}
+	case g.Enabled("PodLevelResourcesFixDefaulting"):
+		// PrepareForCreate's defaulting; the decoder only rounds.
+		d.Spec.Resources = roundedResources(pod.Spec.Resources)
+	}
+	return d
+}
+
+// dropGates are the feature gates whose fields DropDisabledPodFields drops unless the
+// stored spec already uses them, with that use.
+var dropGates = []struct {
+	gate  string
+	inUse func(*corev1.PodSpec) bool
+}{
+	{"ContainerRestartRules", containerRestartRulesInUse},
+	{"ContainerStopSignals", stopSignalsInUse},
+	{"PodLevelResources", podLevelResourcesInUse},
+	{"EnvFiles", usesEnvFileKeyRef},
+	{"InPlacePodVerticalScaling", resizePolicyInUse},
+	{"GRPCContainerProbeTLS", grpcProbeModeInUse},
+	{"UserNamespacesSupport", func(s *corev1.PodSpec) bool { return s.HostUsers != nil }},
+	{"SupplementalGroupsPolicy", func(s *corev1.PodSpec) bool {
+		return s.SecurityContext != nil && s.SecurityContext.SupplementalGroupsPolicy != nil
+	}},
+	{"ProcMountType", procMountInUse},
+}
+
+// gatesKeeping returns g with every disabled drop gate switched on whose field keep
+// uses, so that create-time dropping leaves those fields alone.
+func gatesKeeping(g podlife.FeatureGates, keep *corev1.PodSpec) podlife.FeatureGates {
+	if keep == nil {
+		return g
+	}
+	var out podlife.FeatureGates
+	for _, d := range dropGates {
+		if g.Enabled(d.gate) || !d.inUse(keep) {
+			continue
+		}
+		if out == nil {
+			out = make(podlife.FeatureGates, len(g)+1)
+			for k, v := range g {
+				out[k] = v
+			}
+		}
+		out[d.gate] = true
+	}
+	if out == nil {
+		return g
+	}
+	return out
+}
+
+func allContainers(spec *corev1.PodSpec, fn func(c *corev1.Container) bool) bool {
+	for i := range spec.InitContainers {
+		if fn(&spec.InitContainers[i]) {
+			return true
+		}
+	}
+	for i := range spec.Containers {
+		if fn(&spec.Containers[i]) {
+			return true
+		}
+	}
+	for i := range spec.EphemeralContainers {
+		if fn((*corev1.Container)(&spec.EphemeralContainers[i].EphemeralContainerCommon)) {
+			return true
+		}
+	}
+	return false
+}
+
+func stopSignalsInUse(spec *corev1.PodSpec) bool {
+	return allContainers(spec, func(c *corev1.Container) bool {
+		return c.Lifecycle != nil && c.Lifecycle.StopSignal != nil
+	})
+}
+
+func podLevelResourcesInUse(spec *corev1.PodSpec) bool {
+	return spec != nil && spec.Resources != nil && (len(spec.Resources.Requests) > 0 || len(spec.Resources.Limits) > 0)
+}
+
+func resizePolicyInUse(spec *corev1.PodSpec) bool {
+	return allContainers(spec, func(c *corev1.Container) bool { return len(c.ResizePolicy) > 0 })
+}
+
+func grpcProbeModeInUse(spec *corev1.PodSpec) bool {
+	return allContainers(spec, func(c *corev1.Container) bool {
+		for _, p := range []*corev1.Probe{c.LivenessProbe, c.ReadinessProbe, c.StartupProbe} {
+			if p != nil && p.GRPC != nil && p.GRPC.Mode != nil {
+				return true
+			}
+		}
+		return false
+	})
+}
+
+func procMountInUse(spec *corev1.PodSpec) bool {
+	return allContainers(spec, func(c *corev1.Container) bool {
+		return c.SecurityContext != nil && c.SecurityContext.ProcMount != nil && *c.SecurityContext.ProcMount != corev1.DefaultProcMount
+	})
+}
+
+func restoreAffinitySelectors(dst, src *corev1.PodAffinity) {
+	if dst == nil || src == nil {
+		return
+	}
+	for i := range dst.RequiredDuringSchedulingIgnoredDuringExecution {
+		if i < len(src.RequiredDuringSchedulingIgnoredDuringExecution) {
+			dst.RequiredDuringSchedulingIgnoredDuringExecution[i].LabelSelector = src.RequiredDuringSchedulingIgnoredDuringExecution[i].LabelSelector.DeepCopy()
+		}
+	}
+	for i := range dst.PreferredDuringSchedulingIgnoredDuringExecution {
+		if i < len(src.PreferredDuringSchedulingIgnoredDuringExecution) {
+			dst.PreferredDuringSchedulingIgnoredDuringExecution[i].PodAffinityTerm.LabelSelector = src.PreferredDuringSchedulingIgnoredDuringExecution[i].PodAffinityTerm.LabelSelector.DeepCopy()
+		}
+	}
+}
+
+func restoreAppArmor(dst, src []corev1.Container) {
+	for i := range dst {
+		if i < len(src) {
+			restoreAppArmorOne(&dst[i].SecurityContext, src[i].SecurityContext)
+		}
+	}
+}
+
+// restoreAppArmorOne undoes the create-time AppArmor sync on one container; the sync
+// may have created the securityContext.
+func restoreAppArmorOne(dst **corev1.SecurityContext, src *corev1.SecurityContext) {
+	switch {
+	case *dst == nil:
+	case src == nil:
+		// Only the sync creates a container securityContext while defaulting.
+		*dst = nil
+	default:
+		(*dst).AppArmorProfile = src.AppArmorProfile.DeepCopy()
+	}
+}
+
+// roundedResources is r as the decoder leaves it: quantities rounded up to milli
+// precision (SetDefaults_ResourceList).
+func roundedResources(r *corev1.ResourceRequirements) *corev1.ResourceRequirements {
+	if r == nil {
+		return nil
+	}
+	out := r.DeepCopy()
+	for _, l := range []corev1.ResourceList{out.Limits, out.Requests} {
+		for name, q := range l {
+			q.RoundUp(-3)
+			l[name] = q
+		}
+	}
+	return out
+}
+
+// specDiff renders the difference between two specs in the format of k8s.io/apimachinery
+// pkg/util/diff.Diff: a unified diff (three lines of context, no file header) of their
+// JSON indented by one space. Upstream diffs the internal API type, whose JSON differs
+// from v1's, so the lines differ from upstream's although the format is the same.
+func specDiff(a, b *corev1.PodSpec) string {
+	aj, errA := json.MarshalIndent(a, "", " ")
+	bj, errB := json.MarshalIndent(b, "", " ")
+	if errA != nil || errB != nil {
+		return ""
+	}
+	return unifiedDiff(splitLines(string(aj)), splitLines(string(bj)), 3)
+}
+
+// splitLines splits s after each newline and terminates the last line, as difflib does.
+func splitLines(s string) []string {
+	lines := strings.SplitAfter(s, "\n")
+	lines[len(lines)-1] += "\n"
+	return lines
+}
+
+// opcode is a difflib opcode: lines a[i1:i2] become b[j1:j2].
+type opcode struct {
+	tag            byte // 'e'qual, 'r'eplace, 'd'elete, 'i'nsert
+	i1, i2, j1, j2 int
+}
+
+// maxDiffCells bounds the quadratic part of the diff; beyond it the differing middle
+// is shown as one replacement.
+const maxDiffCells = 1 << 20
+
+// opcodes matches a and b: the common prefix and suffix, then a longest common
+// subsequence of the middle.
+func opcodes(a, b []string) []opcode {
+	pre := 0
+	for pre < len(a) && pre < len(b) && a[pre] == b[pre] {
+		pre++
+	}
+	suf := 0
+	for suf < len(a)-pre && suf < len(b)-pre && a[len(a)-1-suf] == b[len(b)-1-suf] {
+		suf++
+	}
+	var codes []opcode
+	if pre > 0 {
+		codes = append(codes, opcode{'e', 0, pre, 0, pre})
+	}
+	ma, mb := a[pre:len(a)-suf], b[pre:len(b)-suf]
+	var pairs [][2]int // matched (i, j) in the middle
+	if len(ma)*len(mb) <= maxDiffCells {
+		n, m := len(ma), len(mb)
+		lcs := make([][]int32, n+1)
+		for i := range lcs {
+			lcs[i] = make([]int32, m+1)
+		}
+		for i := n - 1; i >= 0; i-- {
+			for j := m - 1; j >= 0; j-- {
+				if ma[i] == mb[j] {
+					lcs[i][j] = lcs[i+1][j+1] + 1
+				} else {
+					lcs[i][j] = max(lcs[i+1][j], lcs[i][j+1])
+				}
+			}
+		}
+		for i, j := 0, 0; i < n && j < m; {
+			switch {
+			case ma[i] == mb[j]:
+				pairs = append(pairs, [2]int{i, j})
+				i++
+				j++
+			case lcs[i+1][j] >= lcs[i][j+1]:
+				i++
+			default:
+				j++
+			}
+		}
+	}
+	pairs = append(pairs, [2]int{len(ma), len(mb)})
+	i, j := 0, 0
+	for k := 0; k < len(pairs); {
+		pi, pj := pairs[k][0], pairs[k][1]
+		switch {
+		case i < pi && j < pj:
+			codes = append(codes, opcode{'r', pre + i, pre + pi, pre + j, pre + pj})
+		case i < pi:
+			codes = append(codes, opcode{'d', pre + i, pre + pi, pre + j, pre + j})
+		case j < pj:
+			codes = append(codes, opcode{'i', pre + i, pre + i, pre + j, pre + pj})
+		}
+		if k == len(pairs)-1 {
+			break
+		}
+		// Extend the run of consecutive matches.
+		e := k
+		for e+1 < len(pairs)-1 && pairs[e+1][0] == pairs[e][0]+1 && pairs[e+1][1] == pairs[e][1]+1 {
+			e++
+		}
+		codes = append(codes, opcode{'e', pre + pi, pre + pairs[e][0] + 1, pre + pj, pre + pairs[e][1] + 1})
+		i, j = pairs[e][0]+1, pairs[e][1]+1
+		k = e + 1
+	}
+	if suf > 0 {
+		codes = append(codes, opcode{'e', len(a) - suf, len(a), len(b) - suf, len(b)})
+	}
+	// Merge adjacent equal runs.
+	merged := codes[:0]
+	for _, c := range codes {
+		if n := len(merged); n > 0 && c.tag == 'e' && merged[n-1].tag == 'e' {
+			merged[n-1].i2, merged[n-1].j2 = c.i2, c.j2
+			continue
+		}
+		merged = append(merged, c)
+	}
+	return merged
+}
+
+// unifiedDiff formats the hunks of a and b with n lines of context, as difflib's
+// WriteUnifiedDiff does without file names.
+func unifiedDiff(a, b []string, n int) string {
+	codes := opcodes(a, b)
+	if len(codes) == 0 {
+		codes = []opcode{{'e', 0, 1, 0, 1}}
+	}
+	if c := &codes[0]; c.tag == 'e' {
+		c.i1, c.j1 = max(c.i1, c.i2-n), max(c.j1, c.j2-n)
+	}
+	if c := &codes[len(codes)-1]; c.tag == 'e' {
+		c.i2, c.j2 = min(c.i2, c.i1+n), min(c.j2, c.j1+n)
+	}
+	var groups [][]opcode
+	var group []opcode
+	for _, c := range codes {
+		if c.tag == 'e' && c.i2-c.i1 > 2*n {
+			group = append(group, opcode{'e', c.i1, min(c.i2, c.i1+n), c.j1, min(c.j2, c.j1+n)})
+			groups = append(groups, group)
+			group = nil
+			c.i1, c.j1 = max(c.i1, c.i2-n), max(c.j1, c.j2-n)
+		}
+		group = append(group, c)
+	}
+	if len(group) > 0 && !(len(group) == 1 && group[0].tag == 'e') {
+		groups = append(groups, group)
+	}
+	var sb strings.Builder
+	for _, g := range groups {
+		first, last := g[0], g[len(g)-1]
+		fmt.Fprintf(&sb, "@@ -%s +%s @@\n", unifiedRange(first.i1, last.i2), unifiedRange(first.j1, last.j2))
+		for _, c := range g {
+			if c.tag == 'e' {
+				for _, l := range a[c.i1:c.i2] {
+					sb.WriteString(" " + l)
+				}
+				continue
+			}
+			for _, l := range a[c.i1:c.i2] {
+				sb.WriteString("-" + l)
+			}
+			for _, l := range b[c.j1:c.j2] {
+				sb.WriteString("+" + l)
+			}
+		}
+	}
+	return sb.String()
+}
+
+func unifiedRange(start, stop int) string {
+	begin, length := start+1, stop-start
+	if length == 1 {
+		return fmt.Sprintf("%d", begin)
+	}
+	if length == 0 {
+		begin--
+	}
+	return fmt.Sprintf("%d,%d", begin, length)
+}
