@@ -292,7 +292,9 @@ func TestPodColumnsStatusWords(t *testing.T) {
 	}
 }
 
-func containers2(names ...string) corev1.PodSpec { return corev1.PodSpec{Containers: containers(names...)} }
+func containers2(names ...string) corev1.PodSpec {
+	return corev1.PodSpec{Containers: containers(names...)}
+}
 
 // TestPodColumnsSidecarQuirk: a running pod whose first sidecar restarts shows Init:0/3
 // even though it is initialized, and the scan stops there (spec notes §7).

@@ -10,7 +10,9 @@ import (
 	"github.com/podlife/podlife/lifecycle"
 )
 
-func csReady(name string) corev1.ContainerStatus    { return corev1.ContainerStatus{Name: name, Ready: true} }
+func csReady(name string) corev1.ContainerStatus {
+	return corev1.ContainerStatus{Name: name, Ready: true}
+}
 func csNotReady(name string) corev1.ContainerStatus { return corev1.ContainerStatus{Name: name} }
 func csStartedOnly(name string, started bool) corev1.ContainerStatus {
 	return corev1.ContainerStatus{Name: name, Started: &started}
@@ -91,7 +93,9 @@ func TestContainersReadyCondition(t *testing.T) {
 func TestReadyCondition(t *testing.T) {
 	two := corev1.PodSpec{Containers: containers("1234", "5678")}
 	const notReady, gatesNotReady = lifecycle.ReasonContainersNotReady, lifecycle.ReasonReadinessGatesNotReady
-	c := func(s corev1.ConditionStatus, reason, msg string) corev1.PodCondition { return cond(corev1.PodReady, s, reason, msg) }
+	c := func(s corev1.ConditionStatus, reason, msg string) corev1.PodCondition {
+		return cond(corev1.PodReady, s, reason, msg)
+	}
 	gate := func(name string, s corev1.ConditionStatus) corev1.PodCondition {
 		return cond(corev1.PodConditionType(name), s, "", "")
 	}
