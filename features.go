@@ -14,19 +14,53 @@ import (
 type FeatureGates map[string]bool
 
 // Enabled reports whether the named gate is on: the override when there is one,
-// otherwise the v1.37.2 default. An unknown name is off; call [FeatureGates.Validate]
-// to catch misspellings.
+// otherwise, for an alpha (beta) gate, the value of an "AllAlpha" ("AllBeta") override
+// when there is one, otherwise the v1.37.2 default. An unknown name is off; call
+// [FeatureGates.Validate] to catch misspellings.
+//
+// This is how a v1.37.2 component resolves gates after accepting the same overrides
+// (--feature-gates); the answer for a map that Validate rejects is unspecified.
 func (g FeatureGates) Enabled(name string) bool {
 	if v, ok := g[name]; ok {
 		return v
 	}
-	return knownGates[name].Default
+	spec, ok := knownGates[name]
+	if !ok {
+		return false
+	}
+	if len(g) > 0 && name != allAlpha && name != allBeta {
+		switch spec.PreRelease {
+		case "ALPHA":
+			if v, ok := g[allAlpha]; ok {
+				return v
+			}
+		case "BETA":
+			if v, ok := g[allBeta]; ok {
+				return v
+			}
+		}
+	}
+	return spec.Default
 }
 
+// The special gates that set every alpha (beta) gate not set explicitly.
+const (
+	allAlpha = "AllAlpha"
+	allBeta  = "AllBeta"
+)
+
 // Validate reports the overrides a v1.37.2 component would refuse, with upstream's
-// wording: an unrecognized name, a locked gate set to its non-default value, and an
-// enabled gate whose dependencies are disabled. Names are checked in sorted order so
-// the error is deterministic. The special AllAlpha and AllBeta gates are not supported.
+// wording (k8s.io/component-base featuregate/feature_gate.go SetFromMap): an
+// unrecognized name, a locked gate set to its non-default value, a gate that does not
+// exist yet at version 1.37, and an enabled gate whose dependencies are disabled
+// ("X is enabled, but depends on features that are disabled: [A B]", dependencies in
+// upstream's sorted order). Several errors are joined as upstream joins them
+// ("[e1, e2]"); where upstream's order depends on map iteration, names are taken in
+// sorted order so the message is deterministic. Like upstream, checking stops at the
+// first unrecognized name.
+//
+// The special gates AllAlpha and AllBeta are supported as upstream supports them: they
+// set every alpha (beta) gate that the map does not set itself.
 func (g FeatureGates) Validate() error {
 	var errs []string
 	for _, name := range sortedKeys(g) {

@@ -1,0 +1,99 @@
+package podlife
+
+import (
+	corev1 "k8s.io/api/core/v1"
+	apivalidation "k8s.io/apimachinery/pkg/api/validation"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+)
+
+// DefaultTemplate returns a deep copy of a pod template as a default v1.37.2 API server
+// stores it inside a workload (Deployment, ReplicaSet, StatefulSet, DaemonSet, Job,
+// PodTemplate): the PodSpec defaulting every embedded template gets, then the fields of
+// disabled features dropped (DropDisabledTemplateFields). Templates do not get the
+// Pod-only defaults: no requests copied from limits, no enableServiceLinks, no host
+// ports for host-network pods, no pod-level resources defaulting. A nil template gives
+// nil.
+//
+// Workload-specific changes made by the workload's own strategy (for example the
+// labels a Job adds to its template) are not applied.
+func DefaultTemplate(template *corev1.PodTemplateSpec) *corev1.PodTemplateSpec {
+	return DefaultTemplateWithOptions(template, DefaultOptions{})
+}
+
+// DefaultTemplateWithOptions is [DefaultTemplate] for a server with the given feature
+// gates. DefaultOptions.Now is not used: nothing in a template is time-stamped.
+func DefaultTemplateWithOptions(template *corev1.PodTemplateSpec, opts DefaultOptions) *corev1.PodTemplateSpec {
+	if template == nil {
+		return nil
+	}
+	out := template.DeepCopy()
+	defaultPodSpec(&out.Spec, opts.Features)
+	dropDisabledSpecFields(&out.Spec, opts.Features)
+	dropInitContainerAnnotations(out.Annotations)
+	return out
+}
+
+// PodFromTemplateOptions describes the controller creating a pod from a template.
+type PodFromTemplateOptions struct {
+	// DefaultOptions are the API server's feature gates and clock.
+	DefaultOptions
+	// ControllerName is the name of the owning workload; the pod's generateName is
+	// "<ControllerName>-", or ControllerName itself when that is not a valid name prefix.
+	ControllerName string
+	// ControllerRef, when set, becomes the pod's only owner reference.
+	ControllerRef *metav1.OwnerReference
+	// Namespace is the namespace the pod is created in.
+	Namespace string
+}
+
+// PodFromTemplate returns the pod a default v1.37.2 API server stores when a workload
+// controller creates a pod from template: the controller copies the template's labels,
+// annotations, finalizers and spec (GetPodFromTemplate in k8s.io/kubernetes
+// pkg/controller/controller_utils.go), sets generateName and the controller reference,
+// and the server applies [DefaultWithOptions]. Empty label, annotation and finalizer
+// lists are left nil, as they arrive over the wire. A nil template gives nil.
+//
+// The pod's name, uid and creation timestamp are assigned by the server outside the
+// steps mirrored here and stay empty.
+func PodFromTemplate(template *corev1.PodTemplateSpec, opts PodFromTemplateOptions) *corev1.Pod {
+	if template == nil {
+		return nil
+	}
+	pod := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{
+		Namespace:    opts.Namespace,
+		GenerateName: podNamePrefix(opts.ControllerName),
+		Labels:       copyStringMap(template.Labels),
+		Annotations:  copyStringMap(template.Annotations),
+	}}
+	if len(template.Finalizers) > 0 {
+		pod.Finalizers = append([]string(nil), template.Finalizers...)
+	}
+	if opts.ControllerRef != nil {
+		pod.OwnerReferences = []metav1.OwnerReference{*opts.ControllerRef.DeepCopy()}
+	}
+	template.Spec.DeepCopyInto(&pod.Spec)
+	defaultPodObject(pod, opts.Features)
+	prepareForCreate(pod, opts.Features, opts.Now)
+	return pod
+}
+
+// podNamePrefix mirrors the controller's choice of generateName: "<name>-" unless that
+// fails pod-name prefix validation.
+func podNamePrefix(controllerName string) string {
+	prefix := controllerName + "-"
+	if len(apivalidation.NameIsDNSSubdomain(prefix, true)) != 0 {
+		return controllerName
+	}
+	return prefix
+}
+
+func copyStringMap(m map[string]string) map[string]string {
+	if len(m) == 0 {
+		return nil
+	}
+	out := make(map[string]string, len(m))
+	for k, v := range m {
+		out[k] = v
+	}
+	return out
+}
