@@ -126,12 +126,3 @@ func expect(t *testing.T, what string, got corev1.ResourceList, want string) {
 		t.Errorf("%s = %q, want %q", what, g, want)
 	}
 }
-
-func sortedSet[T ~string](s map[T]struct{}) string {
-	out := make([]string, 0, len(s))
-	for k := range s {
-		out = append(out, string(k))
-	}
-	slices.Sort(out)
-	return strings.Join(out, " ")
-}

@@ -1,9 +1,11 @@
 package resources_test
 
 import (
+	"fmt"
 	"testing"
 
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/util/sets"
 
 	"github.com/podlife/podlife/resources"
 )
@@ -54,7 +56,7 @@ func TestIsSupportedPodLevelResource(t *testing.T) {
 		}
 	}
 	set := resources.SupportedPodLevelResources()
-	if got := sortedSet(map[corev1.ResourceName]struct{}(set)); got != "cpu hugepages- memory" {
+	if got := fmt.Sprint(sets.List(set)); got != "[cpu hugepages- memory]" {
 		t.Errorf("SupportedPodLevelResources() = %q", got)
 	}
 	set.Insert("x")
