@@ -59,6 +59,8 @@ type podValidationOptions struct {
 	// allowSysAdminWhenPrivilegeEscalationFalse tolerates CAP_SYS_ADMIN with
 	// allowPrivilegeEscalation: false (old object already had it).
 	allowSysAdminWhenPrivilegeEscalationFalse bool
+	// allowTaintTolerationComparisonOperators allows the Lt and Gt toleration operators.
+	allowTaintTolerationComparisonOperators bool
 	// allowPrivileged is the kube-apiserver capability (--allow-privileged).
 	allowPrivileged bool
 }
@@ -89,6 +91,7 @@ func resolveOptions(opts Options, newPod, oldPod *corev1.Pod) podValidationOptio
 	o.allowExistingRestartContainerForNonSidecarInitContainer = hasRestartContainerForNonSidecarInit(oldSpec)
 	o.allowRelaxedEnvironmentVariableValidation = useRelaxedEnvVarValidation(f, newSpec, oldSpec)
 	o.allowEnvFilesValidation = f.Enabled("EnvFiles") || usesEnvFileKeyRef(oldSpec)
+	o.allowTaintTolerationComparisonOperators = f.Enabled("TaintTolerationComparisonOperators") || (oldSpec != nil && tolerationComparisonInUse(oldSpec))
 	if oldSpec != nil {
 		o.allowIndivisibleHugePagesValues = usesIndivisibleHugePages(oldSpec)
 		o.allowSidecarResizePolicy = o.allowSidecarResizePolicy || hasSidecarResizePolicy(oldSpec)

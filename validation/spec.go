@@ -82,6 +82,9 @@ func validatePodSpec(spec *corev1.PodSpec, meta *metav1.ObjectMeta, fldPath *fie
 	if spec.Subdomain != "" {
 		allErrs = append(allErrs, validateDNS1123Label(spec.Subdomain, fldPath.Child("subdomain"))...)
 	}
+	if len(spec.Tolerations) > 0 {
+		allErrs = append(allErrs, validateTolerations(spec.Tolerations, fldPath.Child("tolerations"), &o)...)
+	}
 	if spec.PriorityClassName != "" {
 		for _, msg := range apimachineryvalidation.NameIsDNSSubdomain(spec.PriorityClassName, false) {
 			allErrs = append(allErrs, field.Invalid(fldPath.Child("priorityClassName"), spec.PriorityClassName, msg))
