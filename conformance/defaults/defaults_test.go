@@ -296,3 +296,5 @@ func TestHarnessDetectsDifferences(t *testing.T) {
 		}
 	}
 }
+
+func timeNow() time.Time { return time.Now() }
