@@ -1,0 +1,122 @@
+package validation
+
+import (
+	"fmt"
+	"reflect"
+	"testing"
+
+	v1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	"github.com/podlife/podlife/validation"
+)
+
+// keys renders a list in order, to check that podlife is deterministic.
+func keys(l field.ErrorList) []string {
+	out := make([]string, len(l))
+	for i, e := range l {
+		out[i] = errKey(e) + " | " + fmt.Sprintf("%q", e.Detail)
+	}
+	return out
+}
+
+// checkOurs runs fn twice and fails on a mutated input or a different answer.
+func checkOurs(t *testing.T, what string, fn func() field.ErrorList, inputs []any, copies []any) field.ErrorList {
+	t.Helper()
+	first := fn()
+	second := fn()
+	if !reflect.DeepEqual(keys(first), keys(second)) {
+		t.Fatalf("%s: podlife not deterministic:\n%v\n%v", what, keys(first), keys(second))
+	}
+	for i := range inputs {
+		if !reflect.DeepEqual(inputs[i], copies[i]) {
+			t.Fatalf("%s: podlife mutated its input", what)
+		}
+	}
+	return first
+}
+
+// TestCreateMatchesUpstream compares ValidatePodCreate with the API server's create
+// path on generated pods, under each gate set.
+func TestCreateMatchesUpstream(t *testing.T) {
+	s := seed(t)
+	n := count(t, 10000)
+	for _, gs := range gateSets {
+		t.Run(gs.name, func(t *testing.T) {
+			applyGates(t, gs.gates)
+			m := n
+			if gs.gates != nil {
+				m = n / 5
+			}
+			g := newGen(s)
+			tl := newTally()
+			opts := validation.Options{Features: gs.gates}
+			for i := 0; i < m; i++ {
+				pod, faults := g.pod()
+				cp := pod.DeepCopy()
+				ours := checkOurs(t, "create", func() field.ErrorList { return validation.ValidatePodCreate(pod, opts) }, []any{pod}, []any{cp})
+				theirs := upstreamCreate(t, pod)
+				tl.record(func() string { return describe(s, i, faults, pod) }, ours, theirs)
+			}
+			tl.report(t, "create/"+gs.name, s)
+		})
+	}
+}
+
+// TestUpdateMatchesUpstream compares ValidatePodUpdate with the API server's update
+// path on generated (stored pod, new object) pairs, under each gate set.
+func TestUpdateMatchesUpstream(t *testing.T) {
+	s := seed(t)
+	n := count(t, 10000)
+	for _, gs := range gateSets {
+		t.Run(gs.name, func(t *testing.T) {
+			applyGates(t, gs.gates)
+			m := n
+			if gs.gates != nil {
+				m = n / 5
+			}
+			g := newGen(s + 1)
+			tl := newTally()
+			opts := validation.Options{Features: gs.gates}
+			for i := 0; i < m; i++ {
+				p := g.updatePair(t)
+				np, op := p.newPod.DeepCopy(), p.storedV1.DeepCopy()
+				ours := checkOurs(t, "update", func() field.ErrorList { return validation.ValidatePodUpdate(p.newPod, p.storedV1, opts) },
+					[]any{p.newPod, p.storedV1}, []any{np, op})
+				theirs := upstreamUpdate(t, p.newPod, p.stored)
+				tl.record(func() string { return describe(s+1, i, p.faults, p.newPod, p.storedV1) }, ours, theirs)
+			}
+			tl.report(t, "update/"+gs.name, s+1)
+		})
+	}
+}
+
+// TestTemplateMatchesUpstream compares ValidatePodTemplateSpec with upstream's
+// template path on the generated pods turned into templates.
+func TestTemplateMatchesUpstream(t *testing.T) {
+	s := seed(t)
+	n := count(t, 10000)
+	for _, gs := range gateSets {
+		t.Run(gs.name, func(t *testing.T) {
+			applyGates(t, gs.gates)
+			m := n / 2
+			if gs.gates != nil {
+				m = n / 10
+			}
+			g := newGen(s + 2)
+			tl := newTally()
+			opts := validation.Options{Features: gs.gates}
+			path := field.NewPath("spec", "template")
+			for i := 0; i < m; i++ {
+				pod, faults := g.pod()
+				tmpl := &v1.PodTemplateSpec{ObjectMeta: pod.ObjectMeta, Spec: pod.Spec}
+				tmpl.Name, tmpl.Namespace = "", ""
+				cp := tmpl.DeepCopy()
+				ours := checkOurs(t, "template", func() field.ErrorList { return validation.ValidatePodTemplateSpec(tmpl, path, opts) }, []any{tmpl}, []any{cp})
+				theirs := upstreamTemplate(t, tmpl, path)
+				tl.record(func() string { return describe(s+2, i, faults, tmpl) }, ours, theirs)
+			}
+			tl.report(t, "template/"+gs.name, s+2)
+		})
+	}
+}

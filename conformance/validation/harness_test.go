@@ -1,0 +1,414 @@
+package validation
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"reflect"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+
+	v1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/validation/field"
+	genericapirequest "k8s.io/apiserver/pkg/endpoints/request"
+	utilfeature "k8s.io/apiserver/pkg/util/feature"
+	"k8s.io/component-base/featuregate"
+	featuregatetesting "k8s.io/component-base/featuregate/testing"
+	"k8s.io/kubernetes/pkg/api/legacyscheme"
+	podutil "k8s.io/kubernetes/pkg/api/pod"
+	core "k8s.io/kubernetes/pkg/apis/core"
+	_ "k8s.io/kubernetes/pkg/apis/core/install"
+	corev1conv "k8s.io/kubernetes/pkg/apis/core/v1"
+	corevalidation "k8s.io/kubernetes/pkg/apis/core/validation"
+	podstore "k8s.io/kubernetes/pkg/registry/core/pod"
+
+	"github.com/podlife/podlife"
+)
+
+// defaultSeed is the seed of a normal run; PODLIFE_SEED overrides it.
+const defaultSeed = 20260513
+
+func seed(t testing.TB) int64 {
+	if s := os.Getenv("PODLIFE_SEED"); s != "" {
+		v, err := strconv.ParseInt(s, 10, 64)
+		if err != nil {
+			t.Fatalf("PODLIFE_SEED: %v", err)
+		}
+		return v
+	}
+	return defaultSeed
+}
+
+// count is the number of generated inputs per run; PODLIFE_N overrides it.
+func count(t testing.TB, def int) int {
+	if s := os.Getenv("PODLIFE_N"); s != "" {
+		v, err := strconv.Atoi(s)
+		if err != nil {
+			t.Fatalf("PODLIFE_N: %v", err)
+		}
+		return v
+	}
+	return def
+}
+
+// upstreamCtx is the request context the pod strategy reads the namespace from.
+func upstreamCtx(ns string) context.Context {
+	return genericapirequest.WithNamespace(context.Background(), ns)
+}
+
+// upstreamStore runs pod through the API server's create path up to validation:
+// v1 defaulting, conversion to the internal API and the strategy's PrepareForCreate.
+func upstreamStore(t testing.TB, pod *v1.Pod) *core.Pod {
+	p := pod.DeepCopy()
+	legacyscheme.Scheme.Default(p)
+	var in core.Pod
+	if err := corev1conv.Convert_v1_Pod_To_core_Pod(p, &in, nil); err != nil {
+		t.Fatalf("convert: %v", err)
+	}
+	podstore.Strategy.PrepareForCreate(upstreamCtx(in.Namespace), &in)
+	return &in
+}
+
+// upstreamCreate is the API server's answer to creating pod.
+func upstreamCreate(t testing.TB, pod *v1.Pod) field.ErrorList {
+	in := upstreamStore(t, pod)
+	return podstore.Strategy.Validate(upstreamCtx(in.Namespace), in)
+}
+
+// toV1 converts a stored internal pod back to what a client reads.
+func toV1(t testing.TB, in *core.Pod) *v1.Pod {
+	var out v1.Pod
+	if err := corev1conv.Convert_core_Pod_To_v1_Pod(in.DeepCopy(), &out, nil); err != nil {
+		t.Fatalf("convert back: %v", err)
+	}
+	return &out
+}
+
+// upstreamUpdate is the API server's answer to replacing the stored old pod by pod:
+// v1 defaulting and conversion of the new object, the metadata rest.BeforeUpdate
+// carries over from the stored object (k8s.io/apiserver pkg/registry/rest/update.go),
+// the strategy's PrepareForUpdate and ValidateUpdate.
+func upstreamUpdate(t testing.TB, pod *v1.Pod, old *core.Pod) field.ErrorList {
+	p := pod.DeepCopy()
+	legacyscheme.Scheme.Default(p)
+	var in core.Pod
+	if err := corev1conv.Convert_v1_Pod_To_core_Pod(p, &in, nil); err != nil {
+		t.Fatalf("convert: %v", err)
+	}
+	o := old.DeepCopy()
+	ctx := upstreamCtx(o.Namespace)
+	in.Generation = o.Generation
+	podstore.Strategy.PrepareForUpdate(ctx, &in, o)
+	if in.UID == "" {
+		in.UID = o.UID
+	}
+	if !o.CreationTimestamp.IsZero() {
+		in.CreationTimestamp = o.CreationTimestamp
+	}
+	if o.DeletionTimestamp != nil {
+		in.DeletionTimestamp = o.DeletionTimestamp
+	}
+	if o.DeletionGracePeriodSeconds != nil && in.DeletionGracePeriodSeconds == nil {
+		in.DeletionGracePeriodSeconds = o.DeletionGracePeriodSeconds
+	}
+	return podstore.Strategy.ValidateUpdate(ctx, &in, o)
+}
+
+// upstreamTemplate validates a pod template as workload registries do on create:
+// SetObjectDefaults_PodTemplate, conversion, DropDisabledTemplateFields, the options
+// of GetValidationOptionsFromPodTemplate and ValidatePodTemplateSpec.
+func upstreamTemplate(t testing.TB, tmpl *v1.PodTemplateSpec, fldPath *field.Path) field.ErrorList {
+	pt := &v1.PodTemplate{Template: *tmpl.DeepCopy()}
+	legacyscheme.Scheme.Default(pt)
+	var in core.PodTemplate
+	if err := corev1conv.Convert_v1_PodTemplate_To_core_PodTemplate(pt, &in, nil); err != nil {
+		t.Fatalf("convert: %v", err)
+	}
+	podutil.DropDisabledTemplateFields(&in.Template, nil)
+	opts := podutil.GetValidationOptionsFromPodTemplate(&in.Template, nil)
+	return corevalidation.ValidatePodTemplateSpec(&in.Template, fldPath, opts)
+}
+
+// gateSet is a feature-gate configuration both sides run under.
+type gateSet struct {
+	name  string
+	gates podlife.FeatureGates
+}
+
+// gateSets are the configurations the differential tests cover: the v1.37.2 defaults
+// and the non-default values of the gates that change pod validation.
+var gateSets = []gateSet{
+	{"defaults", nil},
+	{"ContainerRestartRules=false", podlife.FeatureGates{"ContainerRestartRules": false, "RestartAllContainersOnContainerExits": false}},
+	{"RestartAllContainersOnContainerExits=false", podlife.FeatureGates{"RestartAllContainersOnContainerExits": false}},
+	{"ContainerStopSignals=true", podlife.FeatureGates{"ContainerStopSignals": true}},
+	{"PodLevelResources=false", podlife.FeatureGates{"PodLevelResources": false, "PodLevelResourcesFixDefaulting": false, "InPlacePodLevelResourcesVerticalScaling": false, "PodLevelResourcesFixKubeletQOSClass": false, "PodLevelResourceManagers": false}},
+	{"PodLevelResourcesFixDefaulting=false", podlife.FeatureGates{"PodLevelResourcesFixDefaulting": false}},
+	{"EnvFiles=false", podlife.FeatureGates{"EnvFiles": false}},
+}
+
+// applyGates sets the global upstream gates for the rest of the (non-parallel) test.
+func applyGates(t *testing.T, g podlife.FeatureGates) {
+	t.Helper()
+	if err := g.Validate(); err != nil {
+		t.Fatalf("gate set: %v", err)
+	}
+	if len(g) == 0 {
+		return
+	}
+	overrides := featuregatetesting.FeatureOverrides{}
+	for name, v := range g {
+		overrides[featuregate.Feature(name)] = v
+	}
+	featuregatetesting.SetFeatureGatesDuringTest(t, utilfeature.DefaultFeatureGate, overrides)
+}
+
+// isSpecUpdateForbidden reports the generic "pod updates may not change fields" error,
+// whose detail ends in a rendering of the spec difference (see errKey).
+func isSpecUpdateForbidden(e *field.Error) bool {
+	return e.Type == field.ErrorTypeForbidden && strings.HasPrefix(e.Detail, "pod updates may not change fields other than ")
+}
+
+// errKey renders the comparable part of an error: type, field, detail and a
+// normalised bad value. The generic spec-update Forbidden is compared on its first
+// line only: upstream appends a unified diff of the JSON of the internal PodSpec
+// (k8s.io/apimachinery pkg/util/diff), which podlife does not reproduce byte for byte.
+func errKey(e *field.Error) string {
+	detail := e.Detail
+	if isSpecUpdateForbidden(e) {
+		detail, _, _ = strings.Cut(detail, "\n")
+	}
+	return fmt.Sprintf("%s | %s | %q | %s", e.Type, e.Field, detail, canon(e.BadValue))
+}
+
+var quantityType = reflect.TypeOf(resource.Quantity{})
+var timeType = reflect.TypeOf(metav1.Time{})
+
+// canon renders a bad value so that an internal-API value and its v1 counterpart
+// print the same: named types collapse to their kind, structs print their non-zero
+// fields sorted by Go name, maps print sorted, quantities print canonically. Nil and
+// empty slices and maps stay distinct, as do nil and non-nil pointers.
+func canon(v any) string {
+	if v == nil {
+		return "nil"
+	}
+	var b strings.Builder
+	canonValue(&b, reflect.ValueOf(v))
+	return b.String()
+}
+
+func canonValue(b *strings.Builder, v reflect.Value) {
+	if !v.IsValid() {
+		b.WriteString("nil")
+		return
+	}
+	switch v.Type() {
+	case quantityType:
+		q := v.Interface().(resource.Quantity)
+		b.WriteString("Q(" + q.String() + ")")
+		return
+	case timeType:
+		tm := v.Interface().(metav1.Time)
+		b.WriteString("T(" + tm.UTC().String() + ")")
+		return
+	}
+	switch v.Kind() {
+	case reflect.Pointer:
+		if v.IsNil() {
+			b.WriteString("nil")
+			return
+		}
+		b.WriteString("&")
+		canonValue(b, v.Elem())
+	case reflect.Interface:
+		if v.IsNil() {
+			b.WriteString("nil")
+			return
+		}
+		canonValue(b, v.Elem())
+	case reflect.String:
+		b.WriteString(strconv.Quote(v.String()))
+	case reflect.Bool:
+		b.WriteString(strconv.FormatBool(v.Bool()))
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		b.WriteString(strconv.FormatInt(v.Int(), 10))
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		b.WriteString(strconv.FormatUint(v.Uint(), 10))
+	case reflect.Float32, reflect.Float64:
+		b.WriteString(strconv.FormatFloat(v.Float(), 'g', -1, 64))
+	case reflect.Slice, reflect.Array:
+		if v.Kind() == reflect.Slice && v.IsNil() {
+			b.WriteString("nil[]")
+			return
+		}
+		b.WriteString("[")
+		for i := 0; i < v.Len(); i++ {
+			if i > 0 {
+				b.WriteString(",")
+			}
+			canonValue(b, v.Index(i))
+		}
+		b.WriteString("]")
+	case reflect.Map:
+		if v.IsNil() {
+			b.WriteString("nil{}")
+			return
+		}
+		type kv struct{ k, v string }
+		var items []kv
+		it := v.MapRange()
+		for it.Next() {
+			var kb, vb strings.Builder
+			canonValue(&kb, it.Key())
+			canonValue(&vb, it.Value())
+			items = append(items, kv{kb.String(), vb.String()})
+		}
+		sort.Slice(items, func(i, j int) bool { return items[i].k < items[j].k })
+		b.WriteString("map{")
+		for i, it := range items {
+			if i > 0 {
+				b.WriteString(",")
+			}
+			b.WriteString(it.k + ":" + it.v)
+		}
+		b.WriteString("}")
+	case reflect.Struct:
+		t := v.Type()
+		var names []string
+		vals := map[string]string{}
+		for i := 0; i < t.NumField(); i++ {
+			f := t.Field(i)
+			if !f.IsExported() || v.Field(i).IsZero() {
+				continue
+			}
+			var fb strings.Builder
+			canonValue(&fb, v.Field(i))
+			names = append(names, f.Name)
+			vals[f.Name] = fb.String()
+		}
+		sort.Strings(names)
+		b.WriteString("{")
+		for i, n := range names {
+			if i > 0 {
+				b.WriteString(",")
+			}
+			b.WriteString(n + ":" + vals[n])
+		}
+		b.WriteString("}")
+	default:
+		fmt.Fprintf(b, "%v", v.Interface())
+	}
+}
+
+// multisetDiff returns the keys upstream has more often than podlife (missing) and
+// the ones podlife has more often (extra).
+func multisetDiff(ours, theirs field.ErrorList) (missing, extra []string) {
+	n := map[string]int{}
+	for _, e := range theirs {
+		n[errKey(e)]++
+	}
+	for _, e := range ours {
+		n[errKey(e)]--
+	}
+	for k, c := range n {
+		for ; c > 0; c-- {
+			missing = append(missing, k)
+		}
+		for ; c < 0; c++ {
+			extra = append(extra, k)
+		}
+	}
+	sort.Strings(missing)
+	sort.Strings(extra)
+	return missing, extra
+}
+
+var indexRE = regexp.MustCompile(`\[[0-9]+\]`)
+
+// family names the rule an error key belongs to: its type and its field path with
+// list indices replaced by [*].
+func family(key string) string {
+	parts := strings.SplitN(key, " | ", 3)
+	if len(parts) < 2 {
+		return key
+	}
+	return parts[0] + " " + indexRE.ReplaceAllString(parts[1], "[*]")
+}
+
+// tally counts disagreements per rule family and keeps one example for each.
+type tally struct {
+	inputs, valid, invalid, disagreeing int
+	families                            map[string]int
+	examples                            map[string]string
+}
+
+func newTally() *tally {
+	return &tally{families: map[string]int{}, examples: map[string]string{}}
+}
+
+func (tl *tally) record(input func() string, ours, theirs field.ErrorList) {
+	tl.inputs++
+	if len(theirs) == 0 {
+		tl.valid++
+	} else {
+		tl.invalid++
+	}
+	missing, extra := multisetDiff(ours, theirs)
+	if len(missing)+len(extra) == 0 {
+		return
+	}
+	tl.disagreeing++
+	for _, k := range missing {
+		f := "missing " + family(k)
+		tl.families[f]++
+		if _, ok := tl.examples[f]; !ok {
+			tl.examples[f] = fmt.Sprintf("upstream only: %s\n%s", k, input())
+		}
+	}
+	for _, k := range extra {
+		f := "extra " + family(k)
+		tl.families[f]++
+		if _, ok := tl.examples[f]; !ok {
+			tl.examples[f] = fmt.Sprintf("podlife only: %s\n%s", k, input())
+		}
+	}
+}
+
+// report logs the figures and fails the test on any disagreement, listing each rule
+// family with its count and one failing input.
+func (tl *tally) report(t *testing.T, what string, seed int64) {
+	t.Helper()
+	t.Logf("%s: %d inputs (%d valid, %d invalid upstream), %d disagreeing (seed %d)",
+		what, tl.inputs, tl.valid, tl.invalid, tl.disagreeing, seed)
+	if tl.disagreeing == 0 {
+		return
+	}
+	fams := make([]string, 0, len(tl.families))
+	for f := range tl.families {
+		fams = append(fams, f)
+	}
+	sort.Slice(fams, func(i, j int) bool {
+		if tl.families[fams[i]] != tl.families[fams[j]] {
+			return tl.families[fams[i]] > tl.families[fams[j]]
+		}
+		return fams[i] < fams[j]
+	})
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s: %d of %d inputs disagree (seed %d); by rule family:\n", what, tl.disagreeing, tl.inputs, seed)
+	for _, f := range fams {
+		fmt.Fprintf(&b, "  %6d  %s\n", tl.families[f], f)
+	}
+	if os.Getenv("PODLIFE_EXAMPLES") != "" {
+		for _, f := range fams {
+			fmt.Fprintf(&b, "--- %s\n%s\n", f, tl.examples[f])
+		}
+	} else {
+		b.WriteString("(set PODLIFE_EXAMPLES=1 to print one failing input per family)\n")
+	}
+	t.Error(b.String())
+}
