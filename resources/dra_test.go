@@ -166,3 +166,62 @@ func TestPodRequestsAndLimitsWithDRA(t *testing.T) {
 		})
 	}
 }
+
+// Upstream TestPodResourceLimitsWithSharedDRAClaims and
+// TestPodResourceRequestsWithSharedDRAClaims: a claim shared by two containers counts
+// once per pod (perContainer times the number of containers), and the pod-level status
+// (which already includes it) competes with spec + DRA.
+func TestSharedDRAClaims(t *testing.T) {
+	shared := claims(claim([]string{"c1", "c2"}, "", ovh("memory", "", "3Gi")))
+	noStatus := resources.PodResourcesOptions{UseDRANodeAllocatableResourceClaimStatus: true}
+	plr := resources.PodResourcesOptions{UseDRANodeAllocatableResourceClaimStatus: true, UseStatusResources: true, InPlacePodLevelResourcesVerticalScalingEnabled: true}
+
+	limitsPod := func(c1 string, status *corev1.ResourceRequirements) *corev1.Pod {
+		return tp{ctrs: []corev1.Container{ctr("c1", "", "memory="+c1), ctr("c2", "", "memory=2Gi")},
+			ctrSt:  []corev1.ContainerStatus{st("c1", "", rrp("", "memory=5Gi")), st("c2", "", rrp("", "memory=5Gi"))},
+			claims: shared, podRes: status}.pod()
+	}
+	expect(t, "limits without status", resources.PodLimits(limitsPod("2Gi", nil), noStatus), "memory=10Gi")
+	expect(t, "limits with status", resources.PodLimits(limitsPod("2Gi", rrp("", "memory=10Gi")), plr), "memory=10Gi")
+	expect(t, "limits during resize", resources.PodLimits(limitsPod("3Gi", rrp("", "memory=10Gi")), plr), "memory=11Gi")
+
+	requestsPod := func(c1 string, status *corev1.ResourceRequirements, alloc string) *corev1.Pod {
+		return tp{ctrs: []corev1.Container{ctr("c1", "memory="+c1, ""), ctr("c2", "memory=2Gi", "")},
+			claims: shared, podRes: status, podAlloc: alloc}.pod()
+	}
+	expect(t, "requests without status", resources.PodRequests(requestsPod("2Gi", nil, ""), noStatus), "memory=10Gi")
+	expect(t, "requests with status", resources.PodRequests(requestsPod("2Gi", rrp("memory=10Gi", ""), "memory=10Gi"), plr), "memory=10Gi")
+	expect(t, "requests during resize", resources.PodRequests(requestsPod("3Gi", rrp("memory=10Gi", ""), "memory=10Gi"), plr), "memory=11Gi")
+}
+
+// Cases of component-helpers TestGetContainerDRAAllocations.
+func TestGetContainerDRAAllocations(t *testing.T) {
+	c1 := []string{"c1"}
+	for _, tc := range []struct {
+		name   string
+		claims []corev1.NodeAllocatableResourceClaimStatus
+		want   string
+	}{
+		{"no claims", nil, ""},
+		{"unreferenced claims", claims(claim([]string{"c2"}, "cpu=2")), ""},
+		{"referenced direct claims", claims(claim(c1, "cpu=2")), "cpu=2"},
+		{"referenced overhead claim PerPod only", claims(claim(c1, "", ovh("memory", "3Gi", ""))), "memory=3Gi"},
+		{"referenced overhead claim PerContainer only", claims(claim(c1, "", ovh("memory", "", "1Gi"))), "memory=1Gi"},
+		{"referenced overhead claim both PerPod and PerContainer", claims(claim(c1, "", ovh("memory", "3Gi", "1Gi"))), "memory=4Gi"},
+		{"referenced claim with both mapping and overhead", claims(claim(c1, "cpu=2", ovh("cpu", "1", "500m"))), "cpu=3500m"},
+		{"multiple claims referenced by same container", claims(claim(c1, "cpu=1"), claim(c1, "", ovh("memory", "2Gi", ""))), "cpu=1 memory=2Gi"},
+		{"multiple claims aggregating same resource type", claims(claim(c1, "cpu=1"), claim(c1, "cpu=2")), "cpu=3"},
+		{"perContainer counted once, whatever the number of containers", claims(claim([]string{"c0", "c1", "c2"}, "", ovh("memory", "", "1Gi"))), "memory=1Gi"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := resources.GetContainerDRAAllocations(tp{claims: tc.claims}.pod(), "c1")
+			if got == nil {
+				t.Fatalf("nil list")
+			}
+			expect(t, "GetContainerDRAAllocations", got, tc.want)
+		})
+	}
+	if got := resources.GetContainerDRAAllocations(nil, "c1"); got == nil || len(got) != 0 {
+		t.Errorf("nil pod: %v", got)
+	}
+}

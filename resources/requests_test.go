@@ -208,3 +208,48 @@ func TestPodResourceLimits(t *testing.T) {
 		})
 	}
 }
+
+// Cases of component-helpers TestPodRequestsAndLimitsVerticalScalingWrappers, plus the
+// spec notes' oracles for pod-level status.
+func TestPodRequestsAndLimitsVerticalScaling(t *testing.T) {
+	plr := resources.PodResourcesOptions{UseStatusResources: true, InPlacePodLevelResourcesVerticalScalingEnabled: true}
+	nonMissing := resources.PodResourcesOptions{NonMissingContainerRequests: rl("memory=100Mi")}
+	for _, tc := range []struct {
+		name           string
+		opts           resources.PodResourcesOptions
+		pod            tp
+		requests, lims string
+	}{
+		{"pod level requests/limits with PLR vertical scaling enabled and status populated", plr, tp{
+			res: rrp("cpu=2", "cpu=4"), ctrs: []corev1.Container{ctr("c1", "cpu=1", "cpu=2")},
+			podAlloc: "cpu=3", podRes: rrp("cpu=3.5", "cpu=5")}, "cpu=3500m", "cpu=5"},
+		{"pod level requests/limits with PLR vertical scaling enabled and infeasible resize", plr, tp{
+			res: rrp("cpu=10", "cpu=20"), ctrs: []corev1.Container{ctr("c1", "cpu=1", "cpu=2")}, cond: infeasible,
+			podAlloc: "cpu=3", podRes: rrp("cpu=4", "cpu=8")}, "cpu=4", "cpu=8"},
+		{"container limits aggregation with infeasible resize", withStatus, tp{
+			ctrs: []corev1.Container{ctr("c1", "", "cpu=10")}, cond: infeasible, ctrSt: []corev1.ContainerStatus{st("c1", "", rrp("", "cpu=6"))}}, "", "cpu=6"},
+		{"non missing container requests applied to init container", nonMissing, tp{init: []corev1.Container{ctr("i1", "cpu=1", "")}}, "cpu=1 memory=100Mi", ""},
+		{"non missing container requests applied to regular container", nonMissing, tp{ctrs: []corev1.Container{ctr("c1", "cpu=1", "")}}, "cpu=1 memory=100Mi", ""},
+		{"pod-level requests only, status limit wins for limits", plr, tp{
+			res: rrp("cpu=2", ""), ctrs: []corev1.Container{ctr("c1", "", "")}, podRes: rrp("", "cpu=3")}, "cpu=2", "cpu=3"},
+		{"pod-level infeasible: spec dropped", plr, tp{
+			res: rrp("cpu=4", "cpu=4"), ctrs: []corev1.Container{ctr("c1", "", "")}, cond: infeasible, podAlloc: "cpu=2", podRes: rrp("cpu=1", "cpu=1")}, "cpu=2", "cpu=1"},
+		{"deferred resize keeps the spec", plr, tp{
+			res: rrp("cpu=4", "cpu=4"), ctrs: []corev1.Container{ctr("c1", "", "")}, cond: deferred, podAlloc: "cpu=2", podRes: rrp("cpu=1", "cpu=1")}, "cpu=4", "cpu=4"},
+		{"infeasible: a container without status contributes nothing", withStatus, tp{
+			ctrs: []corev1.Container{ctr("c1", "cpu=1", "cpu=1"), ctr("c2", "cpu=5", "cpu=5")}, cond: infeasible,
+			ctrSt: []corev1.ContainerStatus{st("c1", "cpu=1", rrp("cpu=1", "cpu=1"))}}, "cpu=1", "cpu=1"},
+		{"limits overhead only on present non-zero limits", resources.PodResourcesOptions{}, tp{
+			ctrs: []corev1.Container{ctr("c1", "", "cpu=0 memory=1Gi")}, overhead: "cpu=100m memory=10Mi ephemeral-storage=1Gi"},
+			"cpu=100m ephemeral-storage=1Gi memory=10Mi", "cpu=0 memory=1034Mi"},
+		{"sum keeps the first format", resources.PodResourcesOptions{}, tp{
+			ctrs: []corev1.Container{ctr("c1", "cpu=500m memory=1Gi", ""), ctr("c2", "cpu=1 memory=1000M", "")}}, "cpu=1500m memory=2073741824", unchecked},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			expect(t, "PodRequests", resources.PodRequests(tc.pod.pod(), tc.opts), tc.requests)
+			if tc.lims != unchecked {
+				expect(t, "PodLimits", resources.PodLimits(tc.pod.pod(), tc.opts), tc.lims)
+			}
+		})
+	}
+}
