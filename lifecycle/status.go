@@ -101,9 +101,20 @@ func AllContainersRestartingCondition(pod *corev1.Pod, view *View, phase corev1.
 func NextStatus(pod *corev1.Pod, view *View, now time.Time, opts Options) corev1.PodStatus {
 	pod = orEmpty(pod)
 	v := orEmptyView(view)
-	old := &pod.Status
-	var s corev1.PodStatus
+	x := newLookup(v)
+	s := generateStatus(pod, &pod.Status, &x, now, false, updateProbeStatus, opts)
+	storeStatus(pod, &pod.Status, &s, now, opts)
+	return s
+}
 
+// proberFunc sets started and ready on freshly converted statuses.
+type proberFunc func(pod *corev1.Pod, x *lookup, s *corev1.PodStatus, opts Options)
+
+// generateStatus is generateAPIPodStatus with old as the status manager's cached
+// status (pod.Status is the API's).
+func generateStatus(pod *corev1.Pod, old *corev1.PodStatus, x *lookup, now time.Time, podIsTerminal bool, prober proberFunc, opts Options) corev1.PodStatus {
+	v := x.v
+	var s corev1.PodStatus
 	if _, ok := v.activeSandbox(); ok {
 		s.PodIPs = podIPs(v.Sandboxes[0].Network, v.HostIPs, old)
 		if len(s.PodIPs) > 0 {
@@ -115,10 +126,7 @@ func NextStatus(pod *corev1.Pod, view *View, now time.Time, opts Options) corev1
 		DisablePodLevelResourcesFixKubeletQOSClass: !opts.Features.Enabled("PodLevelResourcesFixKubeletQOSClass"),
 	})
 
-	x := newLookup(v)
-	var restarting bool
-	s.InitContainerStatuses, s.ContainerStatuses, s.EphemeralContainerStatuses, restarting = convertAll(pod, &x, true, opts)
-	_ = restarting
+	s.InitContainerStatuses, s.ContainerStatuses, s.EphemeralContainerStatuses, _ = convertAll(pod, old, x, true, opts)
 	tmp := *pod
 	tmp.Status = corev1.PodStatus{
 		Phase:                 old.Phase,
@@ -127,14 +135,14 @@ func NextStatus(pod *corev1.Pod, view *View, now time.Time, opts Options) corev1
 		ContainerStatuses:     s.ContainerStatuses,
 		StartTime:             old.StartTime,
 	}
-	ps := resolvedPhase(pod, &tmp, &x, now, opts)
+	ps := resolvedPhase(pod, &tmp, old, x, now, podIsTerminal, opts)
 	s.Phase, s.Reason, s.Message = ps.Phase, ps.Reason, ps.Message
 
-	updateProbeStatus(pod, &x, &s, opts)
+	prober(pod, x, &s, opts)
 
 	// Conditions, in the kubelet's order.
-	s.Conditions = make([]corev1.PodCondition, 0, len(old.Conditions)+7)
-	for _, c := range old.Conditions {
+	s.Conditions = make([]corev1.PodCondition, 0, len(pod.Status.Conditions)+7)
+	for _, c := range pod.Status.Conditions {
 		if !conditionByKubelet(c.Type, opts) {
 			s.Conditions = append(s.Conditions, c)
 		}
@@ -154,23 +162,30 @@ func NextStatus(pod *corev1.Pod, view *View, now time.Time, opts Options) corev1
 			s.Conditions = append(s.Conditions, old.Conditions[i])
 		}
 	}
-	s.Conditions = append(s.Conditions, PodReadyToStartContainersCondition(pod, v, opts))
+	// The condition generators read the previous conditions from the cached status.
 	tmp.Status.InitContainerStatuses, tmp.Status.ContainerStatuses = s.InitContainerStatuses, s.ContainerStatuses
+	oldPod := *pod
+	oldPod.Status = *old
+	s.Conditions = append(s.Conditions, PodReadyToStartContainersCondition(&oldPod, v, opts))
 	s.Conditions = append(s.Conditions, InitializedCondition(&tmp, s.Phase, opts))
 	s.Conditions = append(s.Conditions, ReadyConditionWith(&tmp, s.Conditions, s.Phase, opts))
 	s.Conditions = append(s.Conditions, ContainersReadyCondition(&tmp, s.Phase, opts))
 	s.Conditions = append(s.Conditions, corev1.PodCondition{
 		Type:               corev1.PodScheduled,
-		ObservedGeneration: observedGeneration(pod, corev1.PodScheduled, opts),
+		ObservedGeneration: observedGeneration(&oldPod, corev1.PodScheduled, opts),
 		Status:             corev1.ConditionTrue,
 	})
-	if cond, ok := AllContainersRestartingCondition(pod, v, s.Phase, opts); ok {
+	if cond, ok := restart.AllContainersRestartingCondition(&oldPod, v, s.Phase, opts.restartOptions()); ok {
 		s.Conditions = append(s.Conditions, cond)
 	}
-
 	setHostIPs(pod, v, &s)
+	return s
+}
 
-	// The status manager (SetPodStatus, updateStatusInternal, normalizeStatus).
+// storeStatus is what the status manager does to a generated status before it keeps
+// it (SetPodStatus, updateStatusInternal, normalizeStatus), old being the status it
+// held before.
+func storeStatus(pod *corev1.Pod, old, s *corev1.PodStatus, now time.Time, opts Options) {
 	if opts.Features.Enabled(gatePodObservedGenerationTracking) {
 		s.ObservedGeneration = pod.Generation
 	}
@@ -192,24 +207,27 @@ func NextStatus(pod *corev1.Pod, view *View, now time.Time, opts Options) corev1
 	if old.StartTime != nil && !old.StartTime.IsZero() {
 		t := *old.StartTime
 		s.StartTime = &t
-	} else {
+	} else if s.StartTime.IsZero() {
 		s.StartTime = &nowT
+	}
+	if len(old.VolumeHealth) > 0 && len(s.VolumeHealth) == 0 {
+		s.VolumeHealth = append([]corev1.PodVolumeHealth(nil), old.VolumeHealth...)
 	}
 	if old.ObservedGeneration > s.ObservedGeneration {
 		s.ObservedGeneration = old.ObservedGeneration
 	}
-	if len(s.VolumeHealth) == 0 && len(old.VolumeHealth) > 0 {
-		s.VolumeHealth = append([]corev1.PodVolumeHealth(nil), old.VolumeHealth...)
-	}
-	normalizeStatus(pod, &s)
-	return s
+	normalizeStatus(pod, s)
 }
 
 // convertAll converts the statuses of every kind of container and reports whether
 // the pod is restarting all its containers.
-func convertAll(pod *corev1.Pod, x *lookup, withResources bool, opts Options) (init, regular, eph []corev1.ContainerStatus, restarting bool) {
-	old := &pod.Status
-	restarting = opts.Features.Enabled(gateRestartAllContainers) && restart.ShouldAllContainersRestart(pod, x.v, opts.restartOptions())
+func convertAll(pod *corev1.Pod, old *corev1.PodStatus, x *lookup, withResources bool, opts Options) (init, regular, eph []corev1.ContainerStatus, restarting bool) {
+	restarting = false
+	if opts.Features.Enabled(gateRestartAllContainers) {
+		oldPod := *pod
+		oldPod.Status = *old
+		restarting = restart.ShouldAllContainersRestart(&oldPod, x.v, opts.restartOptions())
+	}
 	hasInit := len(pod.Spec.InitContainers) > 0
 	regular = convertStatuses(pod, x, old.ContainerStatuses, pod.Spec.Containers, KindContainer, hasInit, restarting, withResources, opts)
 	init = convertStatuses(pod, x, old.InitContainerStatuses, pod.Spec.InitContainers, KindInitContainer, hasInit, restarting, withResources, opts)
@@ -226,16 +244,16 @@ func convertAll(pod *corev1.Pod, x *lookup, withResources bool, opts Options) (i
 
 // resolvedPhase is getPhase over tmp (the pod with its new container statuses)
 // followed by generateAPIPodStatus's post-processing against the original pod.
-func resolvedPhase(pod, tmp *corev1.Pod, x *lookup, now time.Time, opts Options) PhaseStatus {
+func resolvedPhase(pod, tmp *corev1.Pod, old *corev1.PodStatus, x *lookup, now time.Time, podIsTerminal bool, opts Options) PhaseStatus {
 	initialized := anyActiveRegularContainer(pod, x)
-	phase := Phase(tmp, PhaseOptions{Options: opts, PodHasInitialized: &initialized})
-	return ResolvePhase(pod, phase, now, PhaseOptions{Options: opts})
+	phase := Phase(tmp, PhaseOptions{Options: opts, PodHasInitialized: &initialized, PodIsTerminal: podIsTerminal})
+	return ResolvePhase(pod, phase, now, PhaseOptions{Options: opts, OldStatus: old})
 }
 
 // nextPhase is the phase of the next status and whether the pod is restarting all
 // its containers, without the rest of the status.
 func nextPhase(pod *corev1.Pod, v *View, x *lookup, now time.Time, opts Options) (corev1.PodPhase, bool) {
-	init, regular, _, restarting := convertAll(pod, x, false, opts)
+	init, regular, _, restarting := convertAll(pod, &pod.Status, x, false, opts)
 	tmp := *pod
 	tmp.Status = corev1.PodStatus{
 		Phase:                 pod.Status.Phase,
@@ -244,7 +262,7 @@ func nextPhase(pod *corev1.Pod, v *View, x *lookup, now time.Time, opts Options)
 		ContainerStatuses:     regular,
 		StartTime:             pod.Status.StartTime,
 	}
-	return resolvedPhase(pod, &tmp, x, now, opts).Phase, restarting
+	return resolvedPhase(pod, &tmp, &pod.Status, x, now, false, opts).Phase, restarting
 }
 
 // conditionByKubelet is kubetypes.PodConditionByKubelet.

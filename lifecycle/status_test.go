@@ -1,0 +1,464 @@
+package lifecycle
+
+import (
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	corev1 "k8s.io/api/core/v1"
+	apiequality "k8s.io/apimachinery/pkg/api/equality"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/podlife/podlife/restart"
+)
+
+// Upstream's TestGeneratePodReadyToStartContainersCondition
+// (k8s.io/kubernetes pkg/kubelet/status/generate_test.go), plus the hostNetwork cases.
+func TestPodReadyToStartContainersCondition(t *testing.T) {
+	hostNet := &corev1.Pod{Spec: corev1.PodSpec{HostNetwork: true}}
+	cases := []struct {
+		name            string
+		pod             *corev1.Pod
+		sandboxes       []Sandbox
+		status          corev1.ConditionStatus
+		reason, message string
+	}{
+		{name: "Empty pod status", pod: &corev1.Pod{}, status: corev1.ConditionFalse, reason: "PodSandboxNotReady", message: "no pod sandbox exists"},
+		{name: "Pod sandbox status not ready", pod: &corev1.Pod{}, sandboxes: []Sandbox{{Attempt: 0}},
+			status: corev1.ConditionFalse, reason: "PodSandboxNotReady", message: "pod sandbox is not ready"},
+		{name: "Pod with multiple ready sandboxes", pod: &corev1.Pod{},
+			sandboxes: []Sandbox{{Ready: true, Attempt: 1, Network: &SandboxNetwork{IP: "10.0.0.10"}}, {Ready: true, Network: &SandboxNetwork{IP: "10.0.0.11"}}},
+			status:    corev1.ConditionFalse, reason: "PodSandboxNotReady", message: "multiple pod sandboxes are ready and need to be reconciled"},
+		{name: "Pod sandbox status ready but network namespace mode changed", pod: hostNet,
+			sandboxes: []Sandbox{{Ready: true, Network: &SandboxNetwork{IP: "10.0.0.10"}}},
+			status:    corev1.ConditionFalse, reason: "PodSandboxNotReady", message: "network namespace mode changed and sandbox needs to be recreated"},
+		{name: "Pod sandbox status ready but no IP configured", pod: &corev1.Pod{},
+			sandboxes: []Sandbox{{Ready: true, Network: &SandboxNetwork{}}},
+			status:    corev1.ConditionFalse, reason: "PodSandboxNotReady", message: "pod sandbox has no IP address"},
+		{name: "Pod sandbox status ready and IP configured", pod: &corev1.Pod{},
+			sandboxes: []Sandbox{{Ready: true, Network: &SandboxNetwork{IP: "10.0.0.10"}}}, status: corev1.ConditionTrue},
+		{name: "host network sandbox without IP", pod: hostNet, sandboxes: []Sandbox{{Ready: true, HostNetwork: true, Network: &SandboxNetwork{}}}, status: corev1.ConditionTrue},
+		{name: "no network status", pod: &corev1.Pod{}, sandboxes: []Sandbox{{Ready: true}}, status: corev1.ConditionTrue},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			got := PodReadyToStartContainersCondition(tc.pod, &View{Sandboxes: tc.sandboxes}, Options{})
+			assert.Equal(t, corev1.PodCondition{Type: corev1.PodReadyToStartContainers, Status: tc.status, Reason: tc.reason, Message: tc.message}, got)
+		})
+	}
+	t.Run("observedGeneration", func(t *testing.T) {
+		pod := &corev1.Pod{}
+		pod.Generation = 7
+		assert.Equal(t, int64(7), PodReadyToStartContainersCondition(pod, nil, Options{}).ObservedGeneration)
+		assert.Equal(t, "no pod sandbox exists", PodReadyToStartContainersCondition(nil, nil, Options{}).Message)
+	})
+}
+
+// Upstream's TestGenerateAllContainersRestartingCondition.
+func TestAllContainersRestartingCondition(t *testing.T) {
+	pod := &corev1.Pod{Spec: corev1.PodSpec{Containers: []corev1.Container{
+		{Name: "container1"},
+		{Name: "trigger", RestartPolicy: &policyNever, RestartPolicyRules: []corev1.ContainerRestartRule{{
+			Action:    corev1.ContainerRestartRuleActionRestartAllContainers,
+			ExitCodes: &corev1.ContainerRestartRuleOnExitCodes{Operator: corev1.ContainerRestartRuleOnExitCodesOpIn, Values: []int32{42}},
+		}}},
+	}}}
+	restarting := []corev1.PodCondition{{Type: corev1.AllContainersRestarting, Status: corev1.ConditionTrue}}
+	started := corev1.PodCondition{Type: corev1.AllContainersRestarting, Status: corev1.ConditionTrue, Reason: "RestartAllContainersStarted", Message: "container exited with restart policy rule"}
+	cases := []struct {
+		name      string
+		instances []Instance
+		old       []corev1.PodCondition
+		phase     corev1.PodPhase
+		want      corev1.PodCondition
+	}{
+		{name: "pod pending", phase: corev1.PodPending, want: corev1.PodCondition{Type: corev1.AllContainersRestarting, Status: corev1.ConditionFalse}},
+		{name: "pod failed", phase: corev1.PodFailed, want: corev1.PodCondition{Type: corev1.AllContainersRestarting, Status: corev1.ConditionFalse, Reason: "PodFailed"}},
+		{name: "pod succeeded", phase: corev1.PodSucceeded, want: corev1.PodCondition{Type: corev1.AllContainersRestarting, Status: corev1.ConditionFalse, Reason: "PodCompleted"}},
+		{
+			name:      "container triggers RestartAllContainers rule",
+			instances: []Instance{{Name: "container", State: restart.StateRunning}, {Name: "trigger", State: restart.StateExited, ExitCode: 42}},
+			phase:     corev1.PodRunning, want: started,
+		},
+		{
+			name:      "container triggres RestartAllContainers rule, cleaning up",
+			instances: []Instance{{Name: "container", State: restart.StateExited}, {Name: "trigger", State: restart.StateExited, ExitCode: 42}},
+			old:       restarting, phase: corev1.PodRunning, want: started,
+		},
+		{
+			name: "container triggres RestartAllContainers rule, cleaned up",
+			old:  restarting, phase: corev1.PodPending,
+			want: corev1.PodCondition{Type: corev1.AllContainersRestarting, Status: corev1.ConditionFalse},
+		},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			p := pod.DeepCopy()
+			p.Status.Conditions = tc.old
+			got, included := AllContainersRestartingCondition(p, &View{Instances: tc.instances}, tc.phase, Options{})
+			assert.True(t, included)
+			assert.Equal(t, tc.want, got)
+		})
+	}
+	_, included := AllContainersRestartingCondition(&corev1.Pod{}, nil, corev1.PodRunning, Options{})
+	assert.False(t, included, "a pod without RestartAllContainers rules has no such condition")
+}
+
+// Helpers with the meaning of upstream's kubelet_pods_test.go helpers.
+func csRunning(name string) corev1.ContainerStatus {
+	return corev1.ContainerStatus{Name: name, State: corev1.ContainerState{Running: &corev1.ContainerStateRunning{}}}
+}
+
+func csTerminated(name string, code int32) corev1.ContainerStatus {
+	return corev1.ContainerStatus{Name: name, State: corev1.ContainerState{Terminated: &corev1.ContainerStateTerminated{ExitCode: code}}}
+}
+
+func csWaiting(name, reason string) corev1.ContainerStatus {
+	return corev1.ContainerStatus{Name: name, State: corev1.ContainerState{Waiting: &corev1.ContainerStateWaiting{Reason: reason}}}
+}
+
+func csLostWhileRunning(name string, restarts int32) corev1.ContainerStatus {
+	s := csWaiting(name, "ContainerCreating")
+	s.LastTerminationState.Terminated = &corev1.ContainerStateTerminated{Reason: "ContainerStatusUnknown",
+		Message: "The container could not be located when the pod was deleted.  The container used to be Running", ExitCode: 137}
+	s.RestartCount = restarts
+	return s
+}
+
+func csRestartingAll(name string, restarts int32) corev1.ContainerStatus {
+	const msg = "The container is removed because RestartAllContainers in place"
+	s := corev1.ContainerStatus{Name: name, RestartCount: restarts}
+	s.State.Waiting = &corev1.ContainerStateWaiting{Reason: "RestartingAllContainers", Message: msg}
+	s.LastTerminationState.Terminated = &corev1.ContainerStateTerminated{Reason: "RestartingAllContainers", Message: msg, ExitCode: 137}
+	return s
+}
+
+func withRestarts(s corev1.ContainerStatus, n int32) corev1.ContainerStatus {
+	s.RestartCount = n
+	return s
+}
+
+func withLast(s corev1.ContainerStatus, last corev1.ContainerState) corev1.ContainerStatus {
+	s.LastTerminationState = last
+	return s
+}
+
+// Upstream's TestConvertToAPIContainerStatuses (kubelet_pods_test.go), run against the
+// unexported conversion with the same arguments; as upstream, container IDs and
+// resources are not compared.
+func TestConvertToAPIContainerStatuses(t *testing.T) {
+	now := metav1.Now()
+	two := corev1.PodSpec{NodeName: "machine", RestartPolicy: corev1.RestartPolicyAlways, Containers: []corev1.Container{{Name: "containerA"}, {Name: "containerB"}}}
+	withInit := corev1.PodSpec{NodeName: "machine", RestartPolicy: corev1.RestartPolicyAlways, InitContainers: []corev1.Container{{Name: "init-1"}}, Containers: []corev1.Container{{Name: "containerA"}}}
+	withSidecar := corev1.PodSpec{NodeName: "machine", RestartPolicy: corev1.RestartPolicyAlways, InitContainers: []corev1.Container{{Name: "sidecar-1", RestartPolicy: &policyAlways}}, Containers: []corev1.Container{{Name: "containerA"}}}
+	deleted := metav1.ObjectMeta{Name: "my-pod", DeletionTimestamp: &now}
+	cases := []struct {
+		name       string
+		pod        *corev1.Pod
+		instances  []Instance
+		previous   []corev1.ContainerStatus
+		init       bool
+		restarting bool
+		want       []corev1.ContainerStatus
+	}{
+		{
+			name:     "no current status, with previous statuses and deletion",
+			pod:      &corev1.Pod{ObjectMeta: deleted, Spec: two},
+			previous: []corev1.ContainerStatus{csRunning("containerA"), csRunning("containerB")},
+			want:     []corev1.ContainerStatus{csLostWhileRunning("containerA", 0), csLostWhileRunning("containerB", 0)},
+		},
+		{
+			name:     "no current status, with previous statuses and no deletion",
+			pod:      &corev1.Pod{Spec: two},
+			previous: []corev1.ContainerStatus{csRunning("containerA"), csRunning("containerB")},
+			want:     []corev1.ContainerStatus{csLostWhileRunning("containerA", 1), csLostWhileRunning("containerB", 1)},
+		},
+		{
+			name:     "no current status, keeping previous restartCount",
+			pod:      &corev1.Pod{Spec: two},
+			previous: []corev1.ContainerStatus{withRestarts(csTerminated("containerA", -1), 5), withRestarts(csTerminated("containerB", -1), 5)},
+			want:     []corev1.ContainerStatus{withRestarts(csTerminated("containerA", -1), 5), withRestarts(csTerminated("containerB", -1), 5)},
+		},
+		{
+			name:      "currently running with lower restartCount; should keeping previous restartCount",
+			pod:       &corev1.Pod{Spec: two},
+			instances: []Instance{{Name: "containerA", ID: "containerA", State: restart.StateRunning}, {Name: "containerB", ID: "containerB", State: restart.StateRunning}},
+			previous:  []corev1.ContainerStatus{withRestarts(csTerminated("containerA", -1), 5), withRestarts(csTerminated("containerB", -1), 5)},
+			want: []corev1.ContainerStatus{
+				withRestarts(withLast(csRunning("containerA"), corev1.ContainerState{Terminated: &corev1.ContainerStateTerminated{ExitCode: -1}}), 6),
+				withRestarts(withLast(csRunning("containerB"), corev1.ContainerState{Terminated: &corev1.ContainerStateTerminated{ExitCode: -1}}), 6),
+			},
+		},
+		{
+			name:       "containerB dies and triggers RestartAllContainers in place",
+			pod:        &corev1.Pod{Spec: two},
+			instances:  []Instance{{Name: "containerA", State: restart.StateRunning}, {Name: "containerB", State: restart.StateExited, ExitCode: 42}},
+			previous:   []corev1.ContainerStatus{csRunning("containerA"), csRunning("containerB")},
+			restarting: true,
+			want:       []corev1.ContainerStatus{csRunning("containerA"), csTerminated("containerB", 42)},
+		},
+		{
+			name:       "containerB dies and triggers RestartAllContainers in place, containerA killed",
+			pod:        &corev1.Pod{Spec: two},
+			instances:  []Instance{{Name: "containerA", State: restart.StateExited, ExitCode: 137}},
+			previous:   []corev1.ContainerStatus{csRunning("containerA"), csTerminated("containerB", 42)},
+			restarting: true,
+			want:       []corev1.ContainerStatus{csTerminated("containerA", 137), csRestartingAll("containerB", 1)},
+		},
+		{
+			name:       "containerB dies and triggers RestartAllContainers in place, containerA killed then removed",
+			pod:        &corev1.Pod{Spec: two},
+			previous:   []corev1.ContainerStatus{csTerminated("containerA", 137), csTerminated("containerB", 42)},
+			restarting: true,
+			want:       []corev1.ContainerStatus{csRestartingAll("containerA", 1), csRestartingAll("containerB", 1)},
+		},
+		{
+			name:       "containerB dies and triggers RestartAllContainers in place, containerA killed and removed together",
+			pod:        &corev1.Pod{Spec: two},
+			previous:   []corev1.ContainerStatus{csRunning("containerA"), csTerminated("containerB", 42)},
+			restarting: true,
+			want:       []corev1.ContainerStatus{csRestartingAll("containerA", 1), csRestartingAll("containerB", 1)},
+		},
+		{
+			name:       "containerB dies and triggers RestartAllContainers in place, containerA rerun",
+			pod:        &corev1.Pod{Spec: two},
+			instances:  []Instance{{Name: "containerA", ID: "containerA-new", State: restart.StateRunning}},
+			previous:   []corev1.ContainerStatus{csRestartingAll("containerA", 1), csTerminated("containerB", 42)},
+			restarting: true,
+			want: []corev1.ContainerStatus{
+				withRestarts(withLast(csRunning("containerA"), corev1.ContainerState{Terminated: &corev1.ContainerStateTerminated{
+					Reason: "RestartingAllContainers", Message: "The container is removed because RestartAllContainers in place", ExitCode: 137}}), 1),
+				csRestartingAll("containerB", 1),
+			},
+		},
+		{
+			name:       "containerB dies and triggers RestartAllContainers in place, containerA succeeded",
+			pod:        &corev1.Pod{Spec: two},
+			instances:  []Instance{{Name: "containerA", State: restart.StateExited}},
+			previous:   []corev1.ContainerStatus{withRestarts(csRunning("containerA"), 1), csTerminated("containerB", 42)},
+			restarting: true,
+			want:       []corev1.ContainerStatus{withRestarts(csTerminated("containerA", 0), 1), csRestartingAll("containerB", 1)},
+		},
+		{
+			name:       "containerB dies and triggers RestartAllContainers in place, containerA failed",
+			pod:        &corev1.Pod{Spec: two},
+			instances:  []Instance{{Name: "containerA", State: restart.StateExited, ExitCode: 1}},
+			previous:   []corev1.ContainerStatus{withRestarts(csRunning("containerA"), 1), csTerminated("containerB", 42)},
+			restarting: true,
+			want:       []corev1.ContainerStatus{withRestarts(csTerminated("containerA", 1), 1), csRestartingAll("containerB", 1)},
+		},
+		{
+			name:      "Unable to get init container status from container runtime and pod has been initialized, treat it as exited normally",
+			pod:       &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Name: "my-pod"}, Spec: withInit},
+			instances: []Instance{{Name: "containerA", ID: "foo", StartedAt: time.Unix(1, 0).UTC(), State: restart.StateRunning}},
+			init:      true,
+			want: []corev1.ContainerStatus{{Name: "init-1", State: corev1.ContainerState{Terminated: &corev1.ContainerStateTerminated{
+				Reason: "Completed", Message: "Unable to get init container status from container runtime and pod has been initialized, treat it as exited normally"}}}},
+		},
+		{
+			name:      "Unable to get sidecar container status from container runtime and pod has been initialized, sidecar container should be waiting",
+			pod:       &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Name: "my-pod"}, Spec: withSidecar},
+			instances: []Instance{{Name: "containerA", ID: "foo", StartedAt: time.Unix(1, 0).UTC(), State: restart.StateRunning}},
+			init:      true,
+			want:      []corev1.ContainerStatus{csWaiting("sidecar-1", "PodInitializing")},
+		},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			v := &View{Instances: tc.instances}
+			x := newLookup(v)
+			containers, kind := tc.pod.Spec.Containers, KindContainer
+			if tc.init {
+				containers, kind = tc.pod.Spec.InitContainers, KindInitContainer
+			}
+			got := convertStatuses(tc.pod, &x, tc.previous, containers, kind, len(tc.pod.Spec.InitContainers) > 0, tc.restarting, false, Options{})
+			require.Len(t, got, len(tc.want))
+			for i := range got {
+				got[i].ContainerID = ""
+				if got[i].State.Terminated != nil {
+					got[i].State.Terminated.ContainerID = ""
+				}
+				assert.Equal(t, tc.want[i], got[i])
+			}
+		})
+	}
+}
+
+// fakeProber is upstream's probetest.FakeManager, which Test_generateAPIPodStatus uses:
+// every regular container status is ready, nothing else is touched.
+func fakeProber(_ *corev1.Pod, _ *lookup, s *corev1.PodStatus, _ Options) {
+	for i := range s.ContainerStatuses {
+		s.ContainerStatuses[i].Ready = true
+	}
+}
+
+// The cases of upstream's Test_generateAPIPodStatus that do not exercise pod-level
+// resize status (which is not modelled), run against the unexported generator with the
+// same fake prober and node IPs.
+func TestGenerateAPIPodStatus(t *testing.T) {
+	now := metav1.Now()
+	nowNorm := now.Rfc3339Copy()
+	two := corev1.PodSpec{NodeName: "machine", RestartPolicy: corev1.RestartPolicyAlways, Containers: []corev1.Container{{Name: "containerA"}, {Name: "containerB"}}}
+	never := *two.DeepCopy()
+	never.RestartPolicy = corev1.RestartPolicyNever
+	readySandbox := []Sandbox{{Ready: true}}
+	hostIPs := []string{"127.0.0.1", "::1"}
+	ready := func(s corev1.ContainerStatus) corev1.ContainerStatus { s.Ready = true; return s }
+	withRes := func(s corev1.ContainerStatus) corev1.ContainerStatus {
+		s.Resources = &corev1.ResourceRequirements{}
+		return s
+	}
+	withID := func(s corev1.ContainerStatus, id string) corev1.ContainerStatus { s.ContainerID = id; return s }
+	runningAt := func(name string, at time.Time) corev1.ContainerStatus {
+		s := csRunning(name)
+		s.State.Running.StartedAt = metav1.NewTime(at)
+		return s
+	}
+	conds := func(extra ...corev1.PodCondition) []corev1.PodCondition { return extra }
+	readyToStart := corev1.PodCondition{Type: corev1.PodReadyToStartContainers, Status: corev1.ConditionTrue}
+	noSandbox := corev1.PodCondition{Type: corev1.PodReadyToStartContainers, Status: corev1.ConditionFalse, Reason: "PodSandboxNotReady", Message: "no pod sandbox exists"}
+	running := []corev1.PodCondition{
+		{Type: corev1.PodInitialized, Status: corev1.ConditionTrue},
+		{Type: corev1.PodReady, Status: corev1.ConditionTrue},
+		{Type: corev1.ContainersReady, Status: corev1.ConditionTrue},
+		{Type: corev1.PodScheduled, Status: corev1.ConditionTrue},
+	}
+	completed := []corev1.PodCondition{
+		{Type: corev1.PodInitialized, Status: corev1.ConditionTrue, Reason: "PodCompleted"},
+		{Type: corev1.PodReady, Status: corev1.ConditionFalse, Reason: "PodCompleted"},
+		{Type: corev1.ContainersReady, Status: corev1.ConditionFalse, Reason: "PodCompleted"},
+		{Type: corev1.PodScheduled, Status: corev1.ConditionTrue},
+	}
+	disruption := corev1.PodCondition{Type: corev1.DisruptionTarget, Status: corev1.ConditionTrue, LastTransitionTime: nowNorm}
+	cases := []struct {
+		name     string
+		pod      *corev1.Pod
+		view     View
+		previous corev1.PodStatus
+		terminal bool
+		want     corev1.PodStatus
+	}{
+		{
+			name: "pod disruption condition is copied over and the phase is set to failed when deleted",
+			pod: &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Name: "my-pod", DeletionTimestamp: &now}, Spec: two, Status: corev1.PodStatus{
+				ContainerStatuses: []corev1.ContainerStatus{csRunning("containerA"), csRunning("containerB")},
+				Conditions:        []corev1.PodCondition{disruption},
+			}},
+			view: View{Sandboxes: readySandbox},
+			previous: corev1.PodStatus{
+				ContainerStatuses: []corev1.ContainerStatus{csRunning("containerA"), csRunning("containerB")},
+				Conditions:        []corev1.PodCondition{disruption},
+			},
+			terminal: true,
+			want: corev1.PodStatus{Phase: corev1.PodFailed, QOSClass: corev1.PodQOSBestEffort,
+				Conditions: conds(disruption, readyToStart,
+					corev1.PodCondition{Type: corev1.PodInitialized, Status: corev1.ConditionTrue},
+					corev1.PodCondition{Type: corev1.PodReady, Status: corev1.ConditionFalse, Reason: "PodFailed"},
+					corev1.PodCondition{Type: corev1.ContainersReady, Status: corev1.ConditionFalse, Reason: "PodFailed"},
+					corev1.PodCondition{Type: corev1.PodScheduled, Status: corev1.ConditionTrue}),
+				ContainerStatuses: []corev1.ContainerStatus{ready(csLostWhileRunning("containerA", 0)), ready(csLostWhileRunning("containerB", 0))},
+			},
+		},
+		{
+			name: "current status ready, with previous statuses and deletion",
+			pod: &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Name: "my-pod", DeletionTimestamp: &now}, Spec: two, Status: corev1.PodStatus{
+				ContainerStatuses: []corev1.ContainerStatus{csRunning("containerA"), csRunning("containerB")},
+			}},
+			view:     View{Sandboxes: readySandbox},
+			previous: corev1.PodStatus{ContainerStatuses: []corev1.ContainerStatus{csRunning("containerA"), csRunning("containerB")}},
+			want: corev1.PodStatus{Phase: corev1.PodRunning, QOSClass: corev1.PodQOSBestEffort, Conditions: append(conds(readyToStart), running...),
+				ContainerStatuses: []corev1.ContainerStatus{ready(csLostWhileRunning("containerA", 0)), ready(csLostWhileRunning("containerB", 0))}},
+		},
+		{
+			name: "current status ready, with previous statuses and no deletion",
+			pod: &corev1.Pod{Spec: two, Status: corev1.PodStatus{
+				ContainerStatuses: []corev1.ContainerStatus{csRunning("containerA"), csRunning("containerB")},
+			}},
+			view:     View{Sandboxes: readySandbox},
+			previous: corev1.PodStatus{ContainerStatuses: []corev1.ContainerStatus{csRunning("containerA"), csRunning("containerB")}},
+			want: corev1.PodStatus{Phase: corev1.PodRunning, QOSClass: corev1.PodQOSBestEffort, Conditions: append(conds(readyToStart), running...),
+				ContainerStatuses: []corev1.ContainerStatus{ready(csLostWhileRunning("containerA", 1)), ready(csLostWhileRunning("containerB", 1))}},
+		},
+		{
+			name: "terminal phase cannot be changed (apiserver previous is succeeded)",
+			pod: &corev1.Pod{Spec: two, Status: corev1.PodStatus{Phase: corev1.PodSucceeded,
+				ContainerStatuses: []corev1.ContainerStatus{csRunning("containerA"), csRunning("containerB")},
+			}},
+			previous: corev1.PodStatus{ContainerStatuses: []corev1.ContainerStatus{csRunning("containerA"), csRunning("containerB")}},
+			want: corev1.PodStatus{Phase: corev1.PodSucceeded, QOSClass: corev1.PodQOSBestEffort, Conditions: append(conds(noSandbox), completed...),
+				ContainerStatuses: []corev1.ContainerStatus{ready(csLostWhileRunning("containerA", 1)), ready(csLostWhileRunning("containerB", 1))}},
+		},
+		{
+			name: "terminal phase from previous status must remain terminal, restartAlways",
+			pod: &corev1.Pod{Spec: two, Status: corev1.PodStatus{Phase: corev1.PodRunning,
+				ContainerStatuses: []corev1.ContainerStatus{csRunning("containerA"), csRunning("containerB")},
+			}},
+			previous: corev1.PodStatus{Phase: corev1.PodSucceeded, Reason: "Test", Message: "test",
+				ContainerStatuses: []corev1.ContainerStatus{csRunning("containerA"), csRunning("containerB")}},
+			want: corev1.PodStatus{Phase: corev1.PodSucceeded, Reason: "Test", Message: "test", QOSClass: corev1.PodQOSBestEffort, Conditions: append(conds(noSandbox), completed...),
+				ContainerStatuses: []corev1.ContainerStatus{ready(csLostWhileRunning("containerA", 1)), ready(csLostWhileRunning("containerB", 1))}},
+		},
+		{
+			name: "terminal phase from previous status must remain terminal, restartNever",
+			pod: &corev1.Pod{Spec: never, Status: corev1.PodStatus{Phase: corev1.PodRunning,
+				ContainerStatuses: []corev1.ContainerStatus{csRunning("containerA"), csRunning("containerB")},
+			}},
+			previous: corev1.PodStatus{Phase: corev1.PodSucceeded, Reason: "Test", Message: "test",
+				ContainerStatuses: []corev1.ContainerStatus{csTerminated("containerA", 0), csTerminated("containerB", 0)}},
+			want: corev1.PodStatus{Phase: corev1.PodSucceeded, Reason: "Test", Message: "test", QOSClass: corev1.PodQOSBestEffort, Conditions: append(conds(noSandbox), completed...),
+				ContainerStatuses: []corev1.ContainerStatus{ready(csTerminated("containerA", 0)), ready(csTerminated("containerB", 0))}},
+		},
+		{
+			name: "running can revert to pending",
+			pod: &corev1.Pod{Spec: two, Status: corev1.PodStatus{Phase: corev1.PodRunning,
+				ContainerStatuses: []corev1.ContainerStatus{csRunning("containerA"), csRunning("containerB")},
+			}},
+			view:     View{Sandboxes: readySandbox},
+			previous: corev1.PodStatus{ContainerStatuses: []corev1.ContainerStatus{csWaiting("containerA", ""), csWaiting("containerB", "")}},
+			want: corev1.PodStatus{Phase: corev1.PodPending, QOSClass: corev1.PodQOSBestEffort, Conditions: append(conds(readyToStart), running...),
+				ContainerStatuses: []corev1.ContainerStatus{ready(csWaiting("containerA", "ContainerCreating")), ready(csWaiting("containerB", "ContainerCreating"))}},
+		},
+		{
+			name: "reason and message are preserved when phase doesn't change",
+			pod: &corev1.Pod{Spec: two, Status: corev1.PodStatus{Phase: corev1.PodRunning,
+				ContainerStatuses: []corev1.ContainerStatus{csWaiting("containerA", ""), csWaiting("containerB", "")},
+			}},
+			view: View{Sandboxes: readySandbox, Instances: []Instance{{ID: "://foo", Name: "containerB", StartedAt: time.Unix(1, 0).UTC(), State: restart.StateRunning}}},
+			previous: corev1.PodStatus{Phase: corev1.PodPending, Reason: "Test", Message: "test",
+				ContainerStatuses: []corev1.ContainerStatus{csWaiting("containerA", ""), csRunning("containerB")}},
+			want: corev1.PodStatus{Phase: corev1.PodPending, Reason: "Test", Message: "test", QOSClass: corev1.PodQOSBestEffort, Conditions: append(conds(readyToStart), running...),
+				ContainerStatuses: []corev1.ContainerStatus{ready(csWaiting("containerA", "ContainerCreating")),
+					withRes(ready(withID(runningAt("containerB", time.Unix(1, 0).UTC()), "://foo")))}},
+		},
+		{
+			name: "reason and message are cleared when phase changes",
+			pod: &corev1.Pod{Spec: two, Status: corev1.PodStatus{Phase: corev1.PodPending,
+				ContainerStatuses: []corev1.ContainerStatus{csWaiting("containerA", ""), csWaiting("containerB", "")},
+			}},
+			view: View{Sandboxes: readySandbox, Instances: []Instance{
+				{ID: "://c1", Name: "containerA", StartedAt: time.Unix(1, 0).UTC(), State: restart.StateRunning},
+				{ID: "://c2", Name: "containerB", StartedAt: time.Unix(2, 0).UTC(), State: restart.StateRunning},
+			}},
+			previous: corev1.PodStatus{Phase: corev1.PodPending, Reason: "Test", Message: "test",
+				ContainerStatuses: []corev1.ContainerStatus{csRunning("containerA"), csRunning("containerB")}},
+			want: corev1.PodStatus{Phase: corev1.PodRunning, QOSClass: corev1.PodQOSBestEffort, Conditions: append(conds(readyToStart), running...),
+				ContainerStatuses: []corev1.ContainerStatus{
+					withRes(ready(withID(runningAt("containerA", time.Unix(1, 0).UTC()), "://c1"))),
+					withRes(ready(withID(runningAt("containerB", time.Unix(2, 0).UTC()), "://c2")))}},
+		},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			v := tc.view
+			v.HostIPs = hostIPs
+			x := newLookup(&v)
+			got := generateStatus(tc.pod, &tc.previous, &x, now.Time, tc.terminal, fakeProber, Options{})
+			want := tc.want
+			want.HostIP, want.HostIPs = "127.0.0.1", []corev1.HostIP{{IP: "127.0.0.1"}, {IP: "::1"}}
+			if !apiequality.Semantic.DeepEqual(want, got) {
+				t.Errorf("unexpected status:\nwant %+v\n got %+v", want, got)
+			}
+		})
+	}
+}
