@@ -731,7 +731,9 @@ func TestComputePodActions(t *testing.T) {
 		t.Run("base", func(t *testing.T) { runPlanCases(t, planBasePod, planBaseView, computePodActionsCases, opts) })
 		t.Run("init", func(t *testing.T) { runPlanCases(t, planInitPod, planInitView, computeInitActionsCases, opts) })
 		t.Run("sidecar", func(t *testing.T) { runPlanCases(t, planSidecarPod, planSidecarView, computeSidecarActionsCases, opts) })
-		t.Run("ephemeral", func(t *testing.T) { runPlanCases(t, planEphemeralPod, planEphemeralView, computeEphemeralActionsCases, opts) })
+		t.Run("ephemeral", func(t *testing.T) {
+			runPlanCases(t, planEphemeralPod, planEphemeralView, computeEphemeralActionsCases, opts)
+		})
 	}
 	t.Run("ContainerRestartRules", func(t *testing.T) {
 		runPlanCases(t, planBasePod, planBaseView, computeContainerRestartRulesCases, Options{})
