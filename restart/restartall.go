@@ -49,7 +49,7 @@ const ReasonRestartingAllContainers = "RestartingAllContainers"
 
 // StatusRuntime is a [Runtime] derived from a pod's API status, for callers without a
 // runtime view: each init, regular and ephemeral container status gives at most one
-// instance, as [InstanceFromStatus] maps it, except that a container waiting with reason
+// instance, as [InstanceFromStatus] maps it, except that a status waiting with reason
 // RestartingAllContainers has none: the kubelet reports that state exactly when it
 // has removed every instance of the container to restart all containers.
 type StatusRuntime struct {
@@ -57,14 +57,24 @@ type StatusRuntime struct {
 	Status *corev1.PodStatus
 }
 
-// Newest returns the instance derived from the first status with that name, looking
-// in init, regular, then ephemeral container statuses.
+// Newest returns the instance derived from the first status with that name that
+// yields one, looking in init, regular, then ephemeral container statuses.
 func (r StatusRuntime) Newest(name string) (Instance, bool) {
-	st := r.find(name)
-	if st == nil || st.State.Waiting != nil && st.State.Waiting.Reason == ReasonRestartingAllContainers {
+	if r.Status == nil {
 		return Instance{}, false
 	}
-	return InstanceFromStatus(st)
+	for _, list := range [...][]corev1.ContainerStatus{r.Status.InitContainerStatuses, r.Status.ContainerStatuses, r.Status.EphemeralContainerStatuses} {
+		for i := range list {
+			st := &list[i]
+			if st.Name != name || st.State.Waiting != nil && st.State.Waiting.Reason == ReasonRestartingAllContainers {
+				continue
+			}
+			if inst, ok := InstanceFromStatus(st); ok {
+				return inst, true
+			}
+		}
+	}
+	return Instance{}, false
 }
 
 // NewestExited returns Newest when it is exited.
@@ -76,27 +86,15 @@ func (r StatusRuntime) NewestExited(name string) (Instance, bool) {
 	return inst, true
 }
 
-func (r StatusRuntime) find(name string) *corev1.ContainerStatus {
-	if r.Status == nil {
-		return nil
-	}
-	for _, list := range [...][]corev1.ContainerStatus{r.Status.InitContainerStatuses, r.Status.ContainerStatuses, r.Status.EphemeralContainerStatuses} {
-		for i := range list {
-			if list[i].Name == name {
-				return &list[i]
-			}
-		}
-	}
-	return nil
-}
-
 // ShouldAllContainersRestart reports whether the kubelet considers the pod to be
 // restarting all of its containers in place (KEP-5532), as
 // kubecontainer.ShouldAllContainersRestart with pod.Status as the API status: the
 // AllContainersRestarting condition is already True, or the newest runtime instance
 // of an init or regular container exited with a code that matches a rule whose action
 // is RestartAllContainers, or its API status is terminated with such a code
-// (lastTerminationState is not consulted). As upstream, rules match whatever the
+// (lastTerminationState is not consulted). As upstream, when rt is given the API
+// status of a container is only read when the container's newest runtime instance
+// has exited. As upstream, rules match whatever the
 // container's restartPolicy. rt may be nil, in which case only the API status is
 // read (as the probe worker asks). It is false when the
 // RestartAllContainersOnContainerExits gate is off, since the kubelet only asks with
@@ -123,7 +121,13 @@ func restartAllTriggered(pod *corev1.Pod, cs []corev1.Container, rt Runtime) boo
 	for i := range cs {
 		c := &cs[i]
 		if rt != nil {
-			if inst, ok := rt.Newest(c.Name); ok && inst.State == StateExited && isRestartAllExit(c, inst.ExitCode) {
+			inst, ok := rt.Newest(c.Name)
+			if !ok || inst.State != StateExited {
+				// Upstream moves on to the next container here, without looking at
+				// the API status.
+				continue
+			}
+			if isRestartAllExit(c, inst.ExitCode) {
 				return true
 			}
 		}

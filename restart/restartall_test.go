@@ -71,6 +71,18 @@ func TestShouldAllContainersRestart(t *testing.T) {
 			Spec:   corev1.PodSpec{Containers: []corev1.Container{{Name: "c", RestartPolicy: &never, RestartPolicyRules: all42}}},
 			Status: corev1.PodStatus{ContainerStatuses: []corev1.ContainerStatus{terminated("c", 1), terminated("c", 42)}},
 		}, nil, Options{}, true},
+		{"with a runtime, the API status is only read after a runtime exit", &corev1.Pod{
+			Spec:   corev1.PodSpec{Containers: []corev1.Container{{Name: "c", RestartPolicy: &never, RestartPolicyRules: all42}}},
+			Status: corev1.PodStatus{ContainerStatuses: []corev1.ContainerStatus{terminated("c", 42)}},
+		}, Instances{{Name: "c", State: StateCreated}}, Options{}, false},
+		{"with a runtime exit that does not match, the API status is read", &corev1.Pod{
+			Spec:   corev1.PodSpec{Containers: []corev1.Container{{Name: "c", RestartPolicy: &never, RestartPolicyRules: all42}}},
+			Status: corev1.PodStatus{ContainerStatuses: []corev1.ContainerStatus{terminated("c", 42)}},
+		}, Instances{{Name: "c", State: StateExited, ExitCode: 1}}, Options{}, true},
+		{"with an empty runtime, the API status is not read", &corev1.Pod{
+			Spec:   corev1.PodSpec{Containers: []corev1.Container{{Name: "c", RestartPolicy: &never, RestartPolicyRules: all42}}},
+			Status: corev1.PodStatus{ContainerStatuses: []corev1.ContainerStatus{terminated("c", 42)}},
+		}, Instances{}, Options{}, false},
 		{"ephemeral containers are skipped", &corev1.Pod{
 			Spec: corev1.PodSpec{EphemeralContainers: []corev1.EphemeralContainer{{EphemeralContainerCommon: corev1.EphemeralContainerCommon{Name: "e", RestartPolicyRules: all42}}}},
 		}, Instances{{Name: "e", State: StateExited, ExitCode: 42}}, Options{}, false},

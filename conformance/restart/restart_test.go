@@ -1,0 +1,297 @@
+// Package restart compares github.com/podlife/podlife/restart with the upstream
+// v1.37.2 kubelet and pod helpers on generated pods.
+package restart
+
+import (
+	"reflect"
+	"testing"
+
+	corev1 "k8s.io/api/core/v1"
+	utilfeature "k8s.io/apiserver/pkg/util/feature"
+	featuregatetesting "k8s.io/component-base/featuregate/testing"
+	"k8s.io/klog/v2"
+	podutil "k8s.io/kubernetes/pkg/api/v1/pod"
+	"k8s.io/kubernetes/pkg/features"
+	kubecontainer "k8s.io/kubernetes/pkg/kubelet/container"
+	"k8s.io/kubernetes/pkg/kubelet/kuberuntime"
+	kubeletstatus "k8s.io/kubernetes/pkg/kubelet/status"
+	"sigs.k8s.io/yaml"
+
+	"github.com/podlife/podlife"
+	"github.com/podlife/podlife/restart"
+)
+
+// gateSet is one feature-gate configuration, set globally for upstream and passed
+// per call to podlife.
+type gateSet struct {
+	name      string
+	overrides featuregatetesting.FeatureOverrides
+	opts      restart.Options
+}
+
+var gateSets = []gateSet{
+	{name: "defaults"},
+	{
+		name:      "RestartAllContainersOnContainerExits=false",
+		overrides: featuregatetesting.FeatureOverrides{features.RestartAllContainersOnContainerExits: false},
+		opts:      restart.Options{Features: podlife.FeatureGates{"RestartAllContainersOnContainerExits": false}},
+	},
+	{
+		name: "ContainerRestartRules=false",
+		overrides: featuregatetesting.FeatureOverrides{
+			features.ContainerRestartRules:                false,
+			features.RestartAllContainersOnContainerExits: false,
+		},
+		opts: restart.Options{Features: podlife.FeatureGates{"ContainerRestartRules": false, "RestartAllContainersOnContainerExits": false}},
+	},
+}
+
+// withGates runs f under each gate set, in non-parallel subtests since upstream's
+// gates are global.
+func withGates(t *testing.T, f func(t *testing.T, gs gateSet)) {
+	for _, gs := range gateSets {
+		t.Run(gs.name, func(t *testing.T) {
+			if gs.overrides != nil {
+				featuregatetesting.SetFeatureGatesDuringTest(t, utilfeature.DefaultFeatureGate, gs.overrides)
+			}
+			if got, want := utilfeature.DefaultFeatureGate.Enabled(features.ContainerRestartRules), gs.opts.Features.Enabled("ContainerRestartRules"); got != want {
+				t.Fatalf("gate set out of sync: upstream ContainerRestartRules=%v, podlife %v", got, want)
+			}
+			f(t, gs)
+		})
+	}
+}
+
+// disagreements collects mismatches and reports the first few with their input.
+type disagreements struct {
+	t     *testing.T
+	n     int
+	total int
+}
+
+func (d *disagreements) check(ok bool, what string, pod *corev1.Pod, format string, args ...any) {
+	d.total++
+	if ok {
+		return
+	}
+	d.n++
+	if d.n <= 5 {
+		y, _ := yaml.Marshal(pod)
+		d.t.Errorf("%s: "+format+"\npod:\n%s", append(append([]any{what}, args...), y)...)
+	}
+}
+
+func (d *disagreements) report(what string, pods int) {
+	d.t.Logf("%s: %d pods, %d comparisons, %d disagreements", what, pods, d.total, d.n)
+	if d.n > 0 {
+		d.t.Errorf("%s: %d disagreements", what, d.n)
+	}
+}
+
+type kind struct {
+	containers []*corev1.Container
+	statuses   []corev1.ContainerStatus
+}
+
+func kinds(pod *corev1.Pod) []kind {
+	var init, regular, eph kind
+	for i := range pod.Spec.InitContainers {
+		init.containers = append(init.containers, &pod.Spec.InitContainers[i])
+	}
+	for i := range pod.Spec.Containers {
+		regular.containers = append(regular.containers, &pod.Spec.Containers[i])
+	}
+	for i := range pod.Spec.EphemeralContainers {
+		eph.containers = append(eph.containers, (*corev1.Container)(&pod.Spec.EphemeralContainers[i].EphemeralContainerCommon))
+	}
+	init.statuses, regular.statuses, eph.statuses = pod.Status.InitContainerStatuses, pod.Status.ContainerStatuses, pod.Status.EphemeralContainerStatuses
+	return []kind{regular, init, eph}
+}
+
+// TestShouldRestartMatchesKubelet compares ShouldRestart with
+// kubecontainer.ShouldContainerBeRestarted for every container of every generated
+// pod, the runtime status built from the v1 status as DESIGN.md maps it; and
+// ShouldRestartInstance on generated runtime views with every runtime state.
+func TestShouldRestartMatchesKubelet(t *testing.T) {
+	s := seed(t)
+	n := podCount(t)
+	logger := klog.Background()
+	withGates(t, func(t *testing.T, gs gateSet) {
+		g := newGen(s)
+		d := &disagreements{t: t}
+		di := &disagreements{t: t}
+		for range n {
+			pod := g.pod(true)
+			before := pod.DeepCopy()
+			for _, k := range kinds(pod) {
+				for _, c := range k.containers {
+					want := kubecontainer.ShouldContainerBeRestarted(logger, c, pod, runtimeFromAPI(k.statuses, c.Name))
+					got := restart.ShouldRestart(pod, c.Name, gs.opts)
+					d.check(got.Restart == want, "ShouldRestart", pod, "container %q: podlife %v (%s), upstream %v", c.Name, got.Restart, got.Reason(), want)
+				}
+			}
+			insts := g.instances(pod)
+			ps := toRuntime(pod, insts)
+			for _, k := range kinds(pod) {
+				for _, c := range k.containers {
+					want := kubecontainer.ShouldContainerBeRestarted(logger, c, pod, ps)
+					var newest *restart.Instance
+					if in, ok := insts.Newest(c.Name); ok {
+						newest = &in
+					}
+					got := restart.ShouldRestartInstance(pod, c, newest, gs.opts)
+					di.check(got.Restart == want, "ShouldRestartInstance", pod, "container %q runtime %s: podlife %v (%s), upstream %v", c.Name, dump(insts), got.Restart, got.Reason(), want)
+				}
+			}
+			if !reflect.DeepEqual(pod, before) {
+				t.Fatalf("input pod was modified")
+			}
+		}
+		d.report("ShouldRestart vs ShouldContainerBeRestarted", n)
+		di.report("ShouldRestartInstance vs ShouldContainerBeRestarted", n)
+	})
+}
+
+// TestPodHelpersMatchUpstream compares the pure helpers with pkg/api/v1/pod.
+func TestPodHelpersMatchUpstream(t *testing.T) {
+	s := seed(t)
+	n := podCount(t)
+	withGates(t, func(t *testing.T, gs gateSet) {
+		g := newGen(s + 1)
+		d := &disagreements{t: t}
+		for range n {
+			pod := g.pod(g.pct(50))
+			before := pod.DeepCopy()
+			d.check(restart.AllContainersCouldRestart(&pod.Spec, gs.opts) == podutil.AllContainersCouldRestart(&pod.Spec), "AllContainersCouldRestart", pod, "")
+			for _, k := range kinds(pod) {
+				for _, c := range k.containers {
+					d.check(restart.IsRestartableInitContainer(c) == podutil.IsRestartableInitContainer(c), "IsRestartableInitContainer", pod, "container %q", c.Name)
+					d.check(restart.IsContainerRestartable(&pod.Spec, c, gs.opts) == podutil.IsContainerRestartable(pod.Spec, *c), "IsContainerRestartable", pod, "container %q", c.Name)
+					codes := append([]int32{g.exitCode(), g.exitCode()}, exitCodes...)
+					for _, r := range c.RestartPolicyRules {
+						if r.ExitCodes != nil {
+							codes = append(codes, r.ExitCodes.Values...)
+						}
+					}
+					for _, code := range codes {
+						wantRule, wantOK := podutil.FindMatchingContainerRestartRule(*c, code)
+						rule, idx, ok := restart.MatchingRule(c, code, gs.opts)
+						same := ok == wantOK && reflect.DeepEqual(rule, wantRule)
+						if ok {
+							same = same && idx >= 0 && idx < len(c.RestartPolicyRules) && reflect.DeepEqual(c.RestartPolicyRules[idx], rule) && firstMatch(c, code) == idx
+						} else {
+							same = same && idx == -1
+						}
+						d.check(same, "MatchingRule", pod, "container %q exit %d: podlife %+v %d %v, upstream %+v %v", c.Name, code, rule, idx, ok, wantRule, wantOK)
+						want := podutil.ContainerShouldRestart(*c, pod.Spec, code)
+						got := restart.ContainerShouldRestart(c, &pod.Spec, code, gs.opts)
+						d.check(got == want, "ContainerShouldRestart", pod, "container %q exit %d: podlife %v, upstream %v", c.Name, code, got, want)
+					}
+				}
+			}
+			if !reflect.DeepEqual(pod, before) {
+				t.Fatalf("input pod was modified")
+			}
+		}
+		d.report("pod helpers vs pkg/api/v1/pod", n)
+	})
+}
+
+// firstMatch finds the index of upstream's matching rule by asking upstream about
+// each prefix of the rule list.
+func firstMatch(c *corev1.Container, code int32) int {
+	for i := range c.RestartPolicyRules {
+		one := corev1.Container{RestartPolicyRules: c.RestartPolicyRules[i : i+1]}
+		if _, ok := podutil.FindMatchingContainerRestartRule(one, code); ok {
+			return i
+		}
+	}
+	return -1
+}
+
+// TestRestartAllMatchesKubelet compares ShouldAllContainersRestart,
+// AllContainersRestartCleanedUp and AllContainersRestartingCondition with the
+// kubelet's helpers, with and without a runtime view; names collide across kinds in
+// half of the pods.
+func TestRestartAllMatchesKubelet(t *testing.T) {
+	s := seed(t)
+	n := podCount(t)
+	withGates(t, func(t *testing.T, gs gateSet) {
+		rac := utilfeature.DefaultFeatureGate.Enabled(features.RestartAllContainersOnContainerExits)
+		g := newGen(s + 2)
+		d := &disagreements{t: t}
+		for range n {
+			pod := g.pod(g.pct(50))
+			before := pod.DeepCopy()
+			insts := g.instances(pod)
+			ps := toRuntime(pod, insts)
+			api := pod.Status.DeepCopy()
+
+			want := rac && kubecontainer.ShouldAllContainersRestart(pod, ps, api)
+			d.check(restart.ShouldAllContainersRestart(pod, insts, gs.opts) == want, "ShouldAllContainersRestart", pod, "runtime %s: upstream %v", dump(insts), want)
+			want = rac && kubecontainer.ShouldAllContainersRestart(pod, nil, api)
+			d.check(restart.ShouldAllContainersRestart(pod, nil, gs.opts) == want, "ShouldAllContainersRestart(no runtime)", pod, "upstream %v", want)
+
+			want = kubecontainer.AllContainersRestartCleanedUp(pod, ps)
+			d.check(restart.AllContainersRestartCleanedUp(pod, insts, gs.opts) == want, "AllContainersRestartCleanedUp", pod, "runtime %s: upstream %v", dump(insts), want)
+			// Without a runtime view, the view derived from the status.
+			sr := statusDerivedRuntime(pod)
+			want = kubecontainer.AllContainersRestartCleanedUp(pod, sr)
+			d.check(restart.AllContainersRestartCleanedUp(pod, nil, gs.opts) == want, "AllContainersRestartCleanedUp(status)", pod, "upstream %v", want)
+
+			for _, phase := range []corev1.PodPhase{corev1.PodPending, corev1.PodRunning, corev1.PodSucceeded, corev1.PodFailed} {
+				wantIncluded := rac && podutil.AllContainersCouldRestart(&pod.Spec)
+				wantCond := kubeletstatus.GenerateAllContainersRestartingCondition(pod, ps, api, phase)
+				cond, included := restart.AllContainersRestartingCondition(pod, insts, phase, gs.opts)
+				d.check(included == wantIncluded && (!included || reflect.DeepEqual(cond, wantCond)), "AllContainersRestartingCondition", pod,
+					"phase %s runtime %s: podlife %+v %v, upstream %+v %v", phase, dump(insts), cond, included, wantCond, wantIncluded)
+			}
+			if !reflect.DeepEqual(pod, before) {
+				t.Fatalf("input pod was modified")
+			}
+		}
+		d.report("restart-all vs kubecontainer", n)
+	})
+}
+
+// statusDerivedRuntime is the runtime the kubelet would hold for a pod whose status
+// it last wrote: one instance per status except the containers it removed for a
+// restart-all (waiting with reason RestartingAllContainers). Written independently
+// of the package under test.
+func statusDerivedRuntime(pod *corev1.Pod) *kubecontainer.PodStatus {
+	ps := &kubecontainer.PodStatus{}
+	for _, list := range [][]corev1.ContainerStatus{pod.Status.InitContainerStatuses, pod.Status.ContainerStatuses, pod.Status.EphemeralContainerStatuses} {
+		for _, st := range list {
+			if st.State.Waiting != nil && st.State.Waiting.Reason == "RestartingAllContainers" {
+				continue
+			}
+			if st.State.Running != nil || st.State.Terminated != nil || st.LastTerminationState.Terminated != nil {
+				ps.ContainerStatuses = append(ps.ContainerStatuses, &kubecontainer.Status{Name: st.Name})
+			}
+		}
+	}
+	return ps
+}
+
+// TestBackoffKeyMatchesKubelet compares BackoffKey with kuberuntime.GetBackoffKey.
+func TestBackoffKeyMatchesKubelet(t *testing.T) {
+	s := seed(t)
+	n := podCount(t)
+	g := newGen(s + 3)
+	d := &disagreements{t: t}
+	for range n {
+		pod := g.pod(true)
+		before := pod.DeepCopy()
+		for _, k := range kinds(pod) {
+			for _, c := range k.containers {
+				want := kuberuntime.GetBackoffKey(pod, c)
+				got := restart.BackoffKey(pod, c)
+				d.check(got == want, "BackoffKey", pod, "container %q: podlife %s, upstream %s", c.Name, got, want)
+			}
+		}
+		if !reflect.DeepEqual(pod, before) {
+			t.Fatalf("input pod was modified")
+		}
+	}
+	d.report("BackoffKey vs GetBackoffKey", n)
+}
