@@ -302,7 +302,10 @@ func TestBackoffKey(t *testing.T) {
 			check("different container", func(p *corev1.Pod) *corev1.Container { return &p.Spec.Containers[1] }, false)
 			check("pod name", func(p *corev1.Pod) *corev1.Container { p.Name = "other-pod"; return &p.Spec.Containers[0] }, false)
 			check("pod namespace", func(p *corev1.Pod) *corev1.Container { p.Namespace = "other-namespace"; return &p.Spec.Containers[0] }, false)
-			check("image", func(p *corev1.Pod) *corev1.Container { p.Spec.Containers[0].Image = "foo/image:v2"; return &p.Spec.Containers[0] }, false)
+			check("image", func(p *corev1.Pod) *corev1.Container {
+				p.Spec.Containers[0].Image = "foo/image:v2"
+				return &p.Spec.Containers[0]
+			}, false)
 			check("resources", func(p *corev1.Pod) *corev1.Container {
 				c := &p.Spec.Containers[0]
 				if c.Resources.Requests == nil {

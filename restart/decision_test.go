@@ -201,7 +201,7 @@ func TestShouldRestartAllocatesNothing(t *testing.T) {
 	pod := &corev1.Pod{
 		Spec: corev1.PodSpec{
 			InitContainers: []corev1.Container{{Name: "init"}},
-			Containers: []corev1.Container{{Name: "sidecar-like"}, {Name: "app", RestartPolicy: &never, RestartPolicyRules: []corev1.ContainerRestartRule{rule(actRestart, opIn, 1, 2), rule(actRestartAll, opIn, 42)}}},
+			Containers:     []corev1.Container{{Name: "sidecar-like"}, {Name: "app", RestartPolicy: &never, RestartPolicyRules: []corev1.ContainerRestartRule{rule(actRestart, opIn, 1, 2), rule(actRestartAll, opIn, 42)}}},
 		},
 		Status: corev1.PodStatus{ContainerStatuses: []corev1.ContainerStatus{
 			{Name: "sidecar-like", State: corev1.ContainerState{Running: &corev1.ContainerStateRunning{}}},
