@@ -1,0 +1,89 @@
+package validation
+
+import (
+	"reflect"
+	"testing"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/validation/field"
+)
+
+func template(tweaks ...func(*corev1.PodTemplateSpec)) *corev1.PodTemplateSpec {
+	t := &corev1.PodTemplateSpec{
+		ObjectMeta: metav1.ObjectMeta{Labels: map[string]string{"app": "web"}},
+		Spec:       corev1.PodSpec{Containers: []corev1.Container{{Name: "app", Image: "nginx"}}},
+	}
+	for _, f := range tweaks {
+		f(t)
+	}
+	return t
+}
+
+func TestValidatePodTemplateSpec(t *testing.T) {
+	path := field.NewPath("spec", "template")
+	tests := []struct {
+		name string
+		tmpl *corev1.PodTemplateSpec
+		opts Options
+		want []string
+	}{
+		{"valid", template(), Options{}, nil},
+		{"nil template", nil, Options{}, []string{"spec.template.spec.containers: Required value"}},
+		{"ephemeral containers are forbidden in templates", template(func(t *corev1.PodTemplateSpec) {
+			t.Spec.EphemeralContainers = []corev1.EphemeralContainer{{EphemeralContainerCommon: corev1.EphemeralContainerCommon{Name: "debug", Image: "busybox"}}}
+		}), Options{}, []string{"spec.template.spec.ephemeralContainers: Forbidden: ephemeral containers not allowed in pod template"}},
+		{"invalid label value", template(func(t *corev1.PodTemplateSpec) { t.Labels["app"] = "bad value!" }), Options{},
+			[]string{`spec.template.labels: Invalid value: "bad value!": a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')`}},
+		{"empty image", template(func(t *corev1.PodTemplateSpec) { t.Spec.Containers[0].Image = "" }), Options{},
+			[]string{"spec.template.spec.containers[0].image: Required value"}},
+		// The whitespace and grace-period checks are Pod-only (validatePodMetadataAndSpec).
+		{"image whitespace is a pod-only rule", template(func(t *corev1.PodTemplateSpec) { t.Spec.Containers[0].Image = " nginx" }), Options{}, nil},
+		{"negative grace period is a pod-only rule", template(func(t *corev1.PodTemplateSpec) { g := int64(-5); t.Spec.TerminationGracePeriodSeconds = &g }), Options{}, nil},
+		// Templates do not get requests copied from limits, so a request above the
+		// limit is reported against the request the template really has.
+		{"requests are not defaulted from limits", template(func(t *corev1.PodTemplateSpec) {
+			t.Spec.Containers[0].Resources = corev1.ResourceRequirements{
+				Limits:   corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("1")},
+				Requests: corev1.ResourceList{corev1.ResourceMemory: resource.MustParse("1Gi")},
+			}
+		}), Options{}, nil},
+		{"restartPolicy", template(func(t *corev1.PodTemplateSpec) { t.Spec.RestartPolicy = "Sometimes" }), Options{},
+			[]string{`spec.template.spec.restartPolicy: Unsupported value: "Sometimes": supported values: "Always", "OnFailure", "Never"`}},
+		{"stop signal dropped while ContainerStopSignals is off", template(func(t *corev1.PodTemplateSpec) {
+			sig := corev1.SIGUSR1
+			t.Spec.Containers[0].Lifecycle = &corev1.Lifecycle{StopSignal: &sig}
+		}), Options{}, nil},
+		{"stop signal needs spec.os when ContainerStopSignals is on", template(func(t *corev1.PodTemplateSpec) {
+			sig := corev1.SIGUSR1
+			t.Spec.Containers[0].Lifecycle = &corev1.Lifecycle{StopSignal: &sig}
+		}), Options{Features: map[string]bool{"ContainerStopSignals": true}},
+			[]string{"spec.template.spec.containers[0].lifecycle.stopSignal: Forbidden: may not be set for containers with empty `spec.os.name`"}},
+		{"SkipDefaulting validates the template as given", template(), Options{SkipDefaulting: true}, []string{
+			`spec.template.spec.terminationGracePeriodSeconds: Required value`,
+			`spec.template.spec.containers[0].terminationMessagePolicy: Required value`,
+			`spec.template.spec.containers[0].imagePullPolicy: Required value`,
+			`spec.template.spec.restartPolicy: Required value`,
+			`spec.template.spec.dnsPolicy: Required value`,
+		}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var before *corev1.PodTemplateSpec
+			if tc.tmpl != nil {
+				before = tc.tmpl.DeepCopy()
+			}
+			got := firstLines(ValidatePodTemplateSpec(tc.tmpl, path, tc.opts))
+			if len(got) == 0 {
+				got = nil
+			}
+			if !reflect.DeepEqual(got, tc.want) {
+				t.Errorf("got  %q\nwant %q", got, tc.want)
+			}
+			if tc.tmpl != nil && !reflect.DeepEqual(before, tc.tmpl) {
+				t.Error("input modified")
+			}
+		})
+	}
+}
