@@ -62,21 +62,21 @@ const (
 // The special gates AllAlpha and AllBeta are supported as upstream supports them: they
 // set every alpha (beta) gate that the map does not set itself.
 func (g FeatureGates) Validate() error {
-	var errs []string
+	var errs []error
 	for _, name := range sortedKeys(g) {
 		v := g[name]
 		spec, ok := knownGates[name]
 		if !ok {
 			// Upstream stops at the first unrecognized name.
-			errs = append(errs, fmt.Sprintf("unrecognized feature gate: %s", name))
+			errs = append(errs, fmt.Errorf("unrecognized feature gate: %s", name))
 			return aggregate(errs)
 		}
 		if spec.LockToDefault && spec.Default != v {
-			errs = append(errs, fmt.Sprintf("cannot set feature gate %s to %t, feature is locked to %t", name, v, spec.Default))
+			errs = append(errs, fmt.Errorf("cannot set feature gate %s to %t, feature is locked to %t", name, v, spec.Default))
 			continue
 		}
 		if spec.PreRelease == "PRE-ALPHA" {
-			errs = append(errs, fmt.Sprintf("cannot set feature gate %s to %t, feature is PreAlpha at emulated version 1.37, min compatibility version 1.36", name, v))
+			errs = append(errs, fmt.Errorf("cannot set feature gate %s to %t, feature is PreAlpha at emulated version 1.37, min compatibility version 1.36", name, v))
 		}
 	}
 	if len(errs) > 0 {
@@ -93,7 +93,7 @@ func (g FeatureGates) Validate() error {
 			}
 		}
 		if len(disabled) > 0 {
-			errs = append(errs, fmt.Sprintf("%s is enabled, but depends on features that are disabled: [%s]", name, strings.Join(disabled, " ")))
+			errs = append(errs, fmt.Errorf("%s is enabled, but depends on features that are disabled: [%s]", name, strings.Join(disabled, " ")))
 		}
 	}
 	return aggregate(errs)
@@ -134,13 +134,33 @@ func sortedKeys[V any](m map[string]V) []string {
 	return keys
 }
 
-// aggregate renders errors as k8s.io/apimachinery's utilerrors.NewAggregate does.
-func aggregate(msgs []string) error {
-	switch len(msgs) {
+// GateErrors is the error [FeatureGates.Validate] returns: one error per refused
+// override. Error joins them as k8s.io/apimachinery's utilerrors.NewAggregate does
+// (a single message alone, several as "[m1, m2]"); errors.Is and errors.As see each one
+// through Unwrap.
+type GateErrors []error
+
+// Error renders the errors as upstream's aggregate error does.
+func (e GateErrors) Error() string {
+	switch len(e) {
 	case 0:
-		return nil
+		return ""
 	case 1:
-		return fmt.Errorf("%s", msgs[0])
+		return e[0].Error()
 	}
-	return fmt.Errorf("[%s]", strings.Join(msgs, ", "))
+	msgs := make([]string, len(e))
+	for i, err := range e {
+		msgs[i] = err.Error()
+	}
+	return "[" + strings.Join(msgs, ", ") + "]"
+}
+
+// Unwrap returns the individual errors.
+func (e GateErrors) Unwrap() []error { return e }
+
+func aggregate(errs []error) error {
+	if len(errs) == 0 {
+		return nil
+	}
+	return GateErrors(errs)
 }

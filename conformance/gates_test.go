@@ -1,8 +1,18 @@
 package conformance
 
 import (
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"reflect"
+	"sort"
+	"strconv"
+	"strings"
 	"testing"
 
+	"github.com/go-logr/logr"
+	utilerrors "k8s.io/apimachinery/pkg/util/errors"
 	utilfeature "k8s.io/apiserver/pkg/util/feature"
 	"k8s.io/component-base/featuregate"
 	_ "k8s.io/kubernetes/pkg/features"
@@ -10,18 +20,212 @@ import (
 	"github.com/podlife/podlife"
 )
 
+func upstreamGates() featuregate.MutableVersionedFeatureGate {
+	return utilfeature.DefaultFeatureGate.(featuregate.MutableVersionedFeatureGate)
+}
+
 // TestKnownGatesMatchUpstream checks the generated gate table against the gates a
-// v1.37.2 server registers.
+// v1.37.2 server registers: every gate, its default, lock and stage, and its
+// dependencies in upstream's order.
 func TestKnownGatesMatchUpstream(t *testing.T) {
-	all := utilfeature.DefaultFeatureGate.(featuregate.MutableVersionedFeatureGate).GetAll()
-	for name, spec := range all {
+	gate := upstreamGates()
+	all := gate.GetAll()
+	versioned := gate.GetAllVersioned()
+	for name := range versioned {
 		ours, ok := podlife.LookupFeatureGate(string(name))
 		if !ok {
 			t.Errorf("%s: missing from podlife's table", name)
+			continue
+		}
+		spec, atEmulation := all[name]
+		if !atEmulation {
+			if ours.PreRelease != "PRE-ALPHA" || ours.Default || ours.LockToDefault {
+				t.Errorf("%s: not available at the emulated version, podlife has %+v", name, ours)
+			}
 			continue
 		}
 		if ours.Default != spec.Default || ours.LockToDefault != spec.LockToDefault || ours.PreRelease != string(spec.PreRelease) {
 			t.Errorf("%s: podlife %+v, upstream %+v", name, ours, spec)
 		}
 	}
+	if got, want := len(podlife.KnownFeatureGates()), len(versioned); got != want {
+		t.Errorf("podlife knows %d gates, upstream registers %d", got, want)
+	}
+	deps := gate.Dependencies()
+	for _, name := range podlife.KnownFeatureGates() {
+		ours, _ := podlife.LookupFeatureGate(name)
+		var want []string
+		for _, d := range deps[featuregate.Feature(name)] {
+			want = append(want, string(d))
+		}
+		if !reflect.DeepEqual(ours.Dependencies, want) {
+			t.Errorf("%s: dependencies %q, upstream %q (in upstream's order)", name, ours.Dependencies, want)
+		}
+	}
+}
+
+// gateSeed returns PODLIFE_SEED or a fixed default.
+func gateSeed() uint64 {
+	if s := os.Getenv("PODLIFE_SEED"); s != "" {
+		if v, err := strconv.ParseUint(s, 10, 64); err == nil {
+			return v
+		}
+	}
+	return 1937
+}
+
+// overrideMaps generates override maps that reach every rule: random gates with random
+// values, locked gates, gates not available yet, dependency breaks, AllAlpha/AllBeta,
+// and unknown names.
+func overrideMaps(n int, seed uint64) []map[string]bool {
+	r := rand.New(rand.NewPCG(seed, 7))
+	names := podlife.KnownFeatureGates()
+	var locked, withDeps, depTargets, prealpha []string
+	for _, name := range names {
+		spec, _ := podlife.LookupFeatureGate(name)
+		if spec.LockToDefault {
+			locked = append(locked, name)
+		}
+		if spec.PreRelease == "PRE-ALPHA" {
+			prealpha = append(prealpha, name)
+		}
+		if len(spec.Dependencies) > 0 {
+			withDeps = append(withDeps, name)
+			depTargets = append(depTargets, spec.Dependencies...)
+		}
+	}
+	pickOf := func(xs []string) string { return xs[r.IntN(len(xs))] }
+	unknown := []string{"NoSuchGate", "podlevelresources", "", "PodLevelResources ", "AllGA"}
+	out := make([]map[string]bool, 0, n)
+	for len(out) < n {
+		m := map[string]bool{}
+		for k := r.IntN(4); k > 0; k-- {
+			m[pickOf(names)] = r.IntN(2) == 0
+		}
+		if r.IntN(4) == 0 && len(locked) > 0 {
+			m[pickOf(locked)] = r.IntN(2) == 0
+		}
+		if r.IntN(3) == 0 {
+			// Break a dependency: turn a dependency off, maybe turn its dependent on.
+			m[pickOf(depTargets)] = false
+			if r.IntN(2) == 0 {
+				m[pickOf(withDeps)] = true
+			}
+		}
+		if r.IntN(6) == 0 {
+			m[pickOf([]string{"AllAlpha", "AllBeta"})] = r.IntN(2) == 0
+		}
+		if r.IntN(15) == 0 && len(prealpha) > 0 {
+			m[pickOf(prealpha)] = r.IntN(2) == 0
+		}
+		if r.IntN(12) == 0 {
+			m[pickOf(unknown)] = r.IntN(2) == 0
+		}
+		out = append(out, m)
+	}
+	// Fixed cases that must be in every run.
+	out = append(out,
+		nil,
+		map[string]bool{},
+		map[string]bool{"ContainerRestartRules": false},
+		map[string]bool{"ContainerRestartRules": false, "RestartAllContainersOnContainerExits": false},
+		map[string]bool{"PodLevelResources": false},
+		map[string]bool{"InPlacePodVerticalScaling": false},
+		map[string]bool{"AllAlpha": true},
+		map[string]bool{"AllBeta": false},
+		map[string]bool{"AllAlpha": true, "AllBeta": true},
+		map[string]bool{"AllBeta": false, "ContainerRestartRules": true},
+	)
+	return out
+}
+
+func messages(err error) []string {
+	var list []error
+	var agg utilerrors.Aggregate
+	switch {
+	case errors.As(err, &agg):
+		list = agg.Errors()
+	default:
+		if u, ok := err.(interface{ Unwrap() []error }); ok {
+			list = u.Unwrap()
+		} else {
+			list = []error{err}
+		}
+	}
+	var msgs []string
+	for _, e := range list {
+		msgs = append(msgs, e.Error())
+	}
+	sort.Strings(msgs)
+	return msgs
+}
+
+func hasUnknown(m map[string]bool) bool {
+	for name := range m {
+		if _, ok := podlife.LookupFeatureGate(name); !ok {
+			return true
+		}
+	}
+	return false
+}
+
+// TestValidateAndEnabledMatchUpstream compares FeatureGates.Validate with SetFromMap on
+// a fresh copy of the server's gate, and, when the map is accepted, Enabled for every
+// gate.
+func TestValidateAndEnabledMatchUpstream(t *testing.T) {
+	const n = 3000
+	s := gateSeed()
+	t.Logf("seed %d (override with PODLIFE_SEED)", s)
+	var names []string // gates available at the emulated version (upstream's Enabled panics on others)
+	for _, name := range podlife.KnownFeatureGates() {
+		if _, ok := upstreamGates().GetAll()[featuregate.Feature(name)]; ok {
+			names = append(names, name)
+		}
+	}
+	var accepted, refused, exact, asSet, unknown int
+	for i, m := range overrideMaps(n, s) {
+		gate := upstreamGates().DeepCopy()
+		upErr := gate.(interface {
+			SetFromMapWithLogger(logr.Logger, map[string]bool) error
+		}).SetFromMapWithLogger(logr.Discard(), m)
+		ourErr := podlife.FeatureGates(m).Validate()
+		desc := fmt.Sprintf("map %d %v", i, m)
+		if (upErr == nil) != (ourErr == nil) {
+			t.Errorf("%s: upstream error %v, podlife error %v", desc, upErr, ourErr)
+			continue
+		}
+		if upErr == nil {
+			accepted++
+			for _, name := range names {
+				if got, want := podlife.FeatureGates(m).Enabled(name), gate.Enabled(featuregate.Feature(name)); got != want {
+					t.Errorf("%s: Enabled(%s) = %t, upstream %t", desc, name, got, want)
+				}
+			}
+			continue
+		}
+		refused++
+		switch um := messages(upErr); {
+		case hasUnknown(m):
+			// Upstream stops at the first unknown name it meets in map order.
+			unknown++
+			if !strings.Contains(ourErr.Error(), "unrecognized feature gate: ") {
+				t.Errorf("%s: podlife %q names no unknown gate (upstream %q)", desc, ourErr, upErr)
+			}
+		case len(um) == 1:
+			exact++
+			if ourErr.Error() != upErr.Error() {
+				t.Errorf("%s:\npodlife  %q\nupstream %q", desc, ourErr, upErr)
+			}
+		default:
+			asSet++
+			if om := messages(ourErr); !reflect.DeepEqual(om, um) {
+				t.Errorf("%s:\npodlife  %q\nupstream %q", desc, om, um)
+			}
+			if !strings.HasPrefix(ourErr.Error(), "[") || !strings.HasSuffix(ourErr.Error(), "]") {
+				t.Errorf("%s: %q is not rendered as an aggregate", desc, ourErr)
+			}
+		}
+	}
+	t.Logf("%d maps: %d accepted (Enabled compared for %d gates each), %d refused (%d exact message, %d as a set, %d with unknown names)",
+		accepted+refused, accepted, len(names), refused, exact, asSet, unknown)
 }
