@@ -597,7 +597,8 @@ func (a PodActions) String() string {
 	var parts []string
 	if a.Terminate {
 		parts = append(parts, "terminate the pod: stop every container and the sandbox")
-	} else if a.KillPod {
+	} else if a.KillPod && a.SandboxChange != msgNoSandbox {
+		// A pod without a sandbox has nothing to kill.
 		parts = append(parts, "kill the pod")
 	}
 	if a.CreateSandbox {
