@@ -209,7 +209,7 @@ func PodColumns(pod *corev1.Pod, now time.Time) Columns {
 // unknown name is not a sidecar. Small specs are scanned, large ones indexed, so the cost
 // stays linear.
 func sidecarLookup(inits []corev1.Container) func(name string) bool {
-	if len(inits) <= 16 {
+	if len(inits) <= scanLimit {
 		return func(name string) bool {
 			for i := len(inits) - 1; i >= 0; i-- {
 				if inits[i].Name == name {

@@ -48,30 +48,55 @@ func (o Options) restartOptions() restart.Options {
 	return restart.Options{Features: o.Features}
 }
 
-// statusList is the kubelet's "allContainerStatuses" (init statuses, then regular ones)
-// seen through pod.Status without building the slice.
+// statusList is a list of container statuses looked up by name, first match winning
+// (podutil.GetContainerStatus), over two slices read one after the other without building
+// the combined slice. Long lists are indexed so that lookups stay linear overall.
 type statusList struct {
-	init, regular []corev1.ContainerStatus
+	first, second []corev1.ContainerStatus
+	index         map[string]*corev1.ContainerStatus
 }
 
-func podStatuses(pod *corev1.Pod) statusList {
-	return statusList{init: pod.Status.InitContainerStatuses, regular: pod.Status.ContainerStatuses}
-}
+// scanLimit is the length from which lists and specs are indexed rather than scanned.
+const scanLimit = 16
 
-// isNil reports whether append(init, regular...) would be nil, which upstream treats as
-// "no statuses known".
-func (l statusList) isNil() bool { return l.init == nil && len(l.regular) == 0 }
-
-// find returns the first status named name, init statuses first (podutil.GetContainerStatus).
-func (l statusList) find(name string) (*corev1.ContainerStatus, bool) {
-	for i := range l.init {
-		if l.init[i].Name == name {
-			return &l.init[i], true
+func newStatusList(first, second []corev1.ContainerStatus) statusList {
+	l := statusList{first: first, second: second}
+	if len(first)+len(second) > scanLimit {
+		l.index = make(map[string]*corev1.ContainerStatus, len(first)+len(second))
+		for _, list := range [2][]corev1.ContainerStatus{first, second} {
+			for i := range list {
+				if _, dup := l.index[list[i].Name]; !dup {
+					l.index[list[i].Name] = &list[i]
+				}
+			}
 		}
 	}
-	for i := range l.regular {
-		if l.regular[i].Name == name {
-			return &l.regular[i], true
+	return l
+}
+
+// podStatuses is the kubelet's "allContainerStatuses": init statuses, then regular ones.
+func podStatuses(pod *corev1.Pod) statusList {
+	return newStatusList(pod.Status.InitContainerStatuses, pod.Status.ContainerStatuses)
+}
+
+// isNil reports whether append(first, second...) would be nil, which upstream treats as
+// "no statuses known".
+func (l statusList) isNil() bool { return l.first == nil && len(l.second) == 0 }
+
+// find returns the first status named name.
+func (l statusList) find(name string) (*corev1.ContainerStatus, bool) {
+	if l.index != nil {
+		s, ok := l.index[name]
+		return s, ok
+	}
+	for i := range l.first {
+		if l.first[i].Name == name {
+			return &l.first[i], true
+		}
+	}
+	for i := range l.second {
+		if l.second[i].Name == name {
+			return &l.second[i], true
 		}
 	}
 	return nil, false
@@ -203,21 +228,35 @@ func anyRegularContainerStarted(spec *corev1.PodSpec, statuses statusList) bool 
 	if len(spec.Containers) == 0 {
 		return false
 	}
-	started := func(list []corev1.ContainerStatus) bool {
+	isRegular := containerNameSet(spec.Containers)
+	for _, list := range [2][]corev1.ContainerStatus{statuses.first, statuses.second} {
 		for i := range list {
-			s := &list[i]
-			if s.State.Running == nil && s.State.Terminated == nil {
-				continue
+			if s := &list[i]; (s.State.Running != nil || s.State.Terminated != nil) && isRegular(s.Name) {
+				return true
 			}
-			for j := range spec.Containers {
-				if spec.Containers[j].Name == s.Name {
+		}
+	}
+	return false
+}
+
+// containerNameSet returns a membership test for the names of cs, scanning short lists
+// and indexing long ones.
+func containerNameSet(cs []corev1.Container) func(string) bool {
+	if len(cs) <= scanLimit {
+		return func(name string) bool {
+			for i := range cs {
+				if cs[i].Name == name {
 					return true
 				}
 			}
+			return false
 		}
-		return false
 	}
-	return started(statuses.init) || started(statuses.regular)
+	set := make(map[string]struct{}, len(cs))
+	for i := range cs {
+		set[cs[i].Name] = struct{}{}
+	}
+	return func(name string) bool { _, ok := set[name]; return ok }
 }
 
 // ContainersReadyCondition returns the pod's ContainersReady condition as the kubelet

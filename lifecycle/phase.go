@@ -66,7 +66,7 @@ func Phase(pod *corev1.Pod, opts PhaseOptions) corev1.PodPhase {
 	rac := opts.Features.Enabled(gateRestartAllContainers)
 	ropts := opts.restartOptions()
 	// getPhase looks statuses up in ContainerStatuses followed by InitContainerStatuses.
-	statuses := statusList{init: pod.Status.ContainerStatuses, regular: pod.Status.InitContainerStatuses}
+	statuses := newStatusList(pod.Status.ContainerStatuses, pod.Status.InitContainerStatuses)
 
 	// restartable is the kubelet's check on a container that exited with exitCode and
 	// reason: its policies would restart it, or RestartAllContainers stopped it.

@@ -49,27 +49,55 @@ const (
 
 // containerSpec finds the container named name as the kubelet's GetContainerSpec does:
 // init containers, then containers, then ephemeral containers, the first match winning.
-func containerSpec(spec *corev1.PodSpec, name string) (*corev1.Container, ContainerKind, bool) {
+func containerSpec(spec *corev1.PodSpec, name string) *corev1.Container {
 	for i := range spec.InitContainers {
 		if c := &spec.InitContainers[i]; c.Name == name {
-			if restart.IsRestartableInitContainer(c) {
-				return c, KindSidecar, true
-			}
-			return c, KindInitContainer, true
+			return c
 		}
 	}
 	for i := range spec.Containers {
 		if c := &spec.Containers[i]; c.Name == name {
-			return c, KindContainer, true
+			return c
 		}
 	}
 	for i := range spec.EphemeralContainers {
 		if e := &spec.EphemeralContainers[i]; e.Name == name {
-			c := corev1.Container(e.EphemeralContainerCommon)
-			return &c, KindEphemeralContainer, true
+			return ephemeralAsContainer(e)
 		}
 	}
-	return nil, "", false
+	return nil
+}
+
+// ephemeralAsContainer views an ephemeral container as a container, as the kubelet does.
+func ephemeralAsContainer(e *corev1.EphemeralContainer) *corev1.Container {
+	c := corev1.Container(e.EphemeralContainerCommon)
+	return &c
+}
+
+// specLookup returns containerSpec for repeated lookups: long specs are indexed once.
+func specLookup(spec *corev1.PodSpec) func(name string) *corev1.Container {
+	n := len(spec.InitContainers) + len(spec.Containers) + len(spec.EphemeralContainers)
+	if n <= scanLimit {
+		return func(name string) *corev1.Container { return containerSpec(spec, name) }
+	}
+	index := make(map[string]*corev1.Container, n)
+	add := func(c *corev1.Container) {
+		if _, dup := index[c.Name]; !dup {
+			index[c.Name] = c
+		}
+	}
+	for i := range spec.InitContainers {
+		add(&spec.InitContainers[i])
+	}
+	for i := range spec.Containers {
+		add(&spec.Containers[i])
+	}
+	for i := range spec.EphemeralContainers {
+		if _, dup := index[spec.EphemeralContainers[i].Name]; !dup {
+			index[spec.EphemeralContainers[i].Name] = ephemeralAsContainer(&spec.EphemeralContainers[i])
+		}
+	}
+	return func(name string) *corev1.Container { return index[name] }
 }
 
 // GracePeriod returns the grace period, in seconds, the kubelet starts from when it stops
@@ -87,13 +115,19 @@ func containerSpec(spec *corev1.PodSpec, name string) (*corev1.Container, Contai
 // [StopTimeout]. An unknown container name is treated as a container without probes.
 func GracePeriod(pod *corev1.Pod, container string, reason KillReason) int64 {
 	pod = orEmpty(pod)
+	c := containerSpec(&pod.Spec, container)
+	return gracePeriod(pod, c, reason)
+}
+
+// gracePeriod is setTerminationGracePeriod for the container spec c (nil when unknown).
+func gracePeriod(pod *corev1.Pod, c *corev1.Container, reason KillReason) int64 {
 	if pod.DeletionGracePeriodSeconds != nil {
 		return *pod.DeletionGracePeriodSeconds
 	}
 	if pod.Spec.TerminationGracePeriodSeconds == nil {
 		return MinimumGracePeriodSeconds
 	}
-	if c, _, ok := containerSpec(&pod.Spec, container); ok {
+	if c != nil {
 		var probe *corev1.Probe
 		switch reason {
 		case KillReasonStartupProbe:
@@ -137,11 +171,11 @@ type StopOptions struct {
 // when the timeout expires.
 func StopTimeout(pod *corev1.Pod, container string, reason KillReason, opts StopOptions) int64 {
 	pod = orEmpty(pod)
-	grace := GracePeriod(pod, container, reason)
+	c := containerSpec(&pod.Spec, container)
+	grace := gracePeriod(pod, c, reason)
 	if opts.GracePeriodOverride != nil {
 		grace = *opts.GracePeriodOverride
 	}
-	c, _, _ := containerSpec(&pod.Spec, container)
 	grace = stopTimeout(grace, c != nil && c.Lifecycle != nil && c.Lifecycle.PreStop != nil, opts.PreStop, opts.Ordered, opts.Wait)
 	return grace
 }
@@ -343,14 +377,15 @@ func TerminationSchedule(pod *corev1.Pod, steps []TerminationStep, gracePeriodOv
 	ordered := hasSidecar(&pod.Spec)
 	out := make([]ScheduledStop, len(steps))
 	exits := make(map[string]time.Duration, len(steps))
+	lookup := specLookup(&pod.Spec)
 	for i, step := range steps {
 		b := behavior[step.Name]
-		grace := GracePeriod(pod, step.Name, KillReasonUnknown)
+		c := lookup(step.Name)
+		grace := gracePeriod(pod, c, KillReasonUnknown)
 		if gracePeriodOverride != nil {
 			grace = *gracePeriodOverride
 		}
 		var elapsed time.Duration
-		c, _, _ := containerSpec(&pod.Spec, step.Name)
 		if c != nil && c.Lifecycle != nil && c.Lifecycle.PreStop != nil && grace > 0 {
 			hook := min(max(b.PreStop, 0), seconds(grace))
 			elapsed = hook
