@@ -342,8 +342,10 @@ type CrashLoopState struct {
 
 // For returns the state that applies to container c of pod: s itself when its key is
 // c's key, otherwise a fresh state under the new key. A changed image or resources
-// (or a new pod UID) therefore starts the back-off over, while the old entry is left
-// to be garbage-collected.
+// (or a new pod UID) therefore starts the back-off over. The kubelet keeps the old
+// entry until housekeeping drops it (600s after its last update), so changing back
+// within that time resumes the old entry; a caller that needs that keeps a
+// map[string]Backoff keyed by [BackoffKey] instead.
 func (s CrashLoopState) For(pod *corev1.Pod, c *corev1.Container) CrashLoopState {
 	key := BackoffKey(pod, c)
 	if key == s.Key {

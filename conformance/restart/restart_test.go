@@ -3,6 +3,7 @@
 package restart
 
 import (
+	"fmt"
 	"reflect"
 	"testing"
 
@@ -120,6 +121,7 @@ func TestShouldRestartMatchesKubelet(t *testing.T) {
 		g := newGen(s)
 		d := &disagreements{t: t}
 		di := &disagreements{t: t}
+		bases := map[string]int{}
 		for range n {
 			pod := g.pod(true)
 			before := pod.DeepCopy()
@@ -127,6 +129,7 @@ func TestShouldRestartMatchesKubelet(t *testing.T) {
 				for _, c := range k.containers {
 					want := kubecontainer.ShouldContainerBeRestarted(logger, c, pod, runtimeFromAPI(k.statuses, c.Name))
 					got := restart.ShouldRestart(pod, c.Name, gs.opts)
+					bases[fmt.Sprintf("%v/%v/all=%v", got.Basis, got.Restart, got.RestartAllContainers)]++
 					d.check(got.Restart == want, "ShouldRestart", pod, "container %q: podlife %v (%s), upstream %v", c.Name, got.Restart, got.Reason(), want)
 				}
 			}
@@ -148,6 +151,12 @@ func TestShouldRestartMatchesKubelet(t *testing.T) {
 			}
 		}
 		d.report("ShouldRestart vs ShouldContainerBeRestarted", n)
+		t.Logf("decisions by basis: %v", bases)
+		for _, b := range []restart.Basis{restart.BasisDeletion, restart.BasisNoInstance, restart.BasisRunning} {
+			if bases[fmt.Sprintf("%v/%v/all=false", b, b == restart.BasisNoInstance)] == 0 {
+				t.Errorf("the generator never produced basis %v", b)
+			}
+		}
 		di.report("ShouldRestartInstance vs ShouldContainerBeRestarted", n)
 	})
 }
