@@ -5,7 +5,6 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	apimachineryvalidation "k8s.io/apimachinery/pkg/api/validation"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/podlife/podlife"
@@ -83,22 +82,6 @@ func validatePodMetadataAndSpec(pod *corev1.Pod, o podValidationOptions) field.E
 	allErrs = append(allErrs, validateImagesOnlyForPod(pod.Spec.Containers, specPath.Child("containers"))...)
 	allErrs = append(allErrs, validateImagesOnlyForPod(pod.Spec.InitContainers, specPath.Child("initContainers"))...)
 	return allErrs
-}
-
-// validateObjectMeta mirrors k8s.io/kubernetes ValidateObjectMeta: apimachinery's
-// checks plus the Kubernetes finalizer-name rule.
-func validateObjectMeta(meta *metav1.ObjectMeta, requiresNamespace bool, nameFn apimachineryvalidation.ValidateNameFunc, fldPath *field.Path) field.ErrorList {
-	allErrs := apimachineryvalidation.ValidateObjectMeta(meta, requiresNamespace, nameFn, fldPath)
-	for i, f := range meta.Finalizers {
-		if !strings.Contains(f, "/") && !isStandardFinalizer(f) {
-			allErrs = append(allErrs, field.Invalid(fldPath.Child("finalizers").Index(i), f, "name is neither a standard finalizer name nor is it fully qualified"))
-		}
-	}
-	return allErrs
-}
-
-func isStandardFinalizer(f string) bool {
-	return f == string(corev1.FinalizerKubernetes) || f == metav1.FinalizerOrphanDependents || f == metav1.FinalizerDeleteDependents
 }
 
 // validateImagesOnlyForPod is upstream validateContainersOnlyForPod: pods (not

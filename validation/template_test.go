@@ -1,7 +1,9 @@
 package validation
 
 import (
+	"encoding/json"
 	"reflect"
+	"strings"
 	"testing"
 
 	corev1 "k8s.io/api/core/v1"
@@ -86,4 +88,35 @@ func TestValidatePodTemplateSpec(t *testing.T) {
 			}
 		})
 	}
+}
+
+// FuzzValidatePodTemplateSpec checks that ValidatePodTemplateSpec never panics, never
+// modifies its input, answers the same twice, and reports every error under fldPath.
+func FuzzValidatePodTemplateSpec(f *testing.F) {
+	for _, s := range fuzzPodSeeds {
+		f.Add([]byte(s), false)
+	}
+	f.Fuzz(func(t *testing.T, data []byte, skip bool) {
+		var p corev1.Pod
+		if json.Unmarshal(data, &p) != nil {
+			t.Skip()
+		}
+		tmpl := &corev1.PodTemplateSpec{ObjectMeta: p.ObjectMeta, Spec: p.Spec}
+		before := tmpl.DeepCopy()
+		opts := Options{SkipDefaulting: skip}
+		path := field.NewPath("spec", "template")
+		first := ValidatePodTemplateSpec(tmpl, path, opts)
+		if !reflect.DeepEqual(before, tmpl) {
+			t.Fatal("input modified")
+		}
+		second := ValidatePodTemplateSpec(tmpl, path, opts)
+		if !reflect.DeepEqual(errorStrings(first), errorStrings(second)) {
+			t.Fatalf("not deterministic:\n%q\n%q", errorStrings(first), errorStrings(second))
+		}
+		for _, e := range first {
+			if !strings.HasPrefix(e.Field, "spec.template.") {
+				t.Fatalf("error outside the template: %v", e)
+			}
+		}
+	})
 }

@@ -1,6 +1,7 @@
 package validation
 
 import (
+	"encoding/json"
 	"reflect"
 	"strings"
 	"testing"
@@ -400,4 +401,56 @@ func TestUnifiedDiff(t *testing.T) {
 			}
 		})
 	}
+}
+
+// fuzzPodSeeds are pod manifests the fuzzers start from.
+var fuzzPodSeeds = []string{
+	`{"metadata":{"name":"web","namespace":"default","resourceVersion":"1"},"spec":{"containers":[{"name":"app","image":"nginx"}]}}`,
+	`{"metadata":{"name":"web","namespace":"default","resourceVersion":"2","labels":{"app":"web"}},"spec":{"activeDeadlineSeconds":30,"terminationGracePeriodSeconds":-1,` +
+		`"tolerations":[{"key":"k","operator":"Exists","effect":"NoExecute","tolerationSeconds":5}],"schedulingGates":[{"name":"g"}],"nodeSelector":{"a":"b"},` +
+		`"initContainers":[{"name":"side","image":"busybox","restartPolicy":"Always","resources":{"limits":{"cpu":"1"}}}],` +
+		`"containers":[{"name":"app","image":"nginx:1.2","ports":[{"containerPort":80,"hostPort":8080}],"resources":{"requests":{"memory":"1Gi"}},` +
+		`"lifecycle":{"stopSignal":"SIGUSR1","preStop":{"sleep":{"seconds":5}}},"livenessProbe":{"httpGet":{"port":80}}}],"resources":{"limits":{"cpu":"2"}}}}`,
+	`{"metadata":{"name":"x","namespace":"y","annotations":{"kubernetes.io/config.mirror":"m"}},"spec":{"affinity":{"nodeAffinity":{"requiredDuringSchedulingIgnoredDuringExecution":{"nodeSelectorTerms":[{"matchExpressions":[{"key":"z","operator":"In","values":["a"]}]}]}}},"containers":[]}}`,
+	`{}`,
+}
+
+// FuzzValidatePodUpdate checks that ValidatePodUpdate never panics, never modifies its
+// inputs, and answers the same twice.
+func FuzzValidatePodUpdate(f *testing.F) {
+	for _, a := range fuzzPodSeeds {
+		for _, b := range fuzzPodSeeds {
+			f.Add([]byte(a), []byte(b), false)
+		}
+	}
+	f.Fuzz(func(t *testing.T, newJSON, oldJSON []byte, skip bool) {
+		var n, o corev1.Pod
+		if json.Unmarshal(newJSON, &n) != nil || json.Unmarshal(oldJSON, &o) != nil {
+			t.Skip()
+		}
+		nc, oc := n.DeepCopy(), o.DeepCopy()
+		opts := Options{SkipDefaulting: skip}
+		first := ValidatePodUpdate(&n, &o, opts)
+		if !reflect.DeepEqual(nc, &n) || !reflect.DeepEqual(oc, &o) {
+			t.Fatal("input modified")
+		}
+		second := ValidatePodUpdate(&n, &o, opts)
+		if !reflect.DeepEqual(errorStrings(first), errorStrings(second)) {
+			t.Fatalf("not deterministic:\n%q\n%q", errorStrings(first), errorStrings(second))
+		}
+		// An unchanged stored pod is never refused for changing the spec.
+		for _, e := range ValidatePodUpdate(&o, &o, opts) {
+			if e.Field == "spec" && e.Type == field.ErrorTypeForbidden {
+				t.Fatalf("identical update refused: %v", e)
+			}
+		}
+	})
+}
+
+func errorStrings(errs field.ErrorList) []string {
+	out := make([]string, len(errs))
+	for i, e := range errs {
+		out[i] = e.Error()
+	}
+	return out
 }

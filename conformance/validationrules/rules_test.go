@@ -3,13 +3,16 @@ package validationrules
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"reflect"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 
 	v1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	genericapirequest "k8s.io/apiserver/pkg/endpoints/request"
 	utilfeature "k8s.io/apiserver/pkg/util/feature"
@@ -102,7 +105,7 @@ func TestCasesAgainstUpstream(t *testing.T) {
 		t.Fatal("no cases")
 	}
 	agree := 0
-	dump := map[string]map[string][]string{}
+	dump := map[string]map[string]any{}
 	defer func() {
 		// PODLIFE_DUMP=file writes upstream's and podlife's answers per case, to help
 		// write table expectations.
@@ -117,13 +120,13 @@ func TestCasesAgainstUpstream(t *testing.T) {
 			setPrivileged(t, c.Privileged)
 			theirs := upstreamCreate(t, c.Pod)
 			ours := validation.ValidatePodCreate(c.Pod, validation.Options{Features: c.Features, AllowPrivileged: c.Privileged})
-			dump[c.Name] = map[string][]string{"upstream": strs(theirs), "ours": strs(ours)}
-			if got := sorted(strs(theirs)); !reflect.DeepEqual(got, sorted(c.Want)) {
-				t.Errorf("upstream differs from the table\nupstream: %s\n   table: %s", goList(strs(theirs)), goList(c.Want))
+			dump[c.Name] = map[string]any{"upstream": strs(theirs), "ours": strs(ours), "agree": compareDetailed(ours, theirs) == ""}
+			if got := sorted(strs(ours)); !reflect.DeepEqual(got, sorted(c.Want)) {
+				t.Errorf("podlife differs from the table (stale golden file?)\npodlife: %s\n  table: %s", goList(strs(ours)), goList(c.Want))
 				return
 			}
 			if msg := compareDetailed(ours, theirs); msg != "" {
-				t.Errorf("%s", msg)
+				t.Errorf("podlife and upstream differ:\n%s\nupstream: %s", msg, goList(strs(theirs)))
 				return
 			}
 			agree++
@@ -143,31 +146,37 @@ func goList(s []string) string {
 	return b.String()
 }
 
-// compareDetailed matches errors by their Error() text (as a multiset) and then
-// compares each pair's bad value (dynamic type name, kind and JSON form) and origin.
+// errKey renders what must agree: type, field, detail and the bad value normalised
+// across the internal and v1 APIs (canon).
+func errKey(e *field.Error) string {
+	return string(e.Type) + " | " + e.Field + " | " + strconv.Quote(e.Detail) + " | " + canon(e.BadValue) + " | origin=" + e.Origin
+}
+
+// compareDetailed compares podlife's and upstream's errors as multisets of errKey,
+// and their Error() texts too unless the bad value is a struct: upstream renders
+// internal structs, which have no JSON tags, with Go field names.
 func compareDetailed(ours, theirs field.ErrorList) string {
-	byText := map[string][]*field.Error{}
+	count := map[string]int{}
+	text := map[string]string{}
 	for _, e := range theirs {
-		byText[e.Error()] = append(byText[e.Error()], e)
+		k := errKey(e)
+		count[k]++
+		text[k] = e.Error()
 	}
 	var problems []string
 	for _, o := range ours {
-		list := byText[o.Error()]
-		if len(list) == 0 {
-			problems = append(problems, "extra: "+o.Error())
+		k := errKey(o)
+		if count[k] == 0 {
+			problems = append(problems, "extra: "+k)
 			continue
 		}
-		u := list[0]
-		byText[o.Error()] = list[1:]
-		if msg := sameBadValue(o.BadValue, u.BadValue); msg != "" {
-			problems = append(problems, o.Error()+": bad value "+msg)
-		}
-		if o.Origin != u.Origin {
-			problems = append(problems, o.Error()+": origin "+o.Origin+" vs upstream "+u.Origin)
+		count[k]--
+		if !structValued(o.BadValue) && text[k] != o.Error() {
+			problems = append(problems, "text: "+o.Error()+" vs upstream "+text[k])
 		}
 	}
-	for k, list := range byText {
-		for range list {
+	for k, n := range count {
+		for ; n > 0; n-- {
 			problems = append(problems, "missing: "+k)
 		}
 	}
@@ -175,51 +184,91 @@ func compareDetailed(ours, theirs field.ErrorList) string {
 	return strings.Join(problems, "\n")
 }
 
-func sameBadValue(ours, theirs any) string {
-	if ours == nil || theirs == nil {
-		if ours == nil && theirs == nil {
-			return ""
-		}
-		return describe(ours) + " vs upstream " + describe(theirs)
+func structValued(v any) bool {
+	t := reflect.TypeOf(v)
+	for t != nil && (t.Kind() == reflect.Pointer || t.Kind() == reflect.Slice) {
+		t = t.Elem()
 	}
-	to, tt := reflect.TypeOf(ours), reflect.TypeOf(theirs)
-	if to.Kind() != tt.Kind() || to.Name() != tt.Name() || typeName(to) != typeName(tt) {
-		return describe(ours) + " vs upstream " + describe(theirs)
-	}
-	if typeName(to) == "struct" {
-		return "" // internal structs have no JSON tags; same type name is the check
-	}
-	jo, _ := json.Marshal(ours)
-	jt, _ := json.Marshal(theirs)
-	if string(jo) != string(jt) {
-		return describe(ours) + " vs upstream " + describe(theirs)
-	}
-	return ""
+	return t != nil && t.Kind() == reflect.Struct && t != reflect.TypeOf(resource.Quantity{})
 }
 
-// typeName names a type without its package: "*RestartPolicy", "int32", "struct".
-func typeName(t reflect.Type) string {
-	switch t.Kind() {
-	case reflect.Pointer:
-		return "*" + typeName(t.Elem())
-	case reflect.Slice:
-		return "[]" + typeName(t.Elem())
-	case reflect.Struct:
-		if t.Name() == "Quantity" {
-			return "Quantity"
-		}
-		return "struct"
-	}
-	if t.Name() != "" {
-		return t.Name()
-	}
-	return t.Kind().String()
-}
-
-func describe(v any) string {
+// canon prints a value so that an internal-API value and its v1 counterpart print
+// the same: named types collapse to their kind (but keep their type name), structs
+// print their non-zero exported fields sorted by Go name, quantities canonically.
+func canon(v any) string {
 	if v == nil {
 		return "nil"
 	}
-	j, _ := json.Marshal(v)
-	return reflect.TypeOf(v).String() + " " + string(j)
+	var b strings.Builder
+	canonValue(&b, reflect.ValueOf(v))
+	return b.String()
+}
+
+func canonValue(b *strings.Builder, v reflect.Value) {
+	if !v.IsValid() {
+		b.WriteString("nil")
+		return
+	}
+	if v.Type() == reflect.TypeOf(resource.Quantity{}) {
+		q := v.Interface().(resource.Quantity)
+		b.WriteString("Q(" + q.String() + ")")
+		return
+	}
+	if n := v.Type().Name(); n != "" && v.Kind() != reflect.Struct {
+		b.WriteString(n + ":")
+	}
+	switch v.Kind() {
+	case reflect.Pointer, reflect.Interface:
+		if v.IsNil() {
+			b.WriteString("nil")
+			return
+		}
+		if v.Kind() == reflect.Pointer {
+			b.WriteString("&")
+		}
+		canonValue(b, v.Elem())
+	case reflect.String:
+		b.WriteString(strconv.Quote(v.String()))
+	case reflect.Slice, reflect.Array:
+		if v.Kind() == reflect.Slice && v.IsNil() {
+			b.WriteString("nil[]")
+			return
+		}
+		b.WriteString("[")
+		for i := 0; i < v.Len(); i++ {
+			if i > 0 {
+				b.WriteString(",")
+			}
+			canonValue(b, v.Index(i))
+		}
+		b.WriteString("]")
+	case reflect.Map:
+		keys := v.MapKeys()
+		var items []string
+		for _, k := range keys {
+			var kb strings.Builder
+			canonValue(&kb, k)
+			kb.WriteString(":")
+			canonValue(&kb, v.MapIndex(k))
+			items = append(items, kb.String())
+		}
+		sort.Strings(items)
+		b.WriteString("map{" + strings.Join(items, ",") + "}")
+	case reflect.Struct:
+		var items []string
+		for i := 0; i < v.NumField(); i++ {
+			f := v.Type().Field(i)
+			if !f.IsExported() || v.Field(i).IsZero() {
+				continue
+			}
+			var fb strings.Builder
+			fb.WriteString(f.Name + ":")
+			canonValue(&fb, v.Field(i))
+			items = append(items, fb.String())
+		}
+		sort.Strings(items)
+		b.WriteString("{" + strings.Join(items, ",") + "}")
+	default:
+		fmt.Fprintf(b, "%v", v.Interface())
+	}
 }
