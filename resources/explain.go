@@ -394,7 +394,12 @@ func (e Explanation) String() string {
 	section("requests", e.Requests)
 	section("limits", e.Limits)
 	w.Flush()
-	return b.String()
+	// Cells of an empty last column leave padding behind.
+	lines := strings.Split(b.String(), "\n")
+	for i, l := range lines {
+		lines[i] = strings.TrimRight(l, " ")
+	}
+	return strings.Join(lines, "\n")
 }
 
 func (t Term) label() string {
