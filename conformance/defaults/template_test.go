@@ -69,7 +69,7 @@ func must(t testing.TB, err error) {
 	}
 }
 
-var controllerNames = []string{"web", "web-7d9f", "x", "Upper", "a.b", strings.Repeat("n", 252), strings.Repeat("n", 253), "-bad", "ok-", "a_b"}
+var controllerNames = []string{"web", "web-7d9f", "x", "Upper", "a.b", strings.Repeat("n", 252), strings.Repeat("n", 253), strings.Repeat("n", 254), "-bad", "ok-", "a_b"}
 
 // upstreamPodFromTemplate builds the pod as the controller does, sends it over the
 // wire (JSON) and runs the server's create path on it.
