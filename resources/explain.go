@@ -330,7 +330,9 @@ func (r *recorder) finish(t *table) []ResourceExplanation {
 		if v, ok := t.get(name); ok {
 			re.Present, re.Value = true, v.DeepCopy()
 		}
-		markWinner(re.Terms, 1)
+		if !slices.ContainsFunc(re.Terms, func(t Term) bool { return t.Kind == TermSpec && t.Ignored }) {
+			markWinner(re.Terms, 1)
+		}
 		markWinner(re.Terms, 0)
 		out = append(out, re)
 	}
