@@ -216,3 +216,15 @@ func parseDeletionCost(annotations map[string]string) (int32, bool) {
 	}
 	return int32(i), true
 }
+
+func usesUserNamespacesWithVolumeDevices(spec *corev1.PodSpec) bool {
+	if spec.HostUsers == nil || *spec.HostUsers {
+		return false
+	}
+	found := false
+	forEachContainer(spec, func(c *corev1.Container) bool {
+		found = len(c.VolumeDevices) > 0
+		return !found
+	})
+	return found
+}

@@ -61,6 +61,15 @@ type podValidationOptions struct {
 	allowSysAdminWhenPrivilegeEscalationFalse bool
 	// allowTaintTolerationComparisonOperators allows the Lt and Gt toleration operators.
 	allowTaintTolerationComparisonOperators bool
+	// allowNamespacedSysctlsForHostNetAndHostIPC tolerates net/IPC sysctls on pods
+	// sharing those namespaces with the host (old object already had them).
+	allowNamespacedSysctlsForHostNetAndHostIPC bool
+	// allowOnlyRecursiveSELinuxChangePolicy restricts seLinuxChangePolicy to Recursive.
+	allowOnlyRecursiveSELinuxChangePolicy bool
+	// allowUserNamespacesHostNetworkSupport allows hostNetwork with hostUsers: false.
+	allowUserNamespacesHostNetworkSupport bool
+	// allowUserNamespacesWithVolumeDevices tolerates volumeDevices with hostUsers: false.
+	allowUserNamespacesWithVolumeDevices bool
 	// allowPrivileged is the kube-apiserver capability (--allow-privileged).
 	allowPrivileged bool
 }
@@ -92,7 +101,20 @@ func resolveOptions(opts Options, newPod, oldPod *corev1.Pod) podValidationOptio
 	o.allowRelaxedEnvironmentVariableValidation = useRelaxedEnvVarValidation(f, newSpec, oldSpec)
 	o.allowEnvFilesValidation = f.Enabled("EnvFiles") || usesEnvFileKeyRef(oldSpec)
 	o.allowTaintTolerationComparisonOperators = f.Enabled("TaintTolerationComparisonOperators") || (oldSpec != nil && tolerationComparisonInUse(oldSpec))
+	o.allowOnlyRecursiveSELinuxChangePolicy = !f.Enabled("SELinuxMount") &&
+		!(oldSpec != nil && oldSpec.SecurityContext != nil && oldSpec.SecurityContext.SELinuxChangePolicy != nil)
+	o.allowUserNamespacesHostNetworkSupport = f.Enabled("UserNamespacesHostNetworkSupport") ||
+		(oldSpec != nil && oldSpec.HostUsers != nil && !*oldSpec.HostUsers && oldSpec.HostNetwork)
 	if oldSpec != nil {
+		o.allowUserNamespacesWithVolumeDevices = usesUserNamespacesWithVolumeDevices(oldSpec)
+		if oldSpec.SecurityContext != nil {
+			for _, s := range oldSpec.SecurityContext.Sysctls {
+				if validateHostSysctl(s.Name, oldSpec, nil) != nil {
+					o.allowNamespacedSysctlsForHostNetAndHostIPC = true
+					break
+				}
+			}
+		}
 		o.allowIndivisibleHugePagesValues = usesIndivisibleHugePages(oldSpec)
 		o.allowSidecarResizePolicy = o.allowSidecarResizePolicy || hasSidecarResizePolicy(oldSpec)
 		o.allowContainerRestartPolicyRules = o.allowContainerRestartPolicyRules || containerRestartRulesInUse(oldSpec)

@@ -51,11 +51,15 @@ func validatePodSpec(spec *corev1.PodSpec, meta *metav1.ObjectMeta, fldPath *fie
 	allErrs = append(allErrs, validateRestartPolicy(spec.RestartPolicy, fldPath.Child("restartPolicy"))...)
 	allErrs = append(allErrs, validateDNSPolicy(spec.DNSPolicy, fldPath.Child("dnsPolicy"))...)
 	allErrs = append(allErrs, validateLabels(spec.NodeSelector, fldPath.Child("nodeSelector"))...)
+	allErrs = append(allErrs, validatePodSpecSecurityContext(spec.SecurityContext, spec, fldPath.Child("securityContext"), &o)...)
+	allErrs = append(allErrs, validateShareProcessNamespace(spec, fldPath)...)
 	allErrs = append(allErrs, validateImagePullSecrets(spec.ImagePullSecrets, fldPath.Child("imagePullSecrets"))...)
 	for i, g := range spec.ReadinessGates {
 		allErrs = append(allErrs, validateQualifiedName(string(g.ConditionType), fldPath.Child("readinessGates").Index(i).Child("conditionType"))...)
 	}
 	allErrs = append(allErrs, validateSchedulingGates(spec.SchedulingGates, fldPath.Child("schedulingGates"))...)
+	allErrs = append(allErrs, validateWindowsHostProcessPod(spec, fldPath, &o)...)
+	allErrs = append(allErrs, validateHostUsers(spec, fldPath, &o)...)
 	if spec.ServiceAccountName != "" {
 		for _, msg := range apimachineryvalidation.ValidateServiceAccountName(spec.ServiceAccountName, false) {
 			allErrs = append(allErrs, field.Invalid(fldPath.Child("serviceAccountName"), spec.ServiceAccountName, msg))
@@ -114,6 +118,10 @@ func validatePodSpec(spec *corev1.PodSpec, meta *metav1.ObjectMeta, fldPath *fie
 			allErrs = append(allErrs, field.Required(fldPath.Child("os", "name"), ""))
 		case spec.OS.Name != corev1.Linux && spec.OS.Name != corev1.Windows:
 			allErrs = append(allErrs, field.NotSupported(fldPath.Child("os"), spec.OS.Name, supportedOSNames))
+		case spec.OS.Name == corev1.Linux:
+			allErrs = append(allErrs, validateLinux(spec, fldPath)...)
+		default:
+			allErrs = append(allErrs, validateWindows(spec, fldPath)...)
 		}
 	}
 	allErrs = append(allErrs, validateFileKeyRefVolumes(spec, fldPath)...)
