@@ -1,6 +1,8 @@
 package lifecycle_test
 
 import (
+	"fmt"
+	"reflect"
 	"testing"
 	"time"
 
@@ -372,4 +374,65 @@ func TestPodColumnsNil(t *testing.T) {
 	assert.Equal(t, lifecycle.Columns{Ready: "0/0", Restarts: "0", Age: "<unknown>", IP: "<none>", Node: "<none>", NominatedNode: "<none>", ReadinessGates: "<none>"},
 		lifecycle.PodColumns(nil, colNow))
 	assert.Nil(t, lifecycle.RowConditions(nil))
+}
+
+func FuzzPodColumns(f *testing.F) {
+	addSeeds(f)
+	f.Fuzz(func(t *testing.T, data []byte) {
+		in := &fuzzInput{b: data}
+		pod := in.pod()
+		now := fuzzBase.Add(time.Duration(int16(in.next())<<8|int16(in.next())) * time.Minute)
+		before := pod.DeepCopy()
+		c := lifecycle.PodColumns(pod, now)
+		if !reflect.DeepEqual(before, pod) {
+			t.Fatal("input modified")
+		}
+		if again := lifecycle.PodColumns(pod, now); again != c {
+			t.Fatalf("not deterministic: %+v then %+v", c, again)
+		}
+		// READY is ready/total, total = regular containers + sidecars of the spec.
+		total := len(pod.Spec.Containers)
+		for i := range pod.Spec.InitContainers {
+			if r := pod.Spec.InitContainers[i].RestartPolicy; r != nil && *r == corev1.ContainerRestartPolicyAlways {
+				total++
+			}
+		}
+		var ready, den int
+		if n, err := fmt.Sscanf(c.Ready, "%d/%d", &ready, &den); n != 2 || err != nil || den != total || ready < 0 {
+			t.Fatalf("READY %q, want denominator %d", c.Ready, total)
+		}
+		if ready > len(pod.Status.InitContainerStatuses)+len(pod.Status.ContainerStatuses) {
+			t.Fatalf("READY %q with %d statuses", c.Ready, len(pod.Status.InitContainerStatuses)+len(pod.Status.ContainerStatuses))
+		}
+		if c.Name != pod.Name || c.Restarts == "" || c.Age == "" || c.Status == "" && pod.Status.Phase != "" {
+			t.Fatalf("%+v", c)
+		}
+		if (pod.Spec.NodeName == "") != (c.Node == "<none>") || (len(pod.Spec.ReadinessGates) == 0) != (c.ReadinessGates == "<none>") {
+			t.Fatalf("%+v", c)
+		}
+		if pod.DeletionTimestamp != nil && pod.Status.Reason != "NodeLost" && !validTerminal(pod.Status.Phase) && c.Status != "Terminating" {
+			t.Fatalf("deleting pod shows %q", c.Status)
+		}
+		if conds := lifecycle.RowConditions(pod); (len(conds) == 1) != validTerminal(pod.Status.Phase) {
+			t.Fatalf("row conditions %+v for phase %q", conds, pod.Status.Phase)
+		}
+	})
+}
+
+func validTerminal(p corev1.PodPhase) bool { return p == corev1.PodSucceeded || p == corev1.PodFailed }
+
+func FuzzHumanDuration(f *testing.F) {
+	for _, d := range []int64{0, 1, -1, int64(time.Second), int64(-2 * time.Second), int64(90 * time.Minute), 1<<63 - 1, -1 << 63} {
+		f.Add(d)
+	}
+	f.Fuzz(func(t *testing.T, n int64) {
+		d := time.Duration(n)
+		s := lifecycle.HumanDuration(d)
+		if s == "" || s != lifecycle.HumanDuration(d) {
+			t.Fatalf("%v: %q", d, s)
+		}
+		if (s == "<invalid>") != (d <= -2*time.Second) {
+			t.Fatalf("%v: %q", d, s)
+		}
+	})
 }

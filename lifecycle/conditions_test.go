@@ -1,6 +1,8 @@
 package lifecycle_test
 
 import (
+	"reflect"
+	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -216,4 +218,67 @@ func TestConditionsNilPod(t *testing.T) {
 	assert.Equal(t, cond(corev1.ContainersReady, corev1.ConditionFalse, "UnknownContainerStatuses", ""), lifecycle.ContainersReadyCondition(nil, corev1.PodPending, lifecycle.Options{}))
 	assert.Equal(t, cond(corev1.PodReady, corev1.ConditionFalse, "UnknownContainerStatuses", ""), lifecycle.ReadyCondition(nil, corev1.PodPending, lifecycle.Options{}))
 	assert.Equal(t, cond(corev1.PodReady, corev1.ConditionFalse, "UnknownContainerStatuses", ""), lifecycle.ReadyConditionWith(nil, nil, corev1.PodPending, lifecycle.Options{}))
+}
+
+func FuzzConditions(f *testing.F) {
+	addSeeds(f)
+	f.Fuzz(func(t *testing.T, data []byte) {
+		in := &fuzzInput{b: data}
+		pod := in.pod()
+		phase := fuzzPick(in, corev1.PodPending, corev1.PodRunning, corev1.PodSucceeded, corev1.PodFailed, corev1.PodUnknown)
+		opts := lifecycle.Options{Features: fuzzPick(in, podlife.FeatureGates(nil), podlife.FeatureGates{"RestartAllContainersOnContainerExits": false})}
+		before := pod.DeepCopy()
+		init := lifecycle.InitializedCondition(pod, phase, opts)
+		cr := lifecycle.ContainersReadyCondition(pod, phase, opts)
+		ready := lifecycle.ReadyCondition(pod, phase, opts)
+		if !reflect.DeepEqual(before, pod) {
+			t.Fatal("input modified")
+		}
+		for _, c := range []struct {
+			got     corev1.PodCondition
+			typ     corev1.PodConditionType
+			reasons []string
+			again   func() corev1.PodCondition
+		}{
+			{init, corev1.PodInitialized, []string{"", "PodCompleted", "UnknownContainerStatuses", "ContainersNotInitialized"}, func() corev1.PodCondition { return lifecycle.InitializedCondition(pod, phase, opts) }},
+			{cr, corev1.ContainersReady, []string{"", "PodCompleted", "PodFailed", "UnknownContainerStatuses", "ContainersNotReady"}, func() corev1.PodCondition { return lifecycle.ContainersReadyCondition(pod, phase, opts) }},
+			{ready, corev1.PodReady, []string{"", "PodCompleted", "PodFailed", "UnknownContainerStatuses", "ContainersNotReady", "ReadinessGatesNotReady"}, func() corev1.PodCondition { return lifecycle.ReadyCondition(pod, phase, opts) }},
+		} {
+			if c.got.Type != c.typ || c.got.ObservedGeneration != pod.Generation || !c.got.LastTransitionTime.IsZero() || !c.got.LastProbeTime.IsZero() {
+				t.Fatalf("%+v", c.got)
+			}
+			if !slices.Contains(c.reasons, c.got.Reason) {
+				t.Fatalf("unexpected reason %+v", c.got)
+			}
+			switch c.got.Status {
+			case corev1.ConditionTrue:
+				if c.got.Message != "" || (c.got.Reason != "" && c.got.Reason != "PodCompleted") {
+					t.Fatalf("true with %+v", c.got)
+				}
+			case corev1.ConditionFalse:
+				if c.got.Reason == "" {
+					t.Fatalf("false without a reason: %+v", c.got)
+				}
+			default:
+				t.Fatalf("status %+v", c.got)
+			}
+			if again := c.again(); !reflect.DeepEqual(again, c.got) {
+				t.Fatalf("not deterministic: %+v then %+v", c.got, again)
+			}
+		}
+		// Ready is never True while ContainersReady is not; a terminal pod is never ready.
+		if ready.Status == corev1.ConditionTrue && cr.Status != corev1.ConditionTrue {
+			t.Fatalf("ready %+v, containers ready %+v", ready, cr)
+		}
+		if phase == corev1.PodFailed && (ready.Status == corev1.ConditionTrue || cr.Status == corev1.ConditionTrue) {
+			t.Fatalf("failed pod ready: %+v %+v", ready, cr)
+		}
+		if with := lifecycle.ReadyConditionWith(pod, pod.Status.Conditions, phase, opts); !reflect.DeepEqual(with, ready) {
+			t.Fatalf("ReadyConditionWith %+v, ReadyCondition %+v", with, ready)
+		}
+		// Without readiness gates Ready mirrors ContainersReady.
+		if len(pod.Spec.ReadinessGates) == 0 && (ready.Status != cr.Status || ready.Reason != cr.Reason || ready.Message != cr.Message) {
+			t.Fatalf("ready %+v, containers ready %+v", ready, cr)
+		}
+	})
 }

@@ -1,6 +1,7 @@
 package lifecycle_test
 
 import (
+	"reflect"
 	"testing"
 	"time"
 
@@ -56,4 +57,32 @@ func TestActiveDeadline(t *testing.T) {
 	assert.False(t, lifecycle.PastActiveDeadline(nil, now))
 	_, ok := lifecycle.ActiveDeadline(nil)
 	assert.False(t, ok)
+}
+
+func FuzzActiveDeadline(f *testing.F) {
+	addSeeds(f)
+	f.Fuzz(func(t *testing.T, data []byte) {
+		in := &fuzzInput{b: data}
+		pod := in.pod()
+		now := fuzzBase.Add(time.Duration(int8(in.next())) * time.Duration(1+in.n(4)*3600) * time.Second)
+		before := pod.DeepCopy()
+		past := lifecycle.PastActiveDeadline(pod, now)
+		e := lifecycle.DeadlineEviction(pod, now)
+		if e.Evict != past || past != lifecycle.PastActiveDeadline(pod, now) {
+			t.Fatalf("eviction %+v, past %v", e, past)
+		}
+		if past && (e.Reason != "DeadlineExceeded" || e.Message != "Pod was active on the node longer than the specified deadline") {
+			t.Fatalf("%+v", e)
+		}
+		at, ok := lifecycle.ActiveDeadline(pod)
+		if !ok && past {
+			t.Fatal("past a deadline that does not exist")
+		}
+		if ok && past != !now.Before(at) {
+			t.Fatalf("deadline %v, now %v, past %v", at, now, past)
+		}
+		if !reflect.DeepEqual(before, pod) {
+			t.Fatal("input modified")
+		}
+	})
 }

@@ -1,6 +1,7 @@
 package lifecycle_test
 
 import (
+	"reflect"
 	"testing"
 	"time"
 
@@ -413,4 +414,215 @@ func TestStatusPhase(t *testing.T) {
 	assert.Equal(t, lifecycle.PhaseStatus{Phase: corev1.PodFailed}, lifecycle.StatusPhase(pod, now, lifecycle.PhaseOptions{}))
 	assert.Equal(t, corev1.PodPending, lifecycle.Phase(nil, lifecycle.PhaseOptions{}))
 	assert.Equal(t, lifecycle.PhaseStatus{Phase: corev1.PodPending}, lifecycle.StatusPhase(nil, now, lifecycle.PhaseOptions{}))
+}
+
+// fuzzInput turns fuzz bytes into choices; once exhausted every choice is 0.
+type fuzzInput struct{ b []byte }
+
+func (f *fuzzInput) next() byte {
+	if len(f.b) == 0 {
+		return 0
+	}
+	c := f.b[0]
+	f.b = f.b[1:]
+	return c
+}
+
+func (f *fuzzInput) n(k int) int { return int(f.next()) % k }
+
+func fuzzPick[T any](f *fuzzInput, xs ...T) T { return xs[f.n(len(xs))] }
+
+// fuzzBase is the instant fuzz timestamps are relative to.
+var fuzzBase = time.Date(2026, 6, 1, 0, 0, 0, 0, time.UTC)
+
+func (f *fuzzInput) time() metav1.Time {
+	if f.n(8) == 0 {
+		return metav1.Time{}
+	}
+	return metav1.NewTime(fuzzBase.Add(time.Duration(int8(f.next())) * time.Duration(1+f.n(4)*3600) * time.Second))
+}
+
+func (f *fuzzInput) int64Ptr() *int64 {
+	if f.n(2) == 0 {
+		return nil
+	}
+	v := int64(int8(f.next()))
+	return &v
+}
+
+var fuzzNames = []string{"a", "b", "c", "sc", ""}
+
+func (f *fuzzInput) container() corev1.Container {
+	c := corev1.Container{Name: fuzzPick(f, fuzzNames...)}
+	switch f.n(5) {
+	case 0:
+		c.RestartPolicy = &policyAlways
+	case 1:
+		c.RestartPolicy = &policyOnFailure
+	case 2:
+		c.RestartPolicy = &policyNever
+	}
+	if f.n(3) == 0 {
+		c.RestartPolicyRules = []corev1.ContainerRestartRule{{
+			Action:    fuzzPick(f, corev1.ContainerRestartRuleActionRestart, corev1.ContainerRestartRuleActionRestartAllContainers),
+			ExitCodes: &corev1.ContainerRestartRuleOnExitCodes{Operator: fuzzPick(f, corev1.ContainerRestartRuleOnExitCodesOpIn, corev1.ContainerRestartRuleOnExitCodesOpNotIn), Values: []int32{int32(int8(f.next()))}},
+		}}
+	}
+	if f.n(3) == 0 {
+		c.StartupProbe = &corev1.Probe{TerminationGracePeriodSeconds: f.int64Ptr()}
+	}
+	if f.n(3) == 0 {
+		c.LivenessProbe = &corev1.Probe{TerminationGracePeriodSeconds: f.int64Ptr()}
+	}
+	if f.n(3) == 0 {
+		c.Lifecycle = &corev1.Lifecycle{PreStop: &corev1.LifecycleHandler{}}
+	}
+	return c
+}
+
+func (f *fuzzInput) state() corev1.ContainerState {
+	switch f.n(4) {
+	case 1:
+		return corev1.ContainerState{Waiting: &corev1.ContainerStateWaiting{Reason: fuzzPick(f, "", "PodInitializing", "CrashLoopBackOff")}}
+	case 2:
+		return corev1.ContainerState{Running: &corev1.ContainerStateRunning{}}
+	case 3:
+		return corev1.ContainerState{Terminated: &corev1.ContainerStateTerminated{
+			ExitCode: int32(int8(f.next())), Signal: int32(f.n(3) * 9), FinishedAt: f.time(),
+			Reason: fuzzPick(f, "", "Completed", "Error", "RestartingAllContainers"),
+		}}
+	}
+	return corev1.ContainerState{}
+}
+
+func (f *fuzzInput) statuses() []corev1.ContainerStatus {
+	if f.n(6) == 0 {
+		return nil
+	}
+	out := []corev1.ContainerStatus{}
+	for range f.n(5) {
+		s := corev1.ContainerStatus{Name: fuzzPick(f, fuzzNames...), State: f.state(), LastTerminationState: f.state()}
+		s.Ready = f.n(2) == 0
+		if k := f.n(3); k > 0 {
+			s.Started = ptr(k == 1)
+		}
+		s.RestartCount = int32(f.next())
+		out = append(out, s)
+	}
+	return out
+}
+
+// pod builds a pod of every shape from the remaining bytes.
+func (f *fuzzInput) pod() *corev1.Pod {
+	p := &corev1.Pod{}
+	p.Name = fuzzPick(f, "p", "")
+	p.Generation = int64(f.next())
+	p.CreationTimestamp = f.time()
+	if f.n(4) == 0 {
+		t := f.time()
+		p.DeletionTimestamp = &t
+		p.DeletionGracePeriodSeconds = f.int64Ptr()
+	}
+	if f.n(8) == 0 {
+		p.Annotations = map[string]string{"kubernetes.io/config.source": fuzzPick(f, "file", "api")}
+	}
+	p.Spec.RestartPolicy = fuzzPick(f, corev1.RestartPolicyAlways, corev1.RestartPolicyOnFailure, corev1.RestartPolicyNever, "")
+	for range f.n(4) {
+		p.Spec.InitContainers = append(p.Spec.InitContainers, f.container())
+	}
+	for range f.n(4) {
+		p.Spec.Containers = append(p.Spec.Containers, f.container())
+	}
+	if f.n(6) == 0 {
+		p.Spec.EphemeralContainers = []corev1.EphemeralContainer{{EphemeralContainerCommon: corev1.EphemeralContainerCommon{Name: fuzzPick(f, fuzzNames...)}}}
+	}
+	for range f.n(3) {
+		p.Spec.ReadinessGates = append(p.Spec.ReadinessGates, corev1.PodReadinessGate{ConditionType: fuzzPick[corev1.PodConditionType](f, "g1", "g2", corev1.PodInitialized)})
+	}
+	p.Spec.TerminationGracePeriodSeconds = f.int64Ptr()
+	p.Spec.ActiveDeadlineSeconds = f.int64Ptr()
+	p.Spec.NodeName = fuzzPick(f, "", "n1")
+	st := &p.Status
+	st.Phase = fuzzPick(f, corev1.PodPending, corev1.PodRunning, corev1.PodSucceeded, corev1.PodFailed, corev1.PodUnknown, "")
+	st.Reason = fuzzPick(f, "", "NodeLost", "Evicted")
+	st.InitContainerStatuses = f.statuses()
+	st.ContainerStatuses = f.statuses()
+	for range f.n(4) {
+		st.Conditions = append(st.Conditions, corev1.PodCondition{
+			Type:   fuzzPick[corev1.PodConditionType](f, corev1.PodInitialized, corev1.PodReady, corev1.PodScheduled, "g1", "g2"),
+			Status: fuzzPick(f, corev1.ConditionTrue, corev1.ConditionFalse, corev1.ConditionUnknown),
+			Reason: fuzzPick(f, "", "SchedulingGated"), ObservedGeneration: int64(f.n(3)),
+		})
+	}
+	if f.n(2) == 0 {
+		t := f.time()
+		st.StartTime = &t
+	}
+	if f.n(2) == 0 {
+		st.PodIPs = []corev1.PodIP{{IP: fuzzPick(f, "", "10.0.0.1")}}
+	}
+	return p
+}
+
+// fuzzSeeds are starting inputs shared by the fuzz targets.
+var fuzzSeeds = [][]byte{
+	nil,
+	{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16},
+	[]byte("a pod with sidecars and restart rules, statuses of every shape"),
+	{255, 254, 253, 0, 1, 0, 2, 3, 3, 3, 2, 2, 1, 1, 0, 0, 4, 4, 4, 200, 100, 50, 25, 12, 6, 3},
+}
+
+func addSeeds(f *testing.F) {
+	for _, s := range fuzzSeeds {
+		f.Add(s)
+	}
+}
+
+var validPhases = map[corev1.PodPhase]bool{corev1.PodPending: true, corev1.PodRunning: true, corev1.PodSucceeded: true, corev1.PodFailed: true}
+
+func FuzzPhase(f *testing.F) {
+	addSeeds(f)
+	f.Fuzz(func(t *testing.T, data []byte) {
+		in := &fuzzInput{b: data}
+		pod := in.pod()
+		terminal := in.n(2) == 0
+		gates := fuzzPick(in, podlife.FeatureGates(nil), podlife.FeatureGates{"ContainerRestartRules": false, "RestartAllContainersOnContainerExits": false})
+		now := fuzzBase.Add(time.Duration(int8(in.next())) * time.Minute)
+		before := pod.DeepCopy()
+		opts := lifecycle.PhaseOptions{Options: lifecycle.Options{Features: gates}, PodIsTerminal: terminal}
+		got := lifecycle.Phase(pod, opts)
+		if !validPhases[got] {
+			t.Fatalf("phase %q", got)
+		}
+		if again := lifecycle.Phase(pod, opts); again != got {
+			t.Fatalf("not deterministic: %q then %q", got, again)
+		}
+		// Knowing that the pod has initialized can only take it out of Pending.
+		opts.PodHasInitialized = ptr(false)
+		notInit := lifecycle.Phase(pod, opts)
+		opts.PodHasInitialized = ptr(true)
+		if initialized := lifecycle.Phase(pod, opts); notInit != initialized && notInit != corev1.PodPending {
+			t.Fatalf("uninitialized %q, initialized %q", notInit, initialized)
+		}
+		// A pod never leaves Succeeded or Failed.
+		res := lifecycle.StatusPhase(pod, now, opts)
+		if (pod.Status.Phase == corev1.PodSucceeded || pod.Status.Phase == corev1.PodFailed) && res.Phase != pod.Status.Phase {
+			t.Fatalf("left terminal phase %q for %q", pod.Status.Phase, res.Phase)
+		}
+		if !validPhases[res.Phase] {
+			t.Fatalf("resolved phase %q", res.Phase)
+		}
+		if lifecycle.PastActiveDeadline(pod, now) && (res.Reason != lifecycle.ReasonDeadlineExceeded || (res.Phase != corev1.PodFailed && res.Phase != pod.Status.Phase)) {
+			t.Fatalf("past deadline but %+v", res)
+		}
+		for _, p := range []corev1.PodPhase{got, corev1.PodRunning, corev1.PodPending} {
+			r := lifecycle.ResolvePhase(pod, p, now, opts)
+			if r2 := lifecycle.ResolvePhase(pod, p, now, opts); r != r2 {
+				t.Fatalf("ResolvePhase not deterministic")
+			}
+		}
+		if !reflect.DeepEqual(before, pod) {
+			t.Fatalf("input modified")
+		}
+	})
 }

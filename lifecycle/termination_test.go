@@ -1,6 +1,8 @@
 package lifecycle_test
 
 import (
+	"reflect"
+	"slices"
 	"testing"
 	"time"
 
@@ -251,4 +253,77 @@ func TestTerminationSchedule(t *testing.T) {
 	steps := []lifecycle.TerminationStep{{Name: "a", Kind: lifecycle.KindContainer}, {Name: "b", Kind: lifecycle.KindContainer, WaitsFor: []string{"a"}}}
 	stops = lifecycle.TerminationSchedule(plain, steps, grace(30), exitAfter(5*time.Second, "a", "b"))
 	assert.Equal(t, time.Duration(0), stops[1].Waited)
+}
+
+func FuzzTermination(f *testing.F) {
+	addSeeds(f)
+	f.Fuzz(func(t *testing.T, data []byte) {
+		in := &fuzzInput{b: data}
+		pod := in.pod()
+		var running []string
+		for range in.n(6) {
+			running = append(running, fuzzPick(in, append(fuzzNames, "ghost")...))
+		}
+		override := in.int64Ptr()
+		current := int64(int8(in.next()))
+		reason := fuzzPick(in, lifecycle.KillReasonNone, lifecycle.KillReasonStartupProbe, lifecycle.KillReasonLivenessProbe, lifecycle.KillReasonUnknown)
+		behavior := map[string]lifecycle.StopBehavior{}
+		for _, n := range fuzzNames {
+			behavior[n] = lifecycle.StopBehavior{PreStop: time.Duration(int8(in.next())) * 100 * time.Millisecond, Exit: time.Duration(int8(in.next())) * 100 * time.Millisecond}
+		}
+		before := pod.DeepCopy()
+
+		steps := lifecycle.TerminationOrderOf(pod, running)
+		if !reflect.DeepEqual(steps, lifecycle.TerminationOrderOf(pod, running)) {
+			t.Fatal("not deterministic")
+		}
+		seen := map[string]int{}
+		for i, s := range steps {
+			if _, dup := seen[s.Name]; dup || !slices.Contains(running, s.Name) {
+				t.Fatalf("step %+v repeated or not running", s)
+			}
+			seen[s.Name] = i
+			if i > 0 && s.Stage < steps[i-1].Stage {
+				t.Fatalf("stages out of order: %+v", steps)
+			}
+			if s.Kind != lifecycle.KindSidecar && len(s.WaitsFor) > 0 {
+				t.Fatalf("%+v waits", s)
+			}
+			for _, w := range s.WaitsFor {
+				j, ok := seen[w]
+				if !ok || steps[j].Stage >= s.Stage {
+					t.Fatalf("%+v waits for a later container: %+v", s, steps)
+				}
+			}
+		}
+		for _, s := range lifecycle.TerminationSchedule(pod, steps, override, behavior) {
+			if s.Timeout < lifecycle.MinimumGracePeriodSeconds || s.Signal < 0 || s.Exit < s.Signal || s.Waited < 0 || s.Waited > s.Signal {
+				t.Fatalf("%+v", s)
+			}
+			if s.Exit-s.Signal > time.Duration(s.Timeout)*time.Second {
+				t.Fatalf("exits after its timeout: %+v", s)
+			}
+		}
+		for _, c := range append(append([]corev1.Container{}, pod.Spec.InitContainers...), pod.Spec.Containers...) {
+			g := lifecycle.GracePeriod(pod, c.Name, reason)
+			if pod.DeletionGracePeriodSeconds != nil && g != *pod.DeletionGracePeriodSeconds {
+				t.Fatalf("deletion grace %d, got %d", *pod.DeletionGracePeriodSeconds, g)
+			}
+			timeout := lifecycle.StopTimeout(pod, c.Name, reason, lifecycle.StopOptions{GracePeriodOverride: override, PreStop: behavior[c.Name].PreStop, Ordered: true, Wait: time.Second})
+			base := g
+			if override != nil {
+				base = *override
+			}
+			if timeout < lifecycle.MinimumGracePeriodSeconds || timeout > max(base, lifecycle.MinimumGracePeriodSeconds) {
+				t.Fatalf("timeout %d from grace %d", timeout, base)
+			}
+		}
+		pg := lifecycle.PodGracePeriod(pod, current, override)
+		if pg < 1 || (current >= 1 && pg > current) {
+			t.Fatalf("pod grace %d from %d", pg, current)
+		}
+		if !reflect.DeepEqual(before, pod) {
+			t.Fatal("input modified")
+		}
+	})
 }
