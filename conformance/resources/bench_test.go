@@ -153,3 +153,27 @@ func BenchmarkComputePodQOS(b *testing.B) {
 		}
 	})
 }
+
+// BenchmarkExplain is for information: Explain against upstream's PodRequests plus
+// PodLimits, which give its results without the breakdown.
+func BenchmarkExplain(b *testing.B) {
+	corpus := benchCorpus()
+	b.Run("corpus/podlife", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			for _, s := range corpus {
+				_ = resources.Explain(s.pod, s.opts)
+			}
+		}
+	})
+	b.Run("corpus/upstream", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			for _, s := range corpus {
+				o := toUpstream(s.opts)
+				_ = upstream.PodRequests(s.pod, o)
+				_ = upstream.PodLimits(s.pod, o)
+			}
+		}
+	})
+}

@@ -95,6 +95,9 @@ func diffLists(got, want corev1.ResourceList) string {
 	if (got == nil) != (want == nil) {
 		fmt.Fprintf(&b, "nil-ness: podlife %v, upstream %v; ", got == nil, want == nil)
 	}
+	if len(got) != len(want) {
+		fmt.Fprintf(&b, "lengths: podlife %d, upstream %d; ", len(got), len(want))
+	}
 	for _, k := range sortedKeys(got, want) {
 		g, gok := got[k]
 		w, wok := want[k]
@@ -126,6 +129,17 @@ func sortedKeys(lists ...corev1.ResourceList) []corev1.ResourceName {
 func dump(p *corev1.Pod) string {
 	b, _ := json.Marshal(p)
 	return string(b)
+}
+
+// explained is the result list of an explanation.
+func explained(list []resources.ResourceExplanation) corev1.ResourceList {
+	l := corev1.ResourceList{}
+	for _, re := range list {
+		if re.Present {
+			l[re.Name] = re.Value
+		}
+	}
+	return l
 }
 
 func sameMap(a, b corev1.ResourceList) bool {
@@ -178,6 +192,26 @@ func TestDifferentialResourceLists(t *testing.T) {
 					if fails <= 5 {
 						t.Errorf("seed %d pod #%d %s [%s]: %s\npod: %s", s, i, fn.name, os.name, d, dump(before))
 					}
+				}
+			}
+		}
+		// Explain's results against upstream's PodRequests and PodLimits.
+		for _, os := range optionSets {
+			var ours resources.PodResourcesOptions
+			os.set(&ours)
+			var theirs resources.PodResourcesOptions
+			os.set(&theirs)
+			e := resources.Explain(pod, ours)
+			theirs.Reuse = nil
+			d := diffLists(explained(e.Requests), upstream.PodRequests(pod.DeepCopy(), toUpstream(theirs)))
+			if dl := diffLists(explained(e.Limits), upstream.PodLimits(pod.DeepCopy(), toUpstream(theirs))); dl != "" {
+				d += "limits: " + dl
+			}
+			counts["Explain"]++
+			if d != "" {
+				fails++
+				if fails <= 5 {
+					t.Errorf("seed %d pod #%d Explain [%s]: %s\npod: %s", s, i, os.name, d, dump(before))
 				}
 			}
 		}
@@ -268,5 +302,35 @@ func TestDifferentialQOS(t *testing.T) {
 			}
 			t.Logf("seed %d: %d pods (%v), %d disagreements", s+2, n, byClass, fails)
 		})
+	}
+}
+
+// TestUpstreamWritesThroughSharedDecimal documents why the differential tests give
+// upstream a copy of each pod: when a pod-level request is stored as a big decimal,
+// upstream's PodRequests adds the overhead into that very decimal, changing the pod it
+// was given. podlife never modifies its input.
+func TestUpstreamWritesThroughSharedDecimal(t *testing.T) {
+	newPod := func() *corev1.Pod {
+		return &corev1.Pod{Spec: corev1.PodSpec{
+			Containers: []corev1.Container{{Name: "c"}},
+			Resources:  &corev1.ResourceRequirements{Requests: corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("123456789012345678901234567890")}},
+			Overhead:   corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("1")},
+		}}
+	}
+	p := newPod()
+	want := upstream.PodRequests(p, upstream.PodResourcesOptions{})
+	q := p.Spec.Resources.Requests[corev1.ResourceCPU]
+	if q.String() == "123456789012345678901234567890" {
+		t.Logf("upstream left the pod alone this time")
+	} else {
+		t.Logf("upstream changed the pod-level request to %s", q.String())
+	}
+	p = newPod()
+	got := resources.PodRequests(p, resources.PodResourcesOptions{})
+	if d := diffLists(got, want); d != "" {
+		t.Errorf("results differ: %s", d)
+	}
+	if q := p.Spec.Resources.Requests[corev1.ResourceCPU]; q.String() != "123456789012345678901234567890" {
+		t.Errorf("podlife changed the pod-level request to %s", q.String())
 	}
 }

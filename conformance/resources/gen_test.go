@@ -86,7 +86,13 @@ func (g *gen) list() corev1.ResourceList {
 
 func (g *gen) requirements() corev1.ResourceRequirements {
 	r := corev1.ResourceRequirements{}
-	switch g.r.IntN(5) {
+	switch g.r.IntN(7) {
+	case 5, 6: // Guaranteed-shaped: equal, non-zero cpu and memory
+		l := corev1.ResourceList{corev1.ResourceCPU: g.quantity(), corev1.ResourceMemory: g.quantity()}
+		if g.r.IntN(3) == 0 {
+			l[resourceNames[g.r.IntN(len(resourceNames))]] = g.quantity()
+		}
+		r.Requests, r.Limits = l, l.DeepCopy()
 	case 0: // neither
 	case 1:
 		r.Requests = g.list()
