@@ -160,81 +160,105 @@ type Decision struct {
 // (k8s.io/kubernetes pkg/kubelet/container/helpers.go), whether the named container
 // of pod is started again. The container is looked up in spec.containers, then
 // spec.initContainers, then spec.ephemeralContainers, and its runtime state is read
-// from the status list of the same kind (the first status with that name) through
-// [InstanceFromStatus]. A nil pod or an unknown name gives Restart false.
+// from the status list of the same kind (the first status with that name) as
+// [InstanceFromStatus] maps it. A nil pod or an unknown name gives Restart false.
 //
 // ShouldRestart allocates nothing.
-func ShouldRestart(pod *corev1.Pod, container string, opts Options) Decision {
+func ShouldRestart(pod *corev1.Pod, container string, opts Options) (d Decision) {
+	d.RuleIndex = -1
+	d.Container = container
 	if pod == nil {
-		return Decision{Basis: BasisNoPod, Container: container, RuleIndex: -1}
+		d.Basis = BasisNoPod
+		return d
 	}
+	d.PodPolicy = pod.Spec.RestartPolicy
 	c, statuses := findContainer(pod, container)
 	if c == nil {
-		return Decision{Basis: BasisContainerNotFound, Container: container, RuleIndex: -1, PodPolicy: pod.Spec.RestartPolicy}
+		d.Basis = BasisContainerNotFound
+		return d
 	}
-	var st *corev1.ContainerStatus
+	// The newest instance, read in place rather than through an Instance value: this
+	// is the hot path.
+	state, exitCode := StateNone, int32(0)
 	for i := range statuses {
-		if statuses[i].Name == container {
-			st = &statuses[i]
-			break
+		st := &statuses[i]
+		if st.Name != container {
+			continue
 		}
+		switch {
+		case st.State.Running != nil:
+			state = StateRunning
+		case st.State.Terminated != nil:
+			state, exitCode = StateExited, st.State.Terminated.ExitCode
+		case st.LastTerminationState.Terminated != nil:
+			state, exitCode = StateExited, st.LastTerminationState.Terminated.ExitCode
+		}
+		break
 	}
-	inst, ok := InstanceFromStatus(st)
-	if !ok {
-		return ShouldRestartInstance(pod, c, nil, opts)
-	}
-	return ShouldRestartInstance(pod, c, &inst, opts)
+	decide(&d, pod, c, state, exitCode, opts)
+	return d
 }
 
 // ShouldRestartInstance is [ShouldRestart] for a caller that holds the container
 // and its newest runtime instance (from any sandbox) itself, for example a runtime
 // view with created or unknown instances. A nil newest means the container has no
 // instance. A nil pod or container gives Restart false.
-func ShouldRestartInstance(pod *corev1.Pod, c *corev1.Container, newest *Instance, opts Options) Decision {
+func ShouldRestartInstance(pod *corev1.Pod, c *corev1.Container, newest *Instance, opts Options) (d Decision) {
+	d.RuleIndex = -1
 	if pod == nil {
-		return Decision{Basis: BasisNoPod, RuleIndex: -1}
+		d.Basis = BasisNoPod
+		return d
 	}
+	d.PodPolicy = pod.Spec.RestartPolicy
 	if c == nil {
-		return Decision{Basis: BasisContainerNotFound, RuleIndex: -1, PodPolicy: pod.Spec.RestartPolicy}
+		d.Basis = BasisContainerNotFound
+		return d
 	}
-	d := Decision{Container: c.Name, RuleIndex: -1, PodPolicy: pod.Spec.RestartPolicy}
+	d.Container = c.Name
+	state, exitCode := StateNone, int32(0)
 	if newest != nil {
-		d.State = newest.State
+		state, exitCode = newest.State, newest.ExitCode
+		if state == StateNone {
+			// An instance always has a state; the kubelet treats any state it does
+			// not name as exited.
+			state = StateExited
+		}
 	}
+	decide(&d, pod, c, state, exitCode, opts)
+	return d
+}
+
+// decide is ShouldContainerBeRestarted given the newest instance's state
+// (StateNone: no instance) and exit code. d has RuleIndex, Container and PodPolicy set.
+func decide(d *Decision, pod *corev1.Pod, c *corev1.Container, state State, exitCode int32, opts Options) {
+	d.State = state
 	switch {
 	case pod.DeletionTimestamp != nil:
 		d.Basis = BasisDeletion
-		return d
-	case newest == nil:
-		d.Basis = BasisNoInstance
-		d.Restart = true
-		return d
-	case newest.State == StateRunning:
+		return
+	case state == StateNone:
+		d.Basis, d.Restart = BasisNoInstance, true
+		return
+	case state == StateRunning:
 		d.Basis = BasisRunning
-		return d
-	case newest.State == StateUnknown || newest.State == StateCreated:
-		d.Basis = BasisCreatedOrUnknown
-		d.Restart = true
-		return d
+		return
+	case state == StateUnknown || state == StateCreated:
+		d.Basis, d.Restart = BasisCreatedOrUnknown, true
+		return
 	}
 	// Any other state is an exited one for the kubelet.
-	d.ExitCode = newest.ExitCode
-	if !opts.Features.Enabled(gateContainerRestartRules) {
+	d.ExitCode = exitCode
+	if !opts.containerRestartRules() {
 		d.Basis = BasisPodPolicyRulesOff
-		d.Restart = podPolicyRestarts(pod.Spec.RestartPolicy, newest.ExitCode)
-		return d
+		d.Restart = podPolicyRestarts(pod.Spec.RestartPolicy, exitCode)
+		return
 	}
-	e := decideExited(c, &pod.Spec, newest.ExitCode, opts)
-	e.Container, e.State = d.Container, d.State
-	return e
+	decideExited(d, c, exitCode, opts)
 }
 
-// decideExited is ContainerShouldRestart with its reasons.
-func decideExited(c *corev1.Container, spec *corev1.PodSpec, exitCode int32, opts Options) Decision {
-	d := Decision{RuleIndex: -1, State: StateExited, ExitCode: exitCode, PodPolicy: podRestartPolicy(spec)}
-	if c != nil {
-		d.Container = c.Name
-	}
+// decideExited is ContainerShouldRestart with its reasons. d has PodPolicy set.
+func decideExited(d *Decision, c *corev1.Container, exitCode int32, opts Options) {
+	d.State, d.ExitCode = StateExited, exitCode
 	if c != nil && c.RestartPolicy != nil {
 		d.ContainerPolicy = *c.RestartPolicy
 		for i := range c.RestartPolicyRules {
@@ -246,11 +270,11 @@ func decideExited(c *corev1.Container, spec *corev1.PodSpec, exitCode int32, opt
 			switch r.Action {
 			case corev1.ContainerRestartRuleActionRestart:
 				d.Basis, d.Restart = BasisRule, true
-				return d
+				return
 			case corev1.ContainerRestartRuleActionRestartAllContainers:
-				if opts.Features.Enabled(gateRestartAllContainers) {
+				if opts.restartAllContainers() {
 					d.Basis, d.Restart, d.RestartAllContainers = BasisRule, true, true
-					return d
+					return
 				}
 			}
 			break
@@ -258,18 +282,17 @@ func decideExited(c *corev1.Container, spec *corev1.PodSpec, exitCode int32, opt
 		switch *c.RestartPolicy {
 		case corev1.ContainerRestartPolicyAlways:
 			d.Basis, d.Restart = BasisContainerPolicy, true
-			return d
+			return
 		case corev1.ContainerRestartPolicyOnFailure:
 			d.Basis, d.Restart = BasisContainerPolicy, exitCode != 0
-			return d
+			return
 		case corev1.ContainerRestartPolicyNever:
 			d.Basis = BasisContainerPolicy
-			return d
+			return
 		}
 	}
 	d.Basis = BasisPodPolicy
 	d.Restart = podPolicyRestarts(d.PodPolicy, exitCode)
-	return d
 }
 
 // podPolicyRestarts is the pod-level policy; an empty or unknown value is Always.

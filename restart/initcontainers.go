@@ -101,7 +101,7 @@ func InitContainerAction(pod *corev1.Pod, c *corev1.Container, inst *Instance, o
 			return InitDone
 		}
 		restart := pod.Spec.RestartPolicy != corev1.RestartPolicyNever
-		if opts.Features.Enabled(gateContainerRestartRules) {
+		if opts.containerRestartRules() {
 			restart = ShouldRestartInstance(pod, c, inst, opts).Restart
 		}
 		if !restart {
@@ -114,7 +114,7 @@ func InitContainerAction(pod *corev1.Pod, c *corev1.Container, inst *Instance, o
 		return InitKillAndStart
 	}
 	restart := pod.Spec.RestartPolicy != corev1.RestartPolicyNever
-	if opts.Features.Enabled(gateContainerRestartRules) && c.RestartPolicy != nil {
+	if opts.containerRestartRules() && c.RestartPolicy != nil {
 		restart = *c.RestartPolicy != corev1.ContainerRestartPolicyNever
 	}
 	if !restart {

@@ -100,7 +100,7 @@ func (r StatusRuntime) NewestExited(name string) (Instance, bool) {
 // RestartAllContainersOnContainerExits gate is off, since the kubelet only asks with
 // the gate on, and for a nil pod.
 func ShouldAllContainersRestart(pod *corev1.Pod, rt Runtime, opts Options) bool {
-	if pod == nil || !opts.Features.Enabled(gateRestartAllContainers) {
+	if pod == nil || !opts.restartAllContainers() {
 		return false
 	}
 	return shouldAllRestart(pod, rt)
@@ -207,7 +207,7 @@ func AllContainersRestartingCondition(pod *corev1.Pod, rt Runtime, phase corev1.
 	if pod == nil {
 		return cond, false
 	}
-	included = opts.Features.Enabled(gateRestartAllContainers) && AllContainersCouldRestart(&pod.Spec, opts)
+	included = opts.restartAllContainers() && AllContainersCouldRestart(&pod.Spec, opts)
 	switch {
 	case phase == corev1.PodSucceeded:
 		cond.Reason = ReasonPodCompleted

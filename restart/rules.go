@@ -16,6 +16,29 @@ const (
 	gateKubeletCrashLoopBackOffMax  = "KubeletCrashLoopBackOffMax"
 )
 
+// The v1.37.2 defaults of those gates, read once: every decision consults a gate,
+// and an override lookup in a nil map is cheaper than the full gate table.
+var (
+	defaultContainerRestartRules = podlife.FeatureGates(nil).Enabled(gateContainerRestartRules)
+	defaultRestartAllContainers  = podlife.FeatureGates(nil).Enabled(gateRestartAllContainers)
+)
+
+// enabled is opts.Features.Enabled(gate) for a gate whose default is def.
+func (o Options) enabled(gate string, def bool) bool {
+	if v, ok := o.Features[gate]; ok {
+		return v
+	}
+	return def
+}
+
+func (o Options) containerRestartRules() bool {
+	return o.enabled(gateContainerRestartRules, defaultContainerRestartRules)
+}
+
+func (o Options) restartAllContainers() bool {
+	return o.enabled(gateRestartAllContainers, defaultRestartAllContainers)
+}
+
 // Options selects the cluster the answers are computed for. The zero value is a
 // default Kubernetes v1.37.2 kubelet.
 type Options struct {
@@ -89,7 +112,8 @@ func ruleMatches(on *corev1.ContainerRestartRuleOnExitCodes, exitCode int32) boo
 // [ShouldRestart] for the kubelet's full decision. A nil container or spec counts as
 // having no policy.
 func ContainerShouldRestart(c *corev1.Container, spec *corev1.PodSpec, exitCode int32, opts Options) bool {
-	d := decideExited(c, spec, exitCode, opts)
+	d := Decision{RuleIndex: -1, PodPolicy: podRestartPolicy(spec)}
+	decideExited(&d, c, exitCode, opts)
 	return d.Restart
 }
 
