@@ -63,12 +63,15 @@ func parseImageTag(s string) (tag string, digest bool, ok bool) {
 	if m == nil {
 		return "", false, false
 	}
-	path := m[1]
-	if nm := refNameRE.FindStringSubmatch(m[1]); len(nm) == 3 {
-		path = nm[2]
-	}
-	if len(path) > refMaxPathLength {
-		return "", false, false
+	// The length limit applies to the path without the domain; only a long name needs
+	// the split.
+	if path := m[1]; len(path) > refMaxPathLength {
+		if nm := refNameRE.FindStringSubmatch(path); len(nm) == 3 {
+			path = nm[2]
+		}
+		if len(path) > refMaxPathLength {
+			return "", false, false
+		}
 	}
 	if m[3] != "" && !validImageDigest(m[3]) {
 		return "", false, false

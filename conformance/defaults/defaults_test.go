@@ -43,17 +43,17 @@ type gateSet struct {
 
 var gateSets = []gateSet{
 	{"defaults", nil, podsPerRun},
-	{"PodLevelResourcesFixDefaulting=false", podlife.FeatureGates{"PodLevelResourcesFixDefaulting": false}, podsPerRun / 2},
+	{"PodLevelResourcesFixDefaulting=false", podlife.FeatureGates{"PodLevelResourcesFixDefaulting": false}, podsPerRun / 4},
 	{"PodLevelResources=false", podlife.FeatureGates{"PodLevelResources": false, "PodLevelResourcesFixDefaulting": false,
-		"PodLevelResourcesFixKubeletQOSClass": false, "InPlacePodLevelResourcesVerticalScaling": false}, podsPerRun / 2},
-	{"PodLevelResourcesFixKubeletQOSClass=false", podlife.FeatureGates{"PodLevelResourcesFixKubeletQOSClass": false}, podsPerRun / 2},
+		"PodLevelResourcesFixKubeletQOSClass": false, "InPlacePodLevelResourcesVerticalScaling": false}, podsPerRun / 4},
+	{"PodLevelResourcesFixKubeletQOSClass=false", podlife.FeatureGates{"PodLevelResourcesFixKubeletQOSClass": false}, podsPerRun / 4},
 	{"alpha-on", podlife.FeatureGates{"H2CContainerProbe": true, "ContainerStopSignals": true, "GRPCContainerProbeTLS": true,
 		"AtomicWriteVolumeUserFields": true, "EmptyDirVolumeMode": true, "VolumeBindMountOptions": true, "GenericWorkload": true,
-		"EvictionRequestAPI": true}, podsPerRun / 2},
+		"EvictionRequestAPI": true}, podsPerRun / 4},
 	{"beta-off", podlife.FeatureGates{"ContainerRestartRules": false, "RestartAllContainersOnContainerExits": false, "EnvFiles": false,
 		"ClusterTrustBundleProjection": false, "PodCertificateRequest": false, "MatchLabelKeysInPodTopologySpread": false,
-		"MatchLabelKeysInPodTopologySpreadSelectorMerge": false}, podsPerRun / 2},
-	{"SelectorMerge=false", podlife.FeatureGates{"MatchLabelKeysInPodTopologySpreadSelectorMerge": false}, podsPerRun / 5},
+		"MatchLabelKeysInPodTopologySpreadSelectorMerge": false}, podsPerRun / 4},
+	{"SelectorMerge=false", podlife.FeatureGates{"MatchLabelKeysInPodTopologySpreadSelectorMerge": false}, podsPerRun / 10},
 }
 
 func setGates(t testing.TB, gates podlife.FeatureGates) {

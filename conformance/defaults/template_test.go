@@ -95,7 +95,7 @@ func TestTemplatesMatchUpstream(t *testing.T) {
 			opts := podlife.DefaultOptions{Features: gs.gates, Now: fixedNow}
 			n := templatesPerRun
 			if gs.gates != nil {
-				n = templatesPerRun / 3
+				n = templatesPerRun / 6
 			}
 			fails := 0
 			fail := func(i int, what, d string, in any) {
