@@ -22,12 +22,40 @@
 // conformance module in this repository proves it by comparing against the upstream
 // code on generated inputs.
 //
+// # Defaulting
+//
+// [Default] returns what a v1.37.2 API server stores for a created pod. It mirrors, in
+// order, the generated v1 defaulters (k8s.io/kubernetes
+// pkg/apis/core/v1/zz_generated.defaults.go SetObjectDefaults_Pod, with
+// pkg/apis/core/v1/defaults.go) and the pod registry's create preparation
+// (pkg/registry/core/pod/strategy.go PrepareForCreate, with DropDisabledPodFields and
+// DefaultPodLevelResources from pkg/api/pod/util.go): status reset to Pending with
+// the computed qosClass, generation 1, fields of disabled features dropped, the
+// SchedulingGated condition, matchLabelKeys merged into selectors, deprecated AppArmor
+// annotations copied into fields, and pod-level requests and limits filled in.
+// [DefaultWithOptions] takes feature gates and the clock used for the condition.
+// Image pull policies follow the image reference grammar of
+// github.com/distribution/reference, as pkg/util/parsers does.
+//
+// [DefaultTemplate] returns a workload's pod template as stored (PodSpec defaults
+// and DropDisabledTemplateFields, no Pod-only defaults), and [PodFromTemplate] the pod
+// a workload controller gets stored for a template (pkg/controller/controller_utils.go
+// GetPodFromTemplate followed by [DefaultWithOptions]).
+//
+// Not mirrored: what the registry assigns outside PrepareForCreate (name from
+// generateName, uid, creationTimestamp, resourceVersion) and admission plugins
+// (LimitRanger, ServiceAccount, webhooks, ...).
+//
 // # Feature gates
 //
 // There is no global feature-gate state. Each options struct carries a [FeatureGates]
 // map of overrides by upstream gate name; the zero value (nil) means the defaults of a
-// v1.37.2 cluster. [FeatureGates.Validate] applies upstream's rules: unknown names,
-// locked gates set to their non-default value and unmet dependencies are errors.
+// v1.37.2 cluster. [FeatureGates.Validate] applies upstream's rules
+// (k8s.io/component-base featuregate/feature_gate.go): unknown names, locked gates set
+// to their non-default value, gates not available at 1.37 and unmet dependencies are
+// errors. The special gates AllAlpha and AllBeta work as upstream: they set every
+// alpha (beta) gate the map does not set itself. The gate table (zz_generated_gates.go)
+// is generated from the gates upstream registers.
 //
 // # Principles
 //
