@@ -132,6 +132,12 @@ func nonMissingValues(list corev1.ResourceList) []namedQuantity {
 // for any other init container, its own list plus the sidecars declared before it.
 // The order of operations is upstream's (component-helpers resource/helpers.go,
 // aggregateContainerResourcesByFn), which fixes the Format of each result.
+//
+// Upstream also compares, at every init step, the running sidecar sum of each resource
+// the init container does not name. That value was already compared at the last
+// sidecar step and the maximum only grows, so skipping it changes nothing (an equal
+// value never replaces the maximum) and keeps the cost linear in the number of
+// entries instead of containers times resources.
 func (a *aggregation) run(t *table) {
 	var finder statusFinder
 	withStatus := a.src.usesStatus()
@@ -163,34 +169,21 @@ func (a *aggregation) run(t *table) {
 		list := a.src.list(c, lookup(c), a.infeasible)
 		if isSidecar(c) {
 			for name, q := range list {
-				a.addSidecar(t, name, q)
+				a.addSidecar(t, i, name, q)
 			}
 			for _, nm := range a.nonMissing {
 				if _, ok := list[nm.name]; !ok {
-					a.addSidecar(t, nm.name, nm.q)
-				}
-			}
-			// The step is every sidecar started so far.
-			for j := 0; j < t.n; j++ {
-				if s := t.slot(j); s.flags&hasSide != 0 {
-					a.step(s, i, s.side.DeepCopy())
+					a.addSidecar(t, i, nm.name, nm.q)
 				}
 			}
 			continue
 		}
-		t.stamp++
 		for name, q := range list {
 			a.initEntry(t, i, name, q)
 		}
 		for _, nm := range a.nonMissing {
 			if _, ok := list[nm.name]; !ok {
 				a.initEntry(t, i, nm.name, nm.q)
-			}
-		}
-		// Resources this init container does not name: the sidecars alone.
-		for j := 0; j < t.n; j++ {
-			if s := t.slot(j); s.flags&hasSide != 0 && s.mark != t.stamp {
-				a.step(s, i, s.side.DeepCopy())
 			}
 		}
 	}
@@ -206,7 +199,9 @@ func (a *aggregation) run(t *table) {
 	}
 }
 
-func (a *aggregation) addSidecar(t *table, name corev1.ResourceName, q resource.Quantity) {
+// addSidecar adds a sidecar's quantity to the sums and records the step "every sidecar
+// started so far" for that resource.
+func (a *aggregation) addSidecar(t *table, i int, name corev1.ResourceName, q resource.Quantity) {
 	s := t.at(name)
 	if s.flags&hasSum == 0 {
 		s.sum = q.DeepCopy()
@@ -220,12 +215,12 @@ func (a *aggregation) addSidecar(t *table, name corev1.ResourceName, q resource.
 	} else {
 		s.side.Add(q)
 	}
+	a.step(s, i, s.side.DeepCopy())
 }
 
 // initEntry computes the step of a regular init container for one resource it names.
 func (a *aggregation) initEntry(t *table, i int, name corev1.ResourceName, q resource.Quantity) {
 	s := t.at(name)
-	s.mark = t.stamp
 	v := q.DeepCopy()
 	if s.flags&hasSide != 0 {
 		v.Add(s.side)

@@ -173,12 +173,13 @@ func (r *recorder) step(name corev1.ResourceName, i int, v resource.Quantity) {
 // sums records the sum over regular containers and sidecars, before the init steps
 // compete with it.
 func (r *recorder) sums(t *table) {
+	parts := r.parts()
 	for i := 0; i < t.n; i++ {
 		s := t.slot(i)
 		if s.flags&hasSum == 0 {
 			continue
 		}
-		term := Term{Kind: TermContainers, Op: OpMax, Value: s.sum.DeepCopy(), Parts: r.parts(s.name)}
+		term := Term{Kind: TermContainers, Op: OpMax, Value: s.sum.DeepCopy(), Parts: parts[s.name]}
 		// The containers term goes first in its group.
 		if old, ok := r.terms[s.name]; ok {
 			r.terms[s.name] = append([]Term{term}, old...)
@@ -188,18 +189,25 @@ func (r *recorder) sums(t *table) {
 	}
 }
 
-// parts lists the spec contribution of each regular container and sidecar to name.
-func (r *recorder) parts(name corev1.ResourceName) []Part {
-	var out []Part
+// parts returns the spec contribution of each regular container and sidecar, by
+// resource, in one pass over the containers.
+func (r *recorder) parts() map[corev1.ResourceName][]Part {
+	out := map[corev1.ResourceName][]Part{}
 	visit := func(c *corev1.Container) {
 		list := c.Resources.Requests
 		if r.limits {
 			list = c.Resources.Limits
 		}
-		if q, ok := list[name]; ok {
-			out = append(out, Part{c.Name, q.DeepCopy()})
-		} else if q, ok := r.opts.NonMissingContainerRequests[name]; ok && !r.limits {
-			out = append(out, Part{c.Name, q.DeepCopy()})
+		for name, q := range list {
+			out[name] = append(out[name], Part{c.Name, q.DeepCopy()})
+		}
+		if r.limits {
+			return
+		}
+		for name, q := range r.opts.NonMissingContainerRequests {
+			if _, ok := list[name]; !ok {
+				out[name] = append(out[name], Part{c.Name, q.DeepCopy()})
+			}
 		}
 	}
 	for i := range r.pod.Spec.Containers {
@@ -243,17 +251,16 @@ func (r *recorder) status(spec, alloc, act *table, infeasible bool) {
 		}
 	}
 	r.dra()
-	for _, x := range []struct {
-		t    *table
-		kind TermKind
-	}{{act, TermActuated}, {alloc, TermAllocated}} {
-		if x.t == nil {
-			continue
-		}
-		for i := 0; i < x.t.n; i++ {
-			if s := x.t.slot(i); s.flags&hasSum != 0 {
-				r.add(s.name, Term{Kind: x.kind, Op: OpMax, Value: s.sum.DeepCopy(), Source: src})
-			}
+	r.statusTerms(act, TermActuated, src)
+	if alloc != nil {
+		r.statusTerms(alloc, TermAllocated, src)
+	}
+}
+
+func (r *recorder) statusTerms(t *table, kind TermKind, src string) {
+	for i := 0; i < t.n; i++ {
+		if s := t.slot(i); s.flags&hasSum != 0 {
+			r.add(s.name, Term{Kind: kind, Op: OpMax, Value: s.sum.DeepCopy(), Source: src})
 		}
 	}
 }
@@ -319,7 +326,7 @@ func (r *recorder) overhead(t *table, overhead corev1.ResourceList, limits bool)
 func (r *recorder) finish(t *table) []ResourceExplanation {
 	names := r.order
 	for i := 0; i < t.n; i++ {
-		if s := t.slot(i); !slices.Contains(names, s.name) {
+		if s := t.slot(i); r.terms[s.name] == nil {
 			names = append(names, s.name)
 		}
 	}

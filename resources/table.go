@@ -21,7 +21,6 @@ type table struct {
 	extra  []slot
 	n      int
 	index  map[corev1.ResourceName]int
-	stamp  int32 // last stamp handed to a container (see slot.mark)
 }
 
 // slot holds one resource of a table.
@@ -35,7 +34,6 @@ type slot struct {
 	// peak is the largest init step seen so far.
 	peak  resource.Quantity
 	flags uint8
-	mark  int32 // the stamp of the last init container that named this resource
 }
 
 const (
