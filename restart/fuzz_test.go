@@ -1,0 +1,763 @@
+package restart
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/podlife/podlife"
+)
+
+// bytesReader turns fuzz input into choices; it yields zeros once exhausted.
+type bytesReader struct{ b []byte }
+
+func (r *bytesReader) byte() byte {
+	if len(r.b) == 0 {
+		return 0
+	}
+	v := r.b[0]
+	r.b = r.b[1:]
+	return v
+}
+
+func (r *bytesReader) n(k int) int { return int(r.byte()) % k }
+
+func (r *bytesReader) int32() int32 {
+	switch r.n(4) {
+	case 0:
+		return int32(r.n(4))
+	case 1:
+		return 42
+	case 2:
+		return 137
+	}
+	return int32(uint32(r.byte()) | uint32(r.byte())<<8 | uint32(r.byte())<<16 | uint32(r.byte())<<24)
+}
+
+var fuzzNames = []string{"a", "b", "c", "", "init", "app"}
+
+func (r *bytesReader) container() corev1.Container {
+	c := corev1.Container{Name: fuzzNames[r.n(len(fuzzNames))], Image: []string{"", "nginx", "busybox:1"}[r.n(3)]}
+	if p := r.n(6); p < 5 {
+		v := []corev1.ContainerRestartPolicy{"Always", "OnFailure", "Never", "", "Weird"}[p]
+		c.RestartPolicy = &v
+	}
+	for range r.n(4) {
+		rule := corev1.ContainerRestartRule{Action: []corev1.ContainerRestartRuleAction{"Restart", "RestartAllContainers", "", "X"}[r.n(4)]}
+		if r.n(5) > 0 {
+			on := &corev1.ContainerRestartRuleOnExitCodes{Operator: []corev1.ContainerRestartRuleOnExitCodesOperator{"In", "NotIn", "", "Is"}[r.n(4)]}
+			for range r.n(4) {
+				on.Values = append(on.Values, r.int32())
+			}
+			c.RestartPolicyRules = append(c.RestartPolicyRules, corev1.ContainerRestartRule{Action: rule.Action, ExitCodes: on})
+			continue
+		}
+		c.RestartPolicyRules = append(c.RestartPolicyRules, rule)
+	}
+	if r.n(3) == 0 {
+		c.Resources.Requests = corev1.ResourceList{corev1.ResourceCPU: *resource.NewMilliQuantity(int64(r.byte()), resource.DecimalSI)}
+	}
+	return c
+}
+
+func (r *bytesReader) status(name string) corev1.ContainerStatus {
+	st := corev1.ContainerStatus{Name: name}
+	term := func() *corev1.ContainerStateTerminated {
+		return &corev1.ContainerStateTerminated{ExitCode: r.int32(), Reason: []string{"", "OOMKilled", "Error", ReasonRestartingAllContainers}[r.n(4)],
+			FinishedAt: metav1.Time{Time: time.Unix(int64(r.byte())*10, 0)}}
+	}
+	switch r.n(6) {
+	case 1:
+		st.State.Running = &corev1.ContainerStateRunning{}
+	case 2:
+		st.State.Terminated = term()
+	case 3:
+		st.State.Waiting = &corev1.ContainerStateWaiting{Reason: []string{"", ReasonRestartingAllContainers}[r.n(2)]}
+		st.LastTerminationState.Terminated = term()
+	case 4:
+		st.State.Waiting = &corev1.ContainerStateWaiting{Reason: []string{"", ReasonRestartingAllContainers}[r.n(2)]}
+	case 5:
+		st.State.Running = &corev1.ContainerStateRunning{}
+		st.State.Terminated = term()
+	}
+	return st
+}
+
+func fuzzPod(data []byte) *corev1.Pod {
+	r := &bytesReader{b: data}
+	if r.n(16) == 0 {
+		return nil
+	}
+	pod := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Name: "p", Namespace: "ns", UID: "u"}}
+	pod.Spec.RestartPolicy = []corev1.RestartPolicy{"Always", "OnFailure", "Never", "", "Sometimes"}[r.n(5)]
+	if r.n(5) == 0 {
+		pod.DeletionTimestamp = &metav1.Time{}
+	}
+	for range r.n(3) {
+		pod.Spec.InitContainers = append(pod.Spec.InitContainers, r.container())
+	}
+	for range r.n(4) {
+		pod.Spec.Containers = append(pod.Spec.Containers, r.container())
+	}
+	for range r.n(2) {
+		pod.Spec.EphemeralContainers = append(pod.Spec.EphemeralContainers, corev1.EphemeralContainer{EphemeralContainerCommon: corev1.EphemeralContainerCommon(r.container())})
+	}
+	for range r.n(3) {
+		pod.Status.InitContainerStatuses = append(pod.Status.InitContainerStatuses, r.status(fuzzNames[r.n(len(fuzzNames))]))
+	}
+	for range r.n(4) {
+		pod.Status.ContainerStatuses = append(pod.Status.ContainerStatuses, r.status(fuzzNames[r.n(len(fuzzNames))]))
+	}
+	for range r.n(2) {
+		pod.Status.EphemeralContainerStatuses = append(pod.Status.EphemeralContainerStatuses, r.status(fuzzNames[r.n(len(fuzzNames))]))
+	}
+	if r.n(3) == 0 {
+		pod.Status.Conditions = append(pod.Status.Conditions, corev1.PodCondition{Type: corev1.AllContainersRestarting, Status: []corev1.ConditionStatus{"True", "False"}[r.n(2)]})
+	}
+	return pod
+}
+
+func fuzzOptions(b byte) Options {
+	var fg podlife.FeatureGates
+	switch b % 4 {
+	case 1:
+		fg = podlife.FeatureGates{"RestartAllContainersOnContainerExits": false}
+	case 2:
+		fg = podlife.FeatureGates{"ContainerRestartRules": false, "RestartAllContainersOnContainerExits": false}
+	case 3:
+		fg = podlife.FeatureGates{"ReduceDefaultCrashLoopBackOffDecay": true, "KubeletCrashLoopBackOffMax": b&4 == 0}
+	}
+	return Options{Features: fg, MaxContainerRestartPeriod: time.Duration(b/8) * 3 * time.Second}
+}
+
+func fuzzInstances(data []byte) Instances {
+	r := &bytesReader{b: data}
+	var out Instances
+	for range r.n(6) {
+		out = append(out, Instance{Name: fuzzNames[r.n(len(fuzzNames))], State: []State{StateCreated, StateRunning, StateExited, StateUnknown, "paused", ""}[r.n(6)],
+			ExitCode: r.int32(), Reason: []string{"", "OOMKilled"}[r.n(2)], FinishedAt: time.Unix(int64(r.byte()), 0)})
+	}
+	return out
+}
+
+var fuzzSeeds = [][]byte{
+	{}, {1}, {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20},
+	[]byte("restartPolicyRules on exit codes, sidecars, init containers and back-off"),
+	{255, 254, 253, 252, 251, 250, 249, 248, 247, 246, 245, 244, 243, 242, 241, 240, 239, 238, 237, 236, 235, 234},
+}
+
+func addSeeds(f *testing.F) {
+	for i, s := range fuzzSeeds {
+		f.Add(s, byte(i))
+	}
+}
+
+// lookup finds a container in ShouldRestart's order: regular, init, ephemeral.
+func lookup(pod *corev1.Pod, name string) *corev1.Container {
+	if pod == nil {
+		return nil
+	}
+	for i := range pod.Spec.Containers {
+		if pod.Spec.Containers[i].Name == name {
+			return &pod.Spec.Containers[i]
+		}
+	}
+	for i := range pod.Spec.InitContainers {
+		if pod.Spec.InitContainers[i].Name == name {
+			return &pod.Spec.InitContainers[i]
+		}
+	}
+	for i := range pod.Spec.EphemeralContainers {
+		if pod.Spec.EphemeralContainers[i].Name == name {
+			return (*corev1.Container)(&pod.Spec.EphemeralContainers[i].EphemeralContainerCommon)
+		}
+	}
+	return nil
+}
+
+// allContainers lists the pod's containers as ShouldRestart finds them.
+func allContainers(pod *corev1.Pod) []*corev1.Container {
+	if pod == nil {
+		return nil
+	}
+	var out []*corev1.Container
+	for i := range pod.Spec.InitContainers {
+		out = append(out, &pod.Spec.InitContainers[i])
+	}
+	for i := range pod.Spec.Containers {
+		out = append(out, &pod.Spec.Containers[i])
+	}
+	for i := range pod.Spec.EphemeralContainers {
+		out = append(out, (*corev1.Container)(&pod.Spec.EphemeralContainers[i].EphemeralContainerCommon))
+	}
+	return out
+}
+
+func unchanged(t *testing.T, before, after any) {
+	t.Helper()
+	if !reflect.DeepEqual(before, after) {
+		t.Fatalf("input modified")
+	}
+}
+
+func FuzzShouldRestart(f *testing.F) {
+	addSeeds(f)
+	f.Fuzz(func(t *testing.T, data []byte, o byte) {
+		pod, opts := fuzzPod(data), fuzzOptions(o)
+		before := pod.DeepCopy()
+		for _, name := range append(fuzzNames, "missing") {
+			d := ShouldRestart(pod, name, opts)
+			unchanged(t, before, pod)
+			if d2 := ShouldRestart(pod, name, opts); d2 != d || d2.Reason() != d.Reason() {
+				t.Fatalf("not deterministic")
+			}
+			checkDecision(t, pod, lookup(pod, name), d, opts)
+			if pod != nil && pod.DeletionTimestamp != nil && d.Restart {
+				t.Fatalf("restart of a deleted pod's container")
+			}
+		}
+	})
+}
+
+func checkDecision(t *testing.T, pod *corev1.Pod, c *corev1.Container, d Decision, opts Options) {
+	t.Helper()
+	if (d.Rule == nil) != (d.RuleIndex < 0) {
+		t.Fatalf("Rule %v and RuleIndex %d disagree", d.Rule, d.RuleIndex)
+	}
+	if d.RestartAllContainers && (!d.Restart || d.Rule == nil || d.Rule.Action != corev1.ContainerRestartRuleActionRestartAllContainers || !opts.restartAllContainers()) {
+		t.Fatalf("RestartAllContainers without a RestartAllContainers rule: %+v", d)
+	}
+	if d.Rule != nil && !opts.containerRestartRules() {
+		t.Fatalf("a rule with ContainerRestartRules off: %+v", d)
+	}
+	reason := d.Reason()
+	if !strings.HasSuffix(reason, "→ Restart") && !strings.HasSuffix(reason, "→ no restart") && !strings.HasSuffix(reason, "→ RestartAllContainers") {
+		t.Fatalf("reason %q", reason)
+	}
+	if strings.HasSuffix(reason, "→ no restart") == d.Restart {
+		t.Fatalf("reason %q disagrees with Restart %v", reason, d.Restart)
+	}
+	if d.Basis == BasisRule || d.Basis == BasisContainerPolicy || d.Basis == BasisPodPolicy {
+		// The exit decision is ContainerShouldRestart's.
+		if c != nil && ContainerShouldRestart(c, &pod.Spec, d.ExitCode, opts) != d.Restart {
+			t.Fatalf("decision %+v disagrees with ContainerShouldRestart", d)
+		}
+	}
+}
+
+func FuzzShouldRestartInstance(f *testing.F) {
+	addSeeds(f)
+	f.Fuzz(func(t *testing.T, data []byte, o byte) {
+		pod, opts := fuzzPod(data), fuzzOptions(o)
+		insts := fuzzInstances(data)
+		before, beforeInsts := pod.DeepCopy(), append(Instances(nil), insts...)
+		for _, c := range append(allContainers(pod), nil) {
+			var newest *Instance
+			if c != nil {
+				if in, ok := insts.Newest(c.Name); ok {
+					newest = &in
+				}
+			}
+			d := ShouldRestartInstance(pod, c, newest, opts)
+			unchanged(t, before, pod)
+			unchanged(t, beforeInsts, insts)
+			checkDecision(t, pod, c, d, opts)
+			if newest != nil && (newest.State == StateCreated || newest.State == StateUnknown) && pod.DeletionTimestamp == nil && !d.Restart {
+				t.Fatalf("created or unknown instance not restarted")
+			}
+			if newest != nil && newest.State == StateRunning && d.Restart {
+				t.Fatalf("running instance restarted")
+			}
+		}
+	})
+}
+
+func FuzzInstanceFromStatus(f *testing.F) {
+	addSeeds(f)
+	f.Fuzz(func(t *testing.T, data []byte, _ byte) {
+		r := &bytesReader{b: data}
+		st := r.status("x")
+		before := st.DeepCopy()
+		inst, ok := InstanceFromStatus(&st)
+		unchanged(t, *before, st)
+		if ok != (st.State.Running != nil || st.State.Terminated != nil || st.LastTerminationState.Terminated != nil) {
+			t.Fatalf("ok %v for %+v", ok, st)
+		}
+		if ok && inst.Name != "x" || ok && inst.State != StateRunning && inst.State != StateExited {
+			t.Fatalf("instance %+v", inst)
+		}
+		if _, ok := InstanceFromStatus(nil); ok {
+			t.Fatalf("nil status has an instance")
+		}
+	})
+}
+
+func FuzzIsRestartableInitContainer(f *testing.F) {
+	addSeeds(f)
+	f.Fuzz(func(t *testing.T, data []byte, _ byte) {
+		c := (&bytesReader{b: data}).container()
+		before := c.DeepCopy()
+		got := IsRestartableInitContainer(&c)
+		unchanged(t, *before, c)
+		if got != (c.RestartPolicy != nil && *c.RestartPolicy == corev1.ContainerRestartPolicyAlways) {
+			t.Fatalf("IsRestartableInitContainer = %v for %+v", got, c.RestartPolicy)
+		}
+	})
+}
+
+func FuzzMatchingRule(f *testing.F) {
+	addSeeds(f)
+	f.Fuzz(func(t *testing.T, data []byte, o byte) {
+		r := &bytesReader{b: data}
+		c := r.container()
+		code := r.int32()
+		before := c.DeepCopy()
+		rule, i, ok := MatchingRule(&c, code, fuzzOptions(o))
+		unchanged(t, *before, c)
+		if !ok {
+			if i != -1 || !reflect.DeepEqual(rule, corev1.ContainerRestartRule{}) {
+				t.Fatalf("no match but %d %+v", i, rule)
+			}
+			return
+		}
+		if i < 0 || i >= len(c.RestartPolicyRules) || !reflect.DeepEqual(rule, c.RestartPolicyRules[i]) || rule.ExitCodes == nil {
+			t.Fatalf("match %d %+v", i, rule)
+		}
+		for j := range i {
+			one := corev1.Container{RestartPolicyRules: c.RestartPolicyRules[j : j+1]}
+			if _, _, ok := MatchingRule(&one, code, Options{}); ok {
+				t.Fatalf("rule %d matched before rule %d", j, i)
+			}
+		}
+		in := false
+		for _, v := range rule.ExitCodes.Values {
+			in = in || v == code
+		}
+		if rule.ExitCodes.Operator == corev1.ContainerRestartRuleOnExitCodesOpIn != in {
+			t.Fatalf("operator %s, code %d in values %v", rule.ExitCodes.Operator, code, in)
+		}
+	})
+}
+
+func FuzzContainerShouldRestart(f *testing.F) {
+	addSeeds(f)
+	f.Fuzz(func(t *testing.T, data []byte, o byte) {
+		r := &bytesReader{b: data}
+		pod := fuzzPod(data)
+		if pod == nil {
+			pod = &corev1.Pod{}
+		}
+		c := r.container()
+		code, opts := r.int32(), fuzzOptions(o)
+		before, beforeC := pod.DeepCopy(), c.DeepCopy()
+		got := ContainerShouldRestart(&c, &pod.Spec, code, opts)
+		unchanged(t, before, pod)
+		unchanged(t, *beforeC, c)
+		if c.RestartPolicy == nil && got != ContainerShouldRestart(nil, &pod.Spec, code, opts) {
+			t.Fatalf("rules used without a container policy")
+		}
+		// A container that is not restartable only restarts through a
+		// RestartAllContainers rule.
+		if got && !IsContainerRestartable(&pod.Spec, &c, opts) {
+			if rule, _, ok := MatchingRule(&c, code, opts); !ok || rule.Action != corev1.ContainerRestartRuleActionRestartAllContainers {
+				t.Fatalf("restarted a non-restartable container")
+			}
+		}
+	})
+}
+
+func FuzzIsContainerRestartable(f *testing.F) {
+	addSeeds(f)
+	f.Fuzz(func(t *testing.T, data []byte, o byte) {
+		r := &bytesReader{b: data}
+		c := r.container()
+		spec := &corev1.PodSpec{RestartPolicy: []corev1.RestartPolicy{"Always", "OnFailure", "Never", ""}[r.n(4)]}
+		before := c.DeepCopy()
+		got := IsContainerRestartable(spec, &c, fuzzOptions(o))
+		unchanged(t, *before, c)
+		if c.RestartPolicy == nil && got != (spec.RestartPolicy != corev1.RestartPolicyNever) {
+			t.Fatalf("pod fallback wrong")
+		}
+		if c.RestartPolicy != nil && *c.RestartPolicy != corev1.ContainerRestartPolicyNever && !got {
+			t.Fatalf("container policy %q not restartable", *c.RestartPolicy)
+		}
+		if got != IsContainerRestartable(spec, &c, Options{}) {
+			t.Fatalf("gates changed the answer")
+		}
+	})
+}
+
+func FuzzAllContainersCouldRestart(f *testing.F) {
+	addSeeds(f)
+	f.Fuzz(func(t *testing.T, data []byte, o byte) {
+		pod := fuzzPod(data)
+		if pod == nil {
+			if AllContainersCouldRestart(nil, fuzzOptions(o)) {
+				t.Fatalf("nil spec could restart")
+			}
+			return
+		}
+		before := pod.DeepCopy()
+		got := AllContainersCouldRestart(&pod.Spec, fuzzOptions(o))
+		unchanged(t, before, pod)
+		want := false
+		for _, c := range append(append([]corev1.Container{}, pod.Spec.InitContainers...), pod.Spec.Containers...) {
+			for _, r := range c.RestartPolicyRules {
+				want = want || r.Action == corev1.ContainerRestartRuleActionRestartAllContainers
+			}
+		}
+		if got != want {
+			t.Fatalf("got %v, want %v", got, want)
+		}
+	})
+}
+
+func FuzzShouldAllContainersRestart(f *testing.F) {
+	addSeeds(f)
+	f.Fuzz(func(t *testing.T, data []byte, o byte) {
+		pod, opts, insts := fuzzPod(data), fuzzOptions(o), fuzzInstances(data)
+		before := pod.DeepCopy()
+		for _, rt := range []Runtime{nil, insts, StatusRuntime{}, StatusRuntime{Status: statusOf(pod)}} {
+			got := ShouldAllContainersRestart(pod, rt, opts)
+			unchanged(t, before, pod)
+			if got != ShouldAllContainersRestart(pod, rt, opts) {
+				t.Fatalf("not deterministic")
+			}
+			if got && (!opts.restartAllContainers() || pod == nil) {
+				t.Fatalf("restart-all with the gate off or no pod")
+			}
+			if pod != nil && opts.restartAllContainers() {
+				for _, c := range pod.Status.Conditions {
+					if c.Type == corev1.AllContainersRestarting && c.Status == corev1.ConditionTrue && !got {
+						t.Fatalf("sticky condition ignored")
+					}
+				}
+			}
+		}
+	})
+}
+
+func statusOf(pod *corev1.Pod) *corev1.PodStatus {
+	if pod == nil {
+		return nil
+	}
+	return &pod.Status
+}
+
+func FuzzAllContainersRestartCleanedUp(f *testing.F) {
+	addSeeds(f)
+	f.Fuzz(func(t *testing.T, data []byte, o byte) {
+		pod, opts, insts := fuzzPod(data), fuzzOptions(o), fuzzInstances(data)
+		before := pod.DeepCopy()
+		got := AllContainersRestartCleanedUp(pod, insts, opts)
+		_ = AllContainersRestartCleanedUp(pod, nil, opts)
+		unchanged(t, before, pod)
+		if !AllContainersRestartCleanedUp(pod, Instances{}, opts) {
+			t.Fatalf("an empty runtime is not cleaned up")
+		}
+		for _, c := range allContainers(pod)[:] {
+			if _, ok := insts.Newest(c.Name); ok && got && !isEphemeral(pod, c) {
+				t.Fatalf("cleaned up while %q has an instance", c.Name)
+			}
+		}
+	})
+}
+
+func isEphemeral(pod *corev1.Pod, c *corev1.Container) bool {
+	for i := range pod.Spec.EphemeralContainers {
+		if (*corev1.Container)(&pod.Spec.EphemeralContainers[i].EphemeralContainerCommon) == c {
+			// Only ephemeral if no init or regular container shares the name.
+			for _, x := range append(append([]corev1.Container{}, pod.Spec.InitContainers...), pod.Spec.Containers...) {
+				if x.Name == c.Name {
+					return false
+				}
+			}
+			return true
+		}
+	}
+	return false
+}
+
+func FuzzAllContainersRestartingCondition(f *testing.F) {
+	addSeeds(f)
+	f.Fuzz(func(t *testing.T, data []byte, o byte) {
+		pod, opts, insts := fuzzPod(data), fuzzOptions(o), fuzzInstances(data)
+		before := pod.DeepCopy()
+		for _, phase := range []corev1.PodPhase{corev1.PodPending, corev1.PodRunning, corev1.PodSucceeded, corev1.PodFailed} {
+			cond, included := AllContainersRestartingCondition(pod, insts, phase, opts)
+			unchanged(t, before, pod)
+			if cond.Type != corev1.AllContainersRestarting {
+				t.Fatalf("type %q", cond.Type)
+			}
+			if included && (pod == nil || !AllContainersCouldRestart(&pod.Spec, opts) || !opts.restartAllContainers()) {
+				t.Fatalf("included without a RestartAllContainers rule or gate")
+			}
+			if cond.Status == corev1.ConditionTrue && (phase == corev1.PodSucceeded || phase == corev1.PodFailed || AllContainersRestartCleanedUp(pod, insts, opts)) {
+				t.Fatalf("True in phase %s or after cleanup", phase)
+			}
+		}
+	})
+}
+
+func FuzzIsInitContainerFailed(f *testing.F) {
+	addSeeds(f)
+	f.Fuzz(func(t *testing.T, data []byte, _ byte) {
+		for _, in := range fuzzInstances(data) {
+			got := IsInitContainerFailed(&in)
+			if in.Reason == ReasonOOMKilled && !got || in.State == StateRunning && in.Reason == "" && got || in.State == StateCreated && in.Reason == "" && got {
+				t.Fatalf("IsInitContainerFailed(%+v) = %v", in, got)
+			}
+		}
+		if IsInitContainerFailed(nil) {
+			t.Fatalf("nil failed")
+		}
+	})
+}
+
+func FuzzInitContainerAction(f *testing.F) {
+	addSeeds(f)
+	f.Fuzz(func(t *testing.T, data []byte, o byte) {
+		pod, opts, insts := fuzzPod(data), fuzzOptions(o), fuzzInstances(data)
+		before := pod.DeepCopy()
+		for _, c := range allContainers(pod) {
+			var newest *Instance
+			if in, ok := insts.Newest(c.Name); ok {
+				newest = &in
+			}
+			a := InitContainerAction(pod, c, newest, opts)
+			unchanged(t, before, pod)
+			switch {
+			case newest == nil && a != InitNotStarted:
+				t.Fatalf("no instance but %v", a)
+			case newest != nil && newest.State == StateRunning && a != InitWait:
+				t.Fatalf("running but %v", a)
+			case IsRestartableInitContainer(c) && (a == InitKillPod || a == InitDone):
+				t.Fatalf("sidecar %v", a)
+			case a == InitDone && IsInitContainerFailed(newest):
+				t.Fatalf("failed but done")
+			case a == InitKillPod && !IsInitContainerFailed(newest) && newest.State != "paused" && newest.State != "":
+				t.Fatalf("pod killed for a container that did not fail: %+v", newest)
+			}
+			if a.String() == "" {
+				t.Fatalf("empty action name")
+			}
+		}
+	})
+}
+
+func FuzzValidate(f *testing.F) {
+	addSeeds(f)
+	f.Fuzz(func(t *testing.T, _ []byte, o byte) {
+		opts := fuzzOptions(o)
+		for _, p := range []time.Duration{opts.MaxContainerRestartPeriod, time.Duration(o) * time.Millisecond * 1234, -time.Second} {
+			opts.MaxContainerRestartPeriod = p
+			err := opts.Validate()
+			ms := p.Milliseconds()
+			want := p == 0 || opts.Features.Enabled("KubeletCrashLoopBackOffMax") && ms >= 1000 && ms <= 300000
+			if (err == nil) != want {
+				t.Fatalf("Validate(%v) = %v", p, err)
+			}
+		}
+	})
+}
+
+func FuzzCrashLoopPolicy(f *testing.F) {
+	addSeeds(f)
+	f.Fuzz(func(t *testing.T, _ []byte, o byte) {
+		opts := fuzzOptions(o)
+		p := CrashLoopPolicy(opts)
+		if p.ResetAfter != CrashLoopBackOffReset || p.Initial > p.Max || p.Initial <= 0 {
+			t.Fatalf("policy %+v for %+v", p, opts)
+		}
+		if opts.Validate() == nil && opts.Features.Enabled("KubeletCrashLoopBackOffMax") && opts.MaxContainerRestartPeriod != 0 && p.Max != opts.MaxContainerRestartPeriod {
+			t.Fatalf("max %v, configured %v", p.Max, opts.MaxContainerRestartPeriod)
+		}
+		if ip := ImagePullPolicy(); ip.Initial != 10*time.Second || ip.Max != 300*time.Second {
+			t.Fatalf("image pull policy %+v", ip)
+		}
+	})
+}
+
+func fuzzPolicy(r *bytesReader) Policy {
+	return Policy{Initial: time.Duration(r.byte()+1) * 100 * time.Millisecond, Max: time.Duration(r.byte()) * time.Second, ResetAfter: time.Duration(r.byte()) * 5 * time.Second}
+}
+
+func FuzzPolicy(f *testing.F) {
+	addSeeds(f)
+	f.Fuzz(func(t *testing.T, data []byte, _ byte) {
+		r := &bytesReader{b: data}
+		p := fuzzPolicy(r)
+		var b Backoff
+		now := t0
+		for range 20 {
+			ev := now.Add(time.Duration(int8(r.byte())) * time.Second)
+			switch r.n(4) {
+			case 0:
+				nb := p.Next(b, ev, now)
+				if !nb.Exists || !nb.LastUpdate.Equal(now) || nb.Delay != p.Initial && nb.Delay > p.Max {
+					t.Fatalf("Next(%+v) = %+v with %+v", b, nb, p)
+				}
+				b = nb
+			case 1:
+				if p.GC(b, now).Exists && p.Expired(b, now) {
+					t.Fatalf("GC kept an expired entry")
+				}
+			case 2:
+				c := p.CheckStart(b, ev, r.n(2) == 0, now)
+				if !c.Allowed && (!c.RetryAt.After(now) || c.Backoff != b || c.Delay != b.Delay) {
+					t.Fatalf("held start %+v at %v", c, now)
+				}
+				if !c.Allowed && !p.RestartAllowedAt(b, ev).Equal(c.RetryAt) {
+					t.Fatalf("RestartAllowedAt disagrees with CheckStart")
+				}
+			case 3:
+				if p.InBackOffSinceUpdate(b, ev) && !b.Exists {
+					t.Fatalf("in back-off without an entry")
+				}
+				if p.InBackOffSince(b, ev, now) && !b.Exists {
+					t.Fatalf("in back-off without an entry")
+				}
+			}
+			now = now.Add(time.Duration(r.byte()) * time.Second)
+		}
+	})
+}
+
+func FuzzSchedule(f *testing.F) {
+	addSeeds(f)
+	f.Fuzz(func(t *testing.T, data []byte, o byte) {
+		p := fuzzPolicy(&bytesReader{b: data})
+		n := int(o) % 40
+		s := p.Schedule(n)
+		if len(s) != n || n > 0 && s[0] != 0 {
+			t.Fatalf("Schedule(%d) = %v", n, s)
+		}
+		for i := 2; i < n; i++ {
+			if s[i] < s[i-1] && s[i] != p.Max {
+				t.Fatalf("Schedule decreases: %v", s)
+			}
+		}
+	})
+}
+
+func FuzzBackoffKey(f *testing.F) {
+	addSeeds(f)
+	f.Fuzz(func(t *testing.T, data []byte, _ byte) {
+		pod := fuzzPod(data)
+		before := pod.DeepCopy()
+		for _, c := range append(allContainers(pod), nil) {
+			k := BackoffKey(pod, c)
+			unchanged(t, before, pod)
+			if k != BackoffKey(pod, c) || len(k) == 0 || len(k) > 16 || strings.Trim(k, "0123456789abcdef") != "" {
+				t.Fatalf("key %q", k)
+			}
+			s := CrashLoopState{}.For(pod, c)
+			if s.Key != k || s.Backoff.Exists || s.For(pod, c) != s {
+				t.Fatalf("CrashLoopState.For %+v", s)
+			}
+		}
+	})
+}
+
+func FuzzMessages(f *testing.F) {
+	addSeeds(f)
+	f.Fuzz(func(t *testing.T, data []byte, o byte) {
+		pod := fuzzPod(data)
+		name, d := string(data), time.Duration(o)*time.Second
+		want := "back-off " + d.String() + " restarting failed container=" + name + " pod=" + PodDesc(pod)
+		if got := CrashLoopMessage(d, name, pod); got != want {
+			t.Fatalf("%q", got)
+		}
+		if got := CrashLoopEventMessage(name, pod); !strings.HasPrefix(got, "Back-off restarting failed container ") || !strings.HasSuffix(got, " in pod "+PodDesc(pod)) {
+			t.Fatalf("%q", got)
+		}
+		if got := ImagePullBackoffKey("u", name); got != "u_"+name {
+			t.Fatalf("%q", got)
+		}
+		if got := ImagePullBackOffMessage(name, ""); !strings.HasPrefix(got, "Back-off pulling image \"") {
+			t.Fatalf("%q", got)
+		}
+	})
+}
+
+func FuzzImagePullError(f *testing.F) {
+	addSeeds(f)
+	f.Add([]byte("RegistryUnavailable: down"), byte(0))
+	f.Add([]byte("SignatureValidationFailed"), byte(0))
+	f.Fuzz(func(t *testing.T, data []byte, _ byte) {
+		reason, msg, prev := ImagePullError("img", string(data))
+		switch reason {
+		case ReasonErrImagePull:
+			if msg != string(data) {
+				t.Fatalf("message %q", msg)
+			}
+		case ReasonRegistryUnavailable, ReasonSignatureValidationFailed:
+			if !strings.HasPrefix(string(data), reason) || !strings.HasPrefix(msg, "image pull failed for img because ") {
+				t.Fatalf("%q %q", reason, msg)
+			}
+		default:
+			t.Fatalf("reason %q", reason)
+		}
+		if prev != reason+": "+msg {
+			t.Fatalf("prev %q", prev)
+		}
+	})
+}
+
+func FuzzImagePullState(f *testing.F) {
+	addSeeds(f)
+	f.Fuzz(func(t *testing.T, data []byte, _ byte) {
+		r := &bytesReader{b: data}
+		var s ImagePullState
+		now := t0
+		for range 20 {
+			next, held, msg := s.BeforePull("img", now)
+			if held != (msg != "") || held && next != s || !held && next.Prev != "" {
+				t.Fatalf("BeforePull %v %q %+v", held, msg, next)
+			}
+			s = next
+			if !held {
+				if r.n(2) == 0 {
+					s, _, _ = s.PullFailed("img", "boom", now)
+					if !s.Backoff.Exists || s.Prev == "" {
+						t.Fatalf("PullFailed %+v", s)
+					}
+				} else {
+					s = s.PullSucceeded(now)
+				}
+			}
+			now = now.Add(time.Duration(r.byte()) * 3 * time.Second)
+		}
+	})
+}
+
+func FuzzRuntimes(f *testing.F) {
+	addSeeds(f)
+	f.Fuzz(func(t *testing.T, data []byte, _ byte) {
+		insts := fuzzInstances(data)
+		pod := fuzzPod(data)
+		for _, name := range fuzzNames {
+			if in, ok := insts.NewestExited(name); ok && (in.State != StateExited || in.Name != name) {
+				t.Fatalf("NewestExited %+v", in)
+			}
+			if in, ok := insts.Newest(name); ok && in.Name != name {
+				t.Fatalf("Newest %+v", in)
+			}
+			sr := StatusRuntime{Status: statusOf(pod)}
+			if in, ok := sr.NewestExited(name); ok && in.State != StateExited {
+				t.Fatalf("StatusRuntime.NewestExited %+v", in)
+			}
+			if in, ok := sr.Newest(name); ok && in.Name != name {
+				t.Fatalf("StatusRuntime.Newest %+v", in)
+			}
+		}
+		if len(data) > 0 && Basis(data[0]).String() == "" {
+			t.Fatalf("empty basis name")
+		}
+	})
+}
