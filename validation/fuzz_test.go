@@ -1,0 +1,87 @@
+package validation
+
+import (
+	"encoding/json"
+	"os"
+	"reflect"
+	"strings"
+	"testing"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	"github.com/podlife/podlife"
+)
+
+var knownErrorTypes = map[field.ErrorType]bool{
+	field.ErrorTypeNotFound: true, field.ErrorTypeRequired: true, field.ErrorTypeDuplicate: true,
+	field.ErrorTypeInvalid: true, field.ErrorTypeNotSupported: true, field.ErrorTypeForbidden: true,
+	field.ErrorTypeTooLong: true, field.ErrorTypeTooMany: true, field.ErrorTypeInternal: true,
+}
+
+// FuzzValidatePodCreate feeds JSON pods (seeded with every table case) and a gate
+// choice. Invariants: no panic, the input is not modified, the answer is
+// deterministic, every error has a known type and a path under metadata or spec.
+func FuzzValidatePodCreate(f *testing.F) {
+	if b, err := os.ReadFile(goldenFile); err == nil {
+		var cases []goldenCase
+		if json.Unmarshal(b, &cases) == nil {
+			for _, c := range cases {
+				pb, _ := json.Marshal(c.Pod)
+				f.Add(pb, uint8(0))
+			}
+		}
+	}
+	f.Add([]byte(`{}`), uint8(1))
+	f.Add([]byte(`{"spec":{"containers":[{"name":"c","image":"i","lifecycle":{"stopSignal":"SIGTERM"}}],"os":{"name":"linux"}}}`), uint8(2))
+	gateSets := []podlife.FeatureGates{
+		nil,
+		{"ContainerRestartRules": false, "RestartAllContainersOnContainerExits": false},
+		{"ContainerStopSignals": true},
+		{"PodLevelResources": false, "PodLevelResourcesFixDefaulting": false, "PodLevelResourcesFixKubeletQOSClass": false, "InPlacePodLevelResourcesVerticalScaling": false},
+		{"EnvFiles": false},
+	}
+	f.Fuzz(func(t *testing.T, data []byte, gates uint8) {
+		var pod corev1.Pod
+		if err := json.Unmarshal(data, &pod); err != nil {
+			return
+		}
+		opts := Options{Features: gateSets[int(gates)%len(gateSets)], AllowPrivileged: gates&0x80 != 0}
+		before := pod.DeepCopy()
+		first := ValidatePodCreate(&pod, opts)
+		if !reflect.DeepEqual(&pod, before) {
+			t.Fatalf("input modified")
+		}
+		second := ValidatePodCreate(&pod, opts)
+		if len(first) != len(second) {
+			t.Fatalf("not deterministic: %d vs %d errors", len(first), len(second))
+		}
+		for i := range first {
+			if first[i].Error() != second[i].Error() || first[i].Origin != second[i].Origin {
+				t.Fatalf("not deterministic at %d: %q vs %q", i, first[i].Error(), second[i].Error())
+			}
+			if !knownErrorTypes[first[i].Type] {
+				t.Fatalf("unknown error type %q", first[i].Type)
+			}
+			if !strings.HasPrefix(first[i].Field, "metadata") && !strings.HasPrefix(first[i].Field, "spec") {
+				t.Fatalf("error outside metadata and spec: %q", first[i].Error())
+			}
+		}
+	})
+}
+
+func TestNilPod(t *testing.T) {
+	errs := ValidatePodCreate(nil, Options{})
+	want := []string{
+		"metadata.name: Required value: name or generateName is required",
+		"metadata.namespace: Required value",
+		"spec.containers: Required value",
+	}
+	got := make([]string, len(errs))
+	for i, e := range errs {
+		got[i] = e.Error()
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("got %q, want %q", got, want)
+	}
+}
