@@ -164,7 +164,8 @@ type Decision struct {
 // [InstanceFromStatus] maps it. A nil pod or an unknown name gives Restart false.
 //
 // ShouldRestart allocates nothing.
-func ShouldRestart(pod *corev1.Pod, container string, opts Options) (d Decision) {
+func ShouldRestart(pod *corev1.Pod, container string, opts Options) Decision {
+	var d Decision
 	d.RuleIndex = -1
 	d.Container = container
 	if pod == nil {
@@ -203,7 +204,8 @@ func ShouldRestart(pod *corev1.Pod, container string, opts Options) (d Decision)
 // and its newest runtime instance (from any sandbox) itself, for example a runtime
 // view with created or unknown instances. A nil newest means the container has no
 // instance. A nil pod or container gives Restart false.
-func ShouldRestartInstance(pod *corev1.Pod, c *corev1.Container, newest *Instance, opts Options) (d Decision) {
+func ShouldRestartInstance(pod *corev1.Pod, c *corev1.Container, newest *Instance, opts Options) Decision {
+	var d Decision
 	d.RuleIndex = -1
 	if pod == nil {
 		d.Basis = BasisNoPod

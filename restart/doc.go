@@ -12,14 +12,28 @@
 //   - k8s.io/kubernetes pkg/kubelet/container/helpers.go: [ShouldRestart]
 //     (ShouldContainerBeRestarted), [ShouldAllContainersRestart] and
 //     [AllContainersRestartCleanedUp];
+//   - k8s.io/kubernetes pkg/kubelet/status/generate.go:
+//     [AllContainersRestartingCondition] (GenerateAllContainersRestartingCondition);
 //   - k8s.io/kubernetes pkg/kubelet/kuberuntime/helpers.go and kuberuntime_container.go:
-//     [IsInitContainerFailed] and what the kubelet does with a failed init container
-//     ([InitContainerFailureAction]), and [BackoffKey] (GetBackoffKey);
+//     [IsInitContainerFailed], what the kubelet does about an init container's newest
+//     instance ([InitContainerAction], from computeInitContainerActions), and
+//     [BackoffKey] (GetBackoffKey);
 //   - k8s.io/kubernetes pkg/kubelet/kuberuntime/kuberuntime_manager.go (doBackOff) and
 //     pkg/kubelet/kubelet.go (newCrashLoopBackOff), on top of k8s.io/client-go
-//     util/flowcontrol/backoff.go: [Backoff], [Policy] and [ContainerBackoff];
+//     util/flowcontrol/backoff.go: [CrashLoopPolicy], [Policy], [Backoff],
+//     [Policy.CheckStart], [CrashLoopMessage] and [CrashLoopEventMessage];
 //   - k8s.io/kubernetes pkg/kubelet/images/image_manager.go: the image-pull back-off
-//     ([ImagePullBackoffKey], [ImagePullPolicy]).
+//     ([ImagePullPolicy], [ImagePullBackoffKey], [ImagePullState], [ImagePullError]).
+//
+// # Runtime state
+//
+// [ShouldRestart] reads a container's state from pod.Status as the project's contract
+// says: no status, a waiting state without a last termination, or no state at all is
+// "no instance"; State.Running is running; State.Terminated is exited with its code;
+// otherwise LastTerminationState.Terminated is exited with that code. Callers that
+// hold the runtime's view (created and unknown instances, several sandboxes) use
+// [ShouldRestartInstance] and pass a [Runtime] to the restart-all functions;
+// [Instances] and [StatusRuntime] are ready-made ones.
 //
 // Feature gates are read per call from [Options.Features]; the zero [Options] is a
 // default v1.37.2 kubelet, where ContainerRestartRules, RestartAllContainersOnContainerExits
