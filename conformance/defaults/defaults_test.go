@@ -54,6 +54,8 @@ var gateSets = []gateSet{
 		"ClusterTrustBundleProjection": false, "PodCertificateRequest": false, "MatchLabelKeysInPodTopologySpread": false,
 		"MatchLabelKeysInPodTopologySpreadSelectorMerge": false}, podsPerRun / 4},
 	{"SelectorMerge=false", podlife.FeatureGates{"MatchLabelKeysInPodTopologySpreadSelectorMerge": false}, podsPerRun / 10},
+	{"AllBeta=false", podlife.FeatureGates{"AllBeta": false}, podsPerRun / 10},
+	{"AllAlpha=true,AllBeta=true", podlife.FeatureGates{"AllAlpha": true, "AllBeta": true}, podsPerRun / 10},
 }
 
 func setGates(t testing.TB, gates podlife.FeatureGates) {

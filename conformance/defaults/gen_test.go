@@ -37,7 +37,7 @@ func ptr[T any](v T) *T { return &v }
 var quantities = []string{
 	"0", "1", "2", "100m", "250m", "1500m", "0.1m", "1.0001", "3.5", "1n", "2n", "123456789n",
 	"1e3", "1e-4", "1k", "1Ki", "1Mi", "64Mi", "0.5Gi", "1Gi", "2Gi", "1G", "500M", "1.5", "7m", "0.0005",
-	"4Mi", "2Mi", "1025Ki", "999999999999999", "+1", "1E", "10u",
+	"4Mi", "2Mi", "1025Ki", "999999999999999", "+1", "1E", "10u", "-1", "-0.5m", "0.000000001Ki",
 }
 
 var resourceNames = []corev1.ResourceName{
@@ -72,6 +72,9 @@ func (g *gen) resources() corev1.ResourceRequirements {
 		r.Requests = g.list()
 	case 3: // guaranteed-looking
 		l := g.list()
+		if g.p(0.5) {
+			l = corev1.ResourceList{corev1.ResourceCPU: g.quantity(), corev1.ResourceMemory: g.quantity()}
+		}
 		r.Limits = l
 		if l != nil && g.p(0.5) {
 			r.Requests = l.DeepCopy()
@@ -390,6 +393,10 @@ func (g *gen) volume(i int) corev1.Volume {
 	default:
 		s.NFS = &corev1.NFSVolumeSource{Server: "s", Path: "/"}
 	}
+	if g.p(0.05) { // invalid, but the server defaults it before validation refuses it
+		s.Secret = &corev1.SecretVolumeSource{Items: g.keyToPaths(), DefaultUser: user()}
+		s.ConfigMap = &corev1.ConfigMapVolumeSource{DefaultUser: user()}
+	}
 	return v
 }
 
@@ -420,6 +427,14 @@ func (g *gen) pod() *corev1.Pod {
 			EphemeralContainerCommon: corev1.EphemeralContainerCommon(g.container(fmt.Sprintf("debug%d", i), 2)),
 			TargetContainerName:      "app0",
 		})
+	}
+	if g.p(0.1) { // a Guaranteed-shaped pod: every container limits cpu and memory
+		for _, list := range [][]corev1.Container{p.Spec.InitContainers, p.Spec.Containers} {
+			for i := range list {
+				list[i].Resources = corev1.ResourceRequirements{Limits: corev1.ResourceList{
+					corev1.ResourceCPU: g.quantity(), corev1.ResourceMemory: g.quantity()}}
+			}
+		}
 	}
 	if g.p(0.05) {
 		p.Spec.Containers = []corev1.Container{}
