@@ -28,7 +28,7 @@ import (
 func ValidatePodTemplateSpec(template *corev1.PodTemplateSpec, fldPath *field.Path, opts Options) field.ErrorList {
 	t := prepareTemplate(template, opts)
 	o := resolveOptions(opts, &corev1.Pod{ObjectMeta: t.ObjectMeta, Spec: t.Spec}, nil)
-	return validatePodTemplateSpec(t, fldPath, o)
+	return sortMapRuns(validatePodTemplateSpec(t, fldPath, o), fldPath.Child("labels").String(), fldPath.Child("annotations").String())
 }
 
 // prepareTemplate returns a private, defaulted copy of the template with disabled

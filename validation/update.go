@@ -40,7 +40,45 @@ func ValidatePodUpdate(newPod, oldPod *corev1.Pod, opts Options) field.ErrorList
 	pod, old := prepareForUpdate(newPod, oldPod, opts)
 	o := resolveOptions(opts, pod, old)
 	o.resourceIsPod = true
-	return validatePodUpdate(pod, old, o)
+	return sortMapRuns(validatePodUpdate(pod, old, o), "metadata.labels", "metadata.annotations")
+}
+
+// sortMapRuns puts each run of consecutive errors at one of the given fields in a
+// fixed order. apimachinery's label and annotation validation ranges over the maps,
+// so upstream reports those errors in random order; podlife reports them sorted by
+// type, bad value and detail.
+func sortMapRuns(errs field.ErrorList, fields ...string) field.ErrorList {
+	in := func(e *field.Error) bool {
+		for _, f := range fields {
+			if e.Field == f {
+				return true
+			}
+		}
+		return false
+	}
+	for i := 0; i < len(errs); {
+		if !in(errs[i]) {
+			i++
+			continue
+		}
+		j := i + 1
+		for j < len(errs) && errs[j].Field == errs[i].Field {
+			j++
+		}
+		run := errs[i:j]
+		sort.SliceStable(run, func(a, b int) bool {
+			ea, eb := run[a], run[b]
+			if ea.Type != eb.Type {
+				return ea.Type < eb.Type
+			}
+			if va, vb := fmt.Sprint(ea.BadValue), fmt.Sprint(eb.BadValue); va != vb {
+				return va < vb
+			}
+			return ea.Detail < eb.Detail
+		})
+		i = j
+	}
+	return errs
 }
 
 // prepareForUpdate returns private copies of the new and old pods as the server holds

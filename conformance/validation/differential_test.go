@@ -73,7 +73,7 @@ func TestUpdateMatchesUpstream(t *testing.T) {
 			applyGates(t, gs.gates)
 			m := n
 			if gs.gates != nil {
-				m = n / 5
+				m = n / 10
 			}
 			g := newGen(s + 1)
 			tl := newTally()
