@@ -106,9 +106,9 @@ func podRequests(pod *corev1.Pod, opts *PodResourcesOptions, t *table, rec *reco
 	if !opts.SkipPodLevelResources && IsPodLevelRequestsSet(pod) {
 		spec := pod.Spec.Resources.Requests
 		if opts.InPlacePodLevelResourcesVerticalScalingEnabled && opts.UseStatusResources && pod.Status.Resources != nil {
-			applyPodLevel(t, effectivePodLevel(pod, spec, pod.Status.Resources.Requests, pod.Status.AllocatedResources), rec, true)
+			applyEffectivePodLevel(t, pod, rec, spec, pod.Status.Resources.Requests, pod.Status.AllocatedResources)
 		} else {
-			applyPodLevel(t, spec, rec, false)
+			applyPodLevel(t, spec, rec)
 		}
 	}
 	if !opts.ExcludeOverhead {
@@ -120,28 +120,36 @@ func podRequests(pod *corev1.Pod, opts *PodResourcesOptions, t *table, rec *reco
 }
 
 // applyPodLevel replaces the supported resources of t with the pod-level values.
-func applyPodLevel(t *table, list corev1.ResourceList, rec *recorder, withStatus bool) {
+func applyPodLevel(t *table, list corev1.ResourceList, rec *recorder) {
 	for name, q := range list {
 		if IsSupportedPodLevelResource(name) {
 			if rec != nil {
-				rec.podLevel(name, q, withStatus)
+				rec.podLevel(name, q, false)
 			}
 			t.set(name, q)
 		}
 	}
 }
 
-// effectivePodLevel is the per-resource max of the pod-level spec and status lists;
-// the spec is left out when the resize is infeasible.
-func effectivePodLevel(pod *corev1.Pod, spec corev1.ResourceList, status ...corev1.ResourceList) corev1.ResourceList {
-	var t table
+// applyEffectivePodLevel applies, as applyPodLevel does, the per-resource max of the
+// pod-level spec and status lists; the spec is left out when the resize is
+// infeasible.
+func applyEffectivePodLevel(t *table, pod *corev1.Pod, rec *recorder, spec corev1.ResourceList, status ...corev1.ResourceList) {
+	var e table
 	if !IsPodResizeInfeasible(pod) {
-		t.maxList(spec)
+		e.maxList(spec)
 	}
 	for _, l := range status {
-		t.maxList(l)
+		e.maxList(l)
 	}
-	return t.output(nil)
+	for i := 0; i < e.n; i++ {
+		if s := e.slot(i); IsSupportedPodLevelResource(s.name) {
+			if rec != nil {
+				rec.podLevel(s.name, s.sum, true)
+			}
+			t.set(s.name, s.sum)
+		}
+	}
 }
 
 // aggregateRequests fills the empty table t with the container part of the requests.
@@ -231,9 +239,9 @@ func podLimits(pod *corev1.Pod, opts *PodResourcesOptions, t *table, rec *record
 	if !opts.SkipPodLevelResources && IsPodLevelResourcesSet(pod) {
 		spec := pod.Spec.Resources.Limits
 		if opts.InPlacePodLevelResourcesVerticalScalingEnabled && opts.UseStatusResources && pod.Status.Resources != nil {
-			applyPodLevel(t, effectivePodLevel(pod, spec, pod.Status.Resources.Limits), rec, true)
+			applyEffectivePodLevel(t, pod, rec, spec, pod.Status.Resources.Limits)
 		} else {
-			applyPodLevel(t, spec, rec, false)
+			applyPodLevel(t, spec, rec)
 		}
 	}
 	if !opts.ExcludeOverhead {
