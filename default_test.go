@@ -247,6 +247,53 @@ func TestDefault(t *testing.T) {
 				`{"name":"rbd","rbd":{"monitors":["m"],"image":"i","pool":"rbd","user":"admin","keyring":"/etc/ceph/keyring"}}]`,
 		},
 		{
+			name: "more volume sources (upstream TestPodDefaults volume paths)",
+			pod: &corev1.Pod{Spec: corev1.PodSpec{Volumes: []corev1.Volume{
+				{Name: "iscsi", VolumeSource: corev1.VolumeSource{ISCSI: &corev1.ISCSIVolumeSource{TargetPortal: "t", IQN: "q"}}},
+				{Name: "azure", VolumeSource: corev1.VolumeSource{AzureDisk: &corev1.AzureDiskVolumeSource{DiskName: "d", DataDiskURI: "u"}}},
+				{Name: "scaleio", VolumeSource: corev1.VolumeSource{ScaleIO: &corev1.ScaleIOVolumeSource{Gateway: "g", System: "s"}}},
+				{Name: "dapi", VolumeSource: corev1.VolumeSource{DownwardAPI: &corev1.DownwardAPIVolumeSource{}}},
+				{Name: "eph", VolumeSource: corev1.VolumeSource{Ephemeral: &corev1.EphemeralVolumeSource{VolumeClaimTemplate: &corev1.PersistentVolumeClaimTemplate{
+					Spec: corev1.PersistentVolumeClaimSpec{Resources: corev1.VolumeResourceRequirements{Requests: rl("storage", "1.0001Gi")}}}}}},
+				{Name: "img", VolumeSource: corev1.VolumeSource{Image: &corev1.ImageVolumeSource{Reference: "registry.k8s.io/x:v1"}}},
+			}}},
+			check: func(p *corev1.Pod) string { return js(p.Spec.Volumes) },
+			want: `[{"name":"iscsi","iscsi":{"targetPortal":"t","iqn":"q","lun":0,"iscsiInterface":"default"}},` +
+				`{"name":"azure","azureDisk":{"diskName":"d","diskURI":"u","cachingMode":"ReadWrite","fsType":"ext4","readOnly":false,"kind":"Shared"}},` +
+				`{"name":"scaleio","scaleIO":{"gateway":"g","system":"s","secretRef":null,"storageMode":"ThinProvisioned","fsType":"xfs"}},` +
+				`{"name":"dapi","downwardAPI":{"defaultMode":420}},` +
+				`{"name":"eph","ephemeral":{"volumeClaimTemplate":{"metadata":{},"spec":{"resources":{"requests":{"storage":"1073849198183m"}},"volumeMode":"Filesystem"}}}},` +
+				`{"name":"img","image":{"reference":"registry.k8s.io/x:v1","pullPolicy":"IfNotPresent"}}]`,
+		},
+		{
+			name: "ephemeral containers get container defaults",
+			pod: &corev1.Pod{Spec: corev1.PodSpec{EphemeralContainers: []corev1.EphemeralContainer{{
+				EphemeralContainerCommon: corev1.EphemeralContainerCommon{Name: "debug", Image: "busybox",
+					Ports:          []corev1.ContainerPort{{ContainerPort: 1}},
+					ReadinessProbe: &corev1.Probe{ProbeHandler: corev1.ProbeHandler{GRPC: &corev1.GRPCAction{Port: 1}}}},
+				TargetContainerName: "app",
+			}}}},
+			check: func(p *corev1.Pod) string { return js(p.Spec.EphemeralContainers) },
+			want: `[{"name":"debug","image":"busybox","ports":[{"containerPort":1,"protocol":"TCP"}],"resources":{},` +
+				`"readinessProbe":{"grpc":{"port":1,"service":""},"timeoutSeconds":1,"periodSeconds":10,"successThreshold":1,"failureThreshold":3},` +
+				`"terminationMessagePath":"/dev/termination-log","terminationMessagePolicy":"File","imagePullPolicy":"Always","targetContainerName":"app"}]`,
+		},
+		{
+			name: "restart rules are dropped when ContainerRestartRules is off, sidecars kept",
+			opts: DefaultOptions{Features: FeatureGates{"ContainerRestartRules": false, "RestartAllContainersOnContainerExits": false}},
+			pod: &corev1.Pod{Spec: corev1.PodSpec{
+				InitContainers: []corev1.Container{ctr("side", sidecar), ctr("init", func(c *corev1.Container) {
+					never := corev1.ContainerRestartPolicyNever
+					c.RestartPolicy = &never
+				})},
+				Containers: []corev1.Container{ctr("app", sidecar)},
+			}},
+			check: func(p *corev1.Pod) string {
+				return js(p.Spec.InitContainers[0].RestartPolicy) + js(p.Spec.InitContainers[1].RestartPolicy) + js(p.Spec.Containers[0].RestartPolicy)
+			},
+			want: `"Always"nullnull`,
+		},
+		{
 			name: "status is reset and qosClass computed",
 			pod: &corev1.Pod{
 				Spec:   corev1.PodSpec{Containers: []corev1.Container{ctr("a", requests("cpu", "1"))}},
