@@ -29,6 +29,8 @@ type gen struct {
 	r *rand.Rand
 	// now is the instant timestamps are made relative to.
 	now time.Time
+	// finished makes coherent statuses those of a pod whose containers have all exited.
+	finished bool
 }
 
 func newGen(s uint64, now time.Time) *gen {
@@ -194,19 +196,27 @@ func (g *gen) status(name string) corev1.ContainerStatus {
 
 // statuses gives most containers a status, some none, some extra or duplicated ones, in
 // spec order or shuffled; the list is nil, empty or filled.
-func (g *gen) statuses(cs []corev1.Container, extra []string, coherent bool) []corev1.ContainerStatus {
+func (g *gen) statuses(cs []corev1.Container, extra []string, coherent, isInit bool) []corev1.ContainerStatus {
 	if coherent {
-		// One status per container, in spec order, shaped like a kubelet's.
+		// One status per container, in spec order, shaped like a kubelet's: init
+		// containers mostly done, sidecars mostly started.
 		out := make([]corev1.ContainerStatus, 0, len(cs))
 		for _, c := range cs {
 			s := g.status(c.Name)
-			s.Ready = s.State.Running != nil && !g.chance(4)
+			sidecar := c.RestartPolicy != nil && *c.RestartPolicy == corev1.ContainerRestartPolicyAlways
+			switch {
+			case g.finished && (!isInit || sidecar):
+				// The pod's work is over: containers and sidecars have exited.
+				s.State = corev1.ContainerState{Terminated: &corev1.ContainerStateTerminated{ExitCode: pickOf(g, int32(0), 0, 0, 1, 137), FinishedAt: g.time()}}
+			case isInit && !sidecar && !g.chance(4):
+				s.State = corev1.ContainerState{Terminated: &corev1.ContainerStateTerminated{Reason: "Completed", FinishedAt: g.time()}}
+			case !g.chance(3):
+				s.State = corev1.ContainerState{Running: &corev1.ContainerStateRunning{StartedAt: g.time()}}
+			}
+			s.Ready = (s.State.Running != nil && !g.chance(4)) || (isInit && !sidecar && s.State.Terminated != nil && s.State.Terminated.ExitCode == 0)
 			if s.State.Running != nil {
-				s.Started = &s.Ready
-				if !s.Ready && g.chance(2) {
-					v := true
-					s.Started = &v
-				}
+				started := s.Ready || !g.chance(3)
+				s.Started = &started
 			}
 			out = append(out, s)
 		}
@@ -292,9 +302,10 @@ func (g *gen) pod() *corev1.Pod {
 	st.Reason = pickOf(g, podReasons...)
 	st.Message = pickOf(g, "", "msg")
 	extraNames := append(append([]string{"ghost"}, initNames...), mainNames...)
-	coherent := g.chance(3)
-	st.InitContainerStatuses = g.statuses(spec.InitContainers, extraNames, coherent)
-	st.ContainerStatuses = g.statuses(spec.Containers, extraNames, coherent)
+	coherent := g.chance(2)
+	g.finished = coherent && g.chance(4)
+	st.InitContainerStatuses = g.statuses(spec.InitContainers, extraNames, coherent, true)
+	st.ContainerStatuses = g.statuses(spec.Containers, extraNames, coherent, false)
 	if g.chance(6) {
 		st.EphemeralContainerStatuses = []corev1.ContainerStatus{g.status("debug")}
 	}

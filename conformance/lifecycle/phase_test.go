@@ -1,0 +1,67 @@
+package lifecycle
+
+import (
+	"testing"
+	"time"
+	_ "unsafe" // go:linkname
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/klog/v2"
+	_ "k8s.io/kubernetes/pkg/kubelet"
+
+	"github.com/podlife/podlife/lifecycle"
+)
+
+// upstreamGetPhase is the kubelet's unexported getPhase (pkg/kubelet/kubelet_pods.go).
+//
+//go:linkname upstreamGetPhase k8s.io/kubernetes/pkg/kubelet.getPhase
+func upstreamGetPhase(logger klog.Logger, pod *corev1.Pod, info []corev1.ContainerStatus, podIsTerminal, podHasInitialized bool) corev1.PodPhase
+
+// kubeletStatuses is generateAPIPodStatus's allStatus: regular statuses, then init ones.
+func kubeletStatuses(st *corev1.PodStatus) []corev1.ContainerStatus {
+	out := make([]corev1.ContainerStatus, 0, len(st.InitContainerStatuses)+len(st.ContainerStatuses))
+	out = append(out, st.ContainerStatuses...)
+	return append(out, st.InitContainerStatuses...)
+}
+
+// TestPhaseDifferential compares Phase with the kubelet's getPhase on every pod, with
+// podIsTerminal and podHasInitialized both ways, on every gate set.
+func TestPhaseDifferential(t *testing.T) {
+	s := seed(t)
+	logger := klog.Background()
+	for _, gs := range gateSets {
+		t.Run(gs.name, func(t *testing.T) {
+			setUpstreamGates(t, gs.gates)
+			g := newGen(s, time.Now())
+			compared, disagreements := 0, 0
+			counts := map[corev1.PodPhase]int{}
+			for i := range numPods {
+				pod := g.pod()
+				before := pod.DeepCopy()
+				info := kubeletStatuses(&pod.Status)
+				for _, terminal := range []bool{false, true} {
+					for _, initialized := range []bool{false, true} {
+						ours := lifecycle.Phase(pod, lifecycle.PhaseOptions{
+							Options:           lifecycle.Options{Features: podlifeGates(gs.gates)},
+							PodIsTerminal:     terminal,
+							PodHasInitialized: &initialized,
+						})
+						up := upstreamGetPhase(logger, pod, info, terminal, initialized)
+						compared++
+						counts[up]++
+						if ours != up {
+							disagreements++
+							if disagreements <= 5 {
+								t.Errorf("seed %d pod %d terminal=%v initialized=%v: ours %s, upstream %s\n pod %s", s, i, terminal, initialized, ours, up, dump(pod))
+							}
+						}
+					}
+				}
+				if !reflectEqual(before, pod) {
+					t.Fatalf("seed %d pod %d: input modified", s, i)
+				}
+			}
+			t.Logf("seed %d, gates %q: %d pods x 4 (terminal, initialized) = %d comparisons, %d disagreements; upstream phases %v", s, gs.name, numPods, compared, disagreements, counts)
+		})
+	}
+}
