@@ -201,13 +201,17 @@ const (
 // It mirrors GenerateAllContainersRestartingCondition: False with reason PodCompleted
 // or PodFailed in a terminal phase; False while no restart-all is triggered or once
 // the restart is cleaned up; otherwise True with reason RestartAllContainersStarted.
-// rt is the runtime view as in [AllContainersRestartCleanedUp].
+// rt is the runtime view; nil derives one from pod.Status ([StatusRuntime]) for both
+// the trigger and the cleanup check, as upstream reads one runtime status for both.
 func AllContainersRestartingCondition(pod *corev1.Pod, rt Runtime, phase corev1.PodPhase, opts Options) (cond corev1.PodCondition, included bool) {
 	cond = corev1.PodCondition{Type: corev1.AllContainersRestarting, Status: corev1.ConditionFalse}
 	if pod == nil {
 		return cond, false
 	}
 	included = opts.restartAllContainers() && AllContainersCouldRestart(&pod.Spec, opts)
+	if rt == nil {
+		rt = StatusRuntime{Status: &pod.Status}
+	}
 	switch {
 	case phase == corev1.PodSucceeded:
 		cond.Reason = ReasonPodCompleted

@@ -236,6 +236,8 @@ func TestRestartAllMatchesKubelet(t *testing.T) {
 			ps := toRuntime(pod, insts)
 			api := pod.Status.DeepCopy()
 
+			// Without a runtime view, the view derived from the status.
+			sr := statusDerivedRuntime(pod)
 			want := rac && kubecontainer.ShouldAllContainersRestart(pod, ps, api)
 			d.check(restart.ShouldAllContainersRestart(pod, insts, gs.opts) == want, "ShouldAllContainersRestart", pod, "runtime %s: upstream %v", dump(insts), want)
 			want = rac && kubecontainer.ShouldAllContainersRestart(pod, nil, api)
@@ -243,8 +245,8 @@ func TestRestartAllMatchesKubelet(t *testing.T) {
 
 			want = kubecontainer.AllContainersRestartCleanedUp(pod, ps)
 			d.check(restart.AllContainersRestartCleanedUp(pod, insts, gs.opts) == want, "AllContainersRestartCleanedUp", pod, "runtime %s: upstream %v", dump(insts), want)
-			// Without a runtime view, the view derived from the status.
-			sr := statusDerivedRuntime(pod)
+			want = rac && kubecontainer.ShouldAllContainersRestart(pod, sr, api)
+			d.check(restart.ShouldAllContainersRestart(pod, restart.StatusRuntime{Status: &pod.Status}, gs.opts) == want, "ShouldAllContainersRestart(status)", pod, "upstream %v", want)
 			want = kubecontainer.AllContainersRestartCleanedUp(pod, sr)
 			d.check(restart.AllContainersRestartCleanedUp(pod, nil, gs.opts) == want, "AllContainersRestartCleanedUp(status)", pod, "upstream %v", want)
 
@@ -255,6 +257,12 @@ func TestRestartAllMatchesKubelet(t *testing.T) {
 				d.check(included == wantIncluded && (!included || reflect.DeepEqual(cond, wantCond)), "AllContainersRestartingCondition", pod,
 					"phase %s runtime %s: podlife %+v %v, upstream %+v %v", phase, dump(insts), cond, included, wantCond, wantIncluded)
 			}
+			// Without a runtime view: the condition from the status-derived runtime.
+			for _, phase := range []corev1.PodPhase{corev1.PodPending, corev1.PodRunning} {
+				wantCond := kubeletstatus.GenerateAllContainersRestartingCondition(pod, sr, api, phase)
+				cond, _ := restart.AllContainersRestartingCondition(pod, nil, phase, gs.opts)
+				d.check(reflect.DeepEqual(cond, wantCond), "AllContainersRestartingCondition(status)", pod, "phase %s: podlife %+v, upstream %+v", phase, cond, wantCond)
+			}
 			if !reflect.DeepEqual(pod, before) {
 				t.Fatalf("input pod was modified")
 			}
@@ -264,9 +272,10 @@ func TestRestartAllMatchesKubelet(t *testing.T) {
 }
 
 // statusDerivedRuntime is the runtime the kubelet would hold for a pod whose status
-// it last wrote: one instance per status except the containers it removed for a
-// restart-all (waiting with reason RestartingAllContainers). Written independently
-// of the package under test.
+// it last wrote: one instance per status, mapped as for ShouldRestart, except the
+// containers it removed for a restart-all (waiting with reason
+// RestartingAllContainers); init, then regular, then ephemeral statuses. Written
+// independently of the package under test.
 func statusDerivedRuntime(pod *corev1.Pod) *kubecontainer.PodStatus {
 	ps := &kubecontainer.PodStatus{}
 	for _, list := range [][]corev1.ContainerStatus{pod.Status.InitContainerStatuses, pod.Status.ContainerStatuses, pod.Status.EphemeralContainerStatuses} {
@@ -274,8 +283,13 @@ func statusDerivedRuntime(pod *corev1.Pod) *kubecontainer.PodStatus {
 			if st.State.Waiting != nil && st.State.Waiting.Reason == "RestartingAllContainers" {
 				continue
 			}
-			if st.State.Running != nil || st.State.Terminated != nil || st.LastTerminationState.Terminated != nil {
-				ps.ContainerStatuses = append(ps.ContainerStatuses, &kubecontainer.Status{Name: st.Name})
+			switch {
+			case st.State.Running != nil:
+				ps.ContainerStatuses = append(ps.ContainerStatuses, &kubecontainer.Status{Name: st.Name, State: kubecontainer.ContainerStateRunning})
+			case st.State.Terminated != nil:
+				ps.ContainerStatuses = append(ps.ContainerStatuses, &kubecontainer.Status{Name: st.Name, State: kubecontainer.ContainerStateExited, ExitCode: int(st.State.Terminated.ExitCode)})
+			case st.LastTerminationState.Terminated != nil:
+				ps.ContainerStatuses = append(ps.ContainerStatuses, &kubecontainer.Status{Name: st.Name, State: kubecontainer.ContainerStateExited, ExitCode: int(st.LastTerminationState.Terminated.ExitCode)})
 			}
 		}
 	}
