@@ -260,7 +260,9 @@ func ViewFromStatus(pod *corev1.Pod) View {
 	add(st.InitContainerStatuses, func(name string) *corev1.Container { return findIn(pod.Spec.InitContainers, name) })
 	add(st.ContainerStatuses, func(name string) *corev1.Container { return findIn(pod.Spec.Containers, name) })
 	add(st.EphemeralContainerStatuses, func(name string) *corev1.Container { return findEphemeral(&pod.Spec, name) })
-	v.Instances = append(current, previous...)
+	if len(current)+len(previous) > 0 {
+		v.Instances = append(current, previous...)
+	}
 	if hasSandbox {
 		sb := Sandbox{ID: "sandbox", Ready: true, HostNetwork: pod.Spec.HostNetwork}
 		if !pod.Spec.HostNetwork || st.PodIP != "" {

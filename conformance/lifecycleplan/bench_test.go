@@ -1,0 +1,56 @@
+package lifecycleplan
+
+import (
+	"context"
+	"math/rand"
+	"testing"
+
+	v1 "k8s.io/api/core/v1"
+	kubecontainer "k8s.io/kubernetes/pkg/kubelet/container"
+
+	"github.com/podlife/podlife/lifecycle"
+)
+
+type benchInput struct {
+	pod  *v1.Pod
+	view lifecycle.View
+	ps   *kubecontainer.PodStatus
+}
+
+func corpus(n int) []benchInput {
+	g := gen{rand.New(rand.NewSource(defaultSeed))}
+	out := make([]benchInput, n)
+	for i := range out {
+		pod := g.pod()
+		pod.DeletionTimestamp = nil
+		v := g.view(pod)
+		out[i] = benchInput{pod: pod, view: v, ps: runtimeStatus(pod, &v)}
+	}
+	return out
+}
+
+// BenchmarkComputePodActions runs podlife's ComputePodActions and upstream's
+// computePodActions (through the fake manager) on the same generated corpus.
+func BenchmarkComputePodActions(b *testing.B) {
+	in := corpus(256)
+	b.Run("podlife", func(b *testing.B) {
+		b.ReportAllocs()
+		i := 0
+		for b.Loop() {
+			c := &in[i%len(in)]
+			_ = lifecycle.ComputePodActions(c.pod, &c.view, false, lifecycle.Options{})
+			i++
+		}
+	})
+	b.Run("upstream", func(b *testing.B) {
+		m, _, _ := newManager(b)
+		ctx := context.Background()
+		b.ReportAllocs()
+		i := 0
+		for b.Loop() {
+			c := &in[i%len(in)]
+			_ = computePodActions(m, ctx, c.pod, c.ps, false)
+			i++
+		}
+	})
+}

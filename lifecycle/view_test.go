@@ -1,0 +1,128 @@
+package lifecycle
+
+import (
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/podlife/podlife/restart"
+)
+
+func TestViewFromStatus(t *testing.T) {
+	t0 := metav1.NewTime(time.Date(2026, 1, 1, 10, 0, 0, 0, time.UTC))
+	t1 := metav1.NewTime(t0.Add(time.Minute))
+	started := true
+	pod := &corev1.Pod{Spec: corev1.PodSpec{
+		InitContainers: []corev1.Container{{Name: "init"}, {Name: "proxy", RestartPolicy: &policyAlways, StartupProbe: &corev1.Probe{}}},
+		Containers:     []corev1.Container{{Name: "app", ReadinessProbe: &corev1.Probe{}}, {Name: "worker"}},
+	}}
+	pod.Status = corev1.PodStatus{
+		PodIP:   "10.1.2.3",
+		PodIPs:  []corev1.PodIP{{IP: "10.1.2.3"}, {IP: "fd00::3"}},
+		HostIP:  "192.168.0.1",
+		HostIPs: []corev1.HostIP{{IP: "192.168.0.1"}},
+		InitContainerStatuses: []corev1.ContainerStatus{
+			{Name: "init", ContainerID: "containerd://i1", State: corev1.ContainerState{Terminated: &corev1.ContainerStateTerminated{Reason: "Completed", StartedAt: t0, FinishedAt: t0, ContainerID: "containerd://i1"}}},
+			{Name: "proxy", ContainerID: "containerd://p1", Started: &started, Ready: true, State: corev1.ContainerState{Running: &corev1.ContainerStateRunning{StartedAt: t0}}},
+		},
+		ContainerStatuses: []corev1.ContainerStatus{
+			{Name: "app", ContainerID: "containerd://a2", Ready: true, Started: &started, RestartCount: 1,
+				State:                corev1.ContainerState{Running: &corev1.ContainerStateRunning{StartedAt: t1}},
+				LastTerminationState: corev1.ContainerState{Terminated: &corev1.ContainerStateTerminated{ExitCode: 2, Reason: "Error", StartedAt: t0, FinishedAt: t1, ContainerID: "containerd://a1"}}},
+			{Name: "worker", RestartCount: 3,
+				State:                corev1.ContainerState{Waiting: &corev1.ContainerStateWaiting{Reason: "CrashLoopBackOff", Message: "back-off 40s restarting failed container=worker pod=p_ns(u)"}},
+				LastTerminationState: corev1.ContainerState{Terminated: &corev1.ContainerStateTerminated{ExitCode: 1, Reason: "Error", FinishedAt: t1, ContainerID: "containerd://w3"}}},
+		},
+	}
+	before := pod.DeepCopy()
+	v := ViewFromStatus(pod)
+	assert.Equal(t, before, pod, "input untouched")
+
+	require.Len(t, v.Sandboxes, 1)
+	assert.Equal(t, Sandbox{ID: "sandbox", Ready: true, Network: &SandboxNetwork{IP: "10.1.2.3", AdditionalIPs: []string{"fd00::3"}}}, v.Sandboxes[0])
+	assert.Equal(t, []string{"192.168.0.1"}, v.HostIPs)
+	assert.Equal(t, map[string]StartFailure{"worker": {Reason: "CrashLoopBackOff", Message: "back-off 40s restarting failed container=worker pod=p_ns(u)"}}, v.StartFailures)
+
+	want := []Instance{
+		{Name: "init", ID: "containerd://i1", Sandbox: "sandbox", State: restart.StateExited, Reason: "Completed", StartedAt: t0.Time, FinishedAt: t0.Time},
+		{Name: "proxy", ID: "containerd://p1", Sandbox: "sandbox", State: restart.StateRunning, StartedAt: t0.Time, Startup: ProbeSuccess},
+		{Name: "app", ID: "containerd://a2", Sandbox: "sandbox", State: restart.StateRunning, StartedAt: t1.Time, RestartCount: 1, Readiness: ProbeSuccess},
+		{Name: "app", ID: "containerd://a1", Sandbox: "sandbox", State: restart.StateExited, ExitCode: 2, Reason: "Error", StartedAt: t0.Time, FinishedAt: t1.Time},
+		{Name: "worker", ID: "containerd://w3", Sandbox: "sandbox", State: restart.StateExited, ExitCode: 1, Reason: "Error", FinishedAt: t1.Time, RestartCount: 2},
+	}
+	assert.Equal(t, want, v.Instances)
+
+	// The derived view reproduces the status the kubelet would write.
+	next := NextStatus(pod, &v, t1.Add(time.Second), Options{})
+	assert.Equal(t, corev1.PodRunning, next.Phase)
+	assert.Equal(t, "CrashLoopBackOff", next.ContainerStatuses[1].State.Waiting.Reason)
+	assert.Equal(t, int32(1), next.ContainerStatuses[1].LastTerminationState.Terminated.ExitCode)
+	assert.True(t, next.ContainerStatuses[0].Ready)
+	assert.True(t, *next.InitContainerStatuses[1].Started)
+	assert.Equal(t, "10.1.2.3", next.PodIP)
+}
+
+func TestViewFromStatusEdges(t *testing.T) {
+	assert.Equal(t, View{}, ViewFromStatus(nil))
+	assert.Equal(t, View{}, ViewFromStatus(&corev1.Pod{}))
+
+	// A pending pod with only default waiting states has no sandbox and no instance.
+	pod := &corev1.Pod{Spec: corev1.PodSpec{Containers: []corev1.Container{{Name: "a"}}}}
+	pod.Status.ContainerStatuses = []corev1.ContainerStatus{{Name: "a", State: corev1.ContainerState{Waiting: &corev1.ContainerStateWaiting{Reason: "ContainerCreating"}}}}
+	assert.Equal(t, View{}, ViewFromStatus(pod))
+
+	// A created container (waiting with no reason and an ID) is a created instance.
+	pod.Status.ContainerStatuses[0] = corev1.ContainerStatus{Name: "a", ContainerID: "cri://x", State: corev1.ContainerState{Waiting: &corev1.ContainerStateWaiting{}}}
+	v := ViewFromStatus(pod)
+	require.Len(t, v.Instances, 1)
+	assert.Equal(t, restart.StateCreated, v.Instances[0].State)
+
+	// A hostNetwork pod's sandbox reports no network of its own.
+	pod.Spec.HostNetwork = true
+	pod.Status.PodIP = "192.168.0.1"
+	v = ViewFromStatus(pod)
+	require.Len(t, v.Sandboxes, 1)
+	assert.True(t, v.Sandboxes[0].HostNetwork)
+	assert.Nil(t, v.Sandboxes[0].Network)
+	assert.Equal(t, corev1.ConditionTrue, PodReadyToStartContainersCondition(pod, &v, Options{}).Status)
+}
+
+func TestViewRuntime(t *testing.T) {
+	var nilView *View
+	_, ok := nilView.Newest("a")
+	assert.False(t, ok)
+	_, ok = nilView.NewestExited("a")
+	assert.False(t, ok)
+	v := &View{Instances: []Instance{
+		{Name: "a", State: restart.StateRunning},
+		{Name: "a", State: restart.StateExited, ExitCode: 3},
+		{Name: "b"},
+	}}
+	inst, ok := v.Newest("a")
+	assert.True(t, ok)
+	assert.Equal(t, restart.StateRunning, inst.State)
+	inst, ok = v.NewestExited("a")
+	assert.True(t, ok)
+	assert.Equal(t, int32(3), inst.ExitCode)
+	inst, ok = v.Newest("b")
+	assert.True(t, ok)
+	assert.Equal(t, restart.StateUnknown, inst.State, "an empty state reads as unknown")
+
+	// Large views are indexed; the answers do not change.
+	big := &View{}
+	for i := 0; i < 100; i++ {
+		big.Instances = append(big.Instances, Instance{Name: string(rune('a' + i%26)), ID: string(rune('A' + i%50))})
+	}
+	small := newLookup(&View{Instances: big.Instances[:indexThreshold]})
+	large := newLookup(big)
+	assert.NotNil(t, large.byName)
+	assert.Nil(t, small.byName)
+	for c := 'a'; c <= 'z'; c++ {
+		assert.Equal(t, big.Instances[c-'a'].ID, large.newest(string(c)).ID)
+	}
+	assert.Nil(t, large.newest("zz"))
+}
