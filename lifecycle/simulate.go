@@ -142,7 +142,7 @@ func Simulate(pod *corev1.Pod, script Script, opts SimulateOptions) Timeline {
 	}
 	end := opts.Start.Add(maxDur)
 	var v View
-	runs := map[string]simRun{}        // by instance ID
+	runs := map[string]simRun{}         // by instance ID
 	state := map[string]*simContainer{} // by container name
 	pulls := map[string]restart.ImagePullState{}
 	cs := func(name string) *simContainer {

@@ -11,6 +11,7 @@ import (
 	"time"
 	"unsafe"
 
+	"go.opentelemetry.io/otel/trace/noop"
 	v1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/tools/record"
@@ -20,7 +21,6 @@ import (
 	containertest "k8s.io/kubernetes/pkg/kubelet/container/testing"
 	proberesults "k8s.io/kubernetes/pkg/kubelet/prober/results"
 	"k8s.io/kubernetes/pkg/kubelet/status"
-	"go.opentelemetry.io/otel/trace/noop"
 
 	"github.com/podlife/podlife/lifecycle"
 	"github.com/podlife/podlife/restart"

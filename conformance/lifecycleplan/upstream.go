@@ -4,13 +4,13 @@ import (
 	"context"
 	"unsafe"
 
+	"go.opentelemetry.io/otel/trace"
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/client-go/tools/record"
 	internalapi "k8s.io/cri-api/pkg/apis"
 	kubecontainer "k8s.io/kubernetes/pkg/kubelet/container"
 	_ "k8s.io/kubernetes/pkg/kubelet/kuberuntime" // linked for the linkname pulls below
 	proberesults "k8s.io/kubernetes/pkg/kubelet/prober/results"
-	"go.opentelemetry.io/otel/trace"
 )
 
 // upstreamActions has the memory layout of kuberuntime's unexported podActions.
