@@ -43,6 +43,17 @@ func TestInitContainerAction(t *testing.T) {
 		want   InitAction
 	}
 	cases := []tcase{
+		// The per-container outcomes of upstream TestComputePodActionsWithInitContainers
+		// (k8s.io/kubernetes pkg/kubelet/kuberuntime/kuberuntime_manager_test.go).
+		{"initialization failed; restart the last init container if RestartPolicy == Always", corev1.RestartPolicyAlways, corev1.Container{}, exited(137), Options{}, InitStart},
+		{"initialization failed; restart the last init container if RestartPolicy == OnFailure", corev1.RestartPolicyOnFailure, corev1.Container{}, exited(137), Options{}, InitStart},
+		{"initialization failed; kill pod if RestartPolicy == Never", corev1.RestartPolicyNever, corev1.Container{}, exited(137), Options{}, InitKillPod},
+		{"init container state unknown; kill and recreate the last init container if RestartPolicy == Always", corev1.RestartPolicyAlways, corev1.Container{}, unknown, Options{}, InitKillAndStart},
+		{"init container state unknown; kill and recreate the last init container if RestartPolicy == OnFailure", corev1.RestartPolicyOnFailure, corev1.Container{}, unknown, Options{}, InitKillAndStart},
+		{"init container state unknown; kill pod if RestartPolicy == Never", corev1.RestartPolicyNever, corev1.Container{}, unknown, Options{}, InitKillPod},
+		{"initialization in progress; do nothing", corev1.RestartPolicyAlways, corev1.Container{}, &Instance{Name: "init", State: StateRunning}, Options{}, InitWait},
+		{"an init container is in the created state due to an unknown error when starting container; restart it", corev1.RestartPolicyAlways, corev1.Container{}, &Instance{Name: "init", State: StateCreated}, Options{}, InitStart},
+		// More.
 		{"no instance", corev1.RestartPolicyAlways, corev1.Container{}, nil, Options{}, InitNotStarted},
 		{"created", corev1.RestartPolicyNever, corev1.Container{}, &Instance{State: StateCreated}, Options{}, InitStart},
 		{"running", corev1.RestartPolicyNever, corev1.Container{}, &Instance{State: StateRunning}, Options{}, InitWait},
