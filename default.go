@@ -141,7 +141,7 @@ func defaultHTTPProtocol(a *corev1.HTTPGetAction) {
 func prepareForCreate(pod *corev1.Pod, g FeatureGates, now time.Time) {
 	pod.Generation = 1
 	pod.Status = corev1.PodStatus{Phase: corev1.PodPending}
-	dropDisabledSpecFields(&pod.Spec, g)
+	dropDisabledSpecFields(&pod.Spec, nil, g)
 	dropInitContainerAnnotations(pod.Annotations)
 	if len(pod.Spec.SchedulingGates) > 0 {
 		// The status was just reset, so there is no PodScheduled condition to keep.

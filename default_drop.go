@@ -5,20 +5,20 @@ import (
 )
 
 // dropDisabledSpecFields clears the spec fields of features that are off, as
-// DropDisabledPodFields (k8s.io/kubernetes pkg/api/pod/util.go) does on create, where
-// no old pod can keep a field in use. Status fields need no dropping: PrepareForCreate
-// has just replaced the status.
-func dropDisabledSpecFields(spec *corev1.PodSpec, g FeatureGates) {
-	if !g.Enabled("UserNamespacesSupport") {
+// DropDisabledPodFields and DropDisabledTemplateFields (k8s.io/kubernetes
+// pkg/api/pod/util.go) do: a field survives when its gate is on or when old, the
+// stored spec of an update (nil on create), already uses it.
+func dropDisabledSpecFields(spec, old *corev1.PodSpec, g FeatureGates) {
+	if !g.Enabled("UserNamespacesSupport") && !(old != nil && old.HostUsers != nil) {
 		spec.HostUsers = nil
 	}
-	if !g.Enabled("SupplementalGroupsPolicy") && spec.SecurityContext != nil {
+	if !g.Enabled("SupplementalGroupsPolicy") && !supplementalGroupsPolicyInUse(old) && spec.SecurityContext != nil {
 		spec.SecurityContext.SupplementalGroupsPolicy = nil
 	}
-	if !g.Enabled("PodLevelResources") {
+	if !g.Enabled("PodLevelResources") && !podLevelResourcesInUse(old) {
 		spec.Resources = nil
 	}
-	if !g.Enabled("ProcMountType") {
+	if !g.Enabled("ProcMountType") && !procMountInUse(old) {
 		forEachContainer(spec, func(c *corev1.Container) {
 			// Forced to the default, not cleared: old clients always sent the field.
 			if c.SecurityContext != nil && c.SecurityContext.ProcMount != nil {
@@ -28,37 +28,42 @@ func dropDisabledSpecFields(spec *corev1.PodSpec, g FeatureGates) {
 		})
 	}
 	if !g.Enabled("NodeInclusionPolicyInPodTopologySpread") {
+		taints, affinity := topologySpreadPoliciesInUse(old)
 		for i := range spec.TopologySpreadConstraints {
-			spec.TopologySpreadConstraints[i].NodeTaintsPolicy = nil
-			spec.TopologySpreadConstraints[i].NodeAffinityPolicy = nil
+			if !taints {
+				spec.TopologySpreadConstraints[i].NodeTaintsPolicy = nil
+			}
+			if !affinity {
+				spec.TopologySpreadConstraints[i].NodeAffinityPolicy = nil
+			}
 		}
 	}
-	if !g.Enabled("MatchLabelKeysInPodTopologySpread") {
+	if !g.Enabled("MatchLabelKeysInPodTopologySpread") && !topologySpreadLabelKeysInUse(old) {
 		for i := range spec.TopologySpreadConstraints {
 			spec.TopologySpreadConstraints[i].MatchLabelKeys = nil
 		}
 	}
-	if !g.Enabled("MatchLabelKeysInPodAffinity") && spec.Affinity != nil {
+	if !g.Enabled("MatchLabelKeysInPodAffinity") && spec.Affinity != nil && !affinityLabelKeysInUse(old) {
 		dropAffinityLabelKeys(spec.Affinity.PodAffinity)
 		dropAffinityLabelKeys((*corev1.PodAffinity)(spec.Affinity.PodAntiAffinity))
 	}
-	if !g.Enabled("DynamicResourceAllocation") {
+	if !g.Enabled("DynamicResourceAllocation") && !(old != nil && len(old.ResourceClaims) > 0) {
 		forEachContainer(spec, func(c *corev1.Container) { c.Resources.Claims = nil })
 		spec.ResourceClaims = nil
 	}
-	if !g.Enabled("ClusterTrustBundleProjection") {
+	if !g.Enabled("ClusterTrustBundleProjection") && !projectionInUse(old, func(s *corev1.VolumeProjection) bool { return s.ClusterTrustBundle != nil }) {
 		forEachProjection(spec, func(s *corev1.VolumeProjection) { s.ClusterTrustBundle = nil })
 	}
-	if !g.Enabled("PodCertificateRequest") {
+	if !g.Enabled("PodCertificateRequest") && !projectionInUse(old, func(s *corev1.VolumeProjection) bool { return s.PodCertificate != nil }) {
 		forEachProjection(spec, func(s *corev1.VolumeProjection) { s.PodCertificate = nil })
 	}
-	if !g.Enabled("AtomicWriteVolumeUserFields") {
+	if !g.Enabled("AtomicWriteVolumeUserFields") && !volumeUserFieldsInUse(old) {
 		dropVolumeUserFields(spec)
 	}
-	if !g.Enabled("GenericWorkload") {
+	if !g.Enabled("GenericWorkload") && !(old != nil && old.SchedulingGroup != nil) {
 		spec.SchedulingGroup = nil
 	}
-	if !g.Enabled("GRPCContainerProbeTLS") {
+	if !g.Enabled("GRPCContainerProbeTLS") && !anyContainer(old, grpcProbeModeSet) {
 		forEachContainer(spec, func(c *corev1.Container) {
 			for _, p := range []*corev1.Probe{c.LivenessProbe, c.ReadinessProbe, c.StartupProbe} {
 				if p != nil && p.GRPC != nil {
@@ -67,13 +72,13 @@ func dropDisabledSpecFields(spec *corev1.PodSpec, g FeatureGates) {
 			}
 		})
 	}
-	if !g.Enabled("EvictionRequestAPI") {
+	if !g.Enabled("EvictionRequestAPI") && !(old != nil && len(old.EvictionResponders) > 0) {
 		spec.EvictionResponders = nil
 	}
-	if !g.Enabled("InPlacePodVerticalScaling") {
+	if !g.Enabled("InPlacePodVerticalScaling") && !resizePolicyInUse(old) {
 		forEachContainer(spec, func(c *corev1.Container) { c.ResizePolicy = nil })
 	}
-	if !g.Enabled("ContainerRestartRules") {
+	if !g.Enabled("ContainerRestartRules") && !restartRulesInUse(old) {
 		for i := range spec.InitContainers {
 			c := &spec.InitContainers[i]
 			if c.RestartPolicy != nil && *c.RestartPolicy != corev1.ContainerRestartPolicyAlways {
@@ -90,31 +95,31 @@ func dropDisabledSpecFields(spec *corev1.PodSpec, g FeatureGates) {
 			spec.EphemeralContainers[i].RestartPolicyRules = nil
 		}
 	}
-	if !g.Enabled("RecursiveReadOnlyMounts") {
+	if !g.Enabled("RecursiveReadOnlyMounts") && !anyContainer(old, recursiveReadOnlySet) {
 		forEachContainer(spec, func(c *corev1.Container) {
 			for j := range c.VolumeMounts {
 				c.VolumeMounts[j].RecursiveReadOnly = nil
 			}
 		})
 	}
-	if !g.Enabled("EmptyDirVolumeMode") {
+	if !g.Enabled("EmptyDirVolumeMode") && !emptyDirModeInUse(old) {
 		for i := range spec.Volumes {
 			if spec.Volumes[i].EmptyDir != nil {
 				spec.Volumes[i].EmptyDir.Mode = nil
 			}
 		}
 	}
-	if !g.Enabled("VolumeBindMountOptions") {
+	if !g.Enabled("VolumeBindMountOptions") && !anyContainer(old, bindMountOptionsSet) {
 		forEachContainer(spec, func(c *corev1.Container) {
 			for j := range c.VolumeMounts {
 				c.VolumeMounts[j].BindMountOptions = nil
 			}
 		})
 	}
-	if !g.Enabled("HostnameOverride") {
+	if !g.Enabled("HostnameOverride") && !(old != nil && old.HostnameOverride != nil) {
 		spec.HostnameOverride = nil
 	}
-	if !g.Enabled("EnvFiles") {
+	if !g.Enabled("EnvFiles") && !anyContainer(old, fileKeyRefSet) {
 		forEachContainer(spec, func(c *corev1.Container) {
 			for j := range c.Env {
 				if c.Env[j].ValueFrom != nil {
@@ -123,13 +128,14 @@ func dropDisabledSpecFields(spec *corev1.PodSpec, g FeatureGates) {
 			}
 		})
 	}
-	if !g.Enabled("ImageVolume") {
+	if !g.Enabled("ImageVolume") && !imageVolumesInUse(old) {
 		dropImageVolumes(spec)
 	}
-	if !g.Enabled("SELinuxChangePolicy") && spec.SecurityContext != nil {
+	if !g.Enabled("SELinuxChangePolicy") && !(old != nil && old.SecurityContext != nil && old.SecurityContext.SELinuxChangePolicy != nil) &&
+		spec.SecurityContext != nil {
 		spec.SecurityContext.SELinuxChangePolicy = nil
 	}
-	if !g.Enabled("ContainerStopSignals") {
+	if !g.Enabled("ContainerStopSignals") && !anyContainer(old, stopSignalSet) {
 		forEachContainer(spec, func(c *corev1.Container) {
 			if c.Lifecycle != nil && c.Lifecycle.StopSignal != nil {
 				c.Lifecycle.StopSignal = nil
@@ -139,7 +145,7 @@ func dropDisabledSpecFields(spec *corev1.PodSpec, g FeatureGates) {
 			}
 		})
 	}
-	if !g.Enabled("H2CContainerProbe") {
+	if !g.Enabled("H2CContainerProbe") && !anyContainer(old, httpProtocolSet) {
 		forEachContainer(spec, func(c *corev1.Container) {
 			for _, p := range []*corev1.Probe{c.LivenessProbe, c.ReadinessProbe, c.StartupProbe} {
 				if p != nil && p.HTTPGet != nil {

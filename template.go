@@ -28,7 +28,7 @@ func DefaultTemplateWithOptions(template *corev1.PodTemplateSpec, opts DefaultOp
 	}
 	out := template.DeepCopy()
 	defaultPodSpec(&out.Spec, opts.Features)
-	dropDisabledSpecFields(&out.Spec, opts.Features)
+	dropDisabledSpecFields(&out.Spec, nil, opts.Features)
 	dropInitContainerAnnotations(out.Annotations)
 	return out
 }
