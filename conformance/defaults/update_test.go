@@ -19,6 +19,11 @@ import (
 // updatesPerRun is the number of generated updates checked with default gates.
 const updatesPerRun = 5000
 
+// storedUnder are the gates a stored pod was created under in half of the updates:
+// every feature whose fields are dropped when off is on, so that the update sees them
+// in use.
+var storedUnder = podlife.FeatureGates{"AllAlpha": true, "AllBeta": true}
+
 // upstreamUpdate runs the server's update path (decoder defaulting, generation carried
 // over by rest.BeforeUpdate, PrepareForUpdate) for newPod over the stored oldPod.
 func upstreamUpdate(t testing.TB, newPod, oldPod *corev1.Pod) *corev1.Pod {
@@ -130,9 +135,16 @@ func TestDefaultForUpdateMatchesUpstream(t *testing.T) {
 			}
 			fails := 0
 			for i := 0; i < n; i++ {
-				start := time.Now()
-				stored := upstreamDefault(t, g.pod())
-				pinClock(t, stored, start)
+				var stored *corev1.Pod
+				if g.p(0.5) {
+					start := time.Now()
+					stored = upstreamDefault(t, g.pod())
+					pinClock(t, stored, start)
+				} else {
+					// Stored while more features were on: fields of now-disabled
+					// features are in use and must survive the update.
+					stored = podlife.DefaultWithOptions(g.pod(), podlife.DefaultOptions{Features: storedUnder, Now: fixedNow})
+				}
 				if g.p(0.3) {
 					stored.Generation = int64(1 + g.n(5))
 				}
