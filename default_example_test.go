@@ -34,3 +34,21 @@ func ExampleDefault() {
 	// phase: Pending
 	// restartPolicy: Always dnsPolicy: ClusterFirst
 }
+
+// An update is defaulted against the stored pod: the stored status stays, and the
+// generation moves only when the spec changes.
+func ExampleDefaultForUpdate() {
+	stored := podlife.Default(&corev1.Pod{Spec: corev1.PodSpec{Containers: []corev1.Container{{Name: "app", Image: "nginx:1.27"}}}})
+
+	relabelled := stored.DeepCopy()
+	relabelled.Labels = map[string]string{"tier": "web"}
+	fmt.Println(podlife.DefaultForUpdate(relabelled, stored, podlife.DefaultOptions{}).Generation)
+
+	newImage := stored.DeepCopy()
+	newImage.Spec.Containers[0].Image = "nginx:1.28"
+	out := podlife.DefaultForUpdate(newImage, stored, podlife.DefaultOptions{})
+	fmt.Println(out.Generation, out.Status.Phase, out.Status.QOSClass)
+	// Output:
+	// 1
+	// 2 Pending BestEffort
+}
