@@ -37,6 +37,10 @@
 // Image pull policies follow the image reference grammar of
 // github.com/distribution/reference, as pkg/util/parsers does.
 //
+// [DefaultForUpdate] is the update path: the decoder's defaults, the generation carried
+// over, and PrepareForUpdate (stored status kept, fields of disabled features dropped
+// unless the stored pod uses them, generation bumped on a spec change).
+//
 // [DefaultTemplate] returns a workload's pod template as stored (PodSpec defaults
 // and DropDisabledTemplateFields, no Pod-only defaults), and [PodFromTemplate] the pod
 // a workload controller gets stored for a template (pkg/controller/controller_utils.go
