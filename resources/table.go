@@ -46,7 +46,7 @@ const (
 const linearMax = 12
 
 // inlineSlots is the capacity callers give a table on their stack.
-const inlineSlots = 6
+const inlineSlots = 4
 
 // slot returns the i-th resource of the table (0 <= i < t.n).
 func (t *table) slot(i int) *slot {
