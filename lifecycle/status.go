@@ -1,12 +1,13 @@
 package lifecycle
 
 import (
-	"net"
-	"sort"
+	"net/netip"
+	"slices"
 	"strings"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/podlife/podlife/resources"
@@ -92,8 +93,12 @@ func AllContainersRestartingCondition(pod *corev1.Pod, view *View, phase corev1.
 // for example CrashLoopBackOff. Restarting all containers in place shows
 // RestartingAllContainers.
 //
-// Not modelled: the in-place resize fields (status.resources, allocatedResources and the
-// resize conditions, which are carried over from pod.Status), volume mount statuses,
+// The resources and allocatedResources of container statuses share their maps with
+// the pod spec, as the kubelet's do: copy them before modifying them.
+//
+// Not modelled: the pod-level in-place resize fields (status.resources and
+// status.allocatedResources, left empty; the resize conditions are carried over from
+// pod.Status), runtime-reported container resources, volume mount statuses,
 // user and stop-signal fields, the readiness kept across a kubelet restart, and the
 // status manager's merge into the API object (a terminal phase held back while
 // containers may still run). The node's IPs come from [View.HostIPs], else from
@@ -208,7 +213,8 @@ func storeStatus(pod *corev1.Pod, old, s *corev1.PodStatus, now time.Time, opts 
 		t := *old.StartTime
 		s.StartTime = &t
 	} else if s.StartTime.IsZero() {
-		s.StartTime = &nowT
+		t := nowT
+		s.StartTime = &t
 	}
 	if len(old.VolumeHealth) > 0 && len(s.VolumeHealth) == 0 {
 		s.VolumeHealth = append([]corev1.PodVolumeHealth(nil), old.VolumeHealth...)
@@ -289,43 +295,51 @@ func conditionIndex(cs []corev1.PodCondition, t corev1.PodConditionType) int {
 }
 
 // podIPs is determinePodSandboxIPs followed by sortPodIPs: at most one IP of the node's
-// family, then one of the other family.
+// family, then one of the other family, re-rendered in canonical form.
 func podIPs(n *SandboxNetwork, hostIPs []string, old *corev1.PodStatus) []corev1.PodIP {
 	if n == nil {
 		return nil
 	}
-	var candidates []string
-	if n.IP != "" {
-		if parseIPSloppy(n.IP) == nil {
-			return nil
+	var ips [8]netip.Addr
+	var raw [8]string
+	k := 0
+	add := func(s string) bool {
+		ip, ok := parseIPSloppy(s)
+		if !ok {
+			return false
 		}
-		candidates = append(candidates, n.IP)
-	}
-	for _, ip := range n.AdditionalIPs {
-		if parseIPSloppy(ip) == nil {
-			return nil
+		if k < len(ips) {
+			ips[k], raw[k] = ip, s
+			k++
 		}
-		candidates = append(candidates, ip)
+		return true
 	}
-	if len(candidates) == 0 {
+	if n.IP != "" && !add(n.IP) {
 		return nil
 	}
-	nodeV4 := true
+	for _, ip := range n.AdditionalIPs {
+		if !add(ip) {
+			return nil
+		}
+	}
+	if k == 0 {
+		return nil
+	}
 	primary := ""
 	if len(hostIPs) > 0 {
 		primary = hostIPs[0]
-	} else if old.HostIP != "" {
+	} else {
 		primary = old.HostIP
 	}
-	if ip := parseIPSloppy(primary); ip != nil && ip.To4() == nil {
+	nodeV4 := true
+	if ip, ok := parseIPSloppy(primary); ok && !ip.Is4() {
 		nodeV4 = false
 	}
-	var out []corev1.PodIP
+	out := make([]corev1.PodIP, 0, 2)
 	for _, wantV4 := range [2]bool{nodeV4, !nodeV4} {
-		for _, c := range candidates {
-			ip := parseIPSloppy(c)
-			if (ip.To4() != nil) == wantV4 {
-				out = append(out, corev1.PodIP{IP: ip.String()})
+		for i := 0; i < k; i++ {
+			if ips[i].Is4() == wantV4 {
+				out = append(out, corev1.PodIP{IP: canonicalIP(ips[i], raw[i])})
 				break
 			}
 		}
@@ -333,15 +347,26 @@ func podIPs(n *SandboxNetwork, hostIPs []string, old *corev1.PodStatus) []corev1
 	return out
 }
 
-// parseIPSloppy parses an IP as k8s.io/utils/net.ParseIPSloppy does: IPv4 octets may
-// have leading zeros (read as decimal).
-func parseIPSloppy(s string) net.IP {
-	if ip := net.ParseIP(s); ip != nil || !strings.Contains(s, ".") || strings.Contains(s, ":") {
-		return ip
+// parseIPSloppy parses an IP as k8s.io/utils/net.ParseIPSloppy does (IPv4 octets may
+// have leading zeros, read as decimal); an IPv4-mapped IPv6 address is IPv4, as for
+// net.IP.
+func parseIPSloppy(s string) (netip.Addr, bool) {
+	if s == "" {
+		return netip.Addr{}, false
+	}
+	ip, err := netip.ParseAddr(s)
+	if err == nil {
+		if ip.Zone() != "" {
+			return netip.Addr{}, false // net.ParseIP refuses zones
+		}
+		return ip.Unmap(), true
+	}
+	if strings.Contains(s, ":") || !strings.Contains(s, ".") {
+		return netip.Addr{}, false
 	}
 	parts := strings.Split(s, ".")
 	if len(parts) != 4 {
-		return nil
+		return netip.Addr{}, false
 	}
 	for i, p := range parts {
 		t := strings.TrimLeft(p, "0")
@@ -350,7 +375,34 @@ func parseIPSloppy(s string) net.IP {
 		}
 		parts[i] = t
 	}
-	return net.ParseIP(strings.Join(parts, "."))
+	ip, err = netip.ParseAddr(strings.Join(parts, "."))
+	if err != nil {
+		return netip.Addr{}, false
+	}
+	return ip, true
+}
+
+// ipFamily is utilnet.IPFamilyOfString: 4, 6, or 0 for an invalid IP.
+func ipFamily(s string) int {
+	ip, ok := parseIPSloppy(s)
+	switch {
+	case !ok:
+		return 0
+	case ip.Is4():
+		return 4
+	}
+	return 6
+}
+
+// canonicalIP renders ip as net.IP.String does, reusing raw when it is already
+// canonical.
+func canonicalIP(ip netip.Addr, raw string) string {
+	var buf [64]byte
+	b := ip.AppendTo(buf[:0])
+	if string(b) == raw {
+		return raw
+	}
+	return string(b)
 }
 
 // setHostIPs fills hostIP(s), and the pod IPs of a hostNetwork pod, from the node.
@@ -380,8 +432,7 @@ func setHostIPs(pod *corev1.Pod, v *View, s *corev1.PodStatus) {
 			s.PodIPs = []corev1.PodIP{{IP: s.PodIP}}
 		}
 		if len(host) >= 2 && len(s.PodIPs) == 1 {
-			a, b := parseIPSloppy(s.PodIPs[0].IP), parseIPSloppy(host[1])
-			if a != nil && b != nil && (a.To4() != nil) != (b.To4() != nil) {
+			if ipFamily(s.PodIPs[0].IP) != ipFamily(host[1]) {
 				s.PodIPs = append(s.PodIPs, corev1.PodIP{IP: host[1]})
 			}
 		}
@@ -420,6 +471,7 @@ func convertStatuses(pod *corev1.Pod, x *lookup, previous []corev1.ContainerStat
 	}
 
 	out := make([]corev1.ContainerStatus, len(containers))
+	var slab []corev1.ResourceRequirements // the statuses' resources, allocated together
 	for i := range containers {
 		c := &containers[i]
 		st := &out[i]
@@ -468,10 +520,12 @@ func convertStatuses(pod *corev1.Pod, x *lookup, previous []corev1.ContainerStat
 				conv.Started = &b
 			}
 			if withResources && opts.Features.Enabled("InPlacePodVerticalScaling") && kind != KindEphemeralContainer {
-				conv.Resources = statusResources(c, inst, &conv, old)
-				if c.Resources.Requests != nil {
-					conv.AllocatedResources = c.Resources.Requests.DeepCopy()
+				if len(slab) == 0 {
+					slab = make([]corev1.ResourceRequirements, len(containers))
 				}
+				conv.Resources = statusResources(&slab[0], c, inst, &conv, old)
+				slab = slab[1:]
+				conv.AllocatedResources = c.Resources.Requests
 			}
 			if seen == 0 {
 				*st = conv
@@ -511,7 +565,7 @@ func convertStatuses(pod *corev1.Pod, x *lookup, previous []corev1.ContainerStat
 	}
 
 	if kind != KindInitContainer {
-		sort.SliceStable(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+		slices.SortStableFunc(out, byName)
 	}
 	return out
 }
@@ -570,37 +624,53 @@ func convertInstance(inst *Instance, old *corev1.ContainerStatus, restarting, ra
 
 // statusResources is convertContainerStatusResources without runtime-reported
 // resources: the allocated (spec) resources, keeping for a container still running
-// under the same ID the CPU and memory values reported before.
-func statusResources(c *corev1.Container, inst *Instance, st *corev1.ContainerStatus, old *corev1.ContainerStatus) *corev1.ResourceRequirements {
-	r := c.Resources.DeepCopy()
+// under the same ID the CPU and memory values reported before. The lists share the
+// spec's maps unless a kept value differs, which saves a copy of every list.
+func statusResources(r *corev1.ResourceRequirements, c *corev1.Container, inst *Instance, st *corev1.ContainerStatus, old *corev1.ContainerStatus) *corev1.ResourceRequirements {
+	*r = corev1.ResourceRequirements{Limits: c.Resources.Limits, Requests: c.Resources.Requests, Claims: c.Resources.Claims}
 	if inst.kubeletState() != restart.StateRunning {
 		return r
 	}
-	keep := old != nil && old.State.Running != nil && st.ContainerID == old.ContainerID && old.Resources != nil
-	preserve := func(name corev1.ResourceName, from, to corev1.ResourceList) {
-		if keep && from != nil {
-			if q, ok := from[name]; ok {
-				to[name] = q.DeepCopy()
+	if old == nil || old.State.Running == nil || st.ContainerID != old.ContainerID || old.Resources == nil {
+		return r
+	}
+	if r.Limits != nil {
+		r.Limits = keepReported(r.Limits, old.Resources.Limits)
+	}
+	if r.Requests != nil {
+		r.Requests = keepReported(r.Requests, old.Resources.Requests)
+	}
+	return r
+}
+
+// keepReported returns spec with the CPU and memory values of reported, spec itself
+// when that changes nothing.
+func keepReported(spec, reported corev1.ResourceList) corev1.ResourceList {
+	names := [2]corev1.ResourceName{corev1.ResourceCPU, corev1.ResourceMemory}
+	same := true
+	for _, n := range names {
+		if q, ok := reported[n]; ok {
+			if s, ok := spec[n]; !ok || !identicalQuantity(q, s) {
+				same = false
 			}
 		}
 	}
-	if r.Limits != nil {
-		var from corev1.ResourceList
-		if keep {
-			from = old.Resources.Limits
-		}
-		preserve(corev1.ResourceCPU, from, r.Limits)
-		preserve(corev1.ResourceMemory, from, r.Limits)
+	if same {
+		return spec
 	}
-	if r.Requests != nil {
-		var from corev1.ResourceList
-		if keep {
-			from = old.Resources.Requests
+	out := spec.DeepCopy()
+	for _, n := range names {
+		if q, ok := reported[n]; ok {
+			out[n] = q.DeepCopy()
 		}
-		preserve(corev1.ResourceCPU, from, r.Requests)
-		preserve(corev1.ResourceMemory, from, r.Requests)
 	}
-	return r
+	return out
+}
+
+// identicalQuantity reports whether two quantities have the same value and the same
+// rendering.
+func identicalQuantity(a, b resource.Quantity) bool {
+	return a.Cmp(b) == 0 && a.Format == b.Format && a.String() == b.String()
 }
 
 // updateProbeStatus is the prober manager's UpdatePodStatus: started and ready from
@@ -691,8 +761,8 @@ func normalizeStatus(pod *corev1.Pod, s *corev1.PodStatus) {
 		}
 	}
 	if s.StartTime != nil {
-		t := rfc3339(*s.StartTime)
-		s.StartTime = &t
+		// The start time is the status's own copy.
+		*s.StartTime = rfc3339(*s.StartTime)
 	}
 	for i := range s.Conditions {
 		s.Conditions[i].LastProbeTime = rfc3339(s.Conditions[i].LastProbeTime)
@@ -704,11 +774,11 @@ func normalizeStatus(pod *corev1.Pod, s *corev1.PodStatus) {
 			state(&list[i].LastTerminationState)
 		}
 	}
-	sort.SliceStable(s.ContainerStatuses, func(i, j int) bool { return s.ContainerStatuses[i].Name < s.ContainerStatuses[j].Name })
-	sort.SliceStable(s.EphemeralContainerStatuses, func(i, j int) bool {
-		return s.EphemeralContainerStatuses[i].Name < s.EphemeralContainerStatuses[j].Name
-	})
+	slices.SortStableFunc(s.ContainerStatuses, byName)
+	slices.SortStableFunc(s.EphemeralContainerStatuses, byName)
 }
+
+func byName(a, b corev1.ContainerStatus) int { return strings.Compare(a.Name, b.Name) }
 
 // rfc3339 is metav1.Time.Rfc3339Copy, with a fast path for UTC times.
 func rfc3339(t metav1.Time) metav1.Time {
