@@ -22,13 +22,15 @@ import (
 //
 // Both objects are first defaulted as the server's decoder does (the v1 object
 // defaults; oldPod is taken as stored, so nothing is dropped from it), then the pod
-// registry's update path runs on private copies: the metadata rest.BeforeUpdate
-// carries over (generation, uid, creationTimestamp, deletion fields; k8s.io/apiserver
-// pkg/registry/rest/update.go), PrepareForUpdate (status kept from oldPod, pod-level
-// resources restored when the client dropped them, fields of disabled feature gates
-// dropped unless oldPod uses them, generation bumped when the spec changes; k8s.io/kubernetes
-// pkg/registry/core/pod/strategy.go), and ValidatePodUpdate (k8s.io/kubernetes
-// pkg/apis/core/validation/validation.go) with options derived from both objects.
+// registry's update path runs on private copies (podlife.DefaultForUpdate): the
+// metadata rest.BeforeUpdate carries over (generation, uid, creationTimestamp,
+// deletion fields; k8s.io/apiserver pkg/registry/rest/update.go), PrepareForUpdate
+// (status kept from oldPod, pod-level resources restored when the client dropped them,
+// fields of disabled feature gates dropped unless oldPod uses them, generation bumped
+// when the spec changes; k8s.io/kubernetes pkg/registry/core/pod/strategy.go), and
+// ValidatePodUpdate (k8s.io/kubernetes pkg/apis/core/validation/validation.go) with
+// options derived from both objects. With Options.SkipDefaulting the objects are
+// validated as given, after the same metadata and status carry-over.
 //
 // As upstream, the new object must carry metadata.resourceVersion. The detail of the
 // generic Forbidden error at "spec" ("pod updates may not change fields other than
@@ -92,24 +94,23 @@ func prepareForUpdate(newPod, oldPod *corev1.Pod, opts Options) (pod, old *corev
 	}
 	if opts.SkipDefaulting {
 		pod, old = newPod.DeepCopy(), oldPod.DeepCopy()
+		// rest.BeforeUpdate then PrepareForUpdate, without defaulting or dropping.
+		pod.Generation = old.Generation
+		pod.Status = *old.Status.DeepCopy()
+		if opts.Features.Enabled("PodLevelResourcesFixDefaulting") && pod.Spec.Resources == nil && old.Spec.Resources != nil {
+			pod.Spec.Resources = old.Spec.Resources.DeepCopy()
+		}
+		if !apiequality.Semantic.DeepEqual(&pod.Spec, &old.Spec) {
+			pod.Generation++
+		}
 	} else {
-		old = decodeDefaults(oldPod, opts.Features, &oldPod.Spec)
-		pod = decodeDefaults(newPod, opts.Features, &old.Spec)
-	}
-
-	// rest.BeforeUpdate: clients cannot set the generation.
-	pod.Generation = old.Generation
-
-	// podStrategy.PrepareForUpdate. Disabled fields were dropped while defaulting.
-	pod.Status = *old.Status.DeepCopy()
-	if opts.Features.Enabled("PodLevelResourcesFixDefaulting") && pod.Spec.Resources == nil && old.Spec.Resources != nil {
-		pod.Spec.Resources = old.Spec.Resources.DeepCopy()
-	}
-	// The bump is observable only through the generation checks of the metadata
-	// update rules, that is when the stored generation is -1; skip the comparison
-	// otherwise.
-	if old.Generation == -1 && !apiequality.Semantic.DeepEqual(&pod.Spec, &old.Spec) {
-		pod.Generation++
+		d := podlife.DefaultOptions{Features: opts.Features}
+		// The stored object gets only the decoder's defaults: updating it to itself
+		// drops nothing (whatever it has is in use) and keeps its status.
+		old = podlife.DefaultForUpdate(oldPod, oldPod, d)
+		old.Generation = oldPod.Generation
+		// The decoder's defaults, rest.BeforeUpdate's generation, PrepareForUpdate.
+		pod = podlife.DefaultForUpdate(newPod, old, d)
 	}
 
 	// rest.BeforeUpdate, after the strategy.
@@ -394,201 +395,6 @@ func termHasOnlyAdditions(term, old corev1.NodeSelectorTerm) bool {
 		}
 	}
 	return true
-}
-
-// decodeDefaults returns a deep copy of pod with the defaults the server's decoder
-// applies (k8s.io/kubernetes pkg/apis/core/v1 SetObjectDefaults_Pod) and the fields of
-// disabled feature gates dropped as PrepareForUpdate drops them: a field survives when
-// its gate is on or when keep (the stored spec) already uses it.
-//
-// podlife exports only the create-time defaulting (podlife.DefaultWithOptions:
-// SetObjectDefaults_Pod followed by PrepareForCreate), so this runs it with the gates
-// keep relies on switched on, then takes back what PrepareForCreate alone changes:
-// generation and status, the label-key merges into pod (anti-)affinity and
-// topology-spread selectors, the AppArmor annotation-to-field sync and the pod-level
-// resources defaulting.
-func decodeDefaults(pod *corev1.Pod, g podlife.FeatureGates, keep *corev1.PodSpec) *corev1.Pod {
-	d := podlife.DefaultWithOptions(pod, podlife.DefaultOptions{Features: gatesKeeping(g, keep)})
-	d.Generation = pod.Generation
-	d.Status = *pod.Status.DeepCopy()
-
-	if a, src := d.Spec.Affinity, pod.Spec.Affinity; a != nil && src != nil {
-		restoreAffinitySelectors(a.PodAffinity, src.PodAffinity)
-		restoreAffinitySelectors((*corev1.PodAffinity)(a.PodAntiAffinity), (*corev1.PodAffinity)(src.PodAntiAffinity))
-	}
-	for i := range d.Spec.TopologySpreadConstraints {
-		if i < len(pod.Spec.TopologySpreadConstraints) {
-			d.Spec.TopologySpreadConstraints[i].LabelSelector = pod.Spec.TopologySpreadConstraints[i].LabelSelector.DeepCopy()
-		}
-	}
-	restoreAppArmor(d.Spec.InitContainers, pod.Spec.InitContainers)
-	restoreAppArmor(d.Spec.Containers, pod.Spec.Containers)
-	for i := range d.Spec.EphemeralContainers {
-		if i < len(pod.Spec.EphemeralContainers) {
-			restoreAppArmorOne(&d.Spec.EphemeralContainers[i].SecurityContext, pod.Spec.EphemeralContainers[i].SecurityContext)
-		}
-	}
-
-	switch {
-	case !g.Enabled("PodLevelResources"):
-		// Kept only when the stored spec uses it; then no defaulting applies.
-		if d.Spec.Resources != nil && podLevelResourcesInUse(keep) {
-			d.Spec.Resources = roundedResources(pod.Spec.Resources)
-		} else {
-			d.Spec.Resources = nil
-		}
-	case g.Enabled("PodLevelResourcesFixDefaulting"):
-		// PrepareForCreate's defaulting; the decoder only rounds.
-		d.Spec.Resources = roundedResources(pod.Spec.Resources)
-	}
-	return d
-}
-
-// dropGates are the feature gates whose fields DropDisabledPodFields drops unless the
-// stored spec already uses them, with that use.
-var dropGates = []struct {
-	gate  string
-	inUse func(*corev1.PodSpec) bool
-}{
-	{"ContainerRestartRules", containerRestartRulesInUse},
-	{"ContainerStopSignals", stopSignalsInUse},
-	{"PodLevelResources", podLevelResourcesInUse},
-	{"EnvFiles", usesEnvFileKeyRef},
-	{"InPlacePodVerticalScaling", resizePolicyInUse},
-	{"GRPCContainerProbeTLS", grpcProbeModeInUse},
-	{"UserNamespacesSupport", func(s *corev1.PodSpec) bool { return s.HostUsers != nil }},
-	{"SupplementalGroupsPolicy", func(s *corev1.PodSpec) bool {
-		return s.SecurityContext != nil && s.SecurityContext.SupplementalGroupsPolicy != nil
-	}},
-	{"ProcMountType", procMountInUse},
-}
-
-// gatesKeeping returns g with every disabled drop gate switched on whose field keep
-// uses, so that create-time dropping leaves those fields alone.
-func gatesKeeping(g podlife.FeatureGates, keep *corev1.PodSpec) podlife.FeatureGates {
-	if keep == nil {
-		return g
-	}
-	var out podlife.FeatureGates
-	for _, d := range dropGates {
-		if g.Enabled(d.gate) || !d.inUse(keep) {
-			continue
-		}
-		if out == nil {
-			out = make(podlife.FeatureGates, len(g)+1)
-			for k, v := range g {
-				out[k] = v
-			}
-		}
-		out[d.gate] = true
-	}
-	if out == nil {
-		return g
-	}
-	return out
-}
-
-func allContainers(spec *corev1.PodSpec, fn func(c *corev1.Container) bool) bool {
-	for i := range spec.InitContainers {
-		if fn(&spec.InitContainers[i]) {
-			return true
-		}
-	}
-	for i := range spec.Containers {
-		if fn(&spec.Containers[i]) {
-			return true
-		}
-	}
-	for i := range spec.EphemeralContainers {
-		if fn((*corev1.Container)(&spec.EphemeralContainers[i].EphemeralContainerCommon)) {
-			return true
-		}
-	}
-	return false
-}
-
-func stopSignalsInUse(spec *corev1.PodSpec) bool {
-	return allContainers(spec, func(c *corev1.Container) bool {
-		return c.Lifecycle != nil && c.Lifecycle.StopSignal != nil
-	})
-}
-
-func podLevelResourcesInUse(spec *corev1.PodSpec) bool {
-	return spec != nil && spec.Resources != nil && (len(spec.Resources.Requests) > 0 || len(spec.Resources.Limits) > 0)
-}
-
-func resizePolicyInUse(spec *corev1.PodSpec) bool {
-	return allContainers(spec, func(c *corev1.Container) bool { return len(c.ResizePolicy) > 0 })
-}
-
-func grpcProbeModeInUse(spec *corev1.PodSpec) bool {
-	return allContainers(spec, func(c *corev1.Container) bool {
-		for _, p := range []*corev1.Probe{c.LivenessProbe, c.ReadinessProbe, c.StartupProbe} {
-			if p != nil && p.GRPC != nil && p.GRPC.Mode != nil {
-				return true
-			}
-		}
-		return false
-	})
-}
-
-func procMountInUse(spec *corev1.PodSpec) bool {
-	return allContainers(spec, func(c *corev1.Container) bool {
-		return c.SecurityContext != nil && c.SecurityContext.ProcMount != nil && *c.SecurityContext.ProcMount != corev1.DefaultProcMount
-	})
-}
-
-func restoreAffinitySelectors(dst, src *corev1.PodAffinity) {
-	if dst == nil || src == nil {
-		return
-	}
-	for i := range dst.RequiredDuringSchedulingIgnoredDuringExecution {
-		if i < len(src.RequiredDuringSchedulingIgnoredDuringExecution) {
-			dst.RequiredDuringSchedulingIgnoredDuringExecution[i].LabelSelector = src.RequiredDuringSchedulingIgnoredDuringExecution[i].LabelSelector.DeepCopy()
-		}
-	}
-	for i := range dst.PreferredDuringSchedulingIgnoredDuringExecution {
-		if i < len(src.PreferredDuringSchedulingIgnoredDuringExecution) {
-			dst.PreferredDuringSchedulingIgnoredDuringExecution[i].PodAffinityTerm.LabelSelector = src.PreferredDuringSchedulingIgnoredDuringExecution[i].PodAffinityTerm.LabelSelector.DeepCopy()
-		}
-	}
-}
-
-func restoreAppArmor(dst, src []corev1.Container) {
-	for i := range dst {
-		if i < len(src) {
-			restoreAppArmorOne(&dst[i].SecurityContext, src[i].SecurityContext)
-		}
-	}
-}
-
-// restoreAppArmorOne undoes the create-time AppArmor sync on one container; the sync
-// may have created the securityContext.
-func restoreAppArmorOne(dst **corev1.SecurityContext, src *corev1.SecurityContext) {
-	switch {
-	case *dst == nil:
-	case src == nil:
-		// Only the sync creates a container securityContext while defaulting.
-		*dst = nil
-	default:
-		(*dst).AppArmorProfile = src.AppArmorProfile.DeepCopy()
-	}
-}
-
-// roundedResources is r as the decoder leaves it: quantities rounded up to milli
-// precision (SetDefaults_ResourceList).
-func roundedResources(r *corev1.ResourceRequirements) *corev1.ResourceRequirements {
-	if r == nil {
-		return nil
-	}
-	out := r.DeepCopy()
-	for _, l := range []corev1.ResourceList{out.Limits, out.Requests} {
-		for name, q := range l {
-			q.RoundUp(-3)
-			l[name] = q
-		}
-	}
-	return out
 }
 
 // specDiff renders the difference between two specs in the format of k8s.io/apimachinery
