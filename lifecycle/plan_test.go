@@ -2,10 +2,13 @@ package lifecycle
 
 import (
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/podlife/podlife"
 	"github.com/podlife/podlife/restart"
@@ -914,4 +917,114 @@ func TestComputePodActionsForRestartAllContainers(t *testing.T) {
 		runPlanCases(t, planBasePod, planBaseView, computePodActionsCases, opts)
 		runPlanCases(t, planInitPod, planInitView, computeInitActionsCases, opts)
 	})
+}
+
+func TestPlanBackOff(t *testing.T) {
+	t0 := time.Date(2026, 1, 1, 10, 0, 0, 0, time.UTC)
+	pod := planBasePod()
+	pod.Spec.Containers = pod.Spec.Containers[:1]
+	key := restart.BackoffKey(pod, &pod.Spec.Containers[0])
+	view := func(b map[string]restart.Backoff) View {
+		v := planBaseView()
+		v.Instances = []Instance{{Name: "foo1", ID: "id1", State: restart.StateExited, ExitCode: 1, FinishedAt: t0}}
+		v.BackOff = b
+		return v
+	}
+	ref := regs(0)
+
+	// The first restart is immediate and creates the entry.
+	v := view(nil)
+	a := Plan(pod, &v, t0.Add(time.Second), Options{})
+	assert.Equal(t, ref, a.ContainersToStart)
+	assert.Equal(t, []BackOffUpdate{{Container: ref[0], Key: key, Backoff: restart.Backoff{Exists: true, Delay: 10 * time.Second, LastUpdate: t0.Add(time.Second)}}}, a.BackOffUpdates)
+
+	// Inside the delay the start is held back with upstream's message.
+	v = view(map[string]restart.Backoff{key: {Exists: true, Delay: 20 * time.Second, LastUpdate: t0.Add(-time.Minute)}})
+	a = Plan(pod, &v, t0.Add(5*time.Second), Options{})
+	assert.Nil(t, a.ContainersToStart)
+	assert.Equal(t, []BackOffWait{{Container: ref[0], Delay: 20 * time.Second, Until: t0.Add(20 * time.Second),
+		Message: "back-off 20s restarting failed container=foo1 pod=foo_foo-ns(12345678)"}}, a.BackOff)
+	assert.Equal(t, "hold back container foo1 until 2026-01-01T10:00:20Z (back-off 20s restarting failed container=foo1 pod=foo_foo-ns(12345678))", a.String())
+
+	// At the end of the delay it starts and the delay doubles.
+	a = Plan(pod, &v, t0.Add(20*time.Second), Options{})
+	assert.Equal(t, ref, a.ContainersToStart)
+	assert.Equal(t, 40*time.Second, a.BackOffUpdates[0].Backoff.Delay)
+
+	// MaxContainerRestartPeriod caps the delay.
+	a = Plan(pod, &v, t0.Add(20*time.Second), Options{MaxContainerRestartPeriod: 30 * time.Second})
+	assert.Equal(t, 30*time.Second, a.BackOffUpdates[0].Backoff.Delay)
+
+	// A regular init container that cannot start aborts the rest of the sync.
+	ipod := planInitPod()
+	iv := planInitView()
+	iv.Instances[0].ExitCode, iv.Instances[0].FinishedAt = 1, t0
+	iv.BackOff = map[string]restart.Backoff{restart.BackoffKey(ipod, &ipod.Spec.InitContainers[0]): {Exists: true, Delay: 10 * time.Second, LastUpdate: t0}}
+	x := newLookup(&iv)
+	acts := PodActions{InitContainersToStart: inits(0), ContainersToStart: regs(1)}
+	applyBackOff(ipod, &x, &acts, t0, Options{})
+	assert.Nil(t, acts.InitContainersToStart)
+	assert.Nil(t, acts.ContainersToStart)
+	assert.Equal(t, regs(1), acts.NotAttempted)
+	require.Len(t, acts.BackOff, 1)
+	assert.Equal(t, "init1", acts.BackOff[0].Container.Name)
+}
+
+func TestPlanTerminates(t *testing.T) {
+	now := time.Date(2026, 1, 1, 10, 0, 0, 0, time.UTC)
+	// A deleted pod is terminated.
+	pod := planBasePod()
+	pod.DeletionTimestamp = &metav1.Time{Time: now}
+	v := planBaseView()
+	assert.Equal(t, PodActions{Terminate: true, KillPod: true}, Plan(pod, &v, now, Options{}))
+
+	// A Never pod whose containers all exited is terminal: the kubelet terminates it
+	// instead of syncing it.
+	pod = planBasePod()
+	pod.Spec.RestartPolicy = corev1.RestartPolicyNever
+	for i := range v.Instances {
+		v.Instances[i].State = restart.StateExited
+	}
+	a := Plan(pod, &v, now, Options{})
+	assert.Equal(t, PodActions{Terminate: true, KillPod: true}, a)
+	assert.Equal(t, "terminate the pod: stop every container and the sandbox", a.String())
+
+	// A pod marked Failed by the API server stays terminated.
+	pod = planBasePod()
+	pod.Status.Phase = corev1.PodFailed
+	v = planBaseView()
+	assert.True(t, Plan(pod, &v, now, Options{}).Terminate)
+
+	// A nil pod and view plan a sandbox for nothing.
+	assert.Equal(t, "create a sandbox (attempt 0) because no pod sandbox exists", Plan(nil, nil, now, Options{}).String())
+}
+
+func TestPlanRestartAll(t *testing.T) {
+	now := time.Date(2026, 1, 1, 10, 0, 0, 0, time.UTC)
+	pod := planBasePod()
+	pod.Spec.Containers[2].RestartPolicy = &policyNever
+	pod.Spec.Containers[2].RestartPolicyRules = restartAllRules
+	v := planBaseView()
+	v.Instances[2].State, v.Instances[2].ExitCode = restart.StateExited, 1
+	a := Plan(pod, &v, now, Options{})
+	assert.Equal(t, []ContainerReset{
+		reset(KindContainer, 0, "foo1", "id1", true, false),
+		reset(KindContainer, 1, "foo2", "id2", true, false),
+		reset(KindContainer, 2, "foo3", "id3", false, true),
+	}, a.ContainersToReset)
+	assert.Equal(t, "kill and remove container foo1 to restart all containers; kill and remove container foo2 to restart all containers; remove container foo3 to restart all containers", a.String())
+	// With the gate off the rule's action is not recognised: foo3's own policy (Never)
+	// keeps it down and nothing else happens.
+	a = Plan(pod, &v, now, Options{Features: podlife.FeatureGates{"RestartAllContainersOnContainerExits": false}})
+	assert.Equal(t, PodActions{SandboxID: sandboxID}, a)
+	assert.Equal(t, "nothing to do", a.String())
+}
+
+func TestPodActionsString(t *testing.T) {
+	a := PodActions{KillPod: true, CreateSandbox: true, Attempt: 2, SandboxChange: "pod sandbox is not ready",
+		EphemeralContainersToStart: []ContainerRef{ephRef}, InitContainersToStart: sidecars(0, 1),
+		NotAttempted: regs(0, 2)}
+	assert.Equal(t, "kill the pod; create a sandbox (attempt 2) because pod sandbox is not ready; start ephemeral container debug; start init containers restartable-init-1, restartable-init-2; leave foo1, foo3 for a later sync", a.String())
+	a = PodActions{ContainersToKill: []ContainerKill{kill(regs(1)[0], "id2", KillReasonNone, "")}, ContainersToStart: regs(1, 2)}
+	assert.Equal(t, "kill container foo2; start containers foo2, foo3", a.String())
 }

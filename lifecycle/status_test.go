@@ -1,6 +1,7 @@
 package lifecycle
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -461,4 +462,139 @@ func TestGenerateAPIPodStatus(t *testing.T) {
 			}
 		})
 	}
+}
+
+func TestNextStatus(t *testing.T) {
+	t0 := time.Date(2026, 1, 1, 10, 0, 0, 0, time.UTC)
+	now := t0.Add(90*time.Second + 700*time.Millisecond)
+	nowSec := metav1.NewTime(t0.Add(90 * time.Second))
+	probe := &corev1.Probe{}
+	pod := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Name: "web", Namespace: "ns", UID: "u", Generation: 3}}
+	pod.Spec = corev1.PodSpec{
+		RestartPolicy:  corev1.RestartPolicyAlways,
+		InitContainers: []corev1.Container{{Name: "setup"}, {Name: "proxy", RestartPolicy: &policyAlways, StartupProbe: probe}},
+		Containers:     []corev1.Container{{Name: "b-app", ReadinessProbe: probe}, {Name: "a-worker"}},
+		ReadinessGates: []corev1.PodReadinessGate{{ConditionType: "example.com/gate"}},
+	}
+	pod.Status = corev1.PodStatus{
+		Phase:     corev1.PodPending,
+		StartTime: &metav1.Time{Time: t0},
+		Conditions: []corev1.PodCondition{
+			{Type: "example.com/gate", Status: corev1.ConditionTrue, LastTransitionTime: metav1.NewTime(t0)},
+			{Type: corev1.PodScheduled, Status: corev1.ConditionTrue, LastTransitionTime: metav1.NewTime(t0)},
+			{Type: corev1.PodInitialized, Status: corev1.ConditionFalse, LastTransitionTime: metav1.NewTime(t0)},
+		},
+	}
+	v := &View{
+		Sandboxes: []Sandbox{{ID: "s", Ready: true, Network: &SandboxNetwork{IP: "10.0.0.7"}}},
+		Instances: []Instance{
+			{Name: "b-app", ID: "cri://b", State: restart.StateRunning, StartedAt: t0.Add(80 * time.Second)},
+			{Name: "a-worker", ID: "cri://a2", State: restart.StateExited, ExitCode: 1, Reason: "Error", RestartCount: 1,
+				StartedAt: t0.Add(70 * time.Second), FinishedAt: t0.Add(85*time.Second + 500*time.Millisecond), Message: strings.Repeat("x", 5000)},
+			{Name: "proxy", ID: "cri://p", State: restart.StateRunning, StartedAt: t0.Add(60 * time.Second), Startup: ProbeSuccess},
+			{Name: "a-worker", ID: "cri://a1", State: restart.StateExited, ExitCode: 2, Reason: "Error", StartedAt: t0.Add(50 * time.Second), FinishedAt: t0.Add(55 * time.Second)},
+			{Name: "setup", ID: "cri://s", State: restart.StateExited, Reason: "Completed", StartedAt: t0, FinishedAt: t0.Add(50 * time.Second)},
+		},
+		StartFailures: map[string]StartFailure{
+			"a-worker": {Reason: "CrashLoopBackOff", Message: "back-off 10s restarting failed container=a-worker pod=web_ns(u)"},
+			"setup":    {Reason: "CreateContainerConfigError", Message: "ignored: setup completed"},
+		},
+		HostIPs: []string{"192.168.0.2"},
+	}
+	before := pod.DeepCopy()
+	s := NextStatus(pod, v, now, Options{})
+	assert.Equal(t, before, pod)
+
+	assert.Equal(t, corev1.PodRunning, s.Phase)
+	assert.Equal(t, int64(3), s.ObservedGeneration)
+	assert.Equal(t, &metav1.Time{Time: t0}, s.StartTime)
+	assert.Equal(t, "10.0.0.7", s.PodIP)
+	assert.Equal(t, "192.168.0.2", s.HostIP)
+	assert.Equal(t, corev1.PodQOSBestEffort, s.QOSClass)
+
+	// Regular statuses are sorted by name; the crash-looping worker shows the reason
+	// cache with its last termination, cut to its share of 12 KiB.
+	require.Len(t, s.ContainerStatuses, 2)
+	w := s.ContainerStatuses[0]
+	assert.Equal(t, "a-worker", w.Name)
+	assert.Equal(t, &corev1.ContainerStateWaiting{Reason: "CrashLoopBackOff", Message: "back-off 10s restarting failed container=a-worker pod=web_ns(u)"}, w.State.Waiting)
+	assert.Equal(t, int32(1), w.LastTerminationState.Terminated.ExitCode)
+	assert.Len(t, w.LastTerminationState.Terminated.Message, 12*1024/4)
+	assert.Equal(t, metav1.NewTime(t0.Add(85*time.Second)), w.LastTerminationState.Terminated.FinishedAt, "truncated to seconds")
+	assert.Equal(t, int32(1), w.RestartCount)
+	assert.False(t, *w.Started)
+
+	app := s.ContainerStatuses[1]
+	assert.Equal(t, "b-app", app.Name)
+	assert.True(t, *app.Started)
+	assert.False(t, app.Ready, "readiness probe has no success yet")
+	assert.Equal(t, &corev1.ResourceRequirements{}, app.Resources)
+
+	require.Len(t, s.InitContainerStatuses, 2)
+	assert.Equal(t, "Completed", s.InitContainerStatuses[0].State.Terminated.Reason, "a completed init container ignores the reason cache")
+	assert.True(t, s.InitContainerStatuses[0].Ready)
+	assert.True(t, *s.InitContainerStatuses[1].Started)
+	assert.True(t, s.InitContainerStatuses[1].Ready, "a started sidecar without readiness probe is ready")
+
+	// Conditions in the kubelet's order; transition times kept when the status did not
+	// change, set to now (whole seconds) otherwise.
+	want := []corev1.PodCondition{
+		{Type: "example.com/gate", Status: corev1.ConditionTrue, LastTransitionTime: metav1.NewTime(t0)},
+		{Type: corev1.PodReadyToStartContainers, Status: corev1.ConditionTrue, ObservedGeneration: 3, LastTransitionTime: nowSec},
+		{Type: corev1.PodInitialized, Status: corev1.ConditionTrue, ObservedGeneration: 3, LastTransitionTime: nowSec},
+		{Type: corev1.PodReady, Status: corev1.ConditionFalse, ObservedGeneration: 3, Reason: "ContainersNotReady", Message: "containers with unready status: [b-app a-worker]", LastTransitionTime: nowSec},
+		{Type: corev1.ContainersReady, Status: corev1.ConditionFalse, ObservedGeneration: 3, Reason: "ContainersNotReady", Message: "containers with unready status: [b-app a-worker]", LastTransitionTime: nowSec},
+		{Type: corev1.PodScheduled, Status: corev1.ConditionTrue, ObservedGeneration: 3, LastTransitionTime: metav1.NewTime(t0)},
+	}
+	assert.Equal(t, want, s.Conditions)
+
+	assert.Equal(t, s, NextStatus(before.DeepCopy(), v, now, Options{}), "deterministic")
+
+	// Readiness success makes the app ready; a second status keeps the times.
+	v.Instances[0].Readiness = ProbeSuccess
+	pod.Status = s
+	s2 := NextStatus(pod, v, now.Add(time.Minute), Options{})
+	assert.True(t, s2.ContainerStatuses[1].Ready)
+	assert.Equal(t, nowSec, s2.Conditions[2].LastTransitionTime)
+}
+
+func TestNextStatusEdges(t *testing.T) {
+	now := time.Date(2026, 1, 1, 10, 0, 0, 0, time.UTC)
+	s := NextStatus(nil, nil, now, Options{})
+	assert.Equal(t, corev1.PodPending, s.Phase)
+	assert.Equal(t, &metav1.Time{Time: now}, s.StartTime)
+	assert.Equal(t, corev1.PodQOSBestEffort, s.QOSClass)
+
+	// Dual-stack sandbox on an IPv6 node: the IPv6 address is primary; leading zeros
+	// are accepted and rendered canonically.
+	pod := &corev1.Pod{Spec: corev1.PodSpec{Containers: []corev1.Container{{Name: "a"}}}}
+	v := &View{Sandboxes: []Sandbox{{Ready: true, Network: &SandboxNetwork{IP: "10.000.0.01", AdditionalIPs: []string{"fd00:0::1"}}}}, HostIPs: []string{"fd00::100"}}
+	s = NextStatus(pod, v, now, Options{})
+	assert.Equal(t, []corev1.PodIP{{IP: "fd00::1"}, {IP: "10.0.0.1"}}, s.PodIPs)
+	assert.Equal(t, "fd00::1", s.PodIP)
+	// An unparseable IP hides them all, as upstream.
+	v.Sandboxes[0].Network.AdditionalIPs = []string{"bogus"}
+	assert.Empty(t, NextStatus(pod, v, now, Options{}).PodIPs)
+
+	// A hostNetwork pod takes the node's IPs.
+	pod.Spec.HostNetwork = true
+	v = &View{Sandboxes: []Sandbox{{Ready: true, HostNetwork: true}}, HostIPs: []string{"192.168.0.1", "fd00::1"}}
+	s = NextStatus(pod, v, now, Options{})
+	assert.Equal(t, []corev1.PodIP{{IP: "192.168.0.1"}, {IP: "fd00::1"}}, s.PodIPs)
+	assert.Equal(t, []corev1.HostIP{{IP: "192.168.0.1"}, {IP: "fd00::1"}}, s.HostIPs)
+
+	// A container that vanished while running: lost, restart count +1.
+	pod = &corev1.Pod{Spec: corev1.PodSpec{Containers: []corev1.Container{{Name: "a"}}}}
+	pod.Status.ContainerStatuses = []corev1.ContainerStatus{{Name: "a", RestartCount: 2, State: corev1.ContainerState{Running: &corev1.ContainerStateRunning{}}}}
+	s = NextStatus(pod, &View{Sandboxes: []Sandbox{{Ready: true}}, Instances: []Instance{{Name: "a", State: restart.StateUnknown}}}, now, Options{})
+	assert.Equal(t, &corev1.ContainerStateTerminated{Reason: "ContainerStatusUnknown", Message: "The container could not be located when the pod was terminated", ExitCode: 137}, s.ContainerStatuses[0].State.Terminated)
+	assert.Equal(t, int32(3), s.ContainerStatuses[0].RestartCount)
+
+	// A Never container that exited does not show its stale start failure.
+	pod = &corev1.Pod{Spec: corev1.PodSpec{RestartPolicy: corev1.RestartPolicyNever, Containers: []corev1.Container{{Name: "a"}, {Name: "b"}}}}
+	v = &View{Sandboxes: []Sandbox{{Ready: true}}, Instances: []Instance{{Name: "a", State: restart.StateExited, ExitCode: 1}},
+		StartFailures: map[string]StartFailure{"a": {Reason: "CrashLoopBackOff"}, "b": {Reason: "ErrImagePull", Message: "pull failed"}}}
+	s = NextStatus(pod, v, now, Options{})
+	assert.NotNil(t, s.ContainerStatuses[0].State.Terminated)
+	assert.Equal(t, &corev1.ContainerStateWaiting{Reason: "ErrImagePull", Message: "pull failed"}, s.ContainerStatuses[1].State.Waiting)
 }
