@@ -23,7 +23,7 @@ import (
 )
 
 // templatesPerRun is the number of generated templates checked per gate set.
-const templatesPerRun = 3000
+const templatesPerRun = 2000
 
 // template turns a generated pod into a workload's pod template.
 func (g *gen) template() *corev1.PodTemplateSpec {

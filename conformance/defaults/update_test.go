@@ -17,7 +17,7 @@ import (
 )
 
 // updatesPerRun is the number of generated updates checked with default gates.
-const updatesPerRun = 5000
+const updatesPerRun = 3000
 
 // storedUnder are the gates a stored pod was created under in half of the updates:
 // every feature whose fields are dropped when off is on, so that the update sees them
@@ -131,7 +131,7 @@ func TestDefaultForUpdateMatchesUpstream(t *testing.T) {
 			opts := podlife.DefaultOptions{Features: gs.gates, Now: fixedNow}
 			n := updatesPerRun
 			if gs.gates != nil {
-				n = updatesPerRun / 5
+				n = updatesPerRun / 6
 			}
 			fails := 0
 			for i := 0; i < n; i++ {
