@@ -345,10 +345,11 @@ type tally struct {
 	inputs, valid, invalid, disagreeing int
 	families                            map[string]int
 	examples                            map[string]string
+	seen                                map[string]bool // rule families upstream reported
 }
 
 func newTally() *tally {
-	return &tally{families: map[string]int{}, examples: map[string]string{}}
+	return &tally{families: map[string]int{}, examples: map[string]string{}, seen: map[string]bool{}}
 }
 
 func (tl *tally) record(input func() string, ours, theirs field.ErrorList) {
@@ -357,6 +358,9 @@ func (tl *tally) record(input func() string, ours, theirs field.ErrorList) {
 		tl.valid++
 	} else {
 		tl.invalid++
+	}
+	for _, e := range theirs {
+		tl.seen[family(errKey(e))] = true
 	}
 	missing, extra := multisetDiff(ours, theirs)
 	if len(missing)+len(extra) == 0 {
@@ -383,8 +387,16 @@ func (tl *tally) record(input func() string, ours, theirs field.ErrorList) {
 // family with its count and one failing input.
 func (tl *tally) report(t *testing.T, what string, seed int64) {
 	t.Helper()
-	t.Logf("%s: %d inputs (%d valid, %d invalid upstream), %d disagreeing (seed %d)",
-		what, tl.inputs, tl.valid, tl.invalid, tl.disagreeing, seed)
+	t.Logf("%s: %d inputs (%d valid, %d invalid upstream, %d distinct rule families reported), %d disagreeing (seed %d)",
+		what, tl.inputs, tl.valid, tl.invalid, len(tl.seen), tl.disagreeing, seed)
+	if os.Getenv("PODLIFE_FAMILIES") != "" {
+		fams := make([]string, 0, len(tl.seen))
+		for f := range tl.seen {
+			fams = append(fams, f)
+		}
+		sort.Strings(fams)
+		t.Logf("rule families reported by upstream:\n  %s", strings.Join(fams, "\n  "))
+	}
 	if tl.disagreeing == 0 {
 		return
 	}
