@@ -28,13 +28,17 @@ func sortedKeys(m map[string]string) []string {
 // validatePodSpecificAnnotations mirrors upstream ValidatePodSpecificAnnotations. The
 // legacy tolerations annotation is not validated (see doc.go).
 func validatePodSpecificAnnotations(annotations map[string]string, spec *corev1.PodSpec, fldPath *field.Path, o *podValidationOptions) field.ErrorList {
+	return validatePodSpecificAnnotationsL(annotations, spec, fromPath(fldPath), o)
+}
+
+func validatePodSpecificAnnotationsL(annotations map[string]string, spec *corev1.PodSpec, fldPath lpath, o *podValidationOptions) field.ErrorList {
 	var allErrs field.ErrorList
 	if v, ok := annotations[mirrorPodAnnotationKey]; ok && spec.NodeName == "" {
-		allErrs = append(allErrs, field.Invalid(fldPath.Key(mirrorPodAnnotationKey), v, "must set spec.nodeName if mirror pod annotation is set"))
+		allErrs = append(allErrs, field.Invalid(fldPath.Key(mirrorPodAnnotationKey).P(), v, "must set spec.nodeName if mirror pod annotation is set"))
 	}
 	if !o.allowInvalidPodDeletionCost {
 		if _, ok := parseDeletionCost(annotations); !ok {
-			allErrs = append(allErrs, field.Invalid(fldPath.Key(corev1.PodDeletionCost), annotations[corev1.PodDeletionCost], "must be a 32bit integer"))
+			allErrs = append(allErrs, field.Invalid(fldPath.Key(corev1.PodDeletionCost).P(), annotations[corev1.PodDeletionCost], "must be a 32bit integer"))
 		}
 	}
 	if len(annotations) == 0 {
@@ -56,12 +60,12 @@ func validatePodSpecificAnnotations(annotations map[string]string, spec *corev1.
 		}
 		name := strings.TrimPrefix(k, corev1.DeprecatedAppArmorBetaContainerAnnotationKeyPrefix)
 		if !specHasContainer(spec, name) {
-			allErrs = append(allErrs, field.Invalid(fldPath.Key(k), name, "container not found"))
+			allErrs = append(allErrs, field.Invalid(fldPath.Key(k).P(), name, "container not found"))
 		}
 		p := annotations[k]
 		if p != "" && p != corev1.DeprecatedAppArmorBetaProfileRuntimeDefault && p != corev1.DeprecatedAppArmorBetaProfileNameUnconfined &&
 			!strings.HasPrefix(p, corev1.DeprecatedAppArmorBetaProfileNamePrefix) {
-			allErrs = append(allErrs, field.Invalid(fldPath.Key(k), p, "invalid AppArmor profile name: "+quote(p)))
+			allErrs = append(allErrs, field.Invalid(fldPath.Key(k).P(), p, "invalid AppArmor profile name: "+quote(p)))
 		}
 	}
 	return allErrs
@@ -76,19 +80,19 @@ func specHasContainer(spec *corev1.PodSpec, name string) bool {
 	return found
 }
 
-func validateSeccompProfileAnnotation(p string, fldPath *field.Path) field.ErrorList {
+func validateSeccompProfileAnnotation(p string, fldPath lpath) field.ErrorList {
 	switch {
 	case p == corev1.SeccompProfileRuntimeDefault, p == corev1.DeprecatedSeccompProfileDockerDefault, p == corev1.SeccompProfileNameUnconfined:
 		return nil
 	case strings.HasPrefix(p, corev1.SeccompLocalhostProfileNamePrefix):
 		return validateLocalDescendingPath(strings.TrimPrefix(p, corev1.SeccompLocalhostProfileNamePrefix), fldPath)
 	}
-	return field.ErrorList{field.Invalid(fldPath, p, "must be a valid seccomp profile")}
+	return field.ErrorList{field.Invalid(fldPath.P(), p, "must be a valid seccomp profile")}
 }
 
 // visitContainersWithPath visits init, regular, then ephemeral containers with their
 // paths, as k8s.io/kubernetes pkg/apis/core/pods VisitContainersWithPath does.
-func visitContainersWithPath(spec *corev1.PodSpec, specPath *field.Path, fn func(c *corev1.Container, p *field.Path)) {
+func visitContainersWithPath(spec *corev1.PodSpec, specPath lpath, fn func(c *corev1.Container, p lpath)) {
 	for i := range spec.InitContainers {
 		fn(&spec.InitContainers[i], specPath.Child("initContainers").Index(i))
 	}
@@ -103,6 +107,10 @@ func visitContainersWithPath(spec *corev1.PodSpec, specPath *field.Path, fn func
 // validateSeccompAnnotationsAndFields mirrors upstream's create-time check that
 // seccomp annotations and fields agree.
 func validateSeccompAnnotationsAndFields(meta *metav1.ObjectMeta, spec *corev1.PodSpec, specPath *field.Path) field.ErrorList {
+	return validateSeccompAnnotationsAndFieldsL(meta, spec, fromPath(specPath))
+}
+
+func validateSeccompAnnotationsAndFieldsL(meta *metav1.ObjectMeta, spec *corev1.PodSpec, specPath lpath) field.ErrorList {
 	if len(meta.Annotations) == 0 {
 		return nil
 	}
@@ -114,7 +122,7 @@ func validateSeccompAnnotationsAndFields(meta *metav1.ObjectMeta, spec *corev1.P
 			}
 		}
 	}
-	visitContainersWithPath(spec, specPath, func(c *corev1.Container, p *field.Path) {
+	visitContainersWithPath(spec, specPath, func(c *corev1.Container, p lpath) {
 		if c.SecurityContext == nil || c.SecurityContext.SeccompProfile == nil {
 			return
 		}
@@ -127,21 +135,21 @@ func validateSeccompAnnotationsAndFields(meta *metav1.ObjectMeta, spec *corev1.P
 	return allErrs
 }
 
-func seccompAnnotationMatches(a string, f *corev1.SeccompProfile, fldPath *field.Path) *field.Error {
+func seccompAnnotationMatches(a string, f *corev1.SeccompProfile, fldPath lpath) *field.Error {
 	switch f.Type {
 	case corev1.SeccompProfileTypeUnconfined:
 		if a != corev1.SeccompProfileNameUnconfined {
-			return field.Forbidden(fldPath.Child("type"), "seccomp type in annotation and field must match")
+			return field.Forbidden(fldPath.Child("type").P(), "seccomp type in annotation and field must match")
 		}
 	case corev1.SeccompProfileTypeRuntimeDefault:
 		if a != corev1.SeccompProfileRuntimeDefault && a != corev1.DeprecatedSeccompProfileDockerDefault {
-			return field.Forbidden(fldPath.Child("type"), "seccomp type in annotation and field must match")
+			return field.Forbidden(fldPath.Child("type").P(), "seccomp type in annotation and field must match")
 		}
 	case corev1.SeccompProfileTypeLocalhost:
 		if !strings.HasPrefix(a, corev1.SeccompLocalhostProfileNamePrefix) {
-			return field.Forbidden(fldPath.Child("type"), "seccomp type in annotation and field must match")
+			return field.Forbidden(fldPath.Child("type").P(), "seccomp type in annotation and field must match")
 		} else if f.LocalhostProfile == nil || strings.TrimPrefix(a, corev1.SeccompLocalhostProfileNamePrefix) != *f.LocalhostProfile {
-			return field.Forbidden(fldPath.Child("localhostProfile"), "seccomp profile in annotation and field must match")
+			return field.Forbidden(fldPath.Child("localhostProfile").P(), "seccomp profile in annotation and field must match")
 		}
 	}
 	return nil
@@ -150,6 +158,10 @@ func seccompAnnotationMatches(a string, f *corev1.SeccompProfile, fldPath *field
 // validateAppArmorAnnotationsAndFieldsMatchOnCreate mirrors upstream's function of
 // the same name.
 func validateAppArmorAnnotationsAndFieldsMatchOnCreate(meta *metav1.ObjectMeta, spec *corev1.PodSpec, specPath *field.Path) field.ErrorList {
+	return validateAppArmorAnnotationsAndFieldsMatchOnCreateL(meta, spec, fromPath(specPath))
+}
+
+func validateAppArmorAnnotationsAndFieldsMatchOnCreateL(meta *metav1.ObjectMeta, spec *corev1.PodSpec, specPath lpath) field.ErrorList {
 	if (spec.OS != nil && spec.OS.Name == corev1.Windows) || len(meta.Annotations) == 0 {
 		return nil
 	}
@@ -162,7 +174,7 @@ func validateAppArmorAnnotationsAndFieldsMatchOnCreate(meta *metav1.ObjectMeta, 
 		typeMismatch    = "apparmor type in annotation and field must match"
 		profileMismatch = "apparmor profile in annotation and field must match"
 	)
-	visitContainersWithPath(spec, specPath, func(c *corev1.Container, p *field.Path) {
+	visitContainersWithPath(spec, specPath, func(c *corev1.Container, p lpath) {
 		profile := podProfile
 		if c.SecurityContext != nil && c.SecurityContext.AppArmorProfile != nil {
 			profile = c.SecurityContext.AppArmorProfile
@@ -178,17 +190,17 @@ func validateAppArmorAnnotationsAndFieldsMatchOnCreate(meta *metav1.ObjectMeta, 
 		switch profile.Type {
 		case corev1.AppArmorProfileTypeUnconfined:
 			if a != corev1.DeprecatedAppArmorBetaProfileNameUnconfined {
-				allErrs = append(allErrs, field.Forbidden(ap.Child("type"), typeMismatch))
+				allErrs = append(allErrs, field.Forbidden(ap.Child("type").P(), typeMismatch))
 			}
 		case corev1.AppArmorProfileTypeRuntimeDefault:
 			if a != corev1.DeprecatedAppArmorBetaProfileRuntimeDefault {
-				allErrs = append(allErrs, field.Forbidden(ap.Child("type"), typeMismatch))
+				allErrs = append(allErrs, field.Forbidden(ap.Child("type").P(), typeMismatch))
 			}
 		case corev1.AppArmorProfileTypeLocalhost:
 			if !strings.HasPrefix(a, corev1.DeprecatedAppArmorBetaProfileNamePrefix) {
-				allErrs = append(allErrs, field.Forbidden(ap.Child("type"), typeMismatch))
+				allErrs = append(allErrs, field.Forbidden(ap.Child("type").P(), typeMismatch))
 			} else if profile.LocalhostProfile == nil || strings.TrimPrefix(a, corev1.DeprecatedAppArmorBetaProfileNamePrefix) != *profile.LocalhostProfile {
-				allErrs = append(allErrs, field.Forbidden(ap.Child("localhostProfile"), profileMismatch))
+				allErrs = append(allErrs, field.Forbidden(ap.Child("localhostProfile").P(), profileMismatch))
 			}
 		}
 	})

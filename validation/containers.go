@@ -19,9 +19,9 @@ type podContext struct {
 }
 
 // validateContainers mirrors upstream validateContainers (regular containers).
-func validateContainers(containers []corev1.Container, pc *podContext, fldPath *field.Path, o *podValidationOptions) field.ErrorList {
+func validateContainers(containers []corev1.Container, pc *podContext, fldPath lpath, o *podValidationOptions) field.ErrorList {
 	if len(containers) == 0 {
-		return field.ErrorList{field.Required(fldPath, "")}
+		return field.ErrorList{field.Required(fldPath.P(), "")}
 	}
 	var allErrs field.ErrorList
 	names := make(map[string]struct{}, len(containers))
@@ -30,20 +30,26 @@ func validateContainers(containers []corev1.Container, pc *podContext, fldPath *
 		path := fldPath.Index(i)
 		allErrs = append(allErrs, validateContainerCommon(ctr, pc, path, o)...)
 		if _, dup := names[ctr.Name]; dup {
-			allErrs = append(allErrs, field.Duplicate(path.Child("name"), ctr.Name))
+			allErrs = append(allErrs, field.Duplicate(path.Child("name").P(), ctr.Name))
 		} else {
 			names[ctr.Name] = struct{}{}
 		}
 		if ctr.Lifecycle != nil {
 			allErrs = append(allErrs, validateLifecycle(ctr.Lifecycle, pc.gracePeriod, path.Child("lifecycle"), pc.os)...)
 		}
-		allErrs = append(allErrs, validateLivenessProbe(ctr.LivenessProbe, pc.gracePeriod, path.Child("livenessProbe"))...)
-		allErrs = append(allErrs, validateReadinessProbe(ctr.ReadinessProbe, pc.gracePeriod, path.Child("readinessProbe"))...)
-		allErrs = append(allErrs, validateStartupProbe(ctr.StartupProbe, pc.gracePeriod, path.Child("startupProbe"))...)
+		if ctr.LivenessProbe != nil {
+			allErrs = append(allErrs, validateLivenessProbe(ctr.LivenessProbe, pc.gracePeriod, path.Child("livenessProbe"))...)
+		}
+		if ctr.ReadinessProbe != nil {
+			allErrs = append(allErrs, validateReadinessProbe(ctr.ReadinessProbe, pc.gracePeriod, path.Child("readinessProbe"))...)
+		}
+		if ctr.StartupProbe != nil {
+			allErrs = append(allErrs, validateStartupProbe(ctr.StartupProbe, pc.gracePeriod, path.Child("startupProbe"))...)
+		}
 		if o.allowContainerRestartPolicyRules {
 			allErrs = append(allErrs, validateContainerRestartPolicy(ctr.RestartPolicy, ctr.RestartPolicyRules, path, o)...)
 		} else if ctr.RestartPolicy != nil {
-			allErrs = append(allErrs, field.Forbidden(path.Child("restartPolicy"), "may not be set for non-init containers"))
+			allErrs = append(allErrs, field.Forbidden(path.Child("restartPolicy").P(), "may not be set for non-init containers"))
 		}
 	}
 	// Host ports must not collide across all regular containers.
@@ -53,7 +59,7 @@ func validateContainers(containers []corev1.Container, pc *podContext, fldPath *
 
 // validateInitContainers mirrors upstream validateInitContainers (init containers and
 // sidecars, i.e. init containers with restartPolicy Always).
-func validateInitContainers(containers, regular []corev1.Container, pc *podContext, fldPath *field.Path, o *podValidationOptions) field.ErrorList {
+func validateInitContainers(containers, regular []corev1.Container, pc *podContext, fldPath lpath, o *podValidationOptions) field.ErrorList {
 	var allErrs field.ErrorList
 	names := make(map[string]struct{}, len(regular)+len(containers))
 	for i := range regular {
@@ -68,7 +74,7 @@ func validateInitContainers(containers, regular []corev1.Container, pc *podConte
 		sidecar := isSidecar(ctr)
 
 		if _, dup := names[ctr.Name]; dup {
-			allErrs = append(allErrs, field.Duplicate(path.Child("name"), ctr.Name))
+			allErrs = append(allErrs, field.Duplicate(path.Child("name").P(), ctr.Name))
 		} else if ctr.Name != "" {
 			names[ctr.Name] = struct{}{}
 		}
@@ -81,31 +87,37 @@ func validateInitContainers(containers, regular []corev1.Container, pc *podConte
 			if ctr.Lifecycle != nil {
 				allErrs = append(allErrs, validateLifecycle(ctr.Lifecycle, pc.gracePeriod, path.Child("lifecycle"), pc.os)...)
 			}
+			if ctr.LivenessProbe != nil {
 			allErrs = append(allErrs, validateLivenessProbe(ctr.LivenessProbe, pc.gracePeriod, path.Child("livenessProbe"))...)
+		}
+			if ctr.ReadinessProbe != nil {
 			allErrs = append(allErrs, validateReadinessProbe(ctr.ReadinessProbe, pc.gracePeriod, path.Child("readinessProbe"))...)
+		}
+			if ctr.StartupProbe != nil {
 			allErrs = append(allErrs, validateStartupProbe(ctr.StartupProbe, pc.gracePeriod, path.Child("startupProbe"))...)
+		}
 		} else {
 			if ctr.Lifecycle != nil {
-				allErrs = append(allErrs, field.Forbidden(path.Child("lifecycle"), initOnly))
+				allErrs = append(allErrs, field.Forbidden(path.Child("lifecycle").P(), initOnly))
 			}
 			if ctr.LivenessProbe != nil {
-				allErrs = append(allErrs, field.Forbidden(path.Child("livenessProbe"), initOnly))
+				allErrs = append(allErrs, field.Forbidden(path.Child("livenessProbe").P(), initOnly))
 			}
 			if ctr.ReadinessProbe != nil {
-				allErrs = append(allErrs, field.Forbidden(path.Child("readinessProbe"), initOnly))
+				allErrs = append(allErrs, field.Forbidden(path.Child("readinessProbe").P(), initOnly))
 			}
 			if ctr.StartupProbe != nil {
-				allErrs = append(allErrs, field.Forbidden(path.Child("startupProbe"), initOnly))
+				allErrs = append(allErrs, field.Forbidden(path.Child("startupProbe").P(), initOnly))
 			}
 		}
 
 		if !o.allowSidecarResizePolicy && len(ctr.ResizePolicy) > 0 {
-			allErrs = append(allErrs, field.Invalid(path.Child("resizePolicy"), ctr.ResizePolicy, "must not be set for init containers"))
+			allErrs = append(allErrs, field.Invalid(path.Child("resizePolicy").P(), ctr.ResizePolicy, "must not be set for init containers"))
 		}
 		if !sidecar && !o.allowExistingRestartContainerForNonSidecarInitContainer {
 			for j, p := range ctr.ResizePolicy {
 				if p.RestartPolicy == corev1.RestartContainer {
-					allErrs = append(allErrs, field.Invalid(path.Child("resizePolicy").Index(j).Child("restartPolicy"), p.RestartPolicy, "must not be set to 'RestartContainer' for non-sidecar initContainers"))
+					allErrs = append(allErrs, field.Invalid(path.Child("resizePolicy").Index(j).Child("restartPolicy").P(), p.RestartPolicy, "must not be set to 'RestartContainer' for non-sidecar initContainers"))
 				}
 			}
 		}
@@ -114,7 +126,7 @@ func validateInitContainers(containers, regular []corev1.Container, pc *podConte
 }
 
 // validateEphemeralContainers mirrors upstream validateEphemeralContainers.
-func validateEphemeralContainers(ephemeral []corev1.EphemeralContainer, containers, initContainers []corev1.Container, pc *podContext, fldPath *field.Path, o *podValidationOptions) field.ErrorList {
+func validateEphemeralContainers(ephemeral []corev1.EphemeralContainer, containers, initContainers []corev1.Container, pc *podContext, fldPath lpath, o *podValidationOptions) field.ErrorList {
 	if len(ephemeral) == 0 {
 		return nil
 	}
@@ -137,24 +149,24 @@ func validateEphemeralContainers(ephemeral []corev1.EphemeralContainer, containe
 		allErrs = append(allErrs, validateContainerCommon(c, pc, path, o)...)
 		allErrs = append(allErrs, validateImageWhitespace(c.Image, path)...)
 		if _, dup := all[ec.Name]; dup {
-			allErrs = append(allErrs, field.Duplicate(path.Child("name"), ec.Name))
+			allErrs = append(allErrs, field.Duplicate(path.Child("name").P(), ec.Name))
 		} else {
 			all[ec.Name] = struct{}{}
 		}
 		if ec.TargetContainerName != "" {
 			if _, ok := other[ec.TargetContainerName]; !ok {
-				allErrs = append(allErrs, field.NotFound(path.Child("targetContainerName"), ec.TargetContainerName))
+				allErrs = append(allErrs, field.NotFound(path.Child("targetContainerName").P(), ec.TargetContainerName))
 			}
 		}
 		for _, name := range ephemeralForbiddenFields(&ec.EphemeralContainerCommon) {
-			allErrs = append(allErrs, field.Forbidden(path.Child(name), notForEphemeral))
+			allErrs = append(allErrs, field.Forbidden(path.Child(name).P(), notForEphemeral))
 		}
 		for j := range ec.VolumeMounts {
 			if ec.VolumeMounts[j].SubPath != "" {
-				allErrs = append(allErrs, field.Forbidden(path.Child("volumeMounts").Index(j).Child("subPath"), notForEphemeral))
+				allErrs = append(allErrs, field.Forbidden(path.Child("volumeMounts").Index(j).Child("subPath").P(), notForEphemeral))
 			}
 			if ec.VolumeMounts[j].SubPathExpr != "" {
-				allErrs = append(allErrs, field.Forbidden(path.Child("volumeMounts").Index(j).Child("subPathExpr"), notForEphemeral))
+				allErrs = append(allErrs, field.Forbidden(path.Child("volumeMounts").Index(j).Child("subPathExpr").P(), notForEphemeral))
 			}
 		}
 	}
@@ -201,33 +213,53 @@ func ephemeralForbiddenFields(c *corev1.EphemeralContainerCommon) []string {
 
 // validateContainerCommon mirrors upstream validateContainerCommon: the checks every
 // container kind gets.
-func validateContainerCommon(ctr *corev1.Container, pc *podContext, path *field.Path, o *podValidationOptions) field.ErrorList {
+func validateContainerCommon(ctr *corev1.Container, pc *podContext, path lpath, o *podValidationOptions) field.ErrorList {
 	var allErrs field.ErrorList
-	namePath := path.Child("name")
 	if ctr.Name == "" {
-		allErrs = append(allErrs, field.Required(namePath, ""))
-	} else {
-		allErrs = append(allErrs, validateDNS1123Label(ctr.Name, namePath)...)
+		allErrs = append(allErrs, field.Required(path.Child("name").P(), ""))
+	} else if !validDNS1123Label(ctr.Name) {
+		allErrs = append(allErrs, validateDNS1123Label(ctr.Name, path.Child("name"))...)
 	}
 	if ctr.Image == "" {
-		allErrs = append(allErrs, field.Required(path.Child("image"), ""))
+		allErrs = append(allErrs, field.Required(path.Child("image").P(), ""))
 	}
 	switch ctr.TerminationMessagePolicy {
 	case corev1.TerminationMessageReadFile, corev1.TerminationMessageFallbackToLogsOnError:
 	case "":
-		allErrs = append(allErrs, field.Required(path.Child("terminationMessagePolicy"), ""))
+		allErrs = append(allErrs, field.Required(path.Child("terminationMessagePolicy").P(), ""))
 	default:
-		allErrs = append(allErrs, field.NotSupported(path.Child("terminationMessagePolicy"), ctr.TerminationMessagePolicy, supportedTerminationMessagePolicies))
+		allErrs = append(allErrs, field.NotSupported(path.Child("terminationMessagePolicy").P(), ctr.TerminationMessagePolicy, supportedTerminationMessagePolicies))
 	}
-	allErrs = append(allErrs, validateContainerPorts(ctr.Ports, path.Child("ports"))...)
-	allErrs = append(allErrs, validateEnv(ctr.Env, path.Child("env"), o)...)
-	allErrs = append(allErrs, validateEnvFrom(ctr.EnvFrom, path.Child("envFrom"), o)...)
-	allErrs = append(allErrs, validateVolumeMounts(ctr, pc.volumes, path.Child("volumeMounts"))...)
-	allErrs = append(allErrs, validateVolumeDevices(ctr, pc.volumes, path.Child("volumeDevices"))...)
-	allErrs = append(allErrs, validatePullPolicy(ctr.ImagePullPolicy, path.Child("imagePullPolicy"))...)
-	allErrs = append(allErrs, validateResourceRequirements(&ctr.Resources, validateContainerResourceName, pc.claimNames, path.Child("resources"), o)...)
-	allErrs = append(allErrs, validateResizePolicy(ctr.ResizePolicy, path.Child("resizePolicy"), pc.restartPolicy)...)
-	allErrs = append(allErrs, validateSecurityContext(ctr.SecurityContext, path.Child("securityContext"), pc.hostUsers, o)...)
+	// Each check only runs (and builds its path) when the field is set.
+	if len(ctr.Ports) > 0 {
+		allErrs = append(allErrs, validateContainerPorts(ctr.Ports, path.Child("ports"))...)
+	}
+	if len(ctr.Env) > 0 {
+		allErrs = append(allErrs, validateEnv(ctr.Env, path.Child("env"), o)...)
+	}
+	if len(ctr.EnvFrom) > 0 {
+		allErrs = append(allErrs, validateEnvFrom(ctr.EnvFrom, path.Child("envFrom"), o)...)
+	}
+	if len(ctr.VolumeMounts) > 0 {
+		allErrs = append(allErrs, validateVolumeMounts(ctr, pc.volumes, path.Child("volumeMounts"))...)
+	}
+	if len(ctr.VolumeDevices) > 0 {
+		allErrs = append(allErrs, validateVolumeDevices(ctr, pc.volumes, path.Child("volumeDevices"))...)
+	}
+	switch ctr.ImagePullPolicy {
+	case corev1.PullAlways, corev1.PullIfNotPresent, corev1.PullNever:
+	default:
+		allErrs = append(allErrs, validatePullPolicy(ctr.ImagePullPolicy, path.Child("imagePullPolicy"))...)
+	}
+	if r := &ctr.Resources; len(r.Limits) > 0 || len(r.Requests) > 0 || len(r.Claims) > 0 {
+		allErrs = append(allErrs, validateResourceRequirements(r, validateContainerResourceName, pc.claimNames, path.Child("resources"), o)...)
+	}
+	if len(ctr.ResizePolicy) > 0 {
+		allErrs = append(allErrs, validateResizePolicy(ctr.ResizePolicy, path.Child("resizePolicy"), pc.restartPolicy)...)
+	}
+	if ctr.SecurityContext != nil {
+		allErrs = append(allErrs, validateSecurityContext(ctr.SecurityContext, path.Child("securityContext"), pc.hostUsers, o)...)
+	}
 	return allErrs
 }
 
@@ -244,46 +276,46 @@ var (
 	supportedRestartRuleActionsAll      = []corev1.ContainerRestartRuleAction{corev1.ContainerRestartRuleActionRestart, corev1.ContainerRestartRuleActionRestartAllContainers}
 )
 
-func validateDNS1123Label(value string, fldPath *field.Path) field.ErrorList {
+func validateDNS1123Label(value string, fldPath lpath) field.ErrorList {
 	var allErrs field.ErrorList
-	for _, msg := range validation.IsDNS1123Label(value) {
-		allErrs = append(allErrs, field.Invalid(fldPath, value, msg).WithOrigin("format=k8s-short-name"))
+	for _, msg := range dns1123LabelErrs(value) {
+		allErrs = append(allErrs, field.Invalid(fldPath.P(), value, msg).WithOrigin("format=k8s-short-name"))
 	}
 	return allErrs
 }
 
-func validateQualifiedName(value string, fldPath *field.Path) field.ErrorList {
+func validateQualifiedName(value string, fldPath lpath) field.ErrorList {
 	var allErrs field.ErrorList
-	for _, msg := range validation.IsQualifiedName(value) {
-		allErrs = append(allErrs, field.Invalid(fldPath, value, msg).WithOrigin("format=qualified-name"))
+	for _, msg := range qualifiedNameErrs(value) {
+		allErrs = append(allErrs, field.Invalid(fldPath.P(), value, msg).WithOrigin("format=qualified-name"))
 	}
 	return allErrs
 }
 
-func validatePullPolicy(policy corev1.PullPolicy, fldPath *field.Path) field.ErrorList {
+func validatePullPolicy(policy corev1.PullPolicy, fldPath lpath) field.ErrorList {
 	switch policy {
 	case corev1.PullAlways, corev1.PullIfNotPresent, corev1.PullNever:
 		return nil
 	case "":
-		return field.ErrorList{field.Required(fldPath, "")}
+		return field.ErrorList{field.Required(fldPath.P(), "")}
 	}
-	return field.ErrorList{field.NotSupported(fldPath, policy, supportedPullPolicies)}
+	return field.ErrorList{field.NotSupported(fldPath.P(), policy, supportedPullPolicies)}
 }
 
 // validateContainerPorts mirrors upstream validateContainerPorts.
-func validateContainerPorts(ports []corev1.ContainerPort, fldPath *field.Path) field.ErrorList {
+func validateContainerPorts(ports []corev1.ContainerPort, fldPath lpath) field.ErrorList {
 	var allErrs field.ErrorList
 	var names map[string]struct{}
 	for i := range ports {
 		port := &ports[i]
 		idxPath := fldPath.Index(i)
 		if port.Name != "" {
-			if msgs := validation.IsValidPortName(port.Name); len(msgs) != 0 {
+			if msgs := portNameErrs(port.Name); len(msgs) != 0 {
 				for _, msg := range msgs {
-					allErrs = append(allErrs, field.Invalid(idxPath.Child("name"), port.Name, msg))
+					allErrs = append(allErrs, field.Invalid(idxPath.Child("name").P(), port.Name, msg))
 				}
 			} else if _, dup := names[port.Name]; dup {
-				allErrs = append(allErrs, field.Duplicate(idxPath.Child("name"), port.Name))
+				allErrs = append(allErrs, field.Duplicate(idxPath.Child("name").P(), port.Name))
 			} else {
 				if names == nil {
 					names = make(map[string]struct{}, len(ports))
@@ -292,23 +324,23 @@ func validateContainerPorts(ports []corev1.ContainerPort, fldPath *field.Path) f
 			}
 		}
 		if port.ContainerPort == 0 {
-			allErrs = append(allErrs, field.Required(idxPath.Child("containerPort"), ""))
+			allErrs = append(allErrs, field.Required(idxPath.Child("containerPort").P(), ""))
 		} else {
 			for _, msg := range validation.IsValidPortNum(int(port.ContainerPort)) {
-				allErrs = append(allErrs, field.Invalid(idxPath.Child("containerPort"), port.ContainerPort, msg))
+				allErrs = append(allErrs, field.Invalid(idxPath.Child("containerPort").P(), port.ContainerPort, msg))
 			}
 		}
 		if port.HostPort != 0 {
 			for _, msg := range validation.IsValidPortNum(int(port.HostPort)) {
-				allErrs = append(allErrs, field.Invalid(idxPath.Child("hostPort"), port.HostPort, msg))
+				allErrs = append(allErrs, field.Invalid(idxPath.Child("hostPort").P(), port.HostPort, msg))
 			}
 		}
 		switch port.Protocol {
 		case corev1.ProtocolTCP, corev1.ProtocolUDP, corev1.ProtocolSCTP:
 		case "":
-			allErrs = append(allErrs, field.Required(idxPath.Child("protocol"), ""))
+			allErrs = append(allErrs, field.Required(idxPath.Child("protocol").P(), ""))
 		default:
-			allErrs = append(allErrs, field.NotSupported(idxPath.Child("protocol"), port.Protocol, supportedPortProtocols))
+			allErrs = append(allErrs, field.NotSupported(idxPath.Child("protocol").P(), port.Protocol, supportedPortProtocols))
 		}
 	}
 	return allErrs
@@ -316,7 +348,7 @@ func validateContainerPorts(ports []corev1.ContainerPort, fldPath *field.Path) f
 
 // accumulateHostPorts mirrors upstream AccumulateUniqueHostPorts: the key of a host
 // port is "<protocol>/<hostIP>/<hostPort>", and a repeated key is a Duplicate.
-func accumulateHostPorts(containers []corev1.Container, seen map[string]struct{}, fldPath *field.Path) field.ErrorList {
+func accumulateHostPorts(containers []corev1.Container, seen map[string]struct{}, fldPath lpath) field.ErrorList {
 	var allErrs field.ErrorList
 	for ci := range containers {
 		ports := containers[ci].Ports
@@ -327,7 +359,7 @@ func accumulateHostPorts(containers []corev1.Container, seen map[string]struct{}
 			}
 			key := string(ports[pi].Protocol) + "/" + ports[pi].HostIP + "/" + strconv.FormatInt(int64(hp), 10)
 			if _, dup := seen[key]; dup {
-				allErrs = append(allErrs, field.Duplicate(fldPath.Index(ci).Child("ports").Index(pi).Child("hostPort"), key))
+				allErrs = append(allErrs, field.Duplicate(fldPath.Index(ci).Child("ports").Index(pi).Child("hostPort").P(), key))
 			} else {
 				seen[key] = struct{}{}
 			}
@@ -337,78 +369,78 @@ func accumulateHostPorts(containers []corev1.Container, seen map[string]struct{}
 }
 
 // validateResizePolicy mirrors upstream validateResizePolicy.
-func validateResizePolicy(policies []corev1.ContainerResizePolicy, fldPath *field.Path, podRestartPolicy corev1.RestartPolicy) field.ErrorList {
+func validateResizePolicy(policies []corev1.ContainerResizePolicy, fldPath lpath, podRestartPolicy corev1.RestartPolicy) field.ErrorList {
 	var allErrs field.ErrorList
 	for i, p := range policies {
 		for j := 0; j < i; j++ {
 			if policies[j].ResourceName == p.ResourceName {
-				allErrs = append(allErrs, field.Duplicate(fldPath.Index(i), p.ResourceName))
+				allErrs = append(allErrs, field.Duplicate(fldPath.Index(i).P(), p.ResourceName))
 				break
 			}
 		}
 		switch p.ResourceName {
 		case corev1.ResourceCPU, corev1.ResourceMemory:
 		case "":
-			allErrs = append(allErrs, field.Required(fldPath, ""))
+			allErrs = append(allErrs, field.Required(fldPath.P(), ""))
 		default:
-			allErrs = append(allErrs, field.NotSupported(fldPath, p.ResourceName, supportedResizeResources))
+			allErrs = append(allErrs, field.NotSupported(fldPath.P(), p.ResourceName, supportedResizeResources))
 		}
 		switch p.RestartPolicy {
 		case corev1.NotRequired, corev1.RestartContainer:
 		case "":
-			allErrs = append(allErrs, field.Required(fldPath, ""))
+			allErrs = append(allErrs, field.Required(fldPath.P(), ""))
 		default:
-			allErrs = append(allErrs, field.NotSupported(fldPath, p.RestartPolicy, supportedResizePolicies))
+			allErrs = append(allErrs, field.NotSupported(fldPath.P(), p.RestartPolicy, supportedResizePolicies))
 		}
 		if podRestartPolicy == corev1.RestartPolicyNever && p.RestartPolicy != corev1.NotRequired {
-			allErrs = append(allErrs, field.Invalid(fldPath, p.RestartPolicy, "must be 'NotRequired' when pod `restartPolicy` is 'Never'"))
+			allErrs = append(allErrs, field.Invalid(fldPath.P(), p.RestartPolicy, "must be 'NotRequired' when pod `restartPolicy` is 'Never'"))
 		}
 	}
 	return allErrs
 }
 
 // validateInitContainerRestartPolicy mirrors upstream validateInitContainerRestartPolicy.
-func validateInitContainerRestartPolicy(policy *corev1.ContainerRestartPolicy, rules []corev1.ContainerRestartRule, fldPath *field.Path, o *podValidationOptions) field.ErrorList {
+func validateInitContainerRestartPolicy(policy *corev1.ContainerRestartPolicy, rules []corev1.ContainerRestartRule, fldPath lpath, o *podValidationOptions) field.ErrorList {
 	if policy == nil {
 		if len(rules) > 0 {
-			return field.ErrorList{field.Required(fldPath.Child("restartPolicy"), "must specify restartPolicy when restart rules are used")}
+			return field.ErrorList{field.Required(fldPath.Child("restartPolicy").P(), "must specify restartPolicy when restart rules are used")}
 		}
 		return nil
 	}
 	if o.allowContainerRestartPolicyRules {
 		if *policy == corev1.ContainerRestartPolicyAlways && !o.allowRestartAllContainers {
 			if len(rules) > 0 {
-				return field.ErrorList{field.Forbidden(fldPath.Child("restartPolicyRules"), "restartPolicyRules are not allowed for init containers with restart policy Always")}
+				return field.ErrorList{field.Forbidden(fldPath.Child("restartPolicyRules").P(), "restartPolicyRules are not allowed for init containers with restart policy Always")}
 			}
 			return nil
 		}
 		return validateContainerRestartPolicy(policy, rules, fldPath, o)
 	}
 	if *policy != corev1.ContainerRestartPolicyAlways {
-		return field.ErrorList{field.NotSupported(fldPath.Child("restartPolicy"), *policy, supportedInitRestartPolicies)}
+		return field.ErrorList{field.NotSupported(fldPath.Child("restartPolicy").P(), *policy, supportedInitRestartPolicies)}
 	}
 	return nil
 }
 
 // validateContainerRestartPolicy mirrors upstream validateContainerRestartPolicy.
-func validateContainerRestartPolicy(policy *corev1.ContainerRestartPolicy, rules []corev1.ContainerRestartRule, fldPath *field.Path, o *podValidationOptions) field.ErrorList {
+func validateContainerRestartPolicy(policy *corev1.ContainerRestartPolicy, rules []corev1.ContainerRestartRule, fldPath lpath, o *podValidationOptions) field.ErrorList {
 	var allErrs field.ErrorList
 	policyPath := fldPath.Child("restartPolicy")
 	if policy == nil {
 		if len(rules) == 0 {
 			return nil
 		}
-		allErrs = append(allErrs, field.Required(policyPath, "must specify restartPolicy when restart rules are used"))
+		allErrs = append(allErrs, field.Required(policyPath.P(), "must specify restartPolicy when restart rules are used"))
 	} else {
 		switch *policy {
 		case corev1.ContainerRestartPolicyAlways, corev1.ContainerRestartPolicyNever, corev1.ContainerRestartPolicyOnFailure:
 		default:
-			allErrs = append(allErrs, field.NotSupported(policyPath, *policy, supportedContainerRestartPolicies))
+			allErrs = append(allErrs, field.NotSupported(policyPath.P(), *policy, supportedContainerRestartPolicies))
 		}
 	}
 	rulesPath := fldPath.Child("restartPolicyRules")
 	if len(rules) > 20 {
-		allErrs = append(allErrs, field.TooMany(rulesPath, len(rules), 20))
+		allErrs = append(allErrs, field.TooMany(rulesPath.P(), len(rules), 20))
 	}
 	actions := supportedRestartRuleActions
 	if o.allowRestartAllContainers {
@@ -420,20 +452,20 @@ func validateContainerRestartPolicy(policy *corev1.ContainerRestartPolicy, rules
 		allowed := rule.Action == corev1.ContainerRestartRuleActionRestart ||
 			(o.allowRestartAllContainers && rule.Action == corev1.ContainerRestartRuleActionRestartAllContainers)
 		if !allowed {
-			allErrs = append(allErrs, field.NotSupported(rulePath.Child("action"), rule.Action, actions))
+			allErrs = append(allErrs, field.NotSupported(rulePath.Child("action").P(), rule.Action, actions))
 		}
 		if rule.ExitCodes == nil {
-			allErrs = append(allErrs, field.Required(rulePath.Child("exitCodes"), "must be specified"))
+			allErrs = append(allErrs, field.Required(rulePath.Child("exitCodes").P(), "must be specified"))
 			continue
 		}
 		codesPath := rulePath.Child("exitCodes")
 		switch rule.ExitCodes.Operator {
 		case corev1.ContainerRestartRuleOnExitCodesOpIn, corev1.ContainerRestartRuleOnExitCodesOpNotIn:
 		default:
-			allErrs = append(allErrs, field.NotSupported(codesPath.Child("operator"), rule.ExitCodes.Operator, supportedRestartRuleOperators))
+			allErrs = append(allErrs, field.NotSupported(codesPath.Child("operator").P(), rule.ExitCodes.Operator, supportedRestartRuleOperators))
 		}
 		if len(rule.ExitCodes.Values) > 255 {
-			allErrs = append(allErrs, field.TooMany(codesPath.Child("values"), len(rule.ExitCodes.Values), 255))
+			allErrs = append(allErrs, field.TooMany(codesPath.Child("values").P(), len(rule.ExitCodes.Values), 255))
 		}
 	}
 	return allErrs

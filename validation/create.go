@@ -4,7 +4,6 @@ import (
 	"strings"
 
 	corev1 "k8s.io/api/core/v1"
-	apimachineryvalidation "k8s.io/apimachinery/pkg/api/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/podlife/podlife"
@@ -40,15 +39,15 @@ func prepareForCreate(pod *corev1.Pod, opts Options) *corev1.Pod {
 // validatePodCreate mirrors upstream ValidatePodCreate on an already prepared pod.
 func validatePodCreate(pod *corev1.Pod, o podValidationOptions) field.ErrorList {
 	allErrs := validatePodMetadataAndSpec(pod, o)
-	specPath := field.NewPath("spec")
+	specPath := newPath("spec")
 	if len(pod.Spec.EphemeralContainers) > 0 {
-		allErrs = append(allErrs, field.Forbidden(specPath.Child("ephemeralContainers"), "cannot be set on create"))
+		allErrs = append(allErrs, field.Forbidden(specPath.Child("ephemeralContainers").P(), "cannot be set on create"))
 	}
 	if pod.Spec.NodeName != "" && len(pod.Spec.SchedulingGates) != 0 {
-		allErrs = append(allErrs, field.Forbidden(specPath.Child("nodeName"), "cannot be set until all schedulingGates have been cleared"))
+		allErrs = append(allErrs, field.Forbidden(specPath.Child("nodeName").P(), "cannot be set until all schedulingGates have been cleared"))
 	}
-	allErrs = append(allErrs, validateSeccompAnnotationsAndFields(&pod.ObjectMeta, &pod.Spec, specPath)...)
-	allErrs = append(allErrs, validateAppArmorAnnotationsAndFieldsMatchOnCreate(&pod.ObjectMeta, &pod.Spec, specPath)...)
+	allErrs = append(allErrs, validateSeccompAnnotationsAndFieldsL(&pod.ObjectMeta, &pod.Spec, specPath)...)
+	allErrs = append(allErrs, validateAppArmorAnnotationsAndFieldsMatchOnCreateL(&pod.ObjectMeta, &pod.Spec, specPath)...)
 	return allErrs
 }
 
@@ -56,12 +55,12 @@ func validatePodCreate(pod *corev1.Pod, o podValidationOptions) field.ErrorList 
 // pod-specific annotations, the spec, and the checks that apply to pods but not to
 // pod templates. Shared by create and update.
 func validatePodMetadataAndSpec(pod *corev1.Pod, o podValidationOptions) field.ErrorList {
-	metaPath := field.NewPath("metadata")
-	specPath := field.NewPath("spec")
+	metaPath := newPath("metadata")
+	specPath := newPath("spec")
 
-	allErrs := validateObjectMeta(&pod.ObjectMeta, true, apimachineryvalidation.NameIsDNSSubdomain, metaPath)
-	allErrs = append(allErrs, validatePodSpecificAnnotations(pod.Annotations, &pod.Spec, metaPath.Child("annotations"), &o)...)
-	allErrs = append(allErrs, validatePodSpec(&pod.Spec, &pod.ObjectMeta, specPath, o)...)
+	allErrs := validateObjectMeta(&pod.ObjectMeta, true, nameIsDNSSubdomain, metaPath)
+	allErrs = append(allErrs, validatePodSpecificAnnotationsL(pod.Annotations, &pod.Spec, metaPath.Child("annotations"), &o)...)
+	allErrs = append(allErrs, validatePodSpecL(&pod.Spec, &pod.ObjectMeta, specPath, o)...)
 
 	if pod.Spec.ServiceAccountName == "" {
 		for vi := range pod.Spec.Volumes {
@@ -71,13 +70,13 @@ func validatePodMetadataAndSpec(pod *corev1.Pod, o podValidationOptions) field.E
 			}
 			for si := range proj.Sources {
 				if proj.Sources[si].ServiceAccountToken != nil {
-					allErrs = append(allErrs, field.Forbidden(specPath.Child("volumes").Index(vi).Child("projected", "sources").Index(si).Child("serviceAccountToken"), "must not be specified when serviceAccountName is not set"))
+					allErrs = append(allErrs, field.Forbidden(specPath.Child("volumes").Index(vi).Child("projected", "sources").Index(si).Child("serviceAccountToken").P(), "must not be specified when serviceAccountName is not set"))
 				}
 			}
 		}
 	}
 	if g := pod.Spec.TerminationGracePeriodSeconds; g != nil {
-		allErrs = append(allErrs, apimachineryvalidation.ValidateNonnegativeField(*g, specPath.Child("terminationGracePeriodSeconds"))...)
+		allErrs = append(allErrs, nonNegative(*g, specPath.Child("terminationGracePeriodSeconds"))...)
 	}
 	allErrs = append(allErrs, validateImagesOnlyForPod(pod.Spec.Containers, specPath.Child("containers"))...)
 	allErrs = append(allErrs, validateImagesOnlyForPod(pod.Spec.InitContainers, specPath.Child("initContainers"))...)
@@ -86,7 +85,7 @@ func validatePodMetadataAndSpec(pod *corev1.Pod, o podValidationOptions) field.E
 
 // validateImagesOnlyForPod is upstream validateContainersOnlyForPod: pods (not
 // templates) may not have images with surrounding whitespace.
-func validateImagesOnlyForPod(containers []corev1.Container, fldPath *field.Path) field.ErrorList {
+func validateImagesOnlyForPod(containers []corev1.Container, fldPath lpath) field.ErrorList {
 	var allErrs field.ErrorList
 	for i := range containers {
 		allErrs = append(allErrs, validateImageWhitespace(containers[i].Image, fldPath.Index(i))...)
@@ -94,9 +93,9 @@ func validateImagesOnlyForPod(containers []corev1.Container, fldPath *field.Path
 	return allErrs
 }
 
-func validateImageWhitespace(image string, path *field.Path) field.ErrorList {
+func validateImageWhitespace(image string, path lpath) field.ErrorList {
 	if len(image) != len(strings.TrimSpace(image)) {
-		return field.ErrorList{field.Invalid(path.Child("image"), image, "must not have leading or trailing whitespace")}
+		return field.ErrorList{field.Invalid(path.Child("image").P(), image, "must not have leading or trailing whitespace")}
 	}
 	return nil
 }

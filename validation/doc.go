@@ -28,14 +28,19 @@
 // field (corev1.RestartPolicy, *corev1.Signal, *corev1.SecurityContext) with the same
 // value; numeric widths (int32, int64, int) are those upstream uses.
 //
+// # Scope of the create path
+//
+// ValidatePodCreate validates what the pod strategy's Validate sees. The registry's
+// store generates metadata.name from metadata.generateName before that, and the
+// request URL supplies metadata.namespace; podlife does neither, so set both.
+//
 // # Not validated yet
 //
 // These parts of ValidatePodSpec are skipped (a pod that upstream rejects only for
-// them is accepted): volume sources beyond "must specify a volume type" (so a volume
-// with an invalid source is still mountable here), resource claims, affinity,
-// tolerations (including the legacy tolerations annotation), topology spread
-// constraints, DNS config, host aliases, the pod security context (including sysctls
-// and shareProcessNamespace), Windows host-process rules, hostUsers rules, the
-// hostnameOverride field, scheduling group and eviction responders, and the per-OS
-// field bans that follow spec.os.
+// them is accepted here): volume sources beyond "must specify a volume type" (a
+// volume with an invalid source is still mountable here, upstream reports it and
+// also a Not found on each mount of it), spec.resourceClaims, affinity, topology
+// spread constraints, DNS config, host aliases, hostnameOverride, schedulingGroup and
+// evictionResponders, and the legacy tolerations annotation
+// (scheduler.alpha.kubernetes.io/tolerations).
 package validation

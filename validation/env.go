@@ -6,22 +6,21 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
-	apimachineryvalidation "k8s.io/apimachinery/pkg/api/validation"
 	"k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 )
 
 // validateEnv mirrors upstream ValidateEnv.
-func validateEnv(vars []corev1.EnvVar, fldPath *field.Path, o *podValidationOptions) field.ErrorList {
+func validateEnv(vars []corev1.EnvVar, fldPath lpath, o *podValidationOptions) field.ErrorList {
 	var allErrs field.ErrorList
 	for i := range vars {
 		ev := &vars[i]
 		idxPath := fldPath.Index(i)
 		if ev.Name == "" {
-			allErrs = append(allErrs, field.Required(idxPath.Child("name"), ""))
+			allErrs = append(allErrs, field.Required(idxPath.Child("name").P(), ""))
 		} else {
 			for _, msg := range envVarNameErrors(ev.Name, o) {
-				allErrs = append(allErrs, field.Invalid(idxPath.Child("name"), ev.Name, msg))
+				allErrs = append(allErrs, field.Invalid(idxPath.Child("name").P(), ev.Name, msg))
 			}
 		}
 		if ev.ValueFrom != nil {
@@ -59,7 +58,7 @@ const (
 	hugepagesLimitsPrefixDownwardAPI   = "limits.hugepages-"
 )
 
-func validateEnvVarValueFrom(ev *corev1.EnvVar, fldPath *field.Path, o *podValidationOptions) field.ErrorList {
+func validateEnvVarValueFrom(ev *corev1.EnvVar, fldPath lpath, o *podValidationOptions) field.ErrorList {
 	var allErrs field.ErrorList
 	vf := ev.ValueFrom
 	n := 0
@@ -85,29 +84,29 @@ func validateEnvVarValueFrom(ev *corev1.EnvVar, fldPath *field.Path, o *podValid
 	}
 	switch {
 	case n == 0 && o.allowEnvFilesValidation:
-		allErrs = append(allErrs, field.Invalid(fldPath, "", "must specify one of: `fieldRef`, `resourceFieldRef`, `configMapKeyRef`, `secretKeyRef` or `fileKeyRef`"))
+		allErrs = append(allErrs, field.Invalid(fldPath.P(), "", "must specify one of: `fieldRef`, `resourceFieldRef`, `configMapKeyRef`, `secretKeyRef` or `fileKeyRef`"))
 	case n == 0:
-		allErrs = append(allErrs, field.Invalid(fldPath, "", "must specify one of: `fieldRef`, `resourceFieldRef`, `configMapKeyRef` or `secretKeyRef`"))
+		allErrs = append(allErrs, field.Invalid(fldPath.P(), "", "must specify one of: `fieldRef`, `resourceFieldRef`, `configMapKeyRef` or `secretKeyRef`"))
 	case ev.Value != "":
-		allErrs = append(allErrs, field.Invalid(fldPath, "", "may not be specified when `value` is not empty"))
+		allErrs = append(allErrs, field.Invalid(fldPath.P(), "", "may not be specified when `value` is not empty"))
 	case n > 1:
-		allErrs = append(allErrs, field.Invalid(fldPath, "", "may not have more than one field specified at a time"))
+		allErrs = append(allErrs, field.Invalid(fldPath.P(), "", "may not have more than one field specified at a time"))
 	}
 	return allErrs
 }
 
 // validateObjectFieldSelector mirrors upstream validateObjectFieldSelector, including
 // the downward-API label conversion of k8s.io/kubernetes pkg/apis/core/pods.
-func validateObjectFieldSelector(fs *corev1.ObjectFieldSelector, expressions []string, fldPath *field.Path) field.ErrorList {
+func validateObjectFieldSelector(fs *corev1.ObjectFieldSelector, expressions []string, fldPath lpath) field.ErrorList {
 	if fs.APIVersion == "" {
-		return field.ErrorList{field.Required(fldPath.Child("apiVersion"), "")}
+		return field.ErrorList{field.Required(fldPath.Child("apiVersion").P(), "")}
 	}
 	if fs.FieldPath == "" {
-		return field.ErrorList{field.Required(fldPath.Child("fieldPath"), "")}
+		return field.ErrorList{field.Required(fldPath.Child("fieldPath").P(), "")}
 	}
 	internal, errMsg := convertDownwardAPIFieldLabel(fs.APIVersion, fs.FieldPath)
 	if errMsg != "" {
-		return field.ErrorList{field.Invalid(fldPath.Child("fieldPath"), fs.FieldPath, "error converting fieldPath: "+errMsg)}
+		return field.ErrorList{field.Invalid(fldPath.Child("fieldPath").P(), fs.FieldPath, "error converting fieldPath: "+errMsg)}
 	}
 	if p, subscript, ok := splitMaybeSubscriptedPath(internal); ok {
 		switch p {
@@ -116,7 +115,7 @@ func validateObjectFieldSelector(fs *corev1.ObjectFieldSelector, expressions []s
 		case "metadata.labels":
 			return validateQualifiedName(subscript, fldPath)
 		default:
-			return field.ErrorList{field.Invalid(fldPath, p, "does not support subscript")}
+			return field.ErrorList{field.Invalid(fldPath.P(), p, "does not support subscript")}
 		}
 	}
 	for _, e := range expressions {
@@ -124,7 +123,7 @@ func validateObjectFieldSelector(fs *corev1.ObjectFieldSelector, expressions []s
 			return nil
 		}
 	}
-	return field.ErrorList{field.NotSupported(fldPath.Child("fieldPath"), internal, expressions)}
+	return field.ErrorList{field.NotSupported(fldPath.Child("fieldPath").P(), internal, expressions)}
 }
 
 func convertDownwardAPIFieldLabel(version, label string) (string, string) {
@@ -164,14 +163,14 @@ func splitMaybeSubscriptedPath(fieldPath string) (string, string, bool) {
 	return before, after, true
 }
 
-func validateContainerResourceFieldSelector(fs *corev1.ResourceFieldSelector, fldPath *field.Path) field.ErrorList {
+func validateContainerResourceFieldSelector(fs *corev1.ResourceFieldSelector, fldPath lpath) field.ErrorList {
 	var allErrs field.ErrorList
 	if fs.Resource == "" {
-		allErrs = append(allErrs, field.Required(fldPath.Child("resource"), ""))
+		allErrs = append(allErrs, field.Required(fldPath.Child("resource").P(), ""))
 	} else if !contains(validEnvResourceFieldPaths, fs.Resource) &&
 		!strings.HasPrefix(fs.Resource, hugepagesLimitsPrefixDownwardAPI) &&
 		!strings.HasPrefix(fs.Resource, hugepagesRequestsPrefixDownwardAPI) {
-		allErrs = append(allErrs, field.NotSupported(fldPath.Child("resource"), fs.Resource, validEnvResourceFieldPaths))
+		allErrs = append(allErrs, field.NotSupported(fldPath.Child("resource").P(), fs.Resource, validEnvResourceFieldPaths))
 	}
 	return append(allErrs, validateContainerResourceDivisor(fs.Resource, fs.Divisor, fldPath)...)
 }
@@ -195,7 +194,7 @@ func isByteDivisor(d string) bool {
 	return false
 }
 
-func validateContainerResourceDivisor(rName string, divisor resource.Quantity, fldPath *field.Path) field.ErrorList {
+func validateContainerResourceDivisor(rName string, divisor resource.Quantity, fldPath lpath) field.ErrorList {
 	if divisor.IsZero() {
 		return nil
 	}
@@ -205,20 +204,20 @@ func validateContainerResourceDivisor(rName string, divisor resource.Quantity, f
 	switch rName {
 	case "limits.cpu", "requests.cpu":
 		if d != "1m" && d != "1" {
-			allErrs = append(allErrs, field.Invalid(divPath, rName, "only divisor's values 1m and 1 are supported with the cpu resource"))
+			allErrs = append(allErrs, field.Invalid(divPath.P(), rName, "only divisor's values 1m and 1 are supported with the cpu resource"))
 		}
 	case "limits.memory", "requests.memory":
 		if !isByteDivisor(d) {
-			allErrs = append(allErrs, field.Invalid(divPath, rName, "only divisor's values 1, 1k, 1M, 1G, 1T, 1P, 1E, 1Ki, 1Mi, 1Gi, 1Ti, 1Pi, 1Ei are supported with the memory resource"))
+			allErrs = append(allErrs, field.Invalid(divPath.P(), rName, "only divisor's values 1, 1k, 1M, 1G, 1T, 1P, 1E, 1Ki, 1Mi, 1Gi, 1Ti, 1Pi, 1Ei are supported with the memory resource"))
 		}
 	case "limits.ephemeral-storage", "requests.ephemeral-storage":
 		if !isByteDivisor(d) {
-			allErrs = append(allErrs, field.Invalid(divPath, rName, "only divisor's values 1, 1k, 1M, 1G, 1T, 1P, 1E, 1Ki, 1Mi, 1Gi, 1Ti, 1Pi, 1Ei are supported with the local ephemeral storage resource"))
+			allErrs = append(allErrs, field.Invalid(divPath.P(), rName, "only divisor's values 1, 1k, 1M, 1G, 1T, 1P, 1E, 1Ki, 1Mi, 1Gi, 1Ti, 1Pi, 1Ei are supported with the local ephemeral storage resource"))
 		}
 	}
 	if strings.HasPrefix(rName, hugepagesRequestsPrefixDownwardAPI) || strings.HasPrefix(rName, hugepagesLimitsPrefixDownwardAPI) {
 		if !isByteDivisor(d) {
-			allErrs = append(allErrs, field.Invalid(divPath, rName, "only divisor's values 1, 1k, 1M, 1G, 1T, 1P, 1E, 1Ki, 1Mi, 1Gi, 1Ti, 1Pi, 1Ei are supported with the hugepages resource"))
+			allErrs = append(allErrs, field.Invalid(divPath.P(), rName, "only divisor's values 1, 1k, 1M, 1G, 1T, 1P, 1E, 1Ki, 1Mi, 1Gi, 1Ti, 1Pi, 1Ei are supported with the hugepages resource"))
 		}
 	}
 	return allErrs
@@ -226,37 +225,37 @@ func validateContainerResourceDivisor(rName string, divisor resource.Quantity, f
 
 // validateKeySelector is upstream validateConfigMapKeySelector / validateSecretKeySelector
 // (identical rules).
-func validateKeySelector(name, key string, fldPath *field.Path) field.ErrorList {
+func validateKeySelector(name, key string, fldPath lpath) field.ErrorList {
 	var allErrs field.ErrorList
-	for _, msg := range apimachineryvalidation.NameIsDNSSubdomain(name, false) {
-		allErrs = append(allErrs, field.Invalid(fldPath.Child("name"), name, msg))
+	for _, msg := range nameIsDNSSubdomain(name, false) {
+		allErrs = append(allErrs, field.Invalid(fldPath.Child("name").P(), name, msg))
 	}
 	if key == "" {
-		allErrs = append(allErrs, field.Required(fldPath.Child("key"), ""))
+		allErrs = append(allErrs, field.Required(fldPath.Child("key").P(), ""))
 	} else {
 		for _, msg := range validation.IsConfigMapKey(key) {
-			allErrs = append(allErrs, field.Invalid(fldPath.Child("key"), key, msg))
+			allErrs = append(allErrs, field.Invalid(fldPath.Child("key").P(), key, msg))
 		}
 	}
 	return allErrs
 }
 
-func validateFileKeySelector(s *corev1.FileKeySelector, fldPath *field.Path) field.ErrorList {
+func validateFileKeySelector(s *corev1.FileKeySelector, fldPath lpath) field.ErrorList {
 	var allErrs field.ErrorList
 	if s.Key == "" {
-		allErrs = append(allErrs, field.Required(fldPath.Child("key"), ""))
+		allErrs = append(allErrs, field.Required(fldPath.Child("key").P(), ""))
 	} else {
 		for _, msg := range validation.IsRelaxedEnvVarName(s.Key) {
-			allErrs = append(allErrs, field.Invalid(fldPath.Child("key"), s.Key, msg))
+			allErrs = append(allErrs, field.Invalid(fldPath.Child("key").P(), s.Key, msg))
 		}
 	}
 	if s.VolumeName == "" {
-		allErrs = append(allErrs, field.Required(fldPath.Child("volumeName"), ""))
+		allErrs = append(allErrs, field.Required(fldPath.Child("volumeName").P(), ""))
 	} else {
 		allErrs = append(allErrs, validateDNS1123Label(s.VolumeName, fldPath.Child("volumeName"))...)
 	}
 	if s.Path == "" {
-		allErrs = append(allErrs, field.Required(fldPath.Child("path"), ""))
+		allErrs = append(allErrs, field.Required(fldPath.Child("path").P(), ""))
 	} else {
 		allErrs = append(allErrs, validatePathNoBacksteps(s.Path, fldPath.Child("path"))...)
 	}
@@ -265,14 +264,14 @@ func validateFileKeySelector(s *corev1.FileKeySelector, fldPath *field.Path) fie
 
 // validateEnvFrom mirrors upstream ValidateEnvFrom, including its unindexed path for
 // the source-count errors.
-func validateEnvFrom(vars []corev1.EnvFromSource, fldPath *field.Path, o *podValidationOptions) field.ErrorList {
+func validateEnvFrom(vars []corev1.EnvFromSource, fldPath lpath, o *podValidationOptions) field.ErrorList {
 	var allErrs field.ErrorList
 	for i := range vars {
 		ev := &vars[i]
 		idxPath := fldPath.Index(i)
 		if ev.Prefix != "" {
 			for _, msg := range envVarNameErrors(ev.Prefix, o) {
-				allErrs = append(allErrs, field.Invalid(idxPath.Child("prefix"), ev.Prefix, msg))
+				allErrs = append(allErrs, field.Invalid(idxPath.Child("prefix").P(), ev.Prefix, msg))
 			}
 		}
 		n := 0
@@ -286,21 +285,21 @@ func validateEnvFrom(vars []corev1.EnvFromSource, fldPath *field.Path, o *podVal
 		}
 		switch {
 		case n == 0:
-			allErrs = append(allErrs, field.Invalid(fldPath, "", "must specify one of: `configMapRef` or `secretRef`"))
+			allErrs = append(allErrs, field.Invalid(fldPath.P(), "", "must specify one of: `configMapRef` or `secretRef`"))
 		case n > 1:
-			allErrs = append(allErrs, field.Invalid(fldPath, "", "may not have more than one field specified at a time"))
+			allErrs = append(allErrs, field.Invalid(fldPath.P(), "", "may not have more than one field specified at a time"))
 		}
 	}
 	return allErrs
 }
 
-func validateEnvSourceName(name string, fldPath *field.Path) field.ErrorList {
+func validateEnvSourceName(name string, fldPath lpath) field.ErrorList {
 	if name == "" {
-		return field.ErrorList{field.Required(fldPath.Child("name"), "")}
+		return field.ErrorList{field.Required(fldPath.Child("name").P(), "")}
 	}
 	var allErrs field.ErrorList
-	for _, msg := range apimachineryvalidation.NameIsDNSSubdomain(name, true) {
-		allErrs = append(allErrs, field.Invalid(fldPath.Child("name"), name, msg))
+	for _, msg := range nameIsDNSSubdomain(name, true) {
+		allErrs = append(allErrs, field.Invalid(fldPath.Child("name").P(), name, msg))
 	}
 	return allErrs
 }
@@ -348,36 +347,36 @@ var sortedBindMountOptions = []string{"nodev", "noexec", "nosuid"}
 
 // validateVolumeMounts mirrors upstream ValidateVolumeMounts, including its unindexed
 // paths for subPath, subPathExpr, mountPropagation and recursiveReadOnly.
-func validateVolumeMounts(ctr *corev1.Container, volumes map[string]*corev1.VolumeSource, fldPath *field.Path) field.ErrorList {
+func validateVolumeMounts(ctr *corev1.Container, volumes map[string]*corev1.VolumeSource, fldPath lpath) field.ErrorList {
 	var allErrs field.ErrorList
 	mounts, devices := ctr.VolumeMounts, ctr.VolumeDevices
 	for i := range mounts {
 		mnt := &mounts[i]
 		idxPath := fldPath.Index(i)
 		if mnt.Name == "" {
-			allErrs = append(allErrs, field.Required(idxPath.Child("name"), ""))
+			allErrs = append(allErrs, field.Required(idxPath.Child("name").P(), ""))
 		}
 		if _, ok := volumes[mnt.Name]; !ok {
-			allErrs = append(allErrs, field.NotFound(idxPath.Child("name"), mnt.Name))
+			allErrs = append(allErrs, field.NotFound(idxPath.Child("name").P(), mnt.Name))
 		}
 		if mnt.MountPath == "" {
-			allErrs = append(allErrs, field.Required(idxPath.Child("mountPath"), ""))
+			allErrs = append(allErrs, field.Required(idxPath.Child("mountPath").P(), ""))
 		}
 		if hasName(mounts[:i], mountPath, mnt.MountPath) {
-			allErrs = append(allErrs, field.Invalid(idxPath.Child("mountPath"), mnt.MountPath, "must be unique"))
+			allErrs = append(allErrs, field.Invalid(idxPath.Child("mountPath").P(), mnt.MountPath, "must be unique"))
 		}
 		if hasName(devices, deviceName, mnt.Name) {
-			allErrs = append(allErrs, field.Invalid(idxPath.Child("name"), mnt.Name, "must not already exist in volumeDevices"))
+			allErrs = append(allErrs, field.Invalid(idxPath.Child("name").P(), mnt.Name, "must not already exist in volumeDevices"))
 		}
 		if hasPathValue(devices, deviceName, devicePath, mnt.MountPath) {
-			allErrs = append(allErrs, field.Invalid(idxPath.Child("mountPath"), mnt.MountPath, "must not already exist as a path in volumeDevices"))
+			allErrs = append(allErrs, field.Invalid(idxPath.Child("mountPath").P(), mnt.MountPath, "must not already exist as a path in volumeDevices"))
 		}
 		if mnt.SubPath != "" {
 			allErrs = append(allErrs, validateLocalDescendingPath(mnt.SubPath, fldPath.Child("subPath"))...)
 		}
 		if mnt.SubPathExpr != "" {
 			if mnt.SubPath != "" {
-				allErrs = append(allErrs, field.Invalid(idxPath.Child("subPathExpr"), mnt.SubPathExpr, "subPathExpr and subPath are mutually exclusive"))
+				allErrs = append(allErrs, field.Invalid(idxPath.Child("subPathExpr").P(), mnt.SubPathExpr, "subPathExpr and subPath are mutually exclusive"))
 			}
 			allErrs = append(allErrs, validateLocalDescendingPath(mnt.SubPathExpr, fldPath.Child("subPathExpr"))...)
 		}
@@ -386,12 +385,12 @@ func validateVolumeMounts(ctr *corev1.Container, volumes map[string]*corev1.Volu
 			switch *mp {
 			case corev1.MountPropagationBidirectional, corev1.MountPropagationHostToContainer, corev1.MountPropagationNone:
 			default:
-				allErrs = append(allErrs, field.NotSupported(propPath, *mp, supportedMountPropagations))
+				allErrs = append(allErrs, field.NotSupported(propPath.P(), *mp, supportedMountPropagations))
 			}
 			sc := ctr.SecurityContext
 			privileged := sc != nil && sc.Privileged != nil && *sc.Privileged
 			if *mp == corev1.MountPropagationBidirectional && !privileged {
-				allErrs = append(allErrs, field.Forbidden(propPath, "Bidirectional mount propagation is available only to privileged containers"))
+				allErrs = append(allErrs, field.Forbidden(propPath.P(), "Bidirectional mount propagation is available only to privileged containers"))
 			}
 		}
 		if rro := mnt.RecursiveReadOnly; rro != nil {
@@ -400,27 +399,27 @@ func validateVolumeMounts(ctr *corev1.Container, volumes map[string]*corev1.Volu
 			case corev1.RecursiveReadOnlyDisabled:
 			case corev1.RecursiveReadOnlyEnabled, corev1.RecursiveReadOnlyIfPossible:
 				if !mnt.ReadOnly {
-					allErrs = append(allErrs, field.Forbidden(rroPath, "may only be specified when readOnly is true"))
+					allErrs = append(allErrs, field.Forbidden(rroPath.P(), "may only be specified when readOnly is true"))
 				}
 				if mnt.MountPropagation != nil && *mnt.MountPropagation != corev1.MountPropagationNone {
-					allErrs = append(allErrs, field.Forbidden(rroPath, "may only be specified when mountPropagation is None or not specified"))
+					allErrs = append(allErrs, field.Forbidden(rroPath.P(), "may only be specified when mountPropagation is None or not specified"))
 				}
 			default:
-				allErrs = append(allErrs, field.NotSupported(rroPath, *rro, supportedRecursiveReadOnly))
+				allErrs = append(allErrs, field.NotSupported(rroPath.P(), *rro, supportedRecursiveReadOnly))
 			}
 		}
 		if len(mnt.BindMountOptions) > 0 {
 			optPath := idxPath.Child("bindMountOptions")
 			for j, opt := range mnt.BindMountOptions {
 				if !contains(supportedBindMountOptions, opt) {
-					allErrs = append(allErrs, field.NotSupported(optPath.Index(j), opt, sortedBindMountOptions))
+					allErrs = append(allErrs, field.NotSupported(optPath.Index(j).P(), opt, sortedBindMountOptions))
 				}
 				if contains(mnt.BindMountOptions[:j], opt) {
-					allErrs = append(allErrs, field.Duplicate(optPath.Index(j), opt))
+					allErrs = append(allErrs, field.Duplicate(optPath.Index(j).P(), opt))
 				}
 			}
 			if vs, ok := volumes[mnt.Name]; ok && vs.Image != nil {
-				allErrs = append(allErrs, field.Invalid(optPath, mnt.BindMountOptions, "bindMountOptions may not be used with image volumes"))
+				allErrs = append(allErrs, field.Invalid(optPath.P(), mnt.BindMountOptions, "bindMountOptions may not be used with image volumes"))
 			}
 		}
 	}
@@ -428,7 +427,7 @@ func validateVolumeMounts(ctr *corev1.Container, volumes map[string]*corev1.Volu
 }
 
 // validateVolumeDevices mirrors upstream ValidateVolumeDevices.
-func validateVolumeDevices(ctr *corev1.Container, volumes map[string]*corev1.VolumeSource, fldPath *field.Path) field.ErrorList {
+func validateVolumeDevices(ctr *corev1.Container, volumes map[string]*corev1.VolumeSource, fldPath lpath) field.ErrorList {
 	var allErrs field.ErrorList
 	devices, mounts := ctr.VolumeDevices, ctr.VolumeMounts
 	var seenPaths map[string]struct{}
@@ -438,26 +437,26 @@ func validateVolumeDevices(ctr *corev1.Container, volumes map[string]*corev1.Vol
 		vs, matched := volumes[dev.Name]
 		isPVC := matched && (vs.PersistentVolumeClaim != nil || vs.Ephemeral != nil)
 		if dev.Name == "" {
-			allErrs = append(allErrs, field.Required(idxPath.Child("name"), ""))
+			allErrs = append(allErrs, field.Required(idxPath.Child("name").P(), ""))
 		}
 		// Upstream records only non-empty names as seen.
 		if dev.Name != "" && hasName(devices[:i], deviceName, dev.Name) {
-			allErrs = append(allErrs, field.Invalid(idxPath.Child("name"), dev.Name, "must be unique"))
+			allErrs = append(allErrs, field.Invalid(idxPath.Child("name").P(), dev.Name, "must be unique"))
 		}
 		if matched && !isPVC {
-			allErrs = append(allErrs, field.Invalid(idxPath.Child("name"), dev.Name, "can only use volume source type of PersistentVolumeClaim or Ephemeral for block mode"))
+			allErrs = append(allErrs, field.Invalid(idxPath.Child("name").P(), dev.Name, "can only use volume source type of PersistentVolumeClaim or Ephemeral for block mode"))
 		}
 		if !matched {
-			allErrs = append(allErrs, field.NotFound(idxPath.Child("name"), dev.Name))
+			allErrs = append(allErrs, field.NotFound(idxPath.Child("name").P(), dev.Name))
 		}
 		if dev.DevicePath == "" {
-			allErrs = append(allErrs, field.Required(idxPath.Child("devicePath"), ""))
+			allErrs = append(allErrs, field.Required(idxPath.Child("devicePath").P(), ""))
 		}
 		if _, dup := seenPaths[dev.DevicePath]; dup {
-			allErrs = append(allErrs, field.Invalid(idxPath.Child("devicePath"), dev.DevicePath, "must be unique"))
+			allErrs = append(allErrs, field.Invalid(idxPath.Child("devicePath").P(), dev.DevicePath, "must be unique"))
 		}
 		if dev.DevicePath != "" && hasBackstep(dev.DevicePath) {
-			allErrs = append(allErrs, field.Invalid(idxPath.Child("devicePath"), dev.DevicePath, "can not contain backsteps ('..')"))
+			allErrs = append(allErrs, field.Invalid(idxPath.Child("devicePath").P(), dev.DevicePath, "can not contain backsteps ('..')"))
 		} else {
 			if seenPaths == nil {
 				seenPaths = make(map[string]struct{}, len(devices))
@@ -465,26 +464,26 @@ func validateVolumeDevices(ctr *corev1.Container, volumes map[string]*corev1.Vol
 			seenPaths[dev.DevicePath] = struct{}{}
 		}
 		if hasName(mounts, mountName, dev.Name) {
-			allErrs = append(allErrs, field.Invalid(idxPath.Child("name"), dev.Name, "must not already exist in volumeMounts"))
+			allErrs = append(allErrs, field.Invalid(idxPath.Child("name").P(), dev.Name, "must not already exist in volumeMounts"))
 		}
 		if hasPathValue(mounts, mountName, mountPath, dev.DevicePath) {
-			allErrs = append(allErrs, field.Invalid(idxPath.Child("devicePath"), dev.DevicePath, "must not already exist as a path in volumeMounts"))
+			allErrs = append(allErrs, field.Invalid(idxPath.Child("devicePath").P(), dev.DevicePath, "must not already exist as a path in volumeMounts"))
 		}
 	}
 	return allErrs
 }
 
-func validateLocalDescendingPath(target string, fldPath *field.Path) field.ErrorList {
+func validateLocalDescendingPath(target string, fldPath lpath) field.ErrorList {
 	var allErrs field.ErrorList
 	if path.IsAbs(target) {
-		allErrs = append(allErrs, field.Invalid(fldPath, target, "must be a relative path"))
+		allErrs = append(allErrs, field.Invalid(fldPath.P(), target, "must be a relative path"))
 	}
 	return append(allErrs, validatePathNoBacksteps(target, fldPath)...)
 }
 
-func validatePathNoBacksteps(target string, fldPath *field.Path) field.ErrorList {
+func validatePathNoBacksteps(target string, fldPath lpath) field.ErrorList {
 	if hasBackstep(target) {
-		return field.ErrorList{field.Invalid(fldPath, target, "must not contain '..'")}
+		return field.ErrorList{field.Invalid(fldPath.P(), target, "must not contain '..'")}
 	}
 	return nil
 }

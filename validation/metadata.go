@@ -15,40 +15,46 @@ import (
 // ValidateObjectMeta plus the Kubernetes finalizer-name rule). It is re-expressed
 // rather than called so that labels and annotations are visited in sorted order:
 // apimachinery ranges over the maps.
-func validateObjectMeta(meta *metav1.ObjectMeta, requiresNamespace bool, nameFn apimachineryvalidation.ValidateNameFunc, fldPath *field.Path) field.ErrorList {
+func validateObjectMeta(meta *metav1.ObjectMeta, requiresNamespace bool, nameFn apimachineryvalidation.ValidateNameFunc, fldPath lpath) field.ErrorList {
 	var allErrs field.ErrorList
 	if meta.GenerateName != "" {
 		for _, msg := range nameFn(meta.GenerateName, true) {
-			allErrs = append(allErrs, field.Invalid(fldPath.Child("generateName"), meta.GenerateName, msg))
+			allErrs = append(allErrs, field.Invalid(fldPath.Child("generateName").P(), meta.GenerateName, msg))
 		}
 	}
 	if meta.Name == "" {
-		allErrs = append(allErrs, field.Required(fldPath.Child("name"), "name or generateName is required"))
+		allErrs = append(allErrs, field.Required(fldPath.Child("name").P(), "name or generateName is required"))
 	} else {
 		for _, msg := range nameFn(meta.Name, false) {
-			allErrs = append(allErrs, field.Invalid(fldPath.Child("name"), meta.Name, msg))
+			allErrs = append(allErrs, field.Invalid(fldPath.Child("name").P(), meta.Name, msg))
 		}
 	}
 	if requiresNamespace {
 		if meta.Namespace == "" {
-			allErrs = append(allErrs, field.Required(fldPath.Child("namespace"), ""))
+			allErrs = append(allErrs, field.Required(fldPath.Child("namespace").P(), ""))
 		} else {
-			for _, msg := range apimachineryvalidation.ValidateNamespaceName(meta.Namespace, false) {
-				allErrs = append(allErrs, field.Invalid(fldPath.Child("namespace"), meta.Namespace, msg))
+			for _, msg := range dns1123LabelErrs(meta.Namespace) {
+				allErrs = append(allErrs, field.Invalid(fldPath.Child("namespace").P(), meta.Namespace, msg))
 			}
 		}
 	} else if meta.Namespace != "" {
-		allErrs = append(allErrs, field.Forbidden(fldPath.Child("namespace"), "not allowed on this type"))
+		allErrs = append(allErrs, field.Forbidden(fldPath.Child("namespace").P(), "not allowed on this type"))
 	}
-	allErrs = append(allErrs, apimachineryvalidation.ValidateNonnegativeField(meta.Generation, fldPath.Child("generation")).MarkCoveredByDeclarative()...)
+	allErrs = append(allErrs, nonNegative(meta.Generation, fldPath.Child("generation")).MarkCoveredByDeclarative()...)
 	allErrs = append(allErrs, validateLabels(meta.Labels, fldPath.Child("labels"))...)
 	allErrs = append(allErrs, validateAnnotations(meta.Annotations, fldPath.Child("annotations"))...)
-	allErrs = append(allErrs, apimachineryvalidation.ValidateOwnerReferences(meta.OwnerReferences, fldPath.Child("ownerReferences"))...)
-	allErrs = append(allErrs, apimachineryvalidation.ValidateFinalizers(meta.Finalizers, fldPath.Child("finalizers"))...)
-	allErrs = append(allErrs, v1validation.ValidateManagedFields(meta.ManagedFields, fldPath.Child("managedFields"), v1validation.CoveredByDeclarative)...)
+	if len(meta.OwnerReferences) > 0 {
+		allErrs = append(allErrs, apimachineryvalidation.ValidateOwnerReferences(meta.OwnerReferences, fldPath.Child("ownerReferences").P())...)
+	}
+	if len(meta.Finalizers) > 0 {
+		allErrs = append(allErrs, apimachineryvalidation.ValidateFinalizers(meta.Finalizers, fldPath.Child("finalizers").P())...)
+	}
+	if len(meta.ManagedFields) > 0 {
+		allErrs = append(allErrs, v1validation.ValidateManagedFields(meta.ManagedFields, fldPath.Child("managedFields").P(), v1validation.CoveredByDeclarative)...)
+	}
 	for i, f := range meta.Finalizers {
 		if !strings.Contains(f, "/") && !isStandardFinalizer(f) {
-			allErrs = append(allErrs, field.Invalid(fldPath.Child("finalizers").Index(i), f, "name is neither a standard finalizer name nor is it fully qualified"))
+			allErrs = append(allErrs, field.Invalid(fldPath.Child("finalizers").Index(i).P(), f, "name is neither a standard finalizer name nor is it fully qualified"))
 		}
 	}
 	return allErrs
@@ -59,34 +65,36 @@ func isStandardFinalizer(f string) bool {
 }
 
 // validateLabels is apimachinery's ValidateLabels in sorted key order.
-func validateLabels(labels map[string]string, fldPath *field.Path) field.ErrorList {
+func validateLabels(labels map[string]string, fldPath lpath) field.ErrorList {
 	if len(labels) == 0 {
 		return nil
 	}
 	var allErrs field.ErrorList
 	for _, k := range sortedKeys(labels) {
-		allErrs = append(allErrs, v1validation.ValidateLabelName(k, fldPath)...)
+		if len(qualifiedNameErrs(k)) != 0 {
+			allErrs = append(allErrs, v1validation.ValidateLabelName(k, fldPath.P())...)
+		}
 		for _, msg := range validation.IsValidLabelValue(labels[k]) {
-			allErrs = append(allErrs, field.Invalid(fldPath, labels[k], msg).WithOrigin("format=k8s-label-value"))
+			allErrs = append(allErrs, field.Invalid(fldPath.P(), labels[k], msg).WithOrigin("format=k8s-label-value"))
 		}
 	}
 	return allErrs
 }
 
 // validateAnnotations is apimachinery's ValidateAnnotations in sorted key order.
-func validateAnnotations(annotations map[string]string, fldPath *field.Path) field.ErrorList {
+func validateAnnotations(annotations map[string]string, fldPath lpath) field.ErrorList {
 	if len(annotations) == 0 {
 		return nil
 	}
 	var allErrs field.ErrorList
 	for _, k := range sortedKeys(annotations) {
 		// Case does not matter for annotation keys.
-		for _, msg := range validation.IsQualifiedName(strings.ToLower(k)) {
-			allErrs = append(allErrs, field.Invalid(fldPath, k, msg).WithOrigin("format=k8s-label-key"))
+		for _, msg := range qualifiedNameErrs(strings.ToLower(k)) {
+			allErrs = append(allErrs, field.Invalid(fldPath.P(), k, msg).WithOrigin("format=k8s-label-key"))
 		}
 	}
 	if err := apimachineryvalidation.ValidateAnnotationsSize(annotations); err != nil {
-		allErrs = append(allErrs, field.TooLong(fldPath, "", apimachineryvalidation.TotalAnnotationSizeLimitB))
+		allErrs = append(allErrs, field.TooLong(fldPath.P(), "", apimachineryvalidation.TotalAnnotationSizeLimitB))
 	}
 	return allErrs
 }

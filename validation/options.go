@@ -109,7 +109,7 @@ func resolveOptions(opts Options, newPod, oldPod *corev1.Pod) podValidationOptio
 		o.allowUserNamespacesWithVolumeDevices = usesUserNamespacesWithVolumeDevices(oldSpec)
 		if oldSpec.SecurityContext != nil {
 			for _, s := range oldSpec.SecurityContext.Sysctls {
-				if validateHostSysctl(s.Name, oldSpec, nil) != nil {
+				if validateHostSysctl(s.Name, oldSpec, lpath{}) != nil {
 					o.allowNamespacedSysctlsForHostNetAndHostIPC = true
 					break
 				}

@@ -24,29 +24,29 @@ var (
 )
 
 // validatePodSpecSecurityContext mirrors upstream validatePodSpecSecurityContext.
-func validatePodSpecSecurityContext(sc *corev1.PodSecurityContext, spec *corev1.PodSpec, fldPath *field.Path, o *podValidationOptions) field.ErrorList {
+func validatePodSpecSecurityContext(sc *corev1.PodSecurityContext, spec *corev1.PodSpec, fldPath lpath, o *podValidationOptions) field.ErrorList {
 	if sc == nil {
 		return nil
 	}
 	var allErrs field.ErrorList
 	if sc.FSGroup != nil {
 		for _, msg := range validation.IsValidGroupID(*sc.FSGroup) {
-			allErrs = append(allErrs, field.Invalid(fldPath.Child("fsGroup"), *sc.FSGroup, msg))
+			allErrs = append(allErrs, field.Invalid(fldPath.Child("fsGroup").P(), *sc.FSGroup, msg))
 		}
 	}
 	if sc.RunAsUser != nil {
 		for _, msg := range validation.IsValidUserID(*sc.RunAsUser) {
-			allErrs = append(allErrs, field.Invalid(fldPath.Child("runAsUser"), *sc.RunAsUser, msg))
+			allErrs = append(allErrs, field.Invalid(fldPath.Child("runAsUser").P(), *sc.RunAsUser, msg))
 		}
 	}
 	if sc.RunAsGroup != nil {
 		for _, msg := range validation.IsValidGroupID(*sc.RunAsGroup) {
-			allErrs = append(allErrs, field.Invalid(fldPath.Child("runAsGroup"), *sc.RunAsGroup, msg))
+			allErrs = append(allErrs, field.Invalid(fldPath.Child("runAsGroup").P(), *sc.RunAsGroup, msg))
 		}
 	}
 	for g, gid := range sc.SupplementalGroups {
 		for _, msg := range validation.IsValidGroupID(gid) {
-			allErrs = append(allErrs, field.Invalid(fldPath.Child("supplementalGroups").Index(g), gid, msg))
+			allErrs = append(allErrs, field.Invalid(fldPath.Child("supplementalGroups").Index(g).P(), gid, msg))
 		}
 	}
 	if len(sc.Sysctls) != 0 {
@@ -54,39 +54,39 @@ func validatePodSpecSecurityContext(sc *corev1.PodSecurityContext, spec *corev1.
 	}
 	if p := sc.FSGroupChangePolicy; p != nil && *p != corev1.FSGroupChangeAlways && *p != corev1.FSGroupChangeOnRootMismatch {
 		// Upstream passes the pointer as the bad value.
-		allErrs = append(allErrs, field.NotSupported(fldPath.Child("fsGroupChangePolicy"), p, supportedFSGroupChangePolicies))
+		allErrs = append(allErrs, field.NotSupported(fldPath.Child("fsGroupChangePolicy").P(), p, supportedFSGroupChangePolicies))
 	}
 	allErrs = append(allErrs, validateSeccompProfileField(sc.SeccompProfile, fldPath.Child("seccompProfile"))...)
 	allErrs = append(allErrs, validateWindowsSecurityContextOptions(sc.WindowsOptions, fldPath.Child("windowsOptions"))...)
 	allErrs = append(allErrs, validateAppArmorProfileField(sc.AppArmorProfile, fldPath.Child("appArmorProfile"))...)
 	if p := sc.SupplementalGroupsPolicy; p != nil && *p != corev1.SupplementalGroupsPolicyMerge && *p != corev1.SupplementalGroupsPolicyStrict {
-		allErrs = append(allErrs, field.NotSupported(fldPath.Child("supplementalGroupsPolicy"), p, supportedSupplementalGroupsPols))
+		allErrs = append(allErrs, field.NotSupported(fldPath.Child("supplementalGroupsPolicy").P(), p, supportedSupplementalGroupsPols))
 	}
 	if p := sc.SELinuxChangePolicy; p != nil {
 		if o.allowOnlyRecursiveSELinuxChangePolicy {
 			if *p != corev1.SELinuxChangePolicyRecursive {
-				allErrs = append(allErrs, field.NotSupported(fldPath.Child("seLinuxChangePolicy"), *p, onlyRecursiveSELinuxPolicy))
+				allErrs = append(allErrs, field.NotSupported(fldPath.Child("seLinuxChangePolicy").P(), *p, onlyRecursiveSELinuxPolicy))
 			}
 		} else if *p != corev1.SELinuxChangePolicyRecursive && *p != corev1.SELinuxChangePolicyMountOption {
-			allErrs = append(allErrs, field.NotSupported(fldPath.Child("seLinuxChangePolicy"), *p, supportedSELinuxChangePolicies))
+			allErrs = append(allErrs, field.NotSupported(fldPath.Child("seLinuxChangePolicy").P(), *p, supportedSELinuxChangePolicies))
 		}
 	}
 	return allErrs
 }
 
-func validateSysctls(sysctls []corev1.Sysctl, spec *corev1.PodSpec, fldPath *field.Path, o *podValidationOptions) field.ErrorList {
+func validateSysctls(sysctls []corev1.Sysctl, spec *corev1.PodSpec, fldPath lpath, o *podValidationOptions) field.ErrorList {
 	var allErrs field.ErrorList
 	for i, s := range sysctls {
 		namePath := fldPath.Index(i).Child("name")
 		switch {
 		case s.Name == "":
-			allErrs = append(allErrs, field.Required(namePath, ""))
+			allErrs = append(allErrs, field.Required(namePath.P(), ""))
 		case len(s.Name) > 253 || !sysctlName.MatchString(s.Name):
-			allErrs = append(allErrs, field.Invalid(namePath, s.Name, sysctlNameMessage))
+			allErrs = append(allErrs, field.Invalid(namePath.P(), s.Name, sysctlNameMessage))
 		default:
 			for j := 0; j < i; j++ {
 				if sysctls[j].Name == s.Name {
-					allErrs = append(allErrs, field.Duplicate(namePath, s.Name))
+					allErrs = append(allErrs, field.Duplicate(namePath.P(), s.Name))
 					break
 				}
 			}
@@ -102,12 +102,12 @@ func validateSysctls(sysctls []corev1.Sysctl, spec *corev1.PodSpec, fldPath *fie
 
 // validateHostSysctl mirrors upstream ValidateHostSysctl: namespaced sysctls may not
 // be set when the pod shares that namespace with the host.
-func validateHostSysctl(sysctl string, spec *corev1.PodSpec, fldPath *field.Path) *field.Error {
+func validateHostSysctl(sysctl string, spec *corev1.PodSpec, fldPath lpath) *field.Error {
 	switch ns := sysctlNamespace(sysctl); {
 	case spec.HostNetwork && ns == "Net":
-		return field.Invalid(fldPath, sysctl, "may not be specified when 'hostNetwork' is true")
+		return field.Invalid(fldPath.P(), sysctl, "may not be specified when 'hostNetwork' is true")
 	case spec.HostIPC && ns == "IPC":
-		return field.Invalid(fldPath, sysctl, "may not be specified when 'hostIPC' is true")
+		return field.Invalid(fldPath.P(), sysctl, "may not be specified when 'hostIPC' is true")
 	}
 	return nil
 }
@@ -151,29 +151,29 @@ func normalizeSysctlName(val string) string {
 	}, val)
 }
 
-func validateShareProcessNamespace(spec *corev1.PodSpec, fldPath *field.Path) field.ErrorList {
+func validateShareProcessNamespace(spec *corev1.PodSpec, fldPath lpath) field.ErrorList {
 	if spec.ShareProcessNamespace != nil && spec.HostPID && *spec.ShareProcessNamespace {
-		return field.ErrorList{field.Invalid(fldPath.Child("shareProcessNamespace"), *spec.ShareProcessNamespace, "ShareProcessNamespace and HostPID cannot both be enabled")}
+		return field.ErrorList{field.Invalid(fldPath.Child("shareProcessNamespace").P(), *spec.ShareProcessNamespace, "ShareProcessNamespace and HostPID cannot both be enabled")}
 	}
 	return nil
 }
 
 // validateWindowsHostProcessPod mirrors upstream validateWindowsHostProcessPod.
-func validateWindowsHostProcessPod(spec *corev1.PodSpec, fldPath *field.Path, o *podValidationOptions) field.ErrorList {
+func validateWindowsHostProcessPod(spec *corev1.PodSpec, fldPath lpath, o *podValidationOptions) field.ErrorList {
 	var allErrs field.ErrorList
 	var podHostProcess *bool
 	if spec.SecurityContext != nil && spec.SecurityContext.WindowsOptions != nil {
 		podHostProcess = spec.SecurityContext.WindowsOptions.HostProcess
 	}
 	count, hostProcessCount := 0, 0
-	visitContainersWithPath(spec, fldPath, func(c *corev1.Container, p *field.Path) {
+	visitContainersWithPath(spec, fldPath, func(c *corev1.Container, p lpath) {
 		count++
 		var hp *bool
 		if c.SecurityContext != nil && c.SecurityContext.WindowsOptions != nil {
 			hp = c.SecurityContext.WindowsOptions.HostProcess
 		}
 		if podHostProcess != nil && hp != nil && *podHostProcess != *hp {
-			allErrs = append(allErrs, field.Invalid(p.Child("securityContext", "windowsOptions", "hostProcess"), *hp,
+			allErrs = append(allErrs, field.Invalid(p.Child("securityContext", "windowsOptions", "hostProcess").P(), *hp,
 				"pod hostProcess value must be identical if both are specified, was "+strconv.FormatBool(*podHostProcess)))
 		}
 		if (hp != nil && *hp) || (hp == nil && podHostProcess != nil && *podHostProcess) {
@@ -182,39 +182,39 @@ func validateWindowsHostProcessPod(spec *corev1.PodSpec, fldPath *field.Path, o 
 	})
 	if hostProcessCount > 0 {
 		if hostProcessCount != count {
-			allErrs = append(allErrs, field.Invalid(fldPath, "", "If pod contains any hostProcess containers then all containers must be HostProcess containers"))
+			allErrs = append(allErrs, field.Invalid(fldPath.P(), "", "If pod contains any hostProcess containers then all containers must be HostProcess containers"))
 		}
 		if !spec.HostNetwork {
-			allErrs = append(allErrs, field.Invalid(fldPath.Child("hostNetwork"), spec.HostNetwork, "hostNetwork must be true if pod contains any hostProcess containers"))
+			allErrs = append(allErrs, field.Invalid(fldPath.Child("hostNetwork").P(), spec.HostNetwork, "hostNetwork must be true if pod contains any hostProcess containers"))
 		}
 		if !o.allowPrivileged {
-			allErrs = append(allErrs, field.Forbidden(fldPath, "hostProcess containers are disallowed by cluster policy"))
+			allErrs = append(allErrs, field.Forbidden(fldPath.P(), "hostProcess containers are disallowed by cluster policy"))
 		}
 	}
 	return allErrs
 }
 
 // validateHostUsers mirrors upstream validateHostUsers (user namespaces, hostUsers: false).
-func validateHostUsers(spec *corev1.PodSpec, fldPath *field.Path, o *podValidationOptions) field.ErrorList {
+func validateHostUsers(spec *corev1.PodSpec, fldPath lpath, o *podValidationOptions) field.ErrorList {
 	if spec.HostUsers == nil || *spec.HostUsers {
 		return nil
 	}
 	const msg = "when `hostUsers` is false"
 	var allErrs field.ErrorList
 	if !o.allowUserNamespacesHostNetworkSupport && spec.HostNetwork {
-		allErrs = append(allErrs, field.Forbidden(fldPath.Child("hostNetwork"), msg))
+		allErrs = append(allErrs, field.Forbidden(fldPath.Child("hostNetwork").P(), msg))
 	}
 	// Upstream capitalises these two paths.
 	if spec.HostPID {
-		allErrs = append(allErrs, field.Forbidden(fldPath.Child("HostPID"), msg))
+		allErrs = append(allErrs, field.Forbidden(fldPath.Child("HostPID").P(), msg))
 	}
 	if spec.HostIPC {
-		allErrs = append(allErrs, field.Forbidden(fldPath.Child("HostIPC"), msg))
+		allErrs = append(allErrs, field.Forbidden(fldPath.Child("HostIPC").P(), msg))
 	}
 	if !o.allowUserNamespacesWithVolumeDevices {
-		visitContainersWithPath(spec, fldPath, func(c *corev1.Container, p *field.Path) {
+		visitContainersWithPath(spec, fldPath, func(c *corev1.Container, p lpath) {
 			if len(c.VolumeDevices) > 0 {
-				allErrs = append(allErrs, field.Forbidden(p.Child("volumeDevices"), msg))
+				allErrs = append(allErrs, field.Forbidden(p.Child("volumeDevices").P(), msg))
 			}
 		})
 	}
@@ -222,26 +222,26 @@ func validateHostUsers(spec *corev1.PodSpec, fldPath *field.Path, o *podValidati
 }
 
 // validateLinux mirrors upstream validateLinux: no Windows options on a Linux pod.
-func validateLinux(spec *corev1.PodSpec, fldPath *field.Path) field.ErrorList {
+func validateLinux(spec *corev1.PodSpec, fldPath lpath) field.ErrorList {
 	const msg = "windows options cannot be set for a linux pod"
 	var allErrs field.ErrorList
 	if spec.SecurityContext != nil && spec.SecurityContext.WindowsOptions != nil {
-		allErrs = append(allErrs, field.Forbidden(fldPath.Child("securityContext", "windowsOptions"), msg))
+		allErrs = append(allErrs, field.Forbidden(fldPath.Child("securityContext", "windowsOptions").P(), msg))
 	}
-	visitContainersWithPath(spec, fldPath, func(c *corev1.Container, p *field.Path) {
+	visitContainersWithPath(spec, fldPath, func(c *corev1.Container, p lpath) {
 		if c.SecurityContext != nil && c.SecurityContext.WindowsOptions != nil {
-			allErrs = append(allErrs, field.Forbidden(p.Child("securityContext", "windowsOptions"), msg))
+			allErrs = append(allErrs, field.Forbidden(p.Child("securityContext", "windowsOptions").P(), msg))
 		}
 	})
 	return allErrs
 }
 
 // validateWindows mirrors upstream validateWindows: Linux-only fields on a Windows pod.
-func validateWindows(spec *corev1.PodSpec, fldPath *field.Path) field.ErrorList {
+func validateWindows(spec *corev1.PodSpec, fldPath lpath) field.ErrorList {
 	var allErrs field.ErrorList
-	forbid := func(p *field.Path, set bool) {
+	forbid := func(p lpath, set bool) {
 		if set {
-			allErrs = append(allErrs, field.Forbidden(p, windowsOnlyForbidden))
+			allErrs = append(allErrs, field.Forbidden(p.P(), windowsOnlyForbidden))
 		}
 	}
 	if sc := spec.SecurityContext; sc != nil {
@@ -262,7 +262,7 @@ func validateWindows(spec *corev1.PodSpec, fldPath *field.Path) field.ErrorList 
 	forbid(fldPath.Child("hostPID"), spec.HostPID)
 	forbid(fldPath.Child("hostIPC"), spec.HostIPC)
 	forbid(fldPath.Child("shareProcessNamespace"), spec.ShareProcessNamespace != nil)
-	visitContainersWithPath(spec, fldPath, func(c *corev1.Container, cp *field.Path) {
+	visitContainersWithPath(spec, fldPath, func(c *corev1.Container, cp lpath) {
 		sc := c.SecurityContext
 		if sc == nil {
 			return

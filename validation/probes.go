@@ -5,7 +5,6 @@ import (
 	"strconv"
 
 	corev1 "k8s.io/api/core/v1"
-	apimachineryvalidation "k8s.io/apimachinery/pkg/api/validation"
 	"k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
@@ -20,62 +19,62 @@ type handler struct {
 	sleep     *corev1.SleepAction
 }
 
-func validateLivenessProbe(p *corev1.Probe, grace *int64, fldPath *field.Path) field.ErrorList {
+func validateLivenessProbe(p *corev1.Probe, grace *int64, fldPath lpath) field.ErrorList {
 	if p == nil {
 		return nil
 	}
 	allErrs := validateProbe(p, grace, fldPath)
 	if p.SuccessThreshold != 1 {
-		allErrs = append(allErrs, field.Invalid(fldPath.Child("successThreshold"), p.SuccessThreshold, "must be 1"))
+		allErrs = append(allErrs, field.Invalid(fldPath.Child("successThreshold").P(), p.SuccessThreshold, "must be 1"))
 	}
 	return allErrs
 }
 
-func validateReadinessProbe(p *corev1.Probe, grace *int64, fldPath *field.Path) field.ErrorList {
+func validateReadinessProbe(p *corev1.Probe, grace *int64, fldPath lpath) field.ErrorList {
 	if p == nil {
 		return nil
 	}
 	allErrs := validateProbe(p, grace, fldPath)
 	if p.TerminationGracePeriodSeconds != nil {
-		allErrs = append(allErrs, field.Invalid(fldPath.Child("terminationGracePeriodSeconds"), p.TerminationGracePeriodSeconds, "must not be set for readinessProbes"))
+		allErrs = append(allErrs, field.Invalid(fldPath.Child("terminationGracePeriodSeconds").P(), p.TerminationGracePeriodSeconds, "must not be set for readinessProbes"))
 	}
 	return allErrs
 }
 
-func validateStartupProbe(p *corev1.Probe, grace *int64, fldPath *field.Path) field.ErrorList {
+func validateStartupProbe(p *corev1.Probe, grace *int64, fldPath lpath) field.ErrorList {
 	return validateLivenessProbe(p, grace, fldPath)
 }
 
 // validateProbe mirrors upstream validateProbe.
-func validateProbe(p *corev1.Probe, grace *int64, fldPath *field.Path) field.ErrorList {
+func validateProbe(p *corev1.Probe, grace *int64, fldPath lpath) field.ErrorList {
 	h := handler{exec: p.Exec, httpGet: p.HTTPGet, tcpSocket: p.TCPSocket, grpc: p.GRPC}
 	allErrs := validateHandler(h, grace, fldPath)
-	allErrs = append(allErrs, apimachineryvalidation.ValidateNonnegativeField(int64(p.InitialDelaySeconds), fldPath.Child("initialDelaySeconds"))...)
-	allErrs = append(allErrs, apimachineryvalidation.ValidateNonnegativeField(int64(p.TimeoutSeconds), fldPath.Child("timeoutSeconds"))...)
-	allErrs = append(allErrs, apimachineryvalidation.ValidateNonnegativeField(int64(p.PeriodSeconds), fldPath.Child("periodSeconds"))...)
-	allErrs = append(allErrs, apimachineryvalidation.ValidateNonnegativeField(int64(p.SuccessThreshold), fldPath.Child("successThreshold"))...)
-	allErrs = append(allErrs, apimachineryvalidation.ValidateNonnegativeField(int64(p.FailureThreshold), fldPath.Child("failureThreshold"))...)
+	allErrs = append(allErrs, nonNegativeChild(int64(p.InitialDelaySeconds), fldPath, "initialDelaySeconds")...)
+	allErrs = append(allErrs, nonNegativeChild(int64(p.TimeoutSeconds), fldPath, "timeoutSeconds")...)
+	allErrs = append(allErrs, nonNegativeChild(int64(p.PeriodSeconds), fldPath, "periodSeconds")...)
+	allErrs = append(allErrs, nonNegativeChild(int64(p.SuccessThreshold), fldPath, "successThreshold")...)
+	allErrs = append(allErrs, nonNegativeChild(int64(p.FailureThreshold), fldPath, "failureThreshold")...)
 	if g := p.TerminationGracePeriodSeconds; g != nil && *g <= 0 {
-		allErrs = append(allErrs, field.Invalid(fldPath.Child("terminationGracePeriodSeconds"), *g, "must be greater than 0"))
+		allErrs = append(allErrs, field.Invalid(fldPath.Child("terminationGracePeriodSeconds").P(), *g, "must be greater than 0"))
 	}
 	return allErrs
 }
 
 // validateHandler mirrors upstream validateHandler: exactly one action, checked in
 // the order exec, httpGet, tcpSocket, grpc, sleep.
-func validateHandler(h handler, grace *int64, fldPath *field.Path) field.ErrorList {
+func validateHandler(h handler, grace *int64, fldPath lpath) field.ErrorList {
 	const tooMany = "may not specify more than 1 handler type"
 	var allErrs field.ErrorList
 	n := 0
 	if h.exec != nil {
 		n++
 		if len(h.exec.Command) == 0 {
-			allErrs = append(allErrs, field.Required(fldPath.Child("exec", "command"), ""))
+			allErrs = append(allErrs, field.Required(fldPath.Child("exec", "command").P(), ""))
 		}
 	}
 	if h.httpGet != nil {
 		if n > 0 {
-			allErrs = append(allErrs, field.Forbidden(fldPath.Child("httpGet"), tooMany))
+			allErrs = append(allErrs, field.Forbidden(fldPath.Child("httpGet").P(), tooMany))
 		} else {
 			n++
 			allErrs = append(allErrs, validateHTTPGetAction(h.httpGet, fldPath.Child("httpGet"))...)
@@ -83,7 +82,7 @@ func validateHandler(h handler, grace *int64, fldPath *field.Path) field.ErrorLi
 	}
 	if h.tcpSocket != nil {
 		if n > 0 {
-			allErrs = append(allErrs, field.Forbidden(fldPath.Child("tcpSocket"), tooMany))
+			allErrs = append(allErrs, field.Forbidden(fldPath.Child("tcpSocket").P(), tooMany))
 		} else {
 			n++
 			allErrs = append(allErrs, validatePortNumOrName(h.tcpSocket.Port, fldPath.Child("tcpSocket", "port"))...)
@@ -91,7 +90,7 @@ func validateHandler(h handler, grace *int64, fldPath *field.Path) field.ErrorLi
 	}
 	if h.grpc != nil {
 		if n > 0 {
-			allErrs = append(allErrs, field.Forbidden(fldPath.Child("grpc"), tooMany))
+			allErrs = append(allErrs, field.Forbidden(fldPath.Child("grpc").P(), tooMany))
 		} else {
 			n++
 			allErrs = append(allErrs, validateGRPCAction(h.grpc, fldPath.Child("grpc"))...)
@@ -99,18 +98,18 @@ func validateHandler(h handler, grace *int64, fldPath *field.Path) field.ErrorLi
 	}
 	if h.sleep != nil {
 		if n > 0 {
-			allErrs = append(allErrs, field.Forbidden(fldPath.Child("sleep"), tooMany))
+			allErrs = append(allErrs, field.Forbidden(fldPath.Child("sleep").P(), tooMany))
 		} else {
 			n++
 			// A nil grace period is reported elsewhere; don't pile on.
 			if grace != nil && (h.sleep.Seconds < 0 || h.sleep.Seconds > *grace) {
-				allErrs = append(allErrs, field.Invalid(fldPath.Child("sleep"), h.sleep.Seconds,
+				allErrs = append(allErrs, field.Invalid(fldPath.Child("sleep").P(), h.sleep.Seconds,
 					"must be non-negative and less than terminationGracePeriodSeconds ("+strconv.FormatInt(*grace, 10)+")"))
 			}
 		}
 	}
 	if n == 0 {
-		allErrs = append(allErrs, field.Required(fldPath, "must specify a handler type"))
+		allErrs = append(allErrs, field.Required(fldPath.P(), "must specify a handler type"))
 	}
 	return allErrs
 }
@@ -121,47 +120,47 @@ var (
 	supportedGRPCModes     = []corev1.GRPCProbeMode{corev1.GRPCProbeModePlaintext, corev1.GRPCProbeModeTLS}
 )
 
-func validateHTTPGetAction(h *corev1.HTTPGetAction, fldPath *field.Path) field.ErrorList {
+func validateHTTPGetAction(h *corev1.HTTPGetAction, fldPath lpath) field.ErrorList {
 	var allErrs field.ErrorList
 	if h.Path == "" {
-		allErrs = append(allErrs, field.Required(fldPath.Child("path"), ""))
+		allErrs = append(allErrs, field.Required(fldPath.Child("path").P(), ""))
 	}
 	allErrs = append(allErrs, validatePortNumOrName(h.Port, fldPath.Child("port"))...)
 	if h.Scheme != corev1.URISchemeHTTP && h.Scheme != corev1.URISchemeHTTPS {
-		allErrs = append(allErrs, field.NotSupported(fldPath.Child("scheme"), h.Scheme, supportedHTTPSchemes))
+		allErrs = append(allErrs, field.NotSupported(fldPath.Child("scheme").P(), h.Scheme, supportedHTTPSchemes))
 	}
 	for _, header := range h.HTTPHeaders {
 		for _, msg := range validation.IsHTTPHeaderName(header.Name) {
-			allErrs = append(allErrs, field.Invalid(fldPath.Child("httpHeaders"), header.Name, msg))
+			allErrs = append(allErrs, field.Invalid(fldPath.Child("httpHeaders").P(), header.Name, msg))
 		}
 	}
 	if h.Protocol != nil {
 		switch {
 		case *h.Protocol != corev1.HTTPProtocolHTTP1 && *h.Protocol != corev1.HTTPProtocolHTTP2:
-			allErrs = append(allErrs, field.NotSupported(fldPath.Child("protocol"), *h.Protocol, supportedHTTPProtocols))
+			allErrs = append(allErrs, field.NotSupported(fldPath.Child("protocol").P(), *h.Protocol, supportedHTTPProtocols))
 		case *h.Protocol == corev1.HTTPProtocolHTTP2 && h.Scheme != corev1.URISchemeHTTP:
-			allErrs = append(allErrs, field.Invalid(fldPath.Child("protocol"), *h.Protocol, "is only supported with HTTP (H2C)"))
+			allErrs = append(allErrs, field.Invalid(fldPath.Child("protocol").P(), *h.Protocol, "is only supported with HTTP (H2C)"))
 		case *h.Protocol == corev1.HTTPProtocolHTTP2 && h.Host != "":
-			allErrs = append(allErrs, field.Invalid(fldPath.Child("host"), h.Host, "must be empty when `protocol` is \"HTTP2\""))
+			allErrs = append(allErrs, field.Invalid(fldPath.Child("host").P(), h.Host, "must be empty when `protocol` is \"HTTP2\""))
 		}
 	}
 	return allErrs
 }
 
 // validatePortNumOrName mirrors upstream ValidatePortNumOrName.
-func validatePortNumOrName(port intstr.IntOrString, fldPath *field.Path) field.ErrorList {
+func validatePortNumOrName(port intstr.IntOrString, fldPath lpath) field.ErrorList {
 	var allErrs field.ErrorList
 	switch port.Type {
 	case intstr.Int:
 		for _, msg := range validation.IsValidPortNum(port.IntValue()) {
-			allErrs = append(allErrs, field.Invalid(fldPath, port.IntValue(), msg))
+			allErrs = append(allErrs, field.Invalid(fldPath.P(), port.IntValue(), msg))
 		}
 	case intstr.String:
-		for _, msg := range validation.IsValidPortName(port.StrVal) {
-			allErrs = append(allErrs, field.Invalid(fldPath, port.StrVal, msg))
+		for _, msg := range portNameErrs(port.StrVal) {
+			allErrs = append(allErrs, field.Invalid(fldPath.P(), port.StrVal, msg))
 		}
 	default:
-		allErrs = append(allErrs, field.InternalError(fldPath, unknownPortTypeError(port.Type)))
+		allErrs = append(allErrs, field.InternalError(fldPath.P(), unknownPortTypeError(port.Type)))
 	}
 	return allErrs
 }
@@ -172,16 +171,16 @@ func (t unknownPortTypeError) Error() string {
 	return "unknown type: " + strconv.FormatInt(int64(t), 10)
 }
 
-func validateGRPCAction(g *corev1.GRPCAction, fldPath *field.Path) field.ErrorList {
+func validateGRPCAction(g *corev1.GRPCAction, fldPath lpath) field.ErrorList {
 	allErrs := validatePortNumOrName(intstr.FromInt32(g.Port), fldPath.Child("port"))
 	if g.Mode != nil && *g.Mode != corev1.GRPCProbeModePlaintext && *g.Mode != corev1.GRPCProbeModeTLS {
-		allErrs = append(allErrs, field.NotSupported(fldPath.Child("mode"), *g.Mode, supportedGRPCModes))
+		allErrs = append(allErrs, field.NotSupported(fldPath.Child("mode").P(), *g.Mode, supportedGRPCModes))
 	}
 	return allErrs
 }
 
 // validateLifecycle mirrors upstream validateLifecycle.
-func validateLifecycle(l *corev1.Lifecycle, grace *int64, fldPath *field.Path, os *corev1.PodOS) field.ErrorList {
+func validateLifecycle(l *corev1.Lifecycle, grace *int64, fldPath lpath, os *corev1.PodOS) field.ErrorList {
 	var allErrs field.ErrorList
 	if h := l.PostStart; h != nil {
 		allErrs = append(allErrs, validateHandler(handler{exec: h.Exec, httpGet: h.HTTPGet, tcpSocket: h.TCPSocket, sleep: h.Sleep}, grace, fldPath.Child("postStart"))...)
@@ -196,17 +195,17 @@ func validateLifecycle(l *corev1.Lifecycle, grace *int64, fldPath *field.Path, o
 }
 
 // Upstream passes the *Signal pointer itself as the bad value.
-func validateStopSignal(sig *corev1.Signal, fldPath *field.Path, os *corev1.PodOS) field.ErrorList {
+func validateStopSignal(sig *corev1.Signal, fldPath lpath, os *corev1.PodOS) field.ErrorList {
 	switch {
 	case os == nil:
-		return field.ErrorList{field.Forbidden(fldPath, "may not be set for containers with empty `spec.os.name`")}
+		return field.ErrorList{field.Forbidden(fldPath.P(), "may not be set for containers with empty `spec.os.name`")}
 	case os.Name == corev1.Windows:
 		if *sig != corev1.SIGKILL && *sig != corev1.SIGTERM {
-			return field.ErrorList{field.NotSupported(fldPath, sig, supportedStopSignalsWindows)}
+			return field.ErrorList{field.NotSupported(fldPath.P(), sig, supportedStopSignalsWindows)}
 		}
 	case os.Name == corev1.Linux:
 		if _, ok := linuxStopSignals[*sig]; !ok {
-			return field.ErrorList{field.NotSupported(fldPath, sig, supportedStopSignalsLinux)}
+			return field.ErrorList{field.NotSupported(fldPath.P(), sig, supportedStopSignalsLinux)}
 		}
 	}
 	return nil

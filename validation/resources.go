@@ -6,69 +6,66 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
-	"k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/podlife/podlife/resources"
 )
 
-type resourceNameFunc func(name corev1.ResourceName, fldPath *field.Path) field.ErrorList
+// resourceNameFunc validates a resource name; fldPath is the map's path, the name is
+// the key (the path is only built for errors).
+type resourceNameFunc func(name corev1.ResourceName, fldPath lpath) field.ErrorList
 
-// sortedResourceNames returns the keys of l in ascending order. Upstream ranges over
-// the map (random order); podlife reports in sorted order to stay deterministic.
-func sortedResourceNames(l corev1.ResourceList) []corev1.ResourceName {
-	if len(l) == 0 {
-		return nil
-	}
-	names := make([]corev1.ResourceName, 0, len(l))
+// sortedResourceNames appends the keys of l to dst in ascending order. Upstream
+// ranges over the map (random order); podlife reports in sorted order to stay
+// deterministic. Callers pass a small stack buffer as dst.
+func sortedResourceNames(dst []corev1.ResourceName, l corev1.ResourceList) []corev1.ResourceName {
 	for n := range l {
-		names = append(names, n)
+		dst = append(dst, n)
 	}
-	slices.Sort(names)
-	return names
+	slices.Sort(dst)
+	return dst
 }
 
 // validateResourceRequirements mirrors upstream validateResourceRequirements.
-func validateResourceRequirements(req *corev1.ResourceRequirements, nameFn resourceNameFunc, claimNames map[string]struct{}, fldPath *field.Path, o *podValidationOptions) field.ErrorList {
+func validateResourceRequirements(req *corev1.ResourceRequirements, nameFn resourceNameFunc, claimNames map[string]struct{}, fldPath lpath, o *podValidationOptions) field.ErrorList {
 	var allErrs field.ErrorList
 	limPath := fldPath.Child("limits")
 	reqPath := fldPath.Child("requests")
 	limCPUOrMemory, reqCPUOrMemory := false, false
 	limHugePages, reqHugePages := false, false
-	for _, name := range sortedResourceNames(req.Limits) {
+	var buf [8]corev1.ResourceName
+	for _, name := range sortedResourceNames(buf[:0], req.Limits) {
 		q := req.Limits[name]
-		p := limPath.Key(string(name))
-		allErrs = append(allErrs, nameFn(name, p)...)
-		allErrs = append(allErrs, validateResourceQuantityValue(name, q, p)...)
+		allErrs = append(allErrs, nameFn(name, limPath)...)
+		allErrs = append(allErrs, validateResourceQuantityValue(name, q, limPath)...)
 		if isHugePageName(name) {
 			limHugePages = true
 			if !o.allowIndivisibleHugePagesValues && !hugePageDivisible(name, q) {
-				allErrs = append(allErrs, field.Invalid(p, q.String(), q.String()+" is not positive integer multiple of "+string(name)))
+				allErrs = append(allErrs, field.Invalid(limPath.Key(string(name)).P(), q.String(), q.String()+" is not positive integer multiple of "+string(name)))
 			}
 		}
 		if name == corev1.ResourceCPU || name == corev1.ResourceMemory {
 			limCPUOrMemory = true
 		}
 	}
-	for _, name := range sortedResourceNames(req.Requests) {
+	for _, name := range sortedResourceNames(buf[:0], req.Requests) {
 		q := req.Requests[name]
-		p := reqPath.Key(string(name))
-		allErrs = append(allErrs, nameFn(name, p)...)
-		allErrs = append(allErrs, validateResourceQuantityValue(name, q, p)...)
+		allErrs = append(allErrs, nameFn(name, reqPath)...)
+		allErrs = append(allErrs, validateResourceQuantityValue(name, q, reqPath)...)
 		if limit, ok := req.Limits[name]; ok {
 			// Requests of non-overcommittable resources must equal their limits.
 			if q.Cmp(limit) != 0 && !isOvercommitAllowed(name) {
-				allErrs = append(allErrs, field.Invalid(reqPath, q.String(), "must be equal to "+string(name)+" limit of "+limit.String()))
+				allErrs = append(allErrs, field.Invalid(reqPath.P(), q.String(), "must be equal to "+string(name)+" limit of "+limit.String()))
 			} else if q.Cmp(limit) > 0 {
-				allErrs = append(allErrs, field.Invalid(reqPath, q.String(), "must be less than or equal to "+string(name)+" limit of "+limit.String()))
+				allErrs = append(allErrs, field.Invalid(reqPath.P(), q.String(), "must be less than or equal to "+string(name)+" limit of "+limit.String()))
 			}
 		} else if !isOvercommitAllowed(name) {
-			allErrs = append(allErrs, field.Required(limPath, "Limit must be set for non overcommitable resources"))
+			allErrs = append(allErrs, field.Required(limPath.P(), "Limit must be set for non overcommitable resources"))
 		}
 		if isHugePageName(name) {
 			reqHugePages = true
 			if !o.allowIndivisibleHugePagesValues && !hugePageDivisible(name, q) {
-				allErrs = append(allErrs, field.Invalid(p, q.String(), q.String()+" is not positive integer multiple of "+string(name)))
+				allErrs = append(allErrs, field.Invalid(reqPath.Key(string(name)).P(), q.String(), q.String()+" is not positive integer multiple of "+string(name)))
 			}
 		}
 		if name == corev1.ResourceCPU || name == corev1.ResourceMemory {
@@ -76,25 +73,28 @@ func validateResourceRequirements(req *corev1.ResourceRequirements, nameFn resou
 		}
 	}
 	if !limCPUOrMemory && !reqCPUOrMemory && (reqHugePages || limHugePages) {
-		allErrs = append(allErrs, field.Forbidden(fldPath, "HugePages require cpu or memory"))
+		allErrs = append(allErrs, field.Forbidden(fldPath.P(), "HugePages require cpu or memory"))
 	}
-	allErrs = append(allErrs, validateResourceClaimNames(req.Claims, claimNames, fldPath.Child("claims"))...)
+	if len(req.Claims) > 0 {
+		allErrs = append(allErrs, validateResourceClaimNames(req.Claims, claimNames, fldPath.Child("claims"))...)
+	}
 	return allErrs
 }
 
-// validateResourceQuantityValue mirrors upstream ValidateResourceQuantityValue.
-func validateResourceQuantityValue(name corev1.ResourceName, q resource.Quantity, fldPath *field.Path) field.ErrorList {
+// validateResourceQuantityValue mirrors upstream ValidateResourceQuantityValue; the
+// error path is mapPath[name].
+func validateResourceQuantityValue(name corev1.ResourceName, q resource.Quantity, mapPath lpath) field.ErrorList {
 	var allErrs field.ErrorList
 	if q.Sign() < 0 {
-		allErrs = append(allErrs, field.Invalid(fldPath, q.String(), "must be greater than or equal to 0"))
+		allErrs = append(allErrs, field.Invalid(mapPath.Key(string(name)).P(), q.String(), "must be greater than or equal to 0"))
 	}
 	if isIntegerResourceName(name) && q.MilliValue()%1000 != 0 {
-		allErrs = append(allErrs, field.Invalid(fldPath, q, "must be an integer"))
+		allErrs = append(allErrs, field.Invalid(mapPath.Key(string(name)).P(), q, "must be an integer"))
 	}
 	return allErrs
 }
 
-func validateResourceClaimNames(claims []corev1.ResourceClaim, podClaimNames map[string]struct{}, fldPath *field.Path) field.ErrorList {
+func validateResourceClaimNames(claims []corev1.ResourceClaim, podClaimNames map[string]struct{}, fldPath lpath) field.ErrorList {
 	if len(claims) == 0 {
 		return nil
 	}
@@ -105,11 +105,11 @@ func validateResourceClaimNames(claims []corev1.ResourceClaim, podClaimNames map
 		name := claim.Name
 		idx := fldPath.Index(i)
 		if name == "" {
-			allErrs = append(allErrs, field.Required(idx, ""))
+			allErrs = append(allErrs, field.Required(idx.P(), ""))
 			continue
 		}
 		if _, dup := names[name]; dup {
-			allErrs = append(allErrs, field.Duplicate(idx, name))
+			allErrs = append(allErrs, field.Duplicate(idx.P(), name))
 		} else {
 			key := name
 			if claim.Request != "" {
@@ -117,11 +117,11 @@ func validateResourceClaimNames(claims []corev1.ResourceClaim, podClaimNames map
 				key += "/" + claim.Request
 			}
 			if _, dup := names[key]; dup {
-				allErrs = append(allErrs, field.Duplicate(idx, key))
+				allErrs = append(allErrs, field.Duplicate(idx.P(), key))
 			} else if claim.Request == "" {
 				for _, k := range keys {
 					if before, _, ok := strings.Cut(k, "/"); ok && before == name {
-						allErrs = append(allErrs, field.Duplicate(idx, name))
+						allErrs = append(allErrs, field.Duplicate(idx.P(), name))
 					}
 				}
 			}
@@ -131,7 +131,7 @@ func validateResourceClaimNames(claims []corev1.ResourceClaim, podClaimNames map
 			names[key] = struct{}{}
 		}
 		if _, ok := podClaimNames[name]; !ok {
-			e := field.NotFound(idx, name)
+			e := field.NotFound(idx.P(), name)
 			e.Detail = "must be one of the names in pod.spec.resourceClaims"
 			if len(podClaimNames) == 0 {
 				e.Detail += " which is empty"
@@ -149,43 +149,54 @@ func validateResourceClaimNames(claims []corev1.ResourceClaim, podClaimNames map
 	return allErrs
 }
 
-// validateResourceName mirrors upstream validateResourceName.
-func validateResourceName(value corev1.ResourceName, fldPath *field.Path) field.ErrorList {
+// validateResourceName mirrors upstream validateResourceName; the error path is
+// mapPath[value].
+func validateResourceName(value corev1.ResourceName, mapPath lpath) field.ErrorList {
+	if isStandardContainerResourceName(value) && validQualifiedName(string(value)) {
+		return nil // the common case: cpu, memory, ephemeral-storage, hugepages-<size>
+	}
+	fldPath := mapPath.Key(string(value))
 	var allErrs field.ErrorList
-	for _, msg := range validation.IsQualifiedName(string(value)) {
-		allErrs = append(allErrs, field.Invalid(fldPath, value, msg))
+	for _, msg := range qualifiedNameErrs(string(value)) {
+		allErrs = append(allErrs, field.Invalid(fldPath.P(), value, msg))
 	}
 	if len(allErrs) != 0 {
 		return allErrs
 	}
 	if !strings.Contains(string(value), "/") && !isStandardResourceName(value) {
-		return append(allErrs, field.Invalid(fldPath, value, "must be a standard resource type or fully qualified"))
+		return append(allErrs, field.Invalid(fldPath.P(), value, "must be a standard resource type or fully qualified"))
 	}
 	return allErrs
 }
 
-// validateContainerResourceName mirrors upstream ValidateContainerResourceName.
-func validateContainerResourceName(value corev1.ResourceName, fldPath *field.Path) field.ErrorList {
-	allErrs := validateResourceName(value, fldPath)
+// validateContainerResourceName mirrors upstream ValidateContainerResourceName; the
+// error path is mapPath[value].
+func validateContainerResourceName(value corev1.ResourceName, mapPath lpath) field.ErrorList {
+	allErrs := validateResourceName(value, mapPath)
+	if len(allErrs) == 0 && isStandardContainerResourceName(value) {
+		return nil
+	}
+	fldPath := mapPath.Key(string(value))
 	if !strings.Contains(string(value), "/") {
 		if !isStandardContainerResourceName(value) {
-			return append(allErrs, field.Invalid(fldPath, value, "must be a standard resource for containers"))
+			return append(allErrs, field.Invalid(fldPath.P(), value, "must be a standard resource for containers"))
 		}
 	} else if !isNativeResource(value) && !isExtendedResourceName(value) {
-		return append(allErrs, field.Invalid(fldPath, value, "doesn't follow extended resource name standard"))
+		return append(allErrs, field.Invalid(fldPath.P(), value, "doesn't follow extended resource name standard"))
 	}
 	return allErrs
 }
 
 var supportedPodLevelResourceNames = []corev1.ResourceName{corev1.ResourceCPU, corev1.ResourceHugePagesPrefix, corev1.ResourceMemory}
 
-// validatePodResourceName mirrors upstream validatePodResourceName.
-func validatePodResourceName(value corev1.ResourceName, fldPath *field.Path) field.ErrorList {
-	if allErrs := validateResourceName(value, fldPath); len(allErrs) != 0 {
+// validatePodResourceName mirrors upstream validatePodResourceName; the error path is
+// mapPath[value].
+func validatePodResourceName(value corev1.ResourceName, mapPath lpath) field.ErrorList {
+	if allErrs := validateResourceName(value, mapPath); len(allErrs) != 0 {
 		return allErrs
 	}
 	if value != corev1.ResourceCPU && value != corev1.ResourceMemory && !isHugePageName(value) {
-		return field.ErrorList{field.NotSupported(fldPath, value, supportedPodLevelResourceNames)}
+		return field.ErrorList{field.NotSupported(mapPath.Key(string(value)).P(), value, supportedPodLevelResourceNames)}
 	}
 	return nil
 }
@@ -222,7 +233,7 @@ func isExtendedResourceName(n corev1.ResourceName) bool {
 	if isNativeResource(n) || strings.HasPrefix(string(n), corev1.DefaultResourceRequestsPrefix) {
 		return false
 	}
-	return len(validation.IsQualifiedName(corev1.DefaultResourceRequestsPrefix+string(n))) == 0
+	return len(qualifiedNameErrs(corev1.DefaultResourceRequestsPrefix+string(n))) == 0
 }
 
 func isIntegerResourceName(n corev1.ResourceName) bool {
@@ -254,17 +265,17 @@ func isStandardContainerResourceName(n corev1.ResourceName) bool {
 }
 
 // validatePodResources mirrors upstream validatePodResources (spec.resources).
-func validatePodResources(spec *corev1.PodSpec, claimNames map[string]struct{}, fldPath *field.Path, o *podValidationOptions) field.ErrorList {
+func validatePodResources(spec *corev1.PodSpec, claimNames map[string]struct{}, fldPath lpath, o *podValidationOptions) field.ErrorList {
 	if spec.Resources == nil {
 		return nil
 	}
 	resPath := fldPath.Child("resources")
 	if spec.OS != nil && spec.OS.Name == corev1.Windows {
-		return field.ErrorList{field.Forbidden(resPath, "may not be set for a windows pod")}
+		return field.ErrorList{field.Forbidden(resPath.P(), "may not be set for a windows pod")}
 	}
 	var allErrs field.ErrorList
 	if spec.Resources.Claims != nil {
-		allErrs = append(allErrs, field.Forbidden(resPath.Child("claims"), "claims may not be set for Resources at pod-level"))
+		allErrs = append(allErrs, field.Forbidden(resPath.Child("claims").P(), "claims may not be set for Resources at pod-level"))
 	}
 	allErrs = append(allErrs, validateResourceRequirements(spec.Resources, validatePodResourceName, claimNames, resPath, o)...)
 	allErrs = append(allErrs, validatePodResourceConsistency(spec, resPath)...)
@@ -275,23 +286,24 @@ func validatePodResources(spec *corev1.PodSpec, claimNames map[string]struct{}, 
 // pod-level requests cover the aggregate container requests, pod-level hugepage
 // limits cover the aggregate container limits, and no regular container's limit
 // exceeds the pod-level limit.
-func validatePodResourceConsistency(spec *corev1.PodSpec, fldPath *field.Path) field.ErrorList {
+func validatePodResourceConsistency(spec *corev1.PodSpec, fldPath lpath) field.ErrorList {
 	var allErrs field.ErrorList
 	pod := &corev1.Pod{Spec: *spec}
 	aggReqs := resources.AggregateContainerRequests(pod, resources.PodResourcesOptions{})
 	reqPath := fldPath.Child("requests")
-	for _, name := range sortedResourceNames(aggReqs) {
+	var buf [8]corev1.ResourceName
+	for _, name := range sortedResourceNames(buf[:0], aggReqs) {
 		podReq, ok := spec.Resources.Requests[name]
 		if !ok {
 			continue
 		}
 		agg := aggReqs[name]
 		if agg.Cmp(podReq) > 0 {
-			allErrs = append(allErrs, field.Invalid(reqPath.Key(string(name)), podReq.String(), "must be greater than or equal to aggregate container requests of "+agg.String()))
+			allErrs = append(allErrs, field.Invalid(reqPath.Key(string(name)).P(), podReq.String(), "must be greater than or equal to aggregate container requests of "+agg.String()))
 		}
 	}
 	aggLims := resources.AggregateContainerLimits(pod, resources.PodResourcesOptions{})
-	for _, name := range sortedResourceNames(aggLims) {
+	for _, name := range sortedResourceNames(buf[:0], aggLims) {
 		if !isHugePageName(name) {
 			continue
 		}
@@ -301,19 +313,19 @@ func validatePodResourceConsistency(spec *corev1.PodSpec, fldPath *field.Path) f
 		}
 		agg := aggLims[name]
 		if agg.Cmp(podLim) > 0 {
-			allErrs = append(allErrs, field.Invalid(fldPath.Child("limits").Key(string(name)), podLim.String(), "must be greater than or equal to aggregate container limits of "+agg.String()))
+			allErrs = append(allErrs, field.Invalid(fldPath.Child("limits").Key(string(name)).P(), podLim.String(), "must be greater than or equal to aggregate container limits of "+agg.String()))
 		}
 	}
 	for i := range spec.Containers {
 		lims := spec.Containers[i].Resources.Limits
-		for _, name := range sortedResourceNames(lims) {
+		for _, name := range sortedResourceNames(buf[:0], lims) {
 			podLim, ok := spec.Resources.Limits[name]
 			if !ok {
 				continue
 			}
 			cl := lims[name]
 			if cl.Cmp(podLim) > 0 {
-				allErrs = append(allErrs, field.Invalid(fldPath.Child("containers").Index(i).Key(string(name)).Child("limits"), cl.String(), "must be less than or equal to pod limits of "+podLim.String()))
+				allErrs = append(allErrs, field.Invalid(fldPath.Child("containers").Index(i).Key(string(name)).Child("limits").P(), cl.String(), "must be less than or equal to pod limits of "+podLim.String()))
 			}
 		}
 	}

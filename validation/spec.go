@@ -5,7 +5,6 @@ import (
 	"strconv"
 
 	corev1 "k8s.io/api/core/v1"
-	apimachineryvalidation "k8s.io/apimachinery/pkg/api/validation"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
@@ -21,9 +20,13 @@ var (
 // validatePodSpec mirrors upstream ValidatePodSpec, in its order. The parts listed
 // as "not validated yet" in doc.go are skipped.
 func validatePodSpec(spec *corev1.PodSpec, meta *metav1.ObjectMeta, fldPath *field.Path, o podValidationOptions) field.ErrorList {
+	return validatePodSpecL(spec, meta, fromPath(fldPath), o)
+}
+
+func validatePodSpecL(spec *corev1.PodSpec, meta *metav1.ObjectMeta, fldPath lpath, o podValidationOptions) field.ErrorList {
 	var allErrs field.ErrorList
 	if spec.TerminationGracePeriodSeconds == nil {
-		allErrs = append(allErrs, field.Required(fldPath.Child("terminationGracePeriodSeconds"), ""))
+		allErrs = append(allErrs, field.Required(fldPath.Child("terminationGracePeriodSeconds").P(), ""))
 	}
 	pc := &podContext{
 		os:            spec.OS,
@@ -61,22 +64,22 @@ func validatePodSpec(spec *corev1.PodSpec, meta *metav1.ObjectMeta, fldPath *fie
 	allErrs = append(allErrs, validateWindowsHostProcessPod(spec, fldPath, &o)...)
 	allErrs = append(allErrs, validateHostUsers(spec, fldPath, &o)...)
 	if spec.ServiceAccountName != "" {
-		for _, msg := range apimachineryvalidation.ValidateServiceAccountName(spec.ServiceAccountName, false) {
-			allErrs = append(allErrs, field.Invalid(fldPath.Child("serviceAccountName"), spec.ServiceAccountName, msg))
+		for _, msg := range nameIsDNSSubdomain(spec.ServiceAccountName, false) {
+			allErrs = append(allErrs, field.Invalid(fldPath.Child("serviceAccountName").P(), spec.ServiceAccountName, msg))
 		}
 	}
 	if spec.DeprecatedServiceAccount != spec.ServiceAccountName { //nolint:staticcheck // upstream keeps the two in sync
-		allErrs = append(allErrs, field.Invalid(fldPath.Child("deprecatedServiceAccount"), spec.DeprecatedServiceAccount, "must be the same as serviceAccountName: "+quote(spec.ServiceAccountName))) //nolint:staticcheck
+		allErrs = append(allErrs, field.Invalid(fldPath.Child("deprecatedServiceAccount").P(), spec.DeprecatedServiceAccount, "must be the same as serviceAccountName: "+quote(spec.ServiceAccountName))) //nolint:staticcheck
 	}
 	if spec.NodeName != "" {
-		for _, msg := range apimachineryvalidation.NameIsDNSSubdomain(spec.NodeName, false) {
-			allErrs = append(allErrs, field.Invalid(fldPath.Child("nodeName"), spec.NodeName, msg))
+		for _, msg := range nameIsDNSSubdomain(spec.NodeName, false) {
+			allErrs = append(allErrs, field.Invalid(fldPath.Child("nodeName").P(), spec.NodeName, msg))
 		}
 	}
 	if spec.ActiveDeadlineSeconds != nil {
 		v := *spec.ActiveDeadlineSeconds
 		if v < 1 || v > math.MaxInt32 {
-			allErrs = append(allErrs, field.Invalid(fldPath.Child("activeDeadlineSeconds"), v, validation.InclusiveRangeError(1, math.MaxInt32)))
+			allErrs = append(allErrs, field.Invalid(fldPath.Child("activeDeadlineSeconds").P(), v, validation.InclusiveRangeError(1, math.MaxInt32)))
 		}
 	}
 	if spec.Hostname != "" {
@@ -86,26 +89,26 @@ func validatePodSpec(spec *corev1.PodSpec, meta *metav1.ObjectMeta, fldPath *fie
 		allErrs = append(allErrs, validateDNS1123Label(spec.Subdomain, fldPath.Child("subdomain"))...)
 	}
 	if len(spec.Tolerations) > 0 {
-		allErrs = append(allErrs, validateTolerations(spec.Tolerations, fldPath.Child("tolerations"), &o)...)
+		allErrs = append(allErrs, validateTolerationsL(spec.Tolerations, fldPath.Child("tolerations"), &o)...)
 	}
 	if spec.PriorityClassName != "" {
-		for _, msg := range apimachineryvalidation.NameIsDNSSubdomain(spec.PriorityClassName, false) {
-			allErrs = append(allErrs, field.Invalid(fldPath.Child("priorityClassName"), spec.PriorityClassName, msg))
+		for _, msg := range nameIsDNSSubdomain(spec.PriorityClassName, false) {
+			allErrs = append(allErrs, field.Invalid(fldPath.Child("priorityClassName").P(), spec.PriorityClassName, msg))
 		}
 	}
 	if spec.RuntimeClassName != nil {
-		for _, msg := range apimachineryvalidation.NameIsDNSSubdomain(*spec.RuntimeClassName, false) {
-			allErrs = append(allErrs, field.Invalid(fldPath.Child("runtimeClassName"), *spec.RuntimeClassName, msg))
+		for _, msg := range nameIsDNSSubdomain(*spec.RuntimeClassName, false) {
+			allErrs = append(allErrs, field.Invalid(fldPath.Child("runtimeClassName").P(), *spec.RuntimeClassName, msg))
 		}
 	}
 	if p := spec.PreemptionPolicy; p != nil {
 		switch *p {
 		case corev1.PreemptLowerPriority, corev1.PreemptNever:
 		case "":
-			allErrs = append(allErrs, field.Required(fldPath.Child("preemptionPolicy"), ""))
+			allErrs = append(allErrs, field.Required(fldPath.Child("preemptionPolicy").P(), ""))
 		default:
 			// Upstream passes the pointer as the bad value.
-			allErrs = append(allErrs, field.NotSupported(fldPath.Child("preemptionPolicy"), p, supportedPreemption))
+			allErrs = append(allErrs, field.NotSupported(fldPath.Child("preemptionPolicy").P(), p, supportedPreemption))
 		}
 	}
 	if spec.Overhead != nil {
@@ -115,9 +118,9 @@ func validatePodSpec(spec *corev1.PodSpec, meta *metav1.ObjectMeta, fldPath *fie
 	if spec.OS != nil {
 		switch {
 		case spec.OS.Name == "":
-			allErrs = append(allErrs, field.Required(fldPath.Child("os", "name"), ""))
+			allErrs = append(allErrs, field.Required(fldPath.Child("os", "name").P(), ""))
 		case spec.OS.Name != corev1.Linux && spec.OS.Name != corev1.Windows:
-			allErrs = append(allErrs, field.NotSupported(fldPath.Child("os"), spec.OS.Name, supportedOSNames))
+			allErrs = append(allErrs, field.NotSupported(fldPath.Child("os").P(), spec.OS.Name, supportedOSNames))
 		case spec.OS.Name == corev1.Linux:
 			allErrs = append(allErrs, validateLinux(spec, fldPath)...)
 		default:
@@ -131,7 +134,7 @@ func validatePodSpec(spec *corev1.PodSpec, meta *metav1.ObjectMeta, fldPath *fie
 // validateVolumeNames is the part of upstream ValidateVolumes podlife checks: names
 // (required, DNS label, unique) and the number of sources. It returns the volumes
 // containers may reference, which — as upstream — are only the valid ones.
-func validateVolumeNames(volumes []corev1.Volume, fldPath *field.Path) (map[string]*corev1.VolumeSource, field.ErrorList) {
+func validateVolumeNames(volumes []corev1.Volume, fldPath lpath) (map[string]*corev1.VolumeSource, field.ErrorList) {
 	var allErrs field.ErrorList
 	vols := make(map[string]*corev1.VolumeSource, len(volumes))
 	for i := range volumes {
@@ -141,12 +144,12 @@ func validateVolumeNames(volumes []corev1.Volume, fldPath *field.Path) (map[stri
 		var el field.ErrorList
 		el = append(el, validateVolumeSourceCount(&v.VolumeSource, idxPath)...)
 		if v.Name == "" {
-			el = append(el, field.Required(namePath, ""))
+			el = append(el, field.Required(namePath.P(), ""))
 		} else {
 			el = append(el, validateDNS1123Label(v.Name, namePath)...)
 		}
 		if _, dup := vols[v.Name]; dup {
-			el = append(el, field.Duplicate(namePath, v.Name))
+			el = append(el, field.Duplicate(namePath.P(), v.Name))
 		}
 		if len(el) == 0 {
 			vols[v.Name] = &v.VolumeSource
@@ -158,7 +161,7 @@ func validateVolumeNames(volumes []corev1.Volume, fldPath *field.Path) (map[stri
 }
 
 // validateVolumeSourceCount reports upstream's "exactly one volume type" rule.
-func validateVolumeSourceCount(s *corev1.VolumeSource, fldPath *field.Path) field.ErrorList {
+func validateVolumeSourceCount(s *corev1.VolumeSource, fldPath lpath) field.ErrorList {
 	n := 0
 	for _, set := range []bool{
 		s.HostPath != nil, s.EmptyDir != nil, s.GCEPersistentDisk != nil, s.AWSElasticBlockStore != nil, //nolint:staticcheck
@@ -175,12 +178,12 @@ func validateVolumeSourceCount(s *corev1.VolumeSource, fldPath *field.Path) fiel
 	}
 	switch {
 	case n == 0:
-		return field.ErrorList{field.Required(fldPath, "must specify a volume type")}
+		return field.ErrorList{field.Required(fldPath.P(), "must specify a volume type")}
 	}
 	return nil
 }
 
-func validatePodHostNetworkDeps(spec *corev1.PodSpec, fldPath *field.Path, o *podValidationOptions) field.ErrorList {
+func validatePodHostNetworkDeps(spec *corev1.PodSpec, fldPath lpath, o *podValidationOptions) field.ErrorList {
 	if !spec.HostNetwork {
 		return nil
 	}
@@ -190,46 +193,46 @@ func validatePodHostNetworkDeps(spec *corev1.PodSpec, fldPath *field.Path, o *po
 		for j, port := range spec.Containers[i].Ports {
 			// Templates may leave hostPort 0: defaulting fills it in on the pod.
 			if hp, cp := port.HostPort, port.ContainerPort; (o.resourceIsPod || hp != 0) && hp != cp {
-				allErrs = append(allErrs, field.Invalid(cPath.Index(i).Child("ports").Index(j).Child("hostPort"), port.HostPort, "must match `containerPort` when `hostNetwork` is true"))
+				allErrs = append(allErrs, field.Invalid(cPath.Index(i).Child("ports").Index(j).Child("hostPort").P(), port.HostPort, "must match `containerPort` when `hostNetwork` is true"))
 			}
 		}
 	}
 	return allErrs
 }
 
-func validateRestartPolicy(p corev1.RestartPolicy, fldPath *field.Path) field.ErrorList {
+func validateRestartPolicy(p corev1.RestartPolicy, fldPath lpath) field.ErrorList {
 	switch p {
 	case corev1.RestartPolicyAlways, corev1.RestartPolicyOnFailure, corev1.RestartPolicyNever:
 		return nil
 	case "":
-		return field.ErrorList{field.Required(fldPath, "")}
+		return field.ErrorList{field.Required(fldPath.P(), "")}
 	}
-	return field.ErrorList{field.NotSupported(fldPath, p, supportedRestartPolicies)}
+	return field.ErrorList{field.NotSupported(fldPath.P(), p, supportedRestartPolicies)}
 }
 
-func validateDNSPolicy(p corev1.DNSPolicy, fldPath *field.Path) field.ErrorList {
+func validateDNSPolicy(p corev1.DNSPolicy, fldPath lpath) field.ErrorList {
 	switch p {
 	case corev1.DNSClusterFirstWithHostNet, corev1.DNSClusterFirst, corev1.DNSDefault, corev1.DNSNone:
 		return nil
 	case "":
-		return field.ErrorList{field.Required(fldPath, "")}
+		return field.ErrorList{field.Required(fldPath.P(), "")}
 	}
 	// Upstream passes the *DNSPolicy pointer as the bad value.
-	return field.ErrorList{field.NotSupported(fldPath, &p, supportedDNSPolicies)}
+	return field.ErrorList{field.NotSupported(fldPath.P(), &p, supportedDNSPolicies)}
 }
 
-func validateImagePullSecrets(secrets []corev1.LocalObjectReference, fldPath *field.Path) field.ErrorList {
+func validateImagePullSecrets(secrets []corev1.LocalObjectReference, fldPath lpath) field.ErrorList {
 	// LocalObjectReference has only Name in v1, so nothing else can be set.
 	return nil
 }
 
-func validateSchedulingGates(gates []corev1.PodSchedulingGate, fldPath *field.Path) field.ErrorList {
+func validateSchedulingGates(gates []corev1.PodSchedulingGate, fldPath lpath) field.ErrorList {
 	var allErrs field.ErrorList
 	for i, g := range gates {
 		allErrs = append(allErrs, validateQualifiedName(g.Name, fldPath.Index(i))...)
 		for j := 0; j < i; j++ {
 			if gates[j].Name == g.Name {
-				allErrs = append(allErrs, field.Duplicate(fldPath.Index(i), g.Name))
+				allErrs = append(allErrs, field.Duplicate(fldPath.Index(i).P(), g.Name))
 				break
 			}
 		}
@@ -239,9 +242,9 @@ func validateSchedulingGates(gates []corev1.PodSchedulingGate, fldPath *field.Pa
 
 // validateFileKeyRefVolumes mirrors upstream validateFileKeyRefVolumes: a fileKeyRef
 // must name an emptyDir volume of the pod.
-func validateFileKeyRefVolumes(spec *corev1.PodSpec, fldPath *field.Path) field.ErrorList {
+func validateFileKeyRefVolumes(spec *corev1.PodSpec, fldPath lpath) field.ErrorList {
 	var allErrs field.ErrorList
-	visitContainersWithPath(spec, fldPath, func(c *corev1.Container, p *field.Path) {
+	visitContainersWithPath(spec, fldPath, func(c *corev1.Container, p lpath) {
 		for j := range c.Env {
 			vf := c.Env[j].ValueFrom
 			if vf == nil || vf.FileKeyRef == nil {
@@ -258,9 +261,9 @@ func validateFileKeyRefVolumes(spec *corev1.PodSpec, fldPath *field.Path) field.
 			}
 			switch {
 			case src == nil:
-				allErrs = append(allErrs, field.NotFound(np, name))
+				allErrs = append(allErrs, field.NotFound(np.P(), name))
 			case src.EmptyDir == nil:
-				allErrs = append(allErrs, field.Invalid(np, name, "referenced volume must be of type emptyDir"))
+				allErrs = append(allErrs, field.Invalid(np.P(), name, "referenced volume must be of type emptyDir"))
 			}
 		}
 	})

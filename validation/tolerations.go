@@ -20,48 +20,52 @@ var (
 // validateTolerations mirrors upstream ValidateTolerations as ValidatePodSpec calls
 // it (key-format errors marked as covered by declarative validation).
 func validateTolerations(tolerations []corev1.Toleration, fldPath *field.Path, o *podValidationOptions) field.ErrorList {
+	return validateTolerationsL(tolerations, fromPath(fldPath), o)
+}
+
+func validateTolerationsL(tolerations []corev1.Toleration, fldPath lpath, o *podValidationOptions) field.ErrorList {
 	var allErrs field.ErrorList
 	for i := range tolerations {
 		t := &tolerations[i]
 		idxPath := fldPath.Index(i)
-		if t.Key != "" {
-			allErrs = append(allErrs, unversionedvalidation.ValidateLabelName(t.Key, idxPath.Child("key")).MarkCoveredByDeclarative()...)
+		if t.Key != "" && len(qualifiedNameErrs(t.Key)) != 0 {
+			allErrs = append(allErrs, unversionedvalidation.ValidateLabelName(t.Key, idxPath.Child("key").P()).MarkCoveredByDeclarative()...)
 		}
 		if t.Key == "" && t.Operator != corev1.TolerationOpExists {
-			allErrs = append(allErrs, field.Invalid(idxPath.Child("operator"), t.Operator,
+			allErrs = append(allErrs, field.Invalid(idxPath.Child("operator").P(), t.Operator,
 				"operator must be Exists when `key` is empty, which means \"match all values and all keys\""))
 		}
 		if t.TolerationSeconds != nil && t.Effect != corev1.TaintEffectNoExecute {
-			allErrs = append(allErrs, field.Invalid(idxPath.Child("effect"), t.Effect, "effect must be 'NoExecute' when `tolerationSeconds` is set"))
+			allErrs = append(allErrs, field.Invalid(idxPath.Child("effect").P(), t.Effect, "effect must be 'NoExecute' when `tolerationSeconds` is set"))
 		}
 		switch t.Operator {
 		case corev1.TolerationOpEqual, "":
 			if errs := validation.IsValidLabelValue(t.Value); len(errs) != 0 {
-				allErrs = append(allErrs, field.Invalid(idxPath.Child("operator"), t.Value, strings.Join(errs, ";")))
+				allErrs = append(allErrs, field.Invalid(idxPath.Child("operator").P(), t.Value, strings.Join(errs, ";")))
 			}
 		case corev1.TolerationOpExists:
 			if t.Value != "" {
-				allErrs = append(allErrs, field.Invalid(idxPath.Child("operator"), t.Value, "value must be empty when `operator` is 'Exists'"))
+				allErrs = append(allErrs, field.Invalid(idxPath.Child("operator").P(), t.Value, "value must be empty when `operator` is 'Exists'"))
 			}
 		case corev1.TolerationOpLt, corev1.TolerationOpGt:
 			if !o.allowTaintTolerationComparisonOperators {
-				allErrs = append(allErrs, field.NotSupported(idxPath.Child("operator"), t.Operator, supportedTolerationOpsAll))
+				allErrs = append(allErrs, field.NotSupported(idxPath.Child("operator").P(), t.Operator, supportedTolerationOpsAll))
 				break
 			}
 			for _, msg := range content.IsDecimalInteger(t.Value) {
-				allErrs = append(allErrs, field.Invalid(idxPath.Child("value"), t.Value, msg))
+				allErrs = append(allErrs, field.Invalid(idxPath.Child("value").P(), t.Value, msg))
 			}
 			if _, err := strconv.ParseInt(t.Value, 10, 64); err != nil {
-				allErrs = append(allErrs, field.Invalid(idxPath.Child("value"), t.Value, err.Error()))
+				allErrs = append(allErrs, field.Invalid(idxPath.Child("value").P(), t.Value, err.Error()))
 			}
 		default:
-			allErrs = append(allErrs, field.NotSupported(idxPath.Child("operator"), t.Operator, supportedTolerationOps))
+			allErrs = append(allErrs, field.NotSupported(idxPath.Child("operator").P(), t.Operator, supportedTolerationOps))
 		}
 		if t.Effect != "" {
 			switch t.Effect {
 			case corev1.TaintEffectNoSchedule, corev1.TaintEffectPreferNoSchedule, corev1.TaintEffectNoExecute:
 			default:
-				allErrs = append(allErrs, field.NotSupported(idxPath.Child("effect"), t.Effect, supportedTaintEffects))
+				allErrs = append(allErrs, field.NotSupported(idxPath.Child("effect").P(), t.Effect, supportedTaintEffects))
 			}
 		}
 	}

@@ -1,0 +1,94 @@
+package validation
+
+import "k8s.io/apimachinery/pkg/util/validation/field"
+
+// lpath is a field path that is only turned into a *field.Path when an error needs
+// it. Validating a valid pod then builds no paths at all, which is most of the
+// allocation work upstream does (a *field.Path per visited field).
+//
+// It is a small value: a materialised root plus up to maxSegs segments. Longer paths
+// fold the segments into the root (allocating) and keep going.
+type lpath struct {
+	root *field.Path
+	segs [maxSegs]pseg
+	n    int
+}
+
+const maxSegs = 6
+
+// pseg is one segment: a child name (idx == childSeg), a map key (idx == keySeg,
+// the key in name) or a list index (idx >= 0).
+type pseg struct {
+	name string
+	idx  int
+}
+
+const (
+	childSeg = -1
+	keySeg   = -2
+)
+
+func newPath(name string) lpath { return lpath{root: field.NewPath(name)} }
+
+// fromPath wraps an already built path.
+func fromPath(p *field.Path) lpath { return lpath{root: p} }
+
+func (p lpath) push(s pseg) lpath {
+	if p.n == maxSegs {
+		p = lpath{root: p.P()}
+	}
+	p.segs[p.n] = s
+	p.n++
+	return p
+}
+
+// Child appends field names, like (*field.Path).Child.
+func (p lpath) Child(name string, more ...string) lpath {
+	p = p.push(pseg{name: name, idx: childSeg})
+	for _, m := range more {
+		p = p.push(pseg{name: m, idx: childSeg})
+	}
+	return p
+}
+
+// Index appends a list index, like (*field.Path).Index.
+func (p lpath) Index(i int) lpath { return p.push(pseg{idx: i}) }
+
+// Key appends a map key, like (*field.Path).Key.
+func (p lpath) Key(k string) lpath { return p.push(pseg{name: k, idx: keySeg}) }
+
+// P materialises the path.
+func (p lpath) P() *field.Path {
+	fp := p.root
+	for i := 0; i < p.n; i++ {
+		s := p.segs[i]
+		switch {
+		case s.idx >= 0:
+			fp = fp.Index(s.idx)
+		case s.idx == keySeg:
+			fp = fp.Key(s.name)
+		case fp == nil:
+			fp = field.NewPath(s.name)
+		default:
+			fp = fp.Child(s.name)
+		}
+	}
+	return fp
+}
+
+// nonNegative is apimachinery's ValidateNonnegativeField on a lazy path.
+func nonNegative(v int64, p lpath) field.ErrorList {
+	if v < 0 {
+		return field.ErrorList{field.Invalid(p.P(), v, "must be greater than or equal to 0").WithOrigin("minimum")}
+	}
+	return nil
+}
+
+// nonNegativeChild is nonNegative(v, parent.Child(name)) without building the path
+// unless v is negative.
+func nonNegativeChild(v int64, parent lpath, name string) field.ErrorList {
+	if v < 0 {
+		return nonNegative(v, parent.Child(name))
+	}
+	return nil
+}
