@@ -88,14 +88,14 @@ func validateInitContainers(containers, regular []corev1.Container, pc *podConte
 				allErrs = append(allErrs, validateLifecycle(ctr.Lifecycle, pc.gracePeriod, path.Child("lifecycle"), pc.os)...)
 			}
 			if ctr.LivenessProbe != nil {
-			allErrs = append(allErrs, validateLivenessProbe(ctr.LivenessProbe, pc.gracePeriod, path.Child("livenessProbe"))...)
-		}
+				allErrs = append(allErrs, validateLivenessProbe(ctr.LivenessProbe, pc.gracePeriod, path.Child("livenessProbe"))...)
+			}
 			if ctr.ReadinessProbe != nil {
-			allErrs = append(allErrs, validateReadinessProbe(ctr.ReadinessProbe, pc.gracePeriod, path.Child("readinessProbe"))...)
-		}
+				allErrs = append(allErrs, validateReadinessProbe(ctr.ReadinessProbe, pc.gracePeriod, path.Child("readinessProbe"))...)
+			}
 			if ctr.StartupProbe != nil {
-			allErrs = append(allErrs, validateStartupProbe(ctr.StartupProbe, pc.gracePeriod, path.Child("startupProbe"))...)
-		}
+				allErrs = append(allErrs, validateStartupProbe(ctr.StartupProbe, pc.gracePeriod, path.Child("startupProbe"))...)
+			}
 		} else {
 			if ctr.Lifecycle != nil {
 				allErrs = append(allErrs, field.Forbidden(path.Child("lifecycle").P(), initOnly))
