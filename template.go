@@ -97,3 +97,23 @@ func copyStringMap(m map[string]string) map[string]string {
 	}
 	return out
 }
+
+// DefaultTemplateForUpdate returns a deep copy of newTemplate as a default v1.37.2 API
+// server stores it when a workload's template changes from the stored oldTemplate: the
+// template defaults of [DefaultTemplate], with the fields of disabled features kept
+// when oldTemplate already uses them (DropDisabledTemplateFields with the old template).
+// A nil newTemplate gives nil; a nil oldTemplate makes it [DefaultTemplateWithOptions].
+func DefaultTemplateForUpdate(newTemplate, oldTemplate *corev1.PodTemplateSpec, opts DefaultOptions) *corev1.PodTemplateSpec {
+	if newTemplate == nil {
+		return nil
+	}
+	var old *corev1.PodSpec
+	if oldTemplate != nil {
+		old = &oldTemplate.Spec
+	}
+	out := newTemplate.DeepCopy()
+	defaultPodSpec(&out.Spec, opts.Features)
+	dropDisabledSpecFields(&out.Spec, old, opts.Features)
+	dropInitContainerAnnotations(out.Annotations)
+	return out
+}

@@ -174,3 +174,38 @@ func FuzzTemplates(f *testing.F) {
 		}
 	})
 }
+
+func TestDefaultTemplateForUpdate(t *testing.T) {
+	withSignal := &corev1.PodTemplateSpec{Spec: corev1.PodSpec{Containers: []corev1.Container{ctr("a", func(c *corev1.Container) {
+		sig := corev1.SIGKILL
+		c.Lifecycle = &corev1.Lifecycle{StopSignal: &sig}
+	})}}}
+	without := &corev1.PodTemplateSpec{Spec: corev1.PodSpec{Containers: []corev1.Container{ctr("a")}}}
+	cases := []struct {
+		name     string
+		new, old *corev1.PodTemplateSpec
+		want     string
+	}{
+		{"kept when the stored template uses it", withSignal, withSignal, `{"stopSignal":"SIGKILL"}`},
+		{"dropped when the stored template does not", withSignal, without, `null`},
+		{"dropped without a stored template", withSignal, nil, `null`},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			before := tc.new.DeepCopy()
+			got := DefaultTemplateForUpdate(tc.new, tc.old, DefaultOptions{})
+			if !reflect.DeepEqual(before, tc.new) {
+				t.Error("input modified")
+			}
+			if s := js(got.Spec.Containers[0].Lifecycle); s != tc.want {
+				t.Errorf("got %s, want %s", s, tc.want)
+			}
+			if got.Spec.RestartPolicy != corev1.RestartPolicyAlways {
+				t.Error("template not defaulted")
+			}
+		})
+	}
+	if DefaultTemplateForUpdate(nil, without, DefaultOptions{}) != nil {
+		t.Error("nil template must give nil")
+	}
+}

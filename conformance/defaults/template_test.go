@@ -153,3 +153,66 @@ func compareWire(got, want any) string {
 	}
 	return ""
 }
+
+// upstreamTemplateUpdate stores newT over oldT inside an apps/v1 Deployment update.
+func upstreamTemplateUpdate(t testing.TB, newT, oldT *corev1.PodTemplateSpec) *corev1.PodTemplateSpec {
+	conv := func(tmpl *corev1.PodTemplateSpec, defaulted bool) *apps.Deployment {
+		v := &appsv1.Deployment{ObjectMeta: metav1.ObjectMeta{Name: "d", Namespace: "ns"}, Spec: appsv1.DeploymentSpec{Template: *tmpl.DeepCopy()}}
+		if defaulted {
+			legacyscheme.Scheme.Default(v)
+		}
+		internal := &apps.Deployment{}
+		must(t, legacyscheme.Scheme.Convert(v, internal, nil))
+		return internal
+	}
+	newD, oldD := conv(newT, true), conv(oldT, false)
+	deploymentstore.Strategy.PrepareForUpdate(context.Background(), newD, oldD)
+	out := &appsv1.Deployment{}
+	must(t, legacyscheme.Scheme.Convert(newD, out, nil))
+	return &out.Spec.Template
+}
+
+func TestDefaultTemplateForUpdateMatchesUpstream(t *testing.T) {
+	s := seed()
+	t.Logf("seed %d (override with PODLIFE_SEED)", s)
+	for gi, gs := range gateSets {
+		t.Run(gs.name, func(t *testing.T) {
+			setGates(t, gs.gates)
+			g := newGen(s + 3000 + uint64(gi))
+			opts := podlife.DefaultOptions{Features: gs.gates}
+			n := templatesPerRun / 2
+			if gs.gates != nil {
+				n = templatesPerRun / 10
+			}
+			fails := 0
+			for i := 0; i < n; i++ {
+				var old *corev1.PodTemplateSpec
+				if g.p(0.5) {
+					old = upstreamTemplateViaDeployment(t, g.template())
+				} else { // stored while more features were on
+					old = podlife.DefaultTemplateWithOptions(g.template(), podlife.DefaultOptions{Features: storedUnder})
+				}
+				newT := g.template()
+				if g.p(0.5) {
+					newT = old.DeepCopy()
+					newT.Spec.Containers = append(newT.Spec.Containers, g.container("added", 0))
+				}
+				bn, bo := newT.DeepCopy(), old.DeepCopy()
+				got := podlife.DefaultTemplateForUpdate(newT, old, opts)
+				if !reflect.DeepEqual(bn, newT) || !reflect.DeepEqual(bo, old) {
+					t.Fatalf("template %d: DefaultTemplateForUpdate modified an input", i)
+				}
+				if d := compare(got, upstreamTemplateUpdate(t, newT, old)); d != "" {
+					fails++
+					nb, _ := json.Marshal(bn)
+					ob, _ := json.Marshal(bo)
+					t.Errorf("template update %d (seed %d, gates %s): %s\nnew: %s\nold: %s", i, s+3000+uint64(gi), gs.name, d, nb, ob)
+					if fails > 3 {
+						t.FailNow()
+					}
+				}
+			}
+			t.Logf("%s: %d template updates, 0 disagreements allowed", gs.name, n)
+		})
+	}
+}
