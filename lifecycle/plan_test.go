@@ -1,6 +1,7 @@
 package lifecycle
 
 import (
+	"strconv"
 	"testing"
 	"time"
 
@@ -1027,4 +1028,363 @@ func TestPodActionsString(t *testing.T) {
 	assert.Equal(t, "kill the pod; create a sandbox (attempt 2) because pod sandbox is not ready; start ephemeral container debug; start init containers restartable-init-1, restartable-init-2; leave foo1, foo3 for a later sync", a.String())
 	a = PodActions{ContainersToKill: []ContainerKill{kill(regs(1)[0], "id2", KillReasonNone, "")}, ContainersToStart: regs(1, 2)}
 	assert.Equal(t, "kill container foo2; start containers foo2, foo3", a.String())
+}
+
+func FuzzPlan(f *testing.F) {
+	for _, s := range fuzzSeeds {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		pod, v := fuzzPodAndView(data)
+		podBefore, viewBefore := pod.DeepCopy(), cloneView(v)
+		now := fuzzT0.Add(90 * time.Second)
+		a := Plan(pod, v, now, Options{})
+		require.Equal(t, podBefore, pod, "pod untouched")
+		require.Equal(t, viewBefore, v, "view untouched")
+		require.Equal(t, a, Plan(pod, v, now, Options{}), "deterministic")
+		_ = a.String()
+
+		if isTerminal(pod.Status.Phase) || pod.DeletionTimestamp != nil {
+			require.True(t, a.Terminate, "a terminal or deleted pod is only ever terminated")
+		}
+		if a.Terminate {
+			require.Empty(t, a.InitContainersToStart)
+			require.Empty(t, a.ContainersToStart)
+			return
+		}
+		checkStarts(t, pod, v, a)
+		for _, w := range a.BackOff {
+			require.True(t, w.Until.After(now), "a held start waits for a future time")
+			require.Contains(t, w.Message, "back-off "+w.Delay.String()+" restarting failed container="+w.Container.Name+" pod=p_ns(u)")
+		}
+	})
+}
+
+func FuzzComputePodActions(f *testing.F) {
+	for _, s := range fuzzSeeds {
+		f.Add(s, false)
+	}
+	f.Fuzz(func(t *testing.T, data []byte, restartAll bool) {
+		pod, v := fuzzPodAndView(data)
+		podBefore, viewBefore := pod.DeepCopy(), cloneView(v)
+		a := ComputePodActions(pod, v, restartAll, Options{})
+		require.Equal(t, podBefore, pod)
+		require.Equal(t, viewBefore, v)
+		require.Equal(t, a, ComputePodActions(pod, v, restartAll, Options{}))
+		require.Empty(t, a.BackOff)
+		require.Empty(t, a.BackOffUpdates)
+		if len(a.ContainersToReset) > 0 {
+			require.Empty(t, a.ContainersToStart)
+			require.Empty(t, a.InitContainersToStart)
+		}
+		checkStarts(t, pod, v, a)
+	})
+}
+
+// checkStarts asserts the start-order invariants of an action.
+func checkStarts(t *testing.T, pod *corev1.Pod, v *View, a PodActions) {
+	t.Helper()
+	for _, r := range a.InitContainersToStart {
+		require.Equal(t, pod.Spec.InitContainers[r.Index].Name, r.Name)
+	}
+	for _, r := range a.ContainersToStart {
+		require.Equal(t, pod.Spec.Containers[r.Index].Name, r.Name)
+	}
+	for _, r := range a.EphemeralContainersToStart {
+		require.Equal(t, pod.Spec.EphemeralContainers[r.Index].Name, r.Name)
+	}
+	// Init containers start in spec order, at most one regular init container at a time.
+	regular := 0
+	for i, r := range a.InitContainersToStart {
+		if i > 0 {
+			require.Less(t, a.InitContainersToStart[i-1].Index, r.Index, "spec order")
+		}
+		if r.Kind == KindInitContainer {
+			regular++
+		}
+	}
+	require.LessOrEqual(t, regular, 1, "one regular init container at a time")
+	if a.CreateSandbox && len(pod.Spec.InitContainers) > 0 {
+		require.Empty(t, a.ContainersToStart, "a new sandbox starts with the first init container")
+		require.Equal(t, []ContainerRef{initRef(pod.Spec.InitContainers, 0)}, a.InitContainersToStart)
+	}
+	// A regular container starts only once the last init container is done or started.
+	if len(a.ContainersToStart) > 0 && len(pod.Spec.InitContainers) > 0 {
+		x := newLookup(v)
+		last := &pod.Spec.InitContainers[len(pod.Spec.InitContainers)-1]
+		inst := x.newestActive(last.Name)
+		done := inst != nil && (restart.IsRestartableInitContainer(last) && inst.kubeletState() == restart.StateRunning ||
+			!restart.IsRestartableInitContainer(last) && inst.kubeletState() == restart.StateExited && !initContainerFailed(inst))
+		require.True(t, done || anyActiveRegularContainer(pod, &x), "regular container started before initialization")
+	}
+}
+
+// fuzzReader turns fuzz bytes into choices; it yields zeros once the bytes run out.
+type fuzzReader struct{ b []byte }
+
+func (r *fuzzReader) next() int {
+	if len(r.b) == 0 {
+		return 0
+	}
+	v := int(r.b[0])
+	r.b = r.b[1:]
+	return v
+}
+
+func (r *fuzzReader) pick(n int) int { return r.next() % n }
+
+var fuzzT0 = time.Date(2026, 1, 1, 10, 0, 0, 0, time.UTC)
+
+// fuzzPodAndView builds a pod with statuses and a runtime view from fuzz bytes.
+func fuzzPodAndView(data []byte) (*corev1.Pod, *View) {
+	r := &fuzzReader{b: data}
+	pod := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Name: "p", Namespace: "ns", UID: "u", Generation: int64(r.pick(3))}}
+	pod.Spec.RestartPolicy = []corev1.RestartPolicy{"", corev1.RestartPolicyAlways, corev1.RestartPolicyOnFailure, corev1.RestartPolicyNever}[r.pick(4)]
+	pod.Spec.HostNetwork = r.pick(8) == 0
+	if r.pick(12) == 0 {
+		pod.DeletionTimestamp = &metav1.Time{Time: fuzzT0}
+	}
+	policies := []*corev1.ContainerRestartPolicy{nil, &policyAlways, &policyOnFailure, &policyNever}
+	rule := func() []corev1.ContainerRestartRule {
+		if r.pick(3) != 0 {
+			return nil
+		}
+		action := corev1.ContainerRestartRuleActionRestart
+		if r.pick(2) == 0 {
+			action = corev1.ContainerRestartRuleActionRestartAllContainers
+		}
+		return []corev1.ContainerRestartRule{{Action: action, ExitCodes: &corev1.ContainerRestartRuleOnExitCodes{Operator: corev1.ContainerRestartRuleOnExitCodesOpIn, Values: []int32{int32(r.pick(4))}}}}
+	}
+	probe := func() *corev1.Probe {
+		if r.pick(3) == 0 {
+			return &corev1.Probe{}
+		}
+		return nil
+	}
+	for i := r.pick(4); i > 0; i-- {
+		c := corev1.Container{Name: "i" + strconv.Itoa(len(pod.Spec.InitContainers)), Image: "img", RestartPolicy: policies[r.pick(4)], StartupProbe: probe(), LivenessProbe: probe()}
+		if c.RestartPolicy != nil {
+			c.RestartPolicyRules = rule()
+		}
+		pod.Spec.InitContainers = append(pod.Spec.InitContainers, c)
+	}
+	for i := r.pick(4); i > 0; i-- {
+		c := corev1.Container{Name: "c" + strconv.Itoa(len(pod.Spec.Containers)), Image: "img", RestartPolicy: policies[r.pick(4)], StartupProbe: probe(), ReadinessProbe: probe(), LivenessProbe: probe()}
+		if c.RestartPolicy != nil {
+			c.RestartPolicyRules = rule()
+		}
+		pod.Spec.Containers = append(pod.Spec.Containers, c)
+	}
+	if r.pick(4) == 0 {
+		pod.Spec.EphemeralContainers = []corev1.EphemeralContainer{{EphemeralContainerCommon: corev1.EphemeralContainerCommon{Name: "e0", Image: "img"}}}
+	}
+	var names []string
+	for _, c := range pod.Spec.InitContainers {
+		names = append(names, c.Name)
+	}
+	for _, c := range pod.Spec.Containers {
+		names = append(names, c.Name)
+	}
+	for _, c := range pod.Spec.EphemeralContainers {
+		names = append(names, c.Name)
+	}
+	names = append(names, "stranger")
+
+	// Previous status.
+	pod.Status.Phase = []corev1.PodPhase{"", corev1.PodPending, corev1.PodRunning, corev1.PodSucceeded, corev1.PodFailed}[r.pick(5)]
+	if r.pick(2) == 0 {
+		pod.Status.StartTime = &metav1.Time{Time: fuzzT0}
+	}
+	if r.pick(3) == 0 {
+		d := int64(r.pick(100))
+		pod.Spec.ActiveDeadlineSeconds = &d
+	}
+	cstatus := func(name string) corev1.ContainerStatus {
+		cs := corev1.ContainerStatus{Name: name, RestartCount: int32(r.pick(3)), ContainerID: "x://" + strconv.Itoa(r.pick(6))}
+		switch r.pick(4) {
+		case 0:
+			cs.State.Running = &corev1.ContainerStateRunning{StartedAt: metav1.NewTime(fuzzT0)}
+		case 1:
+			cs.State.Terminated = &corev1.ContainerStateTerminated{ExitCode: int32(r.pick(3)), Reason: []string{"", "Error", "RestartingAllContainers"}[r.pick(3)]}
+		case 2:
+			cs.State.Waiting = &corev1.ContainerStateWaiting{Reason: []string{"", "CrashLoopBackOff", "RestartingAllContainers"}[r.pick(3)]}
+		}
+		if r.pick(3) == 0 {
+			cs.LastTerminationState.Terminated = &corev1.ContainerStateTerminated{ExitCode: int32(r.pick(3))}
+		}
+		if r.pick(2) == 0 {
+			b := r.pick(2) == 0
+			cs.Started = &b
+		}
+		return cs
+	}
+	for _, c := range pod.Spec.InitContainers {
+		if r.pick(2) == 0 {
+			pod.Status.InitContainerStatuses = append(pod.Status.InitContainerStatuses, cstatus(c.Name))
+		}
+	}
+	for _, c := range pod.Spec.Containers {
+		if r.pick(2) == 0 {
+			pod.Status.ContainerStatuses = append(pod.Status.ContainerStatuses, cstatus(c.Name))
+		}
+	}
+	for i := r.pick(3); i > 0; i-- {
+		t := []corev1.PodConditionType{corev1.AllContainersRestarting, corev1.PodInitialized, corev1.PodReady, corev1.DisruptionTarget, "custom"}[r.pick(5)]
+		pod.Status.Conditions = append(pod.Status.Conditions, corev1.PodCondition{Type: t, Status: []corev1.ConditionStatus{corev1.ConditionTrue, corev1.ConditionFalse}[r.pick(2)]})
+	}
+
+	// Runtime view.
+	v := &View{}
+	for i := r.pick(3); i > 0; i-- {
+		sb := Sandbox{ID: "s" + strconv.Itoa(len(v.Sandboxes)), Ready: r.pick(4) != 0, Attempt: uint32(r.pick(3)), HostNetwork: r.pick(6) == 0}
+		switch r.pick(4) {
+		case 0:
+		case 1:
+			sb.Network = &SandboxNetwork{}
+		case 2:
+			sb.Network = &SandboxNetwork{IP: "10.0.0.1", AdditionalIPs: []string{"fd00::1"}}
+		default:
+			sb.Network = &SandboxNetwork{IP: "10.0.0." + strconv.Itoa(r.pick(300))}
+		}
+		v.Sandboxes = append(v.Sandboxes, sb)
+	}
+	states := []restart.State{restart.StateCreated, restart.StateRunning, restart.StateExited, restart.StateUnknown, restart.StateNone}
+	results := []ProbeResult{ProbeNone, ProbeSuccess, ProbeFailure, ProbeUnknown}
+	for i := r.pick(8); i > 0; i-- {
+		inst := Instance{
+			Name: names[r.pick(len(names))], ID: "x://" + strconv.Itoa(r.pick(6)),
+			State: states[r.pick(len(states))], ExitCode: int32(r.pick(4)), RestartCount: int32(r.pick(4)),
+			StartedAt: fuzzT0.Add(time.Duration(r.pick(60)) * time.Second), FinishedAt: fuzzT0.Add(time.Duration(r.pick(120)) * time.Second),
+			SpecChanged: r.pick(6) == 0, Liveness: results[r.pick(4)], Startup: results[r.pick(4)], Readiness: results[r.pick(4)],
+		}
+		if r.pick(8) == 0 {
+			inst.Reason = "OOMKilled"
+		}
+		if len(v.Sandboxes) > 0 && r.pick(3) == 0 {
+			inst.Sandbox = v.Sandboxes[r.pick(len(v.Sandboxes))].ID
+		}
+		v.Instances = append(v.Instances, inst)
+	}
+	if r.pick(2) == 0 {
+		v.BackOff = map[string]restart.Backoff{}
+		for _, c := range pod.Spec.Containers {
+			v.BackOff[restart.BackoffKey(pod, &c)] = restart.Backoff{Exists: true, Delay: time.Duration(10*(1+r.pick(4))) * time.Second, LastUpdate: fuzzT0}
+		}
+	}
+	if r.pick(2) == 0 {
+		v.StartFailures = map[string]StartFailure{names[r.pick(len(names))]: {Reason: "ErrImagePull", Message: "m"}}
+	}
+	return pod, v
+}
+
+// cloneView deep-copies a view for the "input untouched" checks.
+func cloneView(v *View) *View {
+	c := *v
+	c.Sandboxes = append([]Sandbox(nil), v.Sandboxes...)
+	for i := range c.Sandboxes {
+		if n := c.Sandboxes[i].Network; n != nil {
+			cp := *n
+			cp.AdditionalIPs = append([]string(nil), n.AdditionalIPs...)
+			c.Sandboxes[i].Network = &cp
+		}
+	}
+	c.Instances = append([]Instance(nil), v.Instances...)
+	if v.BackOff != nil {
+		c.BackOff = make(map[string]restart.Backoff, len(v.BackOff))
+		for k, b := range v.BackOff {
+			c.BackOff[k] = b
+		}
+	}
+	if v.StartFailures != nil {
+		c.StartFailures = make(map[string]StartFailure, len(v.StartFailures))
+		for k, f := range v.StartFailures {
+			c.StartFailures[k] = f
+		}
+	}
+	c.HostIPs = append([]string(nil), v.HostIPs...)
+	return &c
+}
+
+var fuzzSeeds = [][]byte{
+	nil,
+	{1, 2, 3, 4, 5, 6, 7, 8, 9, 10},
+	{3, 1, 0, 2, 2, 1, 1, 0, 3, 3, 2, 1, 0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12},
+	{255, 254, 253, 252, 251, 250, 249, 248, 247, 246, 245, 244, 243, 242, 241, 240, 239, 238, 237, 236, 235, 234},
+	[]byte("podlife lifecycle plan fuzz seed with sidecars and init containers"),
+}
+
+// benchPod is a realistic running pod: two init containers (one a sidecar with
+// probes), two app containers with resources and probes, full statuses.
+func benchPod() (*corev1.Pod, View) {
+	t0 := time.Date(2026, 1, 1, 10, 0, 0, 0, time.UTC)
+	res := corev1.ResourceRequirements{
+		Requests: corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("100m"), corev1.ResourceMemory: resource.MustParse("128Mi")},
+		Limits:   corev1.ResourceList{corev1.ResourceMemory: resource.MustParse("256Mi")},
+	}
+	probe := &corev1.Probe{ProbeHandler: corev1.ProbeHandler{HTTPGet: &corev1.HTTPGetAction{Path: "/healthz"}}}
+	pod := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Name: "web-7d4b9c", Namespace: "prod", UID: "0b6f4a2e", Generation: 1,
+		Labels: map[string]string{"app": "web", "tier": "frontend"}, CreationTimestamp: metav1.NewTime(t0)}}
+	pod.Spec = corev1.PodSpec{
+		RestartPolicy: corev1.RestartPolicyAlways,
+		InitContainers: []corev1.Container{
+			{Name: "migrate", Image: "registry.example/migrate:1.2", Resources: res},
+			{Name: "proxy", Image: "registry.example/proxy:3", RestartPolicy: &policyAlways, Resources: res, StartupProbe: probe, ReadinessProbe: probe},
+		},
+		Containers: []corev1.Container{
+			{Name: "app", Image: "registry.example/app:5", Resources: res, LivenessProbe: probe, ReadinessProbe: probe,
+				Env: []corev1.EnvVar{{Name: "MODE", Value: "prod"}}, Ports: []corev1.ContainerPort{{ContainerPort: 8080}}},
+			{Name: "worker", Image: "registry.example/worker:5", Resources: res},
+		},
+	}
+	started := true
+	run := func(name, id string, at time.Time) corev1.ContainerStatus {
+		return corev1.ContainerStatus{Name: name, ContainerID: id, Ready: true, Started: &started, Image: "img", ImageID: "sha",
+			State: corev1.ContainerState{Running: &corev1.ContainerStateRunning{StartedAt: metav1.NewTime(at)}}}
+	}
+	pod.Status = corev1.PodStatus{
+		Phase: corev1.PodRunning, PodIP: "10.1.2.3", PodIPs: []corev1.PodIP{{IP: "10.1.2.3"}}, HostIP: "192.168.1.1",
+		StartTime: &metav1.Time{Time: t0}, QOSClass: corev1.PodQOSBurstable,
+		Conditions: []corev1.PodCondition{
+			{Type: corev1.PodReadyToStartContainers, Status: corev1.ConditionTrue},
+			{Type: corev1.PodInitialized, Status: corev1.ConditionTrue},
+			{Type: corev1.PodReady, Status: corev1.ConditionTrue},
+			{Type: corev1.ContainersReady, Status: corev1.ConditionTrue},
+			{Type: corev1.PodScheduled, Status: corev1.ConditionTrue},
+		},
+		InitContainerStatuses: []corev1.ContainerStatus{
+			{Name: "migrate", ContainerID: "containerd://m1", Ready: true, State: corev1.ContainerState{Terminated: &corev1.ContainerStateTerminated{Reason: "Completed", ContainerID: "containerd://m1"}}},
+			run("proxy", "containerd://p1", t0.Add(5*time.Second)),
+		},
+		ContainerStatuses: []corev1.ContainerStatus{run("app", "containerd://a1", t0.Add(6*time.Second)), run("worker", "containerd://w1", t0.Add(6*time.Second))},
+	}
+	v := View{
+		Sandboxes: []Sandbox{{ID: "s1", Ready: true, Network: &SandboxNetwork{IP: "10.1.2.3"}}},
+		Instances: []Instance{
+			{Name: "worker", ID: "containerd://w1", State: restart.StateRunning, StartedAt: t0.Add(6 * time.Second)},
+			{Name: "app", ID: "containerd://a1", State: restart.StateRunning, StartedAt: t0.Add(6 * time.Second), Liveness: ProbeSuccess, Readiness: ProbeSuccess},
+			{Name: "proxy", ID: "containerd://p1", State: restart.StateRunning, StartedAt: t0.Add(5 * time.Second), Startup: ProbeSuccess, Readiness: ProbeSuccess},
+			{Name: "migrate", ID: "containerd://m1", State: restart.StateExited, Reason: "Completed", FinishedAt: t0.Add(4 * time.Second)},
+		},
+		HostIPs: []string{"192.168.1.1"},
+	}
+	return pod, v
+}
+
+// BenchmarkPlan measures Plan next to a DeepCopy of the same pod; the ratio of the
+// two ns/op is the cost of Plan in pod copies.
+func BenchmarkPlan(b *testing.B) {
+	pod, v := benchPod()
+	now := pod.Status.StartTime.Add(time.Hour)
+	b.Run("Plan", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			_ = Plan(pod, &v, now, Options{})
+		}
+	})
+	b.Run("DeepCopy", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			_ = pod.DeepCopy()
+		}
+	})
 }

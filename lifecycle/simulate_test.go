@@ -149,3 +149,33 @@ func TestSimulateBounds(t *testing.T) {
 	assert.Equal(t, "DeadlineExceeded", tl.Pod.Status.Reason)
 	assert.Equal(t, simStart.Add(30*time.Second), tl.Steps[len(tl.Steps)-1].Time)
 }
+
+func FuzzSimulate(f *testing.F) {
+	for _, s := range fuzzSeeds {
+		f.Add(s, uint8(2), uint8(0))
+	}
+	f.Fuzz(func(t *testing.T, data []byte, dur uint8, code uint8) {
+		pod, _ := fuzzPodAndView(data)
+		pod.Status = corev1.PodStatus{}
+		before := pod.DeepCopy()
+		script := Script{}
+		for i, c := range append(append([]corev1.Container{}, pod.Spec.InitContainers...), pod.Spec.Containers...) {
+			script[c.Name] = ContainerScript{Runs: []Run{{Duration: time.Duration(int(dur)+i) * time.Second, ExitCode: int32(code % 3)}, {Forever: code%2 == 0}}}
+		}
+		opts := SimulateOptions{Start: fuzzT0, MaxDuration: 10 * time.Minute, MaxSteps: 200}
+		tl := Simulate(pod, script, opts)
+		require.Equal(t, before, pod)
+		require.Equal(t, tl, Simulate(pod, script, opts), "deterministic")
+		require.LessOrEqual(t, len(tl.Steps), 200)
+		terminal := false
+		for i, s := range tl.Steps {
+			if i > 0 {
+				require.False(t, s.Time.Before(tl.Steps[i-1].Time), "time moves forward")
+			}
+			if terminal {
+				require.True(t, isTerminal(s.Status.Phase), "a pod never leaves Succeeded or Failed")
+			}
+			terminal = terminal || isTerminal(s.Status.Phase)
+		}
+	})
+}

@@ -598,3 +598,99 @@ func TestNextStatusEdges(t *testing.T) {
 	assert.NotNil(t, s.ContainerStatuses[0].State.Terminated)
 	assert.Equal(t, &corev1.ContainerStateWaiting{Reason: "ErrImagePull", Message: "pull failed"}, s.ContainerStatuses[1].State.Waiting)
 }
+
+func FuzzNextStatus(f *testing.F) {
+	for _, s := range fuzzSeeds {
+		f.Add(s, int64(0))
+	}
+	f.Fuzz(func(t *testing.T, data []byte, nanos int64) {
+		pod, v := fuzzPodAndView(data)
+		podBefore, viewBefore := pod.DeepCopy(), cloneView(v)
+		now := fuzzT0.Add(time.Duration(nanos % int64(time.Hour)))
+		s := NextStatus(pod, v, now, Options{})
+		require.Equal(t, podBefore, pod, "pod untouched")
+		require.Equal(t, viewBefore, v, "view untouched")
+		require.Equal(t, s, NextStatus(pod, v, now, Options{}), "deterministic")
+
+		if isTerminal(pod.Status.Phase) {
+			require.Equal(t, pod.Status.Phase, s.Phase, "a pod never leaves Succeeded or Failed")
+		}
+		require.Len(t, s.ContainerStatuses, len(pod.Spec.Containers))
+		require.Len(t, s.InitContainerStatuses, len(pod.Spec.InitContainers))
+		require.Len(t, s.EphemeralContainerStatuses, len(pod.Spec.EphemeralContainers))
+		for i := range s.InitContainerStatuses {
+			require.Equal(t, pod.Spec.InitContainers[i].Name, s.InitContainerStatuses[i].Name, "init statuses in spec order")
+		}
+		for i := 1; i < len(s.ContainerStatuses); i++ {
+			require.LessOrEqual(t, s.ContainerStatuses[i-1].Name, s.ContainerStatuses[i].Name, "sorted by name")
+		}
+		require.NotNil(t, s.StartTime)
+		for _, c := range s.Conditions {
+			require.Zero(t, c.LastTransitionTime.Nanosecond(), "whole seconds")
+		}
+		for _, list := range [][]corev1.ContainerStatus{s.InitContainerStatuses, s.ContainerStatuses} {
+			for _, cs := range list {
+				n := 0
+				for _, set := range []bool{cs.State.Waiting != nil, cs.State.Running != nil, cs.State.Terminated != nil} {
+					if set {
+						n++
+					}
+				}
+				require.LessOrEqual(t, n, 1, "one state at most: %+v", cs)
+			}
+		}
+		// The runtime conditions agree with their own functions.
+		c := PodReadyToStartContainersCondition(pod, v, Options{})
+		require.Contains(t, s.Conditions, withTime(c, s.Conditions))
+	})
+}
+
+// withTime returns c with the transition time of the condition of its type in list.
+func withTime(c corev1.PodCondition, list []corev1.PodCondition) corev1.PodCondition {
+	for _, l := range list {
+		if l.Type == c.Type {
+			c.LastTransitionTime = l.LastTransitionTime
+		}
+	}
+	return c
+}
+
+func FuzzRuntimeConditions(f *testing.F) {
+	for _, s := range fuzzSeeds {
+		f.Add(s, uint8(0))
+	}
+	f.Fuzz(func(t *testing.T, data []byte, phase uint8) {
+		pod, v := fuzzPodAndView(data)
+		podBefore, viewBefore := pod.DeepCopy(), cloneView(v)
+		p := []corev1.PodPhase{corev1.PodPending, corev1.PodRunning, corev1.PodSucceeded, corev1.PodFailed, ""}[phase%5]
+		c1 := PodReadyToStartContainersCondition(pod, v, Options{})
+		c2, included := AllContainersRestartingCondition(pod, v, p, Options{})
+		require.Equal(t, podBefore, pod)
+		require.Equal(t, viewBefore, v)
+		require.Equal(t, corev1.PodReadyToStartContainers, c1.Type)
+		require.Equal(t, c1.Status == corev1.ConditionTrue, c1.Reason == "")
+		require.Equal(t, corev1.AllContainersRestarting, c2.Type)
+		require.Equal(t, restart.AllContainersCouldRestart(&pod.Spec, restart.Options{}), included)
+		if p == corev1.PodSucceeded || p == corev1.PodFailed {
+			require.Equal(t, corev1.ConditionFalse, c2.Status)
+		}
+	})
+}
+
+// BenchmarkNextStatus measures NextStatus next to a DeepCopy of the same pod.
+func BenchmarkNextStatus(b *testing.B) {
+	pod, v := benchPod()
+	now := pod.Status.StartTime.Add(time.Hour)
+	b.Run("NextStatus", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			_ = NextStatus(pod, &v, now, Options{})
+		}
+	})
+	b.Run("DeepCopy", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			_ = pod.DeepCopy()
+		}
+	})
+}

@@ -126,3 +126,23 @@ func TestViewRuntime(t *testing.T) {
 	}
 	assert.Nil(t, large.newest("zz"))
 }
+
+func FuzzViewFromStatus(f *testing.F) {
+	for _, s := range fuzzSeeds {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		pod, _ := fuzzPodAndView(data)
+		before := pod.DeepCopy()
+		v := ViewFromStatus(pod)
+		require.Equal(t, before, pod)
+		require.Equal(t, v, ViewFromStatus(pod))
+		require.LessOrEqual(t, len(v.Sandboxes), 1)
+		for _, inst := range v.Instances {
+			require.NotEqual(t, restart.StateNone, inst.State)
+		}
+		// The view feeds the planner and the status without trouble.
+		_ = Plan(pod, &v, fuzzT0, Options{})
+		_ = NextStatus(pod, &v, fuzzT0, Options{})
+	})
+}
