@@ -334,3 +334,34 @@ func TestUpstreamWritesThroughSharedDecimal(t *testing.T) {
 		t.Errorf("podlife changed the pod-level request to %s", q.String())
 	}
 }
+
+// TestNilPod documents the one deliberate difference: upstream panics on a nil pod,
+// podlife answers as for an empty pod.
+func TestNilPod(t *testing.T) {
+	panics := func(f func()) (p bool) {
+		defer func() { p = recover() != nil }()
+		f()
+		return false
+	}
+	for name, f := range map[string]func(){
+		"PodRequests":                func() { upstream.PodRequests(nil, upstream.PodResourcesOptions{}) },
+		"PodLimits":                  func() { upstream.PodLimits(nil, upstream.PodResourcesOptions{}) },
+		"IsPodLevelResourcesSet":     func() { upstream.IsPodLevelResourcesSet(nil) },
+		"IsPodResizeInfeasible":      func() { upstream.IsPodResizeInfeasible(nil) },
+		"GetContainerDRAAllocations": func() { upstream.GetContainerDRAAllocations(nil, "c") },
+		"ComputePodQOS":              func() { qos.ComputePodQOS(nil) },
+	} {
+		if !panics(f) {
+			t.Errorf("upstream %s no longer panics on a nil pod; podlife could follow it", name)
+		}
+	}
+	empty := &corev1.Pod{}
+	for _, fn := range listFns {
+		if d := diffLists(fn.ours(nil, resources.PodResourcesOptions{}), fn.upstream(empty, upstream.PodResourcesOptions{})); d != "" {
+			t.Errorf("%s(nil) differs from upstream on an empty pod: %s", fn.name, d)
+		}
+	}
+	if got, want := resources.ComputePodQOS(nil), qos.ComputePodQOS(empty); got != want {
+		t.Errorf("ComputePodQOS(nil) = %s, upstream on an empty pod %s", got, want)
+	}
+}
