@@ -32,6 +32,11 @@ func (g *gen) updatePair(t testing.TB) updatePair {
 			base.Spec.NodeSelector = map[string]string{"zone": "a"}
 		}
 	}
+	if g.chance(0.2) {
+		base.Spec.Affinity = &v1.Affinity{NodeAffinity: &v1.NodeAffinity{RequiredDuringSchedulingIgnoredDuringExecution: &v1.NodeSelector{
+			NodeSelectorTerms: []v1.NodeSelectorTerm{{MatchExpressions: []v1.NodeSelectorRequirement{{Key: "zone", Operator: v1.NodeSelectorOpIn, Values: []string{"a"}}}}},
+		}}}
+	}
 	stored := upstreamStore(t, base)
 	stored.ResourceVersion = "42"
 	stored.UID = "3f1c2a8e-0000-4000-8000-000000000001"
@@ -166,6 +171,21 @@ var updateFaults = []fault{
 			p.Spec.Affinity = &v1.Affinity{}
 		}
 		p.Spec.Affinity.NodeAffinity = &v1.NodeAffinity{RequiredDuringSchedulingIgnoredDuringExecution: &v1.NodeSelector{NodeSelectorTerms: []v1.NodeSelectorTerm{term}}}
+	}},
+	{"update.nodeAffinity.extend", func(g *gen, p *v1.Pod) {
+		a := p.Spec.Affinity
+		if a == nil || a.NodeAffinity == nil || a.NodeAffinity.RequiredDuringSchedulingIgnoredDuringExecution == nil {
+			return
+		}
+		terms := a.NodeAffinity.RequiredDuringSchedulingIgnoredDuringExecution.NodeSelectorTerms
+		switch g.r.Intn(3) {
+		case 0:
+			terms[0].MatchExpressions = append(terms[0].MatchExpressions, v1.NodeSelectorRequirement{Key: "disk", Operator: v1.NodeSelectorOpExists})
+		case 1:
+			terms[0].MatchFields = append(terms[0].MatchFields, v1.NodeSelectorRequirement{Key: "metadata.name", Operator: v1.NodeSelectorOpIn, Values: []string{"n1"}})
+		default:
+			a.NodeAffinity.RequiredDuringSchedulingIgnoredDuringExecution.NodeSelectorTerms = append(terms, v1.NodeSelectorTerm{})
+		}
 	}},
 	{"update.nodeName", func(g *gen, p *v1.Pod) { p.Spec.NodeName = "node-1" }},
 	{"update.probe", func(g *gen, p *v1.Pod) {
