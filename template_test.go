@@ -137,9 +137,10 @@ func TestPodFromTemplate(t *testing.T) {
 	}
 }
 
-// FuzzTemplates checks DefaultTemplate and PodFromTemplate: no panic, input untouched,
-// deterministic, DefaultTemplate idempotent, and a pod from a stored template equal to
-// the pod from the raw one.
+// FuzzTemplates checks DefaultTemplate, DefaultTemplateForUpdate and PodFromTemplate:
+// no panic, input untouched, deterministic, DefaultTemplate idempotent, resending a
+// stored template a no-op, and a pod from a stored template equal to the pod from the
+// raw one.
 func FuzzTemplates(f *testing.F) {
 	f.Add([]byte{}, "web")
 	f.Add([]byte{1, 1, 1, 3, 2, 1, 3, 2, 5, 1, 2, 1, 1, 1}, "Web-")
@@ -160,6 +161,16 @@ func FuzzTemplates(f *testing.F) {
 		}
 		if a, b := mustJSON(t, stored), mustJSON(t, DefaultTemplateWithOptions(stored, opts)); a != b {
 			t.Fatalf("DefaultTemplate not idempotent:\n%s\n%s", a, b)
+		}
+		if a, b := mustJSON(t, stored), mustJSON(t, DefaultTemplateForUpdate(tmpl, nil, opts)); a != b {
+			t.Fatal("DefaultTemplateForUpdate without a stored template differs from DefaultTemplate")
+		}
+		storedBefore := stored.DeepCopy()
+		if a, b := mustJSON(t, stored), mustJSON(t, DefaultTemplateForUpdate(stored, stored, opts)); a != b {
+			t.Fatalf("resending the stored template changed it:\n%s\n%s", a, b)
+		}
+		if !reflect.DeepEqual(storedBefore, stored) {
+			t.Fatal("DefaultTemplateForUpdate modified its input")
 		}
 		popts := PodFromTemplateOptions{DefaultOptions: opts, ControllerName: controller, Namespace: "ns"}
 		fromRaw := PodFromTemplate(tmpl, popts)
