@@ -46,6 +46,9 @@ func main() {
 	fmt.Fprintln(&b)
 	fmt.Fprintln(&b, "// gateDependencies holds, per gate, the gates it needs enabled.")
 	fmt.Fprintln(&b, "var gateDependencies = map[string][]string{")
+	// Dependencies are written in upstream's order (AddDependencies sorts them), which
+	// is the order of the names in its "depends on features that are disabled: [...]"
+	// message; conformance/gates_test.go checks both.
 	deps := gate.Dependencies()
 	depNames := make([]string, 0, len(deps))
 	for name, d := range deps {
