@@ -47,7 +47,7 @@
 // GetPodFromTemplate followed by [DefaultWithOptions]).
 //
 // Not mirrored: what the registry assigns outside PrepareForCreate (name from
-// generateName, uid, creationTimestamp, resourceVersion) and admission plugins
+// generateName, uid, creationTimestamp, resourceVersion, managedFields) and admission plugins
 // (LimitRanger, ServiceAccount, webhooks, ...).
 //
 // # Feature gates
