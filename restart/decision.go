@@ -183,7 +183,7 @@ func ShouldRestart(pod *corev1.Pod, container string, opts Options) Decision {
 	state, exitCode := StateNone, int32(0)
 	for i := range statuses {
 		st := &statuses[i]
-		if st.Name != container {
+		if !sameName(st.Name, container) {
 			continue
 		}
 		switch {
@@ -308,20 +308,25 @@ func podPolicyRestarts(p corev1.RestartPolicy, exitCode int32) bool {
 	return true
 }
 
+// sameName is a == b, rejecting most mismatches before the runtime's memequal.
+func sameName(a, b string) bool {
+	return len(a) == len(b) && (len(a) == 0 || a[0] == b[0] && a[len(a)-1] == b[len(b)-1]) && a == b
+}
+
 // findContainer returns the named container and the status list of its kind.
 func findContainer(pod *corev1.Pod, name string) (*corev1.Container, []corev1.ContainerStatus) {
 	for i := range pod.Spec.Containers {
-		if pod.Spec.Containers[i].Name == name {
+		if sameName(pod.Spec.Containers[i].Name, name) {
 			return &pod.Spec.Containers[i], pod.Status.ContainerStatuses
 		}
 	}
 	for i := range pod.Spec.InitContainers {
-		if pod.Spec.InitContainers[i].Name == name {
+		if sameName(pod.Spec.InitContainers[i].Name, name) {
 			return &pod.Spec.InitContainers[i], pod.Status.InitContainerStatuses
 		}
 	}
 	for i := range pod.Spec.EphemeralContainers {
-		if pod.Spec.EphemeralContainers[i].Name == name {
+		if sameName(pod.Spec.EphemeralContainers[i].Name, name) {
 			// The kubelet converts ephemeral containers the same way: the common part
 			// has the Container's layout.
 			return (*corev1.Container)(&pod.Spec.EphemeralContainers[i].EphemeralContainerCommon), pod.Status.EphemeralContainerStatuses
