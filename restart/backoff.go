@@ -226,6 +226,15 @@ func (p Policy) RestartAllowedAt(b Backoff, finishedAt time.Time) time.Time {
 	return finishedAt
 }
 
+// AfterExit returns, for a container whose newest exit finished at finishedAt and
+// which the kubelet starts again as soon as the back-off allows, when that start
+// happens ([Policy.RestartAllowedAt]) and the state after it: the next state after a
+// failure that finished at finishedAt.
+func (p Policy) AfterExit(b Backoff, finishedAt time.Time) (restartAt time.Time, next Backoff) {
+	restartAt = p.RestartAllowedAt(b, finishedAt)
+	return restartAt, p.Next(b, finishedAt, restartAt)
+}
+
 // Schedule returns the first n waits between an exit and the restart of a container
 // that keeps failing soon after each start (within ResetAfter), when the kubelet
 // restarts it as soon as allowed: 0, then Initial doubling up to Max. With the

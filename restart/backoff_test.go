@@ -256,6 +256,18 @@ func TestCrashLoopTimeline(t *testing.T) {
 	if s := fmtDurations(waits); s != "0s 10s 20s 40s 1m20s 2m40s 5m0s 5m0s" {
 		t.Errorf("waits %s", s)
 	}
+	// AfterExit walks the same timeline.
+	var ab Backoff
+	at := t0
+	var afterWaits []time.Duration
+	for range 8 {
+		finished := at.Add(time.Second)
+		at, ab = p.AfterExit(ab, finished)
+		afterWaits = append(afterWaits, at.Sub(finished))
+	}
+	if s := fmtDurations(afterWaits); s != "0s 10s 20s 40s 1m20s 2m40s 5m0s 5m0s" || ab != b {
+		t.Errorf("AfterExit waits %s, state %+v vs %+v", s, ab, b)
+	}
 	// Reset: running more than 600s since the last restart starts over; 599s does not.
 	last := now
 	if c := p.CheckStart(b, last.Add(601*time.Second), true, last.Add(601*time.Second)); !c.Allowed || c.Backoff.Delay != 10*time.Second {

@@ -615,6 +615,10 @@ func FuzzPolicy(f *testing.F) {
 				if !c.Allowed && !p.RestartAllowedAt(b, ev).Equal(c.RetryAt) {
 					t.Fatalf("RestartAllowedAt disagrees with CheckStart")
 				}
+				at, next := p.AfterExit(b, ev)
+				if c2 := p.CheckStart(b, ev, true, at); !c2.Allowed || c2.Backoff != next {
+					t.Fatalf("AfterExit %v %+v disagrees with CheckStart %+v", at, next, c2)
+				}
 			case 3:
 				if p.InBackOffSinceUpdate(b, ev) && !b.Exists {
 					t.Fatalf("in back-off without an entry")

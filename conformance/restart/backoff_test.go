@@ -150,6 +150,9 @@ func TestCrashLoopMatchesKubelet(t *testing.T) {
 						if at := policy.RestartAllowedAt(entries[key], finished.FinishedAt); !at.Equal(retryAt) {
 							fail("RestartAllowedAt %v, kubelet %v", at, retryAt)
 						}
+						if at, _ := policy.AfterExit(entries[key], finished.FinishedAt); !at.Equal(retryAt) {
+							fail("AfterExit %v, kubelet %v", at, retryAt)
+						}
 					}
 				}
 				if got, want := entries[restart.BackoffKey(pod, c)].Delay, kb.Get(kuberuntime.GetBackoffKey(pod, c)); got != want {
