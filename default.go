@@ -7,7 +7,8 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
 
-// DefaultOptions tunes [DefaultWithOptions]. The zero value is a default v1.37.2 API
+// DefaultOptions tunes the defaulting functions ([DefaultWithOptions],
+// [DefaultForUpdate], the template functions). The zero value is a default v1.37.2 API
 // server at the zero time.
 type DefaultOptions struct {
 	// Features overrides feature gates; nil means the v1.37.2 defaults.
