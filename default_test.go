@@ -421,3 +421,28 @@ func TestImagePullPolicy(t *testing.T) {
 		})
 	}
 }
+
+// TestDefaultManyContainers runs the whole path on 10,000 containers of each kind,
+// with pod-level resources, to catch anything worse than linear.
+func TestDefaultManyContainers(t *testing.T) {
+	const n = 10000
+	pod := &corev1.Pod{
+		ObjectMeta: metav1.ObjectMeta{Annotations: map[string]string{"container.apparmor.security.beta.kubernetes.io/c9999": "runtime/default"}},
+		Spec: corev1.PodSpec{Resources: &corev1.ResourceRequirements{Requests: rl("cpu", "1")}},
+	}
+	for i := 0; i < n; i++ {
+		pod.Spec.InitContainers = append(pod.Spec.InitContainers, ctr(fmt.Sprint("i", i), limits("cpu", "1m", "memory", "1Mi"), sidecar))
+		pod.Spec.Containers = append(pod.Spec.Containers, ctr(fmt.Sprint("c", i), limits("cpu", "1m", "memory", "1Mi")))
+	}
+	start := time.Now()
+	out := Default(pod)
+	if d := time.Since(start); d > 20*time.Second {
+		t.Errorf("took %v", d)
+	}
+	if got := js(out.Spec.Resources); got != `{"limits":{"cpu":"20","memory":"20000Mi"},"requests":{"cpu":"1","memory":"20000Mi"}}` {
+		t.Errorf("spec.resources %s", got)
+	}
+	if out.Spec.Containers[n-1].SecurityContext == nil {
+		t.Error("AppArmor annotation not synced")
+	}
+}
