@@ -428,7 +428,7 @@ func TestDefaultManyContainers(t *testing.T) {
 	const n = 10000
 	pod := &corev1.Pod{
 		ObjectMeta: metav1.ObjectMeta{Annotations: map[string]string{"container.apparmor.security.beta.kubernetes.io/c9999": "runtime/default"}},
-		Spec: corev1.PodSpec{Resources: &corev1.ResourceRequirements{Requests: rl("cpu", "1")}},
+		Spec:       corev1.PodSpec{Resources: &corev1.ResourceRequirements{Requests: rl("cpu", "1")}},
 	}
 	for i := 0; i < n; i++ {
 		pod.Spec.InitContainers = append(pod.Spec.InitContainers, ctr(fmt.Sprint("i", i), limits("cpu", "1m", "memory", "1Mi"), sidecar))
