@@ -33,9 +33,12 @@ func TestDefaultForUpdate(t *testing.T) {
 		want  string
 	}{
 		{
-			name:  "unchanged spec keeps the generation and the stored status",
-			old:   stored(nil),
-			edit:  func(p *corev1.Pod) { p.Status = corev1.PodStatus{Phase: corev1.PodFailed}; p.Labels = map[string]string{"a": "b"} },
+			name: "unchanged spec keeps the generation and the stored status",
+			old:  stored(nil),
+			edit: func(p *corev1.Pod) {
+				p.Status = corev1.PodStatus{Phase: corev1.PodFailed}
+				p.Labels = map[string]string{"a": "b"}
+			},
 			check: func(p *corev1.Pod) string { return fmt.Sprint(p.Generation, " ", p.Status.Phase, " ", p.Labels) },
 			want:  "3 Running map[a:b]",
 		},
