@@ -25,9 +25,12 @@ func validateContainers(containers []corev1.Container, pc *podContext, fldPath l
 	}
 	var allErrs field.ErrorList
 	names := make(map[string]struct{}, len(containers))
+	list := fldPath.P()
 	for i := range containers {
 		ctr := &containers[i]
-		path := fldPath.Index(i)
+		// Materialise each container's path once: its checks then stay within the
+		// inline segments of lpath.
+		path := fromPath(list.Index(i))
 		allErrs = append(allErrs, validateContainerCommon(ctr, pc, path, o)...)
 		if _, dup := names[ctr.Name]; dup {
 			allErrs = append(allErrs, field.Duplicate(path.Child("name").P(), ctr.Name))
@@ -66,9 +69,12 @@ func validateInitContainers(containers, regular []corev1.Container, pc *podConte
 		names[regular[i].Name] = struct{}{}
 	}
 	const initOnly = "may not be set for init containers without restartPolicy=Always"
+	list := fldPath.P()
 	for i := range containers {
 		ctr := &containers[i]
-		path := fldPath.Index(i)
+		// Materialise each container's path once: its checks then stay within the
+		// inline segments of lpath.
+		path := fromPath(list.Index(i))
 		allErrs = append(allErrs, validateContainerCommon(ctr, pc, path, o)...)
 		allErrs = append(allErrs, validateInitContainerRestartPolicy(ctr.RestartPolicy, ctr.RestartPolicyRules, path, o)...)
 		sidecar := isSidecar(ctr)
@@ -142,9 +148,12 @@ func validateEphemeralContainers(ephemeral []corev1.EphemeralContainer, containe
 		all[initContainers[i].Name] = struct{}{}
 	}
 	const notForEphemeral = "cannot be set for an Ephemeral Container"
+	list := fldPath.P()
 	for i := range ephemeral {
 		ec := &ephemeral[i]
-		path := fldPath.Index(i)
+		// Materialise each container's path once: its checks then stay within the
+		// inline segments of lpath.
+		path := fromPath(list.Index(i))
 		c := (*corev1.Container)(&ec.EphemeralContainerCommon)
 		allErrs = append(allErrs, validateContainerCommon(c, pc, path, o)...)
 		allErrs = append(allErrs, validateImageWhitespace(c.Image, path)...)
@@ -305,7 +314,11 @@ func validatePullPolicy(policy corev1.PullPolicy, fldPath lpath) field.ErrorList
 // validateContainerPorts mirrors upstream validateContainerPorts.
 func validateContainerPorts(ports []corev1.ContainerPort, fldPath lpath) field.ErrorList {
 	var allErrs field.ErrorList
+	// Names seen so far: a linear scan for the usual few ports, a map for many.
 	var names map[string]struct{}
+	if len(ports) > 16 {
+		names = make(map[string]struct{}, len(ports))
+	}
 	for i := range ports {
 		port := &ports[i]
 		idxPath := fldPath.Index(i)
@@ -314,12 +327,9 @@ func validateContainerPorts(ports []corev1.ContainerPort, fldPath lpath) field.E
 				for _, msg := range msgs {
 					allErrs = append(allErrs, field.Invalid(idxPath.Child("name").P(), port.Name, msg))
 				}
-			} else if _, dup := names[port.Name]; dup {
+			} else if portNameSeen(ports[:i], names, port.Name) {
 				allErrs = append(allErrs, field.Duplicate(idxPath.Child("name").P(), port.Name))
-			} else {
-				if names == nil {
-					names = make(map[string]struct{}, len(ports))
-				}
+			} else if names != nil {
 				names[port.Name] = struct{}{}
 			}
 		}
@@ -344,6 +354,22 @@ func validateContainerPorts(ports []corev1.ContainerPort, fldPath lpath) field.E
 		}
 	}
 	return allErrs
+}
+
+// portNameSeen reports whether an earlier port recorded name: upstream records
+// only valid names that were not duplicates, which for a scan means any earlier
+// port with that (valid) name.
+func portNameSeen(earlier []corev1.ContainerPort, names map[string]struct{}, name string) bool {
+	if names != nil {
+		_, ok := names[name]
+		return ok
+	}
+	for i := range earlier {
+		if earlier[i].Name == name {
+			return true
+		}
+	}
+	return false
 }
 
 // accumulateHostPorts mirrors upstream AccumulateUniqueHostPorts: the key of a host

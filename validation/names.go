@@ -128,7 +128,9 @@ func portNameErrs(s string) []string {
 
 // nameIsDNSSubdomain is apimachinery's NameIsDNSSubdomain with the fast path.
 func nameIsDNSSubdomain(name string, prefix bool) []string {
-	if !prefix && validDNS1123Subdomain(name) {
+	// With prefix, apimachinery only rewrites a trailing '-', which no valid
+	// subdomain has, so a valid name is valid either way.
+	if validDNS1123Subdomain(name) {
 		return nil
 	}
 	return apimachineryvalidation.NameIsDNSSubdomain(name, prefix)

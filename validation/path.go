@@ -14,7 +14,7 @@ type lpath struct {
 	n    int
 }
 
-const maxSegs = 6
+const maxSegs = 4
 
 // pseg is one segment: a child name (idx == childSeg), a map key (idx == keySeg,
 // the key in name) or a list index (idx >= 0).

@@ -70,8 +70,9 @@ func setPrivileged(t *testing.T, allow bool) {
 	t.Cleanup(capabilities.ResetForTest)
 }
 
-// upstreamCreate is the API server's answer to creating pod.
-func upstreamCreate(t testing.TB, pod *v1.Pod) field.ErrorList {
+// upstreamPrepared is pod as the API server has it just before validation: v1
+// defaulting, conversion to the internal API and the strategy's PrepareForCreate.
+func upstreamPrepared(t testing.TB, pod *v1.Pod) *core.Pod {
 	p := pod.DeepCopy()
 	legacyscheme.Scheme.Default(p)
 	var in core.Pod
@@ -80,7 +81,13 @@ func upstreamCreate(t testing.TB, pod *v1.Pod) field.ErrorList {
 	}
 	ctx := genericapirequest.WithNamespace(context.Background(), in.Namespace)
 	podstore.Strategy.PrepareForCreate(ctx, &in)
-	return podstore.Strategy.Validate(ctx, &in)
+	return &in
+}
+
+// upstreamCreate is the API server's answer to creating pod.
+func upstreamCreate(t testing.TB, pod *v1.Pod) field.ErrorList {
+	in := upstreamPrepared(t, pod)
+	return podstore.Strategy.Validate(genericapirequest.WithNamespace(context.Background(), in.Namespace), in)
 }
 
 func strs(errs field.ErrorList) []string {
