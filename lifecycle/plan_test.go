@@ -1392,3 +1392,83 @@ func BenchmarkPlan(b *testing.B) {
 		}
 	})
 }
+
+// Upstream's TestPodSandboxChanged (pkg/kubelet/kuberuntime/util/util_test.go),
+// observed through ComputePodActions' sandbox fields.
+func TestPodSandboxChanged(t *testing.T) {
+	cases := []struct {
+		name      string
+		hostNet   bool
+		sandboxes []Sandbox
+		changed   bool
+		attempt   uint32
+		id        string
+		reason    string
+	}{
+		{name: "Pod with no existing sandboxes", changed: true, reason: "no pod sandbox exists"},
+		{name: "Pod with multiple ready sandbox statuses",
+			sandboxes: []Sandbox{{ID: "sandboxID2", Ready: true, Attempt: 1}, {ID: "sandboxID1", Ready: true}},
+			changed:   true, attempt: 2, id: "sandboxID2", reason: "multiple pod sandboxes are ready and need to be reconciled"},
+		{name: "Pod with no ready sandbox statuses",
+			sandboxes: []Sandbox{{ID: "sandboxID2", Attempt: 1}, {ID: "sandboxID1"}},
+			changed:   true, attempt: 2, id: "sandboxID2", reason: "pod sandbox is not ready"},
+		{name: "Pod with ready sandbox status but network namespace mismatch", hostNet: true,
+			sandboxes: []Sandbox{{ID: "sandboxID1", Ready: true}},
+			changed:   true, attempt: 1, reason: "network namespace mode changed and sandbox needs to be recreated"},
+		{name: "Pod with ready sandbox status but no IP",
+			sandboxes: []Sandbox{{ID: "sandboxID1", Ready: true, Network: &SandboxNetwork{}}},
+			changed:   true, attempt: 1, id: "sandboxID1", reason: "pod sandbox has no IP address"},
+		{name: "Pod with ready sandbox status with IP",
+			sandboxes: []Sandbox{{ID: "sandboxID1", Ready: true, Network: &SandboxNetwork{IP: "10.0.0.10"}}},
+			id:        "sandboxID1"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			pod := &corev1.Pod{Spec: corev1.PodSpec{HostNetwork: tc.hostNet}}
+			changed, attempt, id, reason := sandboxChanged(pod, &View{Sandboxes: tc.sandboxes})
+			assert.Equal(t, []any{tc.changed, tc.attempt, tc.id, tc.reason}, []any{changed, attempt, id, reason})
+			a := ComputePodActions(pod, &View{Sandboxes: tc.sandboxes}, false, Options{})
+			assert.Equal(t, tc.changed, a.CreateSandbox)
+			assert.Equal(t, tc.attempt, a.Attempt)
+			assert.Equal(t, tc.id, a.SandboxID)
+			assert.Equal(t, tc.reason, a.SandboxChange)
+		})
+	}
+}
+
+// Upstream's TestDoBackOff (kuberuntime_manager_test.go), with its 1s initial delay.
+func TestDoBackOff(t *testing.T) {
+	now := time.Date(2026, 1, 1, 10, 0, 0, 0, time.UTC)
+	pod := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{UID: "12345678", Name: "foo", Namespace: "new"},
+		Spec: corev1.PodSpec{Containers: []corev1.Container{{Name: "foocontainer", Image: "busybox"}}}}
+	key := restart.BackoffKey(pod, &pod.Spec.Containers[0])
+	opts := Options{Features: podlife.FeatureGates{"ReduceDefaultCrashLoopBackOffDecay": true}, MaxContainerRestartPeriod: time.Minute}
+	ref := ContainerRef{Kind: KindContainer, Name: "foocontainer"}
+	cases := []struct {
+		name    string
+		inst    Instance
+		backoff map[string]restart.Backoff
+		held    bool
+	}{
+		{name: "container running", inst: Instance{Name: "foocontainer", State: restart.StateRunning}},
+		{name: "not in backoff", inst: Instance{Name: "foocontainer", State: restart.StateExited, FinishedAt: now}},
+		{name: "in backoff", inst: Instance{Name: "foocontainer", State: restart.StateExited, FinishedAt: now},
+			backoff: map[string]restart.Backoff{key: {Exists: true, Delay: time.Second, LastUpdate: now}}, held: true},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			v := &View{Instances: []Instance{tc.inst}, BackOff: tc.backoff}
+			x := newLookup(v)
+			a := PodActions{ContainersToStart: []ContainerRef{ref}}
+			applyBackOff(pod, &x, &a, now, opts)
+			if !tc.held {
+				assert.Equal(t, []ContainerRef{ref}, a.ContainersToStart)
+				assert.Empty(t, a.BackOff)
+				return
+			}
+			assert.Nil(t, a.ContainersToStart)
+			assert.Equal(t, []BackOffWait{{Container: ref, Delay: time.Second, Until: now.Add(time.Second),
+				Message: "back-off 1s restarting failed container=foocontainer pod=foo_new(12345678)"}}, a.BackOff)
+		})
+	}
+}
