@@ -1,11 +1,13 @@
 package validation
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"math"
 	"reflect"
 	"sort"
+	"strconv"
 	"strings"
 
 	corev1 "k8s.io/api/core/v1"
@@ -397,17 +399,148 @@ func termHasOnlyAdditions(term, old corev1.NodeSelectorTerm) bool {
 	return true
 }
 
-// specDiff renders the difference between two specs in the format of k8s.io/apimachinery
-// pkg/util/diff.Diff: a unified diff (three lines of context, no file header) of their
-// JSON indented by one space. Upstream diffs the internal API type, whose JSON differs
-// from v1's, so the lines differ from upstream's although the format is the same.
+// specDiff renders the difference between two specs as k8s.io/apimachinery
+// pkg/util/diff.Diff does for upstream's internal PodSpec: a unified diff (three lines of
+// context, no file header) of their JSON indented by one space. The internal types
+// carry no JSON tags, so every field is printed under its Go name; in v1.37.2 they
+// have the v1 types' fields in the v1 order, which lets the v1 spec stand in for them.
 func specDiff(a, b *corev1.PodSpec) string {
-	aj, errA := json.MarshalIndent(a, "", " ")
-	bj, errB := json.MarshalIndent(b, "", " ")
+	aj, errA := internalJSON(reflect.ValueOf(a).Elem())
+	bj, errB := internalJSON(reflect.ValueOf(b).Elem())
 	if errA != nil || errB != nil {
 		return ""
 	}
-	return unifiedDiff(splitLines(string(aj)), splitLines(string(bj)), 3)
+	return unifiedDiff(splitLines(aj), splitLines(bj), 3)
+}
+
+// coreV1 is the package whose types stand in for upstream's tagless internal types.
+var coreV1 = reflect.TypeOf(corev1.Pod{}).PkgPath()
+
+// internalJSON renders v as encoding/json.MarshalIndent(v, "", " ") renders the
+// internal type v stands for.
+func internalJSON(v reflect.Value) (string, error) {
+	var compact bytes.Buffer
+	if err := writeInternal(&compact, v); err != nil {
+		return "", err
+	}
+	var out bytes.Buffer
+	if err := json.Indent(&out, compact.Bytes(), "", " "); err != nil {
+		return "", err
+	}
+	return out.String(), nil
+}
+
+// writeInternal writes v as compact JSON: structs of package core/v1 with every field
+// under its Go name (embedded structs promoted), everything else as encoding/json
+// writes it.
+func writeInternal(buf *bytes.Buffer, v reflect.Value) error {
+	switch v.Kind() {
+	case reflect.Pointer, reflect.Interface:
+		if v.IsNil() {
+			buf.WriteString("null")
+			return nil
+		}
+		return writeInternal(buf, v.Elem())
+	case reflect.Struct:
+		if v.Type().PkgPath() != coreV1 {
+			return writeJSON(buf, v)
+		}
+		buf.WriteByte('{')
+		first := true
+		if err := writeFields(buf, v, &first); err != nil {
+			return err
+		}
+		buf.WriteByte('}')
+		return nil
+	case reflect.Slice:
+		if v.IsNil() {
+			buf.WriteString("null")
+			return nil
+		}
+		if v.Type().Elem().Kind() == reflect.Uint8 {
+			return writeJSON(buf, v)
+		}
+		buf.WriteByte('[')
+		for i := 0; i < v.Len(); i++ {
+			if i > 0 {
+				buf.WriteByte(',')
+			}
+			if err := writeInternal(buf, v.Index(i)); err != nil {
+				return err
+			}
+		}
+		buf.WriteByte(']')
+		return nil
+	case reflect.Map:
+		if v.IsNil() {
+			buf.WriteString("null")
+			return nil
+		}
+		keys := v.MapKeys()
+		sort.Slice(keys, func(i, j int) bool { return keys[i].String() < keys[j].String() })
+		buf.WriteByte('{')
+		for i, k := range keys {
+			if i > 0 {
+				buf.WriteByte(',')
+			}
+			if err := writeJSON(buf, reflect.ValueOf(k.String())); err != nil {
+				return err
+			}
+			buf.WriteByte(':')
+			if err := writeInternal(buf, v.MapIndex(k)); err != nil {
+				return err
+			}
+		}
+		buf.WriteByte('}')
+		return nil
+	}
+	return writeJSON(buf, v)
+}
+
+// writeFields writes the fields of a core/v1 struct, promoting embedded structs as
+// encoding/json does for untagged embedded fields.
+func writeFields(buf *bytes.Buffer, v reflect.Value, first *bool) error {
+	t := v.Type()
+	for i := 0; i < t.NumField(); i++ {
+		f := t.Field(i)
+		fv := v.Field(i)
+		if f.Anonymous {
+			if fv.Kind() == reflect.Pointer {
+				if fv.IsNil() {
+					continue
+				}
+				fv = fv.Elem()
+			}
+			if fv.Kind() == reflect.Struct {
+				if err := writeFields(buf, fv, first); err != nil {
+					return err
+				}
+				continue
+			}
+		}
+		if !f.IsExported() {
+			continue
+		}
+		if !*first {
+			buf.WriteByte(',')
+		}
+		*first = false
+		buf.WriteString(strconv.Quote(f.Name))
+		buf.WriteByte(':')
+		if err := writeInternal(buf, fv); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func writeJSON(buf *bytes.Buffer, v reflect.Value) error {
+	b, err := json.Marshal(v.Interface())
+	if err != nil {
+		return err
+	}
+	buf.Write(b)
+	return nil
 }
 
 // splitLines splits s after each newline and terminates the last line, as difflib does.
@@ -423,13 +556,123 @@ type opcode struct {
 	i1, i2, j1, j2 int
 }
 
-// maxDiffCells bounds the quadratic part of the diff; beyond it the differing middle
-// is shown as one replacement.
-const maxDiffCells = 1 << 20
+// maxDiffLines bounds the line matching, which is quadratic at worst; past it the
+// differing part is shown as one replacement of everything between the common prefix
+// and suffix.
+const maxDiffLines = 20000
 
-// opcodes matches a and b: the common prefix and suffix, then a longest common
-// subsequence of the middle.
+// matcher finds matching blocks the way difflib's SequenceMatcher does (without a junk
+// function, with its "popular line" heuristic): the longest matching block first, then
+// recursively on either side.
+type matcher struct {
+	a, b []string
+	b2j  map[string][]int
+}
+
+func newMatcher(a, b []string) *matcher {
+	m := &matcher{a: a, b: b, b2j: make(map[string][]int)}
+	for j, l := range b {
+		m.b2j[l] = append(m.b2j[l], j)
+	}
+	if n := len(b); n >= 200 {
+		// Lines more common than 1% of b are not used to anchor a match.
+		limit := n/100 + 1
+		for l, idx := range m.b2j {
+			if len(idx) > limit {
+				delete(m.b2j, l)
+			}
+		}
+	}
+	return m
+}
+
+// longest returns the longest matching block in a[alo:ahi], b[blo:bhi], earliest in a
+// then in b, extended over lines the heuristic ignored.
+func (m *matcher) longest(alo, ahi, blo, bhi int) (int, int, int) {
+	besti, bestj, best := alo, blo, 0
+	j2len := map[int]int{}
+	for i := alo; i < ahi; i++ {
+		next := map[int]int{}
+		for _, j := range m.b2j[m.a[i]] {
+			if j < blo {
+				continue
+			}
+			if j >= bhi {
+				break
+			}
+			k := j2len[j-1] + 1
+			next[j] = k
+			if k > best {
+				besti, bestj, best = i-k+1, j-k+1, k
+			}
+		}
+		j2len = next
+	}
+	for besti > alo && bestj > blo && m.a[besti-1] == m.b[bestj-1] {
+		besti, bestj, best = besti-1, bestj-1, best+1
+	}
+	for besti+best < ahi && bestj+best < bhi && m.a[besti+best] == m.b[bestj+best] {
+		best++
+	}
+	return besti, bestj, best
+}
+
+// blocks appends the matching blocks of a[alo:ahi], b[blo:bhi] in order.
+func (m *matcher) blocks(alo, ahi, blo, bhi int, out [][3]int) [][3]int {
+	i, j, k := m.longest(alo, ahi, blo, bhi)
+	if k == 0 {
+		return out
+	}
+	if alo < i && blo < j {
+		out = m.blocks(alo, i, blo, j, out)
+	}
+	out = append(out, [3]int{i, j, k})
+	if i+k < ahi && j+k < bhi {
+		out = m.blocks(i+k, ahi, j+k, bhi, out)
+	}
+	return out
+}
+
+// opcodes returns difflib's opcodes turning a into b.
 func opcodes(a, b []string) []opcode {
+	var matched [][3]int
+	if len(a)+len(b) <= maxDiffLines {
+		matched = newMatcher(a, b).blocks(0, len(a), 0, len(b), nil)
+	} else {
+		matched = prefixSuffixBlocks(a, b)
+	}
+	// Merge adjacent blocks, then add the sentinel.
+	var merged [][3]int
+	for _, blk := range matched {
+		if n := len(merged); n > 0 && merged[n-1][0]+merged[n-1][2] == blk[0] && merged[n-1][1]+merged[n-1][2] == blk[1] {
+			merged[n-1][2] += blk[2]
+			continue
+		}
+		merged = append(merged, blk)
+	}
+	merged = append(merged, [3]int{len(a), len(b), 0})
+	var codes []opcode
+	i, j := 0, 0
+	for _, blk := range merged {
+		ai, bj, size := blk[0], blk[1], blk[2]
+		switch {
+		case i < ai && j < bj:
+			codes = append(codes, opcode{'r', i, ai, j, bj})
+		case i < ai:
+			codes = append(codes, opcode{'d', i, ai, j, bj})
+		case j < bj:
+			codes = append(codes, opcode{'i', i, ai, j, bj})
+		}
+		i, j = ai+size, bj+size
+		if size > 0 {
+			codes = append(codes, opcode{'e', ai, i, bj, j})
+		}
+	}
+	return codes
+}
+
+// prefixSuffixBlocks matches only the common prefix and suffix, in linear time.
+func prefixSuffixBlocks(a, b []string) [][3]int {
 	pre := 0
 	for pre < len(a) && pre < len(b) && a[pre] == b[pre] {
 		pre++
@@ -438,77 +681,14 @@ func opcodes(a, b []string) []opcode {
 	for suf < len(a)-pre && suf < len(b)-pre && a[len(a)-1-suf] == b[len(b)-1-suf] {
 		suf++
 	}
-	var codes []opcode
+	var out [][3]int
 	if pre > 0 {
-		codes = append(codes, opcode{'e', 0, pre, 0, pre})
-	}
-	ma, mb := a[pre:len(a)-suf], b[pre:len(b)-suf]
-	var pairs [][2]int // matched (i, j) in the middle
-	if len(ma)*len(mb) <= maxDiffCells {
-		n, m := len(ma), len(mb)
-		lcs := make([][]int32, n+1)
-		for i := range lcs {
-			lcs[i] = make([]int32, m+1)
-		}
-		for i := n - 1; i >= 0; i-- {
-			for j := m - 1; j >= 0; j-- {
-				if ma[i] == mb[j] {
-					lcs[i][j] = lcs[i+1][j+1] + 1
-				} else {
-					lcs[i][j] = max(lcs[i+1][j], lcs[i][j+1])
-				}
-			}
-		}
-		for i, j := 0, 0; i < n && j < m; {
-			switch {
-			case ma[i] == mb[j]:
-				pairs = append(pairs, [2]int{i, j})
-				i++
-				j++
-			case lcs[i+1][j] >= lcs[i][j+1]:
-				i++
-			default:
-				j++
-			}
-		}
-	}
-	pairs = append(pairs, [2]int{len(ma), len(mb)})
-	i, j := 0, 0
-	for k := 0; k < len(pairs); {
-		pi, pj := pairs[k][0], pairs[k][1]
-		switch {
-		case i < pi && j < pj:
-			codes = append(codes, opcode{'r', pre + i, pre + pi, pre + j, pre + pj})
-		case i < pi:
-			codes = append(codes, opcode{'d', pre + i, pre + pi, pre + j, pre + j})
-		case j < pj:
-			codes = append(codes, opcode{'i', pre + i, pre + i, pre + j, pre + pj})
-		}
-		if k == len(pairs)-1 {
-			break
-		}
-		// Extend the run of consecutive matches.
-		e := k
-		for e+1 < len(pairs)-1 && pairs[e+1][0] == pairs[e][0]+1 && pairs[e+1][1] == pairs[e][1]+1 {
-			e++
-		}
-		codes = append(codes, opcode{'e', pre + pi, pre + pairs[e][0] + 1, pre + pj, pre + pairs[e][1] + 1})
-		i, j = pairs[e][0]+1, pairs[e][1]+1
-		k = e + 1
+		out = append(out, [3]int{0, 0, pre})
 	}
 	if suf > 0 {
-		codes = append(codes, opcode{'e', len(a) - suf, len(a), len(b) - suf, len(b)})
+		out = append(out, [3]int{len(a) - suf, len(b) - suf, suf})
 	}
-	// Merge adjacent equal runs.
-	merged := codes[:0]
-	for _, c := range codes {
-		if n := len(merged); n > 0 && c.tag == 'e' && merged[n-1].tag == 'e' {
-			merged[n-1].i2, merged[n-1].j2 = c.i2, c.j2
-			continue
-		}
-		merged = append(merged, c)
-	}
-	return merged
+	return out
 }
 
 // unifiedDiff formats the hunks of a and b with n lines of context, as difflib's

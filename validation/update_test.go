@@ -330,15 +330,16 @@ func TestValidatePodUpdateDefaulting(t *testing.T) {
 		if got := firstLines(errs); !reflect.DeepEqual(got, []string{specForbidden}) {
 			t.Fatalf("got %q", got)
 		}
-		want := "@@ -6,7 +6,7 @@\n" +
-			`    "resources": {},` + "\n" +
-			`    "terminationMessagePath": "/dev/termination-log",` + "\n" +
-			`    "terminationMessagePolicy": "File",` + "\n" +
-			`-   "imagePullPolicy": "Always"` + "\n" +
-			`+   "imagePullPolicy": "IfNotPresent"` + "\n" +
-			`   }` + "\n" +
-			`  ],` + "\n" +
-			`  "restartPolicy": "Always",` + "\n"
+		// Upstream's text for this update (a unified diff of the internal PodSpec JSON).
+		want := "@@ -27,7 +27,7 @@\n" +
+			`    "Lifecycle": null,` + "\n" +
+			`    "TerminationMessagePath": "/dev/termination-log",` + "\n" +
+			`    "TerminationMessagePolicy": "File",` + "\n" +
+			`-   "ImagePullPolicy": "Always",` + "\n" +
+			`+   "ImagePullPolicy": "IfNotPresent",` + "\n" +
+			`    "SecurityContext": null,` + "\n" +
+			`    "Stdin": false,` + "\n" +
+			`    "StdinOnce": false,` + "\n"
 		_, diff, _ := strings.Cut(errs[0].Detail, "\n")
 		if diff != want {
 			t.Errorf("diff:\n%s\nwant:\n%s", diff, want)

@@ -42,11 +42,6 @@ func (g *gen) updatePair(t testing.TB) updatePair {
 	stored.UID = "3f1c2a8e-0000-4000-8000-000000000001"
 	stored.CreationTimestamp = createdAt
 	if g.chance(0.05) {
-		// A pod stored by an older server that kept a negative grace period.
-		neg := int64(-1)
-		stored.Spec.TerminationGracePeriodSeconds = &neg
-	}
-	if g.chance(0.05) {
 		now := metav1.NewTime(createdAt.Add(time.Hour))
 		stored.DeletionTimestamp = &now
 		stored.DeletionGracePeriodSeconds = i64(30)

@@ -169,21 +169,15 @@ func applyGates(t *testing.T, g podlife.FeatureGates) {
 }
 
 // isSpecUpdateForbidden reports the generic "pod updates may not change fields" error,
-// whose detail ends in a rendering of the spec difference (see errKey).
+// whose detail ends in a unified diff of the specs' JSON.
 func isSpecUpdateForbidden(e *field.Error) bool {
 	return e.Type == field.ErrorTypeForbidden && strings.HasPrefix(e.Detail, "pod updates may not change fields other than ")
 }
 
-// errKey renders the comparable part of an error: type, field, detail and a
-// normalised bad value. The generic spec-update Forbidden is compared on its first
-// line only: upstream appends a unified diff of the JSON of the internal PodSpec
-// (k8s.io/apimachinery pkg/util/diff), which podlife does not reproduce byte for byte.
+// errKey renders the comparable part of an error: type, field, detail (in full, the
+// spec diff of the generic update Forbidden included) and a normalised bad value.
 func errKey(e *field.Error) string {
-	detail := e.Detail
-	if isSpecUpdateForbidden(e) {
-		detail, _, _ = strings.Cut(detail, "\n")
-	}
-	return fmt.Sprintf("%s | %s | %q | %s", e.Type, e.Field, detail, canon(e.BadValue))
+	return fmt.Sprintf("%s | %s | %q | %s", e.Type, e.Field, e.Detail, canon(e.BadValue))
 }
 
 var quantityType = reflect.TypeOf(resource.Quantity{})
@@ -346,6 +340,7 @@ type tally struct {
 	families                            map[string]int
 	examples                            map[string]string
 	seen                                map[string]bool // rule families upstream reported
+	specDiffs                           int             // generic spec-update Forbidden errors compared
 }
 
 func newTally() *tally {
@@ -361,6 +356,9 @@ func (tl *tally) record(input func() string, ours, theirs field.ErrorList) {
 	}
 	for _, e := range theirs {
 		tl.seen[family(errKey(e))] = true
+		if isSpecUpdateForbidden(e) {
+			tl.specDiffs++
+		}
 	}
 	missing, extra := multisetDiff(ours, theirs)
 	if len(missing)+len(extra) == 0 {
@@ -387,8 +385,8 @@ func (tl *tally) record(input func() string, ours, theirs field.ErrorList) {
 // family with its count and one failing input.
 func (tl *tally) report(t *testing.T, what string, seed int64) {
 	t.Helper()
-	t.Logf("%s: %d inputs (%d valid, %d invalid upstream, %d distinct rule families reported), %d disagreeing (seed %d)",
-		what, tl.inputs, tl.valid, tl.invalid, len(tl.seen), tl.disagreeing, seed)
+	t.Logf("%s: %d inputs (%d valid, %d invalid upstream, %d distinct rule families reported, %d spec diffs), %d disagreeing (seed %d)",
+		what, tl.inputs, tl.valid, tl.invalid, len(tl.seen), tl.specDiffs, tl.disagreeing, seed)
 	if os.Getenv("PODLIFE_FAMILIES") != "" {
 		fams := make([]string, 0, len(tl.seen))
 		for f := range tl.seen {
