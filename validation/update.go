@@ -36,8 +36,13 @@ import (
 //
 // As upstream, the new object must carry metadata.resourceVersion. The detail of the
 // generic Forbidden error at "spec" ("pod updates may not change fields other than
-// ...") has upstream's first line; the lines after it show the spec difference as a
-// unified diff of the v1 JSON, where upstream diffs the JSON of its internal type.
+// ...") ends, as upstream's, in a unified diff of the JSON of the old and new specs as
+// the internal API types print (Go field names, every field).
+//
+// The stored object is taken as the server reads it back, with the decoder's defaults:
+// a negative terminationGracePeriodSeconds in oldPod therefore reads as 1, and the
+// upstream allowance for setting it to 1 from a negative value only shows with
+// Options.SkipDefaulting.
 //
 // The inputs are never modified. A nil pod is treated as an empty one.
 func ValidatePodUpdate(newPod, oldPod *corev1.Pod, opts Options) field.ErrorList {
