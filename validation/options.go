@@ -70,6 +70,8 @@ type podValidationOptions struct {
 	allowUserNamespacesHostNetworkSupport bool
 	// allowUserNamespacesWithVolumeDevices tolerates volumeDevices with hostUsers: false.
 	allowUserNamespacesWithVolumeDevices bool
+	// strictIPValidation is the StrictIPCIDRValidation gate (legacy IP fields).
+	strictIPValidation bool
 	// allowPrivileged is the kube-apiserver capability (--allow-privileged).
 	allowPrivileged bool
 }
@@ -88,6 +90,7 @@ func resolveOptions(opts Options, newPod, oldPod *corev1.Pod) podValidationOptio
 		allowContainerRestartPolicyRules:                    f.Enabled("ContainerRestartRules"),
 		allowRestartAllContainers:                           f.Enabled("RestartAllContainersOnContainerExits"),
 		allowPrivileged:                                     opts.AllowPrivileged,
+		strictIPValidation:                                  f.Enabled("StrictIPCIDRValidation"),
 	}
 	var oldSpec *corev1.PodSpec
 	if oldPod != nil {

@@ -37,6 +37,9 @@ func validatePodSpecL(spec *corev1.PodSpec, meta *metav1.ObjectMeta, fldPath lpa
 	var volErrs field.ErrorList
 	pc.volumes, volErrs = validateVolumeNames(spec.Volumes, fldPath.Child("volumes"))
 	allErrs = append(allErrs, volErrs...)
+	if len(spec.ResourceClaims) > 0 {
+		allErrs = append(allErrs, validatePodResourceClaims(meta, spec.ResourceClaims, fldPath.Child("resourceClaims"))...)
+	}
 	pc.claimNames = make(map[string]struct{}, len(spec.ResourceClaims))
 	for i := range spec.ResourceClaims {
 		if n := spec.ResourceClaims[i].Name; n != "" {
@@ -57,12 +60,14 @@ func validatePodSpecL(spec *corev1.PodSpec, meta *metav1.ObjectMeta, fldPath lpa
 	allErrs = append(allErrs, validatePodSpecSecurityContext(spec.SecurityContext, spec, fldPath.Child("securityContext"), &o)...)
 	allErrs = append(allErrs, validateShareProcessNamespace(spec, fldPath)...)
 	allErrs = append(allErrs, validateImagePullSecrets(spec.ImagePullSecrets, fldPath.Child("imagePullSecrets"))...)
+	allErrs = append(allErrs, validatePodDNSConfig(spec.DNSConfig, spec.DNSPolicy, fldPath.Child("dnsConfig"), &o)...)
 	for i, g := range spec.ReadinessGates {
 		allErrs = append(allErrs, validateQualifiedName(string(g.ConditionType), fldPath.Child("readinessGates").Index(i).Child("conditionType"))...)
 	}
 	allErrs = append(allErrs, validateSchedulingGates(spec.SchedulingGates, fldPath.Child("schedulingGates"))...)
 	allErrs = append(allErrs, validateWindowsHostProcessPod(spec, fldPath, &o)...)
 	allErrs = append(allErrs, validateHostUsers(spec, fldPath, &o)...)
+	allErrs = append(allErrs, validatePodHostName(spec, fldPath)...)
 	if spec.ServiceAccountName != "" {
 		for _, msg := range nameIsDNSSubdomain(spec.ServiceAccountName, false) {
 			allErrs = append(allErrs, field.Invalid(fldPath.Child("serviceAccountName").P(), spec.ServiceAccountName, msg))
@@ -90,6 +95,9 @@ func validatePodSpecL(spec *corev1.PodSpec, meta *metav1.ObjectMeta, fldPath lpa
 	}
 	if len(spec.Tolerations) > 0 {
 		allErrs = append(allErrs, validateTolerationsL(spec.Tolerations, fldPath.Child("tolerations"), &o)...)
+	}
+	if len(spec.HostAliases) > 0 {
+		allErrs = append(allErrs, validateHostAliases(spec.HostAliases, fldPath.Child("hostAliases"), &o)...)
 	}
 	if spec.PriorityClassName != "" {
 		for _, msg := range nameIsDNSSubdomain(spec.PriorityClassName, false) {
