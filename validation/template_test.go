@@ -2,6 +2,7 @@ package validation
 
 import (
 	"encoding/json"
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -119,4 +120,22 @@ func FuzzValidatePodTemplateSpec(f *testing.F) {
 			}
 		}
 	})
+}
+
+// A Deployment's template is validated where it sits in the Deployment. Templates
+// skip the Pod-only checks, such as surrounding whitespace in images.
+func ExampleValidatePodTemplateSpec() {
+	tmpl := &corev1.PodTemplateSpec{
+		ObjectMeta: metav1.ObjectMeta{Labels: map[string]string{"app": "web"}},
+		Spec: corev1.PodSpec{Containers: []corev1.Container{
+			{Name: "web", Image: " nginx:1.27"},
+			{Name: "web", Image: "envoy:1.30", Ports: []corev1.ContainerPort{{ContainerPort: 70000}}},
+		}},
+	}
+	for _, err := range ValidatePodTemplateSpec(tmpl, field.NewPath("spec", "template"), Options{}) {
+		fmt.Println(err)
+	}
+	// Output:
+	// spec.template.spec.containers[1].ports[0].containerPort: Invalid value: 70000: must be between 1 and 65535, inclusive
+	// spec.template.spec.containers[1].name: Duplicate value: "web"
 }

@@ -2,6 +2,7 @@ package validation
 
 import (
 	"encoding/json"
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -454,4 +455,31 @@ func errorStrings(errs field.ErrorList) []string {
 		out[i] = e.Error()
 	}
 	return out
+}
+
+// A client changes the image of a stored pod (allowed) and lowers its active deadline
+// (allowed), then tries to add a container (refused).
+func ExampleValidatePodUpdate() {
+	deadline := int64(600)
+	stored := &corev1.Pod{
+		ObjectMeta: metav1.ObjectMeta{Name: "web", Namespace: "default", ResourceVersion: "41"},
+		Spec: corev1.PodSpec{
+			ActiveDeadlineSeconds: &deadline,
+			Containers:            []corev1.Container{{Name: "app", Image: "nginx:1.27"}},
+		},
+	}
+
+	next := stored.DeepCopy()
+	next.Spec.Containers[0].Image = "nginx:1.28"
+	shorter := int64(300)
+	next.Spec.ActiveDeadlineSeconds = &shorter
+	fmt.Println(len(ValidatePodUpdate(next, stored, Options{})), "errors")
+
+	next.Spec.Containers = append(next.Spec.Containers, corev1.Container{Name: "sidecar", Image: "envoy:1.30"})
+	for _, err := range ValidatePodUpdate(next, stored, Options{}) {
+		fmt.Println(err)
+	}
+	// Output:
+	// 0 errors
+	// spec.containers: Forbidden: pod updates may not add or remove containers
 }
