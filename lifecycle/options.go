@@ -10,8 +10,8 @@ import (
 // Kubernetes v1.37.2 cluster.
 type Options struct {
 	// Features overrides feature gates by upstream name; nil means the v1.37.2 defaults.
-	// This package reads ContainerRestartRules, RestartAllContainersOnContainerExits and
-	// PodObservedGenerationTracking.
+	// Phase and the conditions read ContainerRestartRules,
+	// RestartAllContainersOnContainerExits and PodObservedGenerationTracking.
 	Features podlife.FeatureGates
 
 	// MaxContainerRestartPeriod is the kubelet configuration field

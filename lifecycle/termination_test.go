@@ -194,6 +194,9 @@ func TestTerminationOrder(t *testing.T) {
 	p.Status.ContainerStatuses = cstatuses(csRunning("app"), csSucceeded("done"))
 	assert.Equal(t, []lifecycle.TerminationStep{step("app", lifecycle.KindContainer, 0), step("sc", lifecycle.KindSidecar, 1, "app")}, lifecycle.TerminationOrder(p))
 	assert.Empty(t, lifecycle.TerminationOrder(nil))
+	assert.Empty(t, lifecycle.TerminationSchedule(nil, nil, nil, nil))
+	assert.Equal(t, int64(1), lifecycle.PodGracePeriod(nil, 0, nil))
+	assert.Equal(t, int64(2), lifecycle.StopTimeout(nil, "x", lifecycle.KillReasonUnknown, lifecycle.StopOptions{}))
 }
 
 // TestTerminationSchedule re-expresses upstream's timing tests
@@ -276,6 +279,13 @@ func FuzzTermination(f *testing.F) {
 		steps := lifecycle.TerminationOrderOf(pod, running)
 		if !reflect.DeepEqual(steps, lifecycle.TerminationOrderOf(pod, running)) {
 			t.Fatal("not deterministic")
+		}
+		for _, s := range lifecycle.TerminationOrder(pod) {
+			if !slices.ContainsFunc(slices.Concat(pod.Status.InitContainerStatuses, pod.Status.ContainerStatuses), func(cs corev1.ContainerStatus) bool {
+				return cs.Name == s.Name && cs.State.Running != nil
+			}) {
+				t.Fatalf("step %+v is not running", s)
+			}
 		}
 		seen := map[string]int{}
 		for i, s := range steps {
