@@ -47,9 +47,10 @@
 // # Not validated yet
 //
 // These parts of ValidatePodSpec are skipped (a pod that upstream rejects only for
-// them is accepted here): volume sources beyond "must specify a volume type" (a
-// volume with an invalid source or with two sources is still mountable here, while
-// upstream reports it and a Not found on each mount of it), affinity, topology
+// them is accepted here): volume sources beyond their count ("must specify a volume
+// type", "may not specify more than 1 volume type"): a volume whose source is
+// invalid is still mountable here, while upstream reports the source and a Not
+// found on each mount of it, affinity, topology
 // spread constraints, schedulingGroup and evictionResponders (both dropped before
 // validation unless their gates are on), and the legacy tolerations annotation
 // (scheduler.alpha.kubernetes.io/tolerations).

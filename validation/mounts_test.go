@@ -81,6 +81,20 @@ func init() {
 			`spec.containers[0].volumeDevices[4].name: Invalid value: "b": must not already exist in volumeMounts`,
 			`spec.containers[0].volumeDevices[4].devicePath: Invalid value: "/dev/m": must not already exist as a path in volumeMounts`,
 		}},
+		createCase{name: "volume with three sources", mod: all(
+			func(p *corev1.Pod) {
+				p.Spec.Volumes = []corev1.Volume{{Name: "multi", VolumeSource: corev1.VolumeSource{
+					EmptyDir:    &corev1.EmptyDirVolumeSource{},
+					ConfigMap:   &corev1.ConfigMapVolumeSource{LocalObjectReference: corev1.LocalObjectReference{Name: "cm"}},
+					DownwardAPI: &corev1.DownwardAPIVolumeSource{},
+				}}}
+			},
+			ctr(func(c *corev1.Container) { c.VolumeMounts = []corev1.VolumeMount{{Name: "multi", MountPath: "/m"}} }),
+		), want: []string{
+			`spec.volumes[0].downwarAPI: Forbidden: may not specify more than 1 volume type`,
+			`spec.volumes[0].configMap: Forbidden: may not specify more than 1 volume type`,
+			`spec.containers[0].volumeMounts[0].name: Not found: "multi"`,
+		}},
 		createCase{name: "volume names", mod: all(
 			func(p *corev1.Pod) {
 				p.Spec.Volumes = []corev1.Volume{emptyDir("a"), emptyDir("a"), emptyDir("Bad"), {Name: "nosource"}}

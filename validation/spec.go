@@ -168,27 +168,41 @@ func validateVolumeNames(volumes []corev1.Volume, fldPath lpath) (map[string]*co
 	return vols, allErrs
 }
 
-// validateVolumeSourceCount reports upstream's "exactly one volume type" rule.
+// validateVolumeSourceCount reports upstream's "exactly one volume type" rule: every
+// source after the first is Forbidden, in upstream's check order and with its path
+// names (including the "downwarAPI" spelling); no source is Required.
 func validateVolumeSourceCount(s *corev1.VolumeSource, fldPath lpath) field.ErrorList {
+	sources := [...]struct {
+		name string
+		set  bool
+	}{
+		{"emptyDir", s.EmptyDir != nil}, {"hostPath", s.HostPath != nil}, {"gitRepo", s.GitRepo != nil}, //nolint:staticcheck
+		{"gcePersistentDisk", s.GCEPersistentDisk != nil}, {"awsElasticBlockStore", s.AWSElasticBlockStore != nil}, //nolint:staticcheck
+		{"secret", s.Secret != nil}, {"nfs", s.NFS != nil}, {"iscsi", s.ISCSI != nil}, {"glusterfs", s.Glusterfs != nil}, //nolint:staticcheck
+		{"flocker", s.Flocker != nil}, {"persistentVolumeClaim", s.PersistentVolumeClaim != nil}, {"rbd", s.RBD != nil}, //nolint:staticcheck
+		{"cinder", s.Cinder != nil}, {"cephFS", s.CephFS != nil}, {"quobyte", s.Quobyte != nil}, //nolint:staticcheck
+		{"downwarAPI", s.DownwardAPI != nil}, {"fc", s.FC != nil}, {"flexVolume", s.FlexVolume != nil},
+		{"configMap", s.ConfigMap != nil}, {"azureFile", s.AzureFile != nil}, {"vsphereVolume", s.VsphereVolume != nil}, //nolint:staticcheck
+		{"photonPersistentDisk", s.PhotonPersistentDisk != nil}, {"portworxVolume", s.PortworxVolume != nil}, //nolint:staticcheck
+		{"azureDisk", s.AzureDisk != nil}, {"storageos", s.StorageOS != nil}, {"projected", s.Projected != nil}, //nolint:staticcheck
+		{"scaleIO", s.ScaleIO != nil}, {"csi", s.CSI != nil}, {"ephemeral", s.Ephemeral != nil}, {"image", s.Image != nil}, //nolint:staticcheck
+	}
+	var allErrs field.ErrorList
 	n := 0
-	for _, set := range []bool{
-		s.HostPath != nil, s.EmptyDir != nil, s.GCEPersistentDisk != nil, s.AWSElasticBlockStore != nil, //nolint:staticcheck
-		s.GitRepo != nil, s.Secret != nil, s.NFS != nil, s.ISCSI != nil, s.Glusterfs != nil, //nolint:staticcheck
-		s.PersistentVolumeClaim != nil, s.RBD != nil, s.FlexVolume != nil, s.Cinder != nil, //nolint:staticcheck
-		s.CephFS != nil, s.Flocker != nil, s.DownwardAPI != nil, s.FC != nil, s.AzureFile != nil, //nolint:staticcheck
-		s.ConfigMap != nil, s.VsphereVolume != nil, s.Quobyte != nil, s.AzureDisk != nil, //nolint:staticcheck
-		s.PhotonPersistentDisk != nil, s.Projected != nil, s.PortworxVolume != nil, s.ScaleIO != nil, //nolint:staticcheck
-		s.StorageOS != nil, s.CSI != nil, s.Ephemeral != nil, s.Image != nil, //nolint:staticcheck
-	} {
-		if set {
-			n++
+	for _, src := range sources {
+		if !src.set {
+			continue
 		}
+		if n > 0 {
+			allErrs = append(allErrs, field.Forbidden(fldPath.Child(src.name).P(), "may not specify more than 1 volume type"))
+			continue
+		}
+		n++
 	}
-	switch {
-	case n == 0:
-		return field.ErrorList{field.Required(fldPath.P(), "must specify a volume type")}
+	if n == 0 {
+		allErrs = append(allErrs, field.Required(fldPath.P(), "must specify a volume type"))
 	}
-	return nil
+	return allErrs
 }
 
 func validatePodHostNetworkDeps(spec *corev1.PodSpec, fldPath lpath, o *podValidationOptions) field.ErrorList {

@@ -11,7 +11,7 @@ import (
 	"strings"
 
 	corev1 "k8s.io/api/core/v1"
-	apiequality "k8s.io/apimachinery/pkg/api/equality"
+	"k8s.io/apimachinery/pkg/api/resource"
 	apimachineryvalidation "k8s.io/apimachinery/pkg/api/validation"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/validation/field"
@@ -107,7 +107,7 @@ func prepareForUpdate(newPod, oldPod *corev1.Pod, opts Options) (pod, old *corev
 		if opts.Features.Enabled("PodLevelResourcesFixDefaulting") && pod.Spec.Resources == nil && old.Spec.Resources != nil {
 			pod.Spec.Resources = old.Spec.Resources.DeepCopy()
 		}
-		if !apiequality.Semantic.DeepEqual(&pod.Spec, &old.Spec) {
+		if !semanticEqual(&pod.Spec, &old.Spec) {
 			pod.Generation++
 		}
 	} else {
@@ -181,7 +181,7 @@ func validatePodUpdate(pod, old *corev1.Pod, o podValidationOptions) field.Error
 	allErrs = append(allErrs, validateOnlyAddedTolerations(pod.Spec.Tolerations, old.Spec.Tolerations, specPath.Child("tolerations"), &o)...)
 	allErrs = append(allErrs, validateOnlyDeletedSchedulingGates(pod.Spec.SchedulingGates, old.Spec.SchedulingGates, specPath.Child("schedulingGates"))...)
 
-	if apiequality.Semantic.DeepEqual(&pod.Spec, &old.Spec) {
+	if semanticEqual(&pod.Spec, &old.Spec) {
 		return allErrs
 	}
 
@@ -207,7 +207,7 @@ func validatePodUpdate(pod, old *corev1.Pod, o podValidationOptions) field.Error
 
 	// Gated pods may gain node selectors and node affinity requirements.
 	if len(old.Spec.SchedulingGates) > 0 {
-		if !apiequality.Semantic.DeepEqual(munged.NodeSelector, old.Spec.NodeSelector) {
+		if !semanticEqual(munged.NodeSelector, old.Spec.NodeSelector) {
 			allErrs = append(allErrs, validateNodeSelectorMutation(specPath.Child("nodeSelector"), munged.NodeSelector, old.Spec.NodeSelector)...)
 			munged.NodeSelector = old.Spec.NodeSelector
 		}
@@ -218,7 +218,7 @@ func validatePodUpdate(pod, old *corev1.Pod, o podValidationOptions) field.Error
 		if munged.Affinity != nil {
 			newNA = munged.Affinity.NodeAffinity
 		}
-		if !apiequality.Semantic.DeepEqual(oldNA, newNA) {
+		if !semanticEqual(oldNA, newNA) {
 			allErrs = append(allErrs, validateNodeAffinityMutation(specPath.Child("affinity", "nodeAffinity"), newNA, oldNA)...)
 			switch {
 			case munged.Affinity == nil && oldNA == nil:
@@ -232,7 +232,7 @@ func validatePodUpdate(pod, old *corev1.Pod, o podValidationOptions) field.Error
 		}
 	}
 
-	if !apiequality.Semantic.DeepEqual(&munged, &old.Spec) {
+	if !semanticEqual(&munged, &old.Spec) {
 		allErrs = append(allErrs, field.Forbidden(specPath, "pod updates may not change fields other than "+updatableFields+"\n"+specDiff(&old.Spec, &munged)))
 	}
 	return allErrs
@@ -392,16 +392,95 @@ func termHasOnlyAdditions(term, old corev1.NodeSelectorTerm) bool {
 		return false
 	}
 	if l := len(old.MatchExpressions); l > 0 {
-		if len(term.MatchExpressions) < l || !apiequality.Semantic.DeepEqual(term.MatchExpressions[:l], old.MatchExpressions) {
+		if len(term.MatchExpressions) < l || !semanticEqual(term.MatchExpressions[:l], old.MatchExpressions) {
 			return false
 		}
 	}
 	if l := len(old.MatchFields); l > 0 {
-		if len(term.MatchFields) < l || !apiequality.Semantic.DeepEqual(term.MatchFields[:l], old.MatchFields) {
+		if len(term.MatchFields) < l || !semanticEqual(term.MatchFields[:l], old.MatchFields) {
 			return false
 		}
 	}
 	return true
+}
+
+// semanticEqual is k8s.io/apimachinery's equality.Semantic.DeepEqual for API values:
+// quantities compare by value, times by instant, and a nil slice or map equals an
+// empty one. It avoids the per-field allocations of the generic version.
+func semanticEqual(a, b any) bool {
+	return semanticValues(reflect.ValueOf(a), reflect.ValueOf(b))
+}
+
+var (
+	quantityType = reflect.TypeOf(resource.Quantity{})
+	timeType     = reflect.TypeOf(metav1.Time{})
+)
+
+func semanticValues(a, b reflect.Value) bool {
+	if !a.IsValid() || !b.IsValid() {
+		return a.IsValid() == b.IsValid()
+	}
+	if a.Type() != b.Type() {
+		return false
+	}
+	switch a.Type() {
+	case quantityType:
+		qa, qb := a.Interface().(resource.Quantity), b.Interface().(resource.Quantity)
+		return qa.Cmp(qb) == 0
+	case timeType:
+		return a.Interface().(metav1.Time).UTC() == b.Interface().(metav1.Time).UTC()
+	}
+	switch a.Kind() {
+	case reflect.Pointer, reflect.Interface:
+		if a.IsNil() || b.IsNil() {
+			return a.IsNil() == b.IsNil()
+		}
+		if a.Kind() == reflect.Pointer && a.UnsafePointer() == b.UnsafePointer() {
+			return true
+		}
+		return semanticValues(a.Elem(), b.Elem())
+	case reflect.Struct:
+		for i := 0; i < a.NumField(); i++ {
+			if !semanticValues(a.Field(i), b.Field(i)) {
+				return false
+			}
+		}
+		return true
+	case reflect.Slice, reflect.Array:
+		if a.Len() != b.Len() {
+			return false
+		}
+		for i := 0; i < a.Len(); i++ {
+			if !semanticValues(a.Index(i), b.Index(i)) {
+				return false
+			}
+		}
+		return true
+	case reflect.Map:
+		if a.Len() != b.Len() {
+			return false
+		}
+		it := a.MapRange()
+		for it.Next() {
+			bv := b.MapIndex(it.Key())
+			if !bv.IsValid() || !semanticValues(it.Value(), bv) {
+				return false
+			}
+		}
+		return true
+	case reflect.String:
+		return a.String() == b.String()
+	case reflect.Bool:
+		return a.Bool() == b.Bool()
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return a.Int() == b.Int()
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		return a.Uint() == b.Uint()
+	case reflect.Float32, reflect.Float64:
+		return a.Float() == b.Float()
+	}
+	// Kinds API types do not use (chan, func, complex): fall back to reflection.
+	return reflect.DeepEqual(a.Interface(), b.Interface())
 }
 
 // specDiff renders the difference between two specs as k8s.io/apimachinery
