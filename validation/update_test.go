@@ -483,3 +483,26 @@ func ExampleValidatePodUpdate() {
 	// 0 errors
 	// spec.containers: Forbidden: pod updates may not add or remove containers
 }
+
+func TestSemanticEqual(t *testing.T) {
+	q := func(s string) resource.Quantity { return resource.MustParse(s) }
+	tests := []struct {
+		name string
+		a, b any
+		want bool
+	}{
+		{"quantities by value", corev1.ResourceList{"cpu": q("1")}, corev1.ResourceList{"cpu": q("1000m")}, true},
+		{"different quantities", corev1.ResourceList{"cpu": q("1")}, corev1.ResourceList{"cpu": q("1001m")}, false},
+		{"nil and empty slices", &corev1.PodSpec{Containers: nil}, &corev1.PodSpec{Containers: []corev1.Container{}}, true},
+		{"nil and empty maps", &corev1.PodSpec{NodeSelector: nil}, &corev1.PodSpec{NodeSelector: map[string]string{}}, true},
+		{"nil and set pointers", &corev1.PodSpec{ActiveDeadlineSeconds: nil}, &corev1.PodSpec{ActiveDeadlineSeconds: i64p(0)}, false},
+		{"pointed-to values", &corev1.PodSpec{ActiveDeadlineSeconds: i64p(5)}, &corev1.PodSpec{ActiveDeadlineSeconds: i64p(5)}, true},
+		{"missing map key", map[string]string{"a": ""}, map[string]string{"b": ""}, false},
+		{"times by instant", metav1.NewTime(time.Unix(5, 0).UTC()), metav1.NewTime(time.Unix(5, 0).In(time.FixedZone("x", 3600))), true},
+	}
+	for _, tc := range tests {
+		if got := semanticEqual(tc.a, tc.b); got != tc.want {
+			t.Errorf("%s: got %v", tc.name, got)
+		}
+	}
+}
