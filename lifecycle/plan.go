@@ -134,6 +134,9 @@ type BackOffUpdate struct {
 // the sync's starts move to NotAttempted.
 //
 // In-place resize actions are out of scope: a resize never restarts a container here.
+//
+// The back-off follows ReduceDefaultCrashLoopBackOffDecay, KubeletCrashLoopBackOffMax and
+// [Options.MaxContainerRestartPeriod] as the kubelet's newCrashLoopBackOff does.
 func Plan(pod *corev1.Pod, view *View, now time.Time, opts Options) PodActions {
 	pod = orEmpty(pod)
 	v := orEmptyView(view)
@@ -147,7 +150,7 @@ func Plan(pod *corev1.Pod, view *View, now time.Time, opts Options) PodActions {
 	}
 	restartAll := false
 	if restarting {
-		cond, _ := restart.AllContainersRestartingCondition(pod, v, phase, opts.restartOptions())
+		cond, _ := restart.AllContainersRestartingCondition(pod, x.runtime(), phase, opts.restartOptions())
 		restartAll = cond.Status == corev1.ConditionTrue
 	}
 	a := ComputePodActions(pod, v, restartAll, opts)

@@ -1472,3 +1472,23 @@ func TestDoBackOff(t *testing.T) {
 		})
 	}
 }
+
+// TestLargePod runs the planner and the status on a pod with 10,000 containers of
+// each kind; large views and pods go through indexes, so this stays fast.
+func TestLargePod(t *testing.T) {
+	const n = 10000
+	pod := &corev1.Pod{}
+	v := &View{Sandboxes: []Sandbox{{ID: "s", Ready: true}}}
+	for i := 0; i < n; i++ {
+		name := "c" + strconv.Itoa(i)
+		pod.Spec.InitContainers = append(pod.Spec.InitContainers, corev1.Container{Name: "i" + name})
+		pod.Spec.Containers = append(pod.Spec.Containers, corev1.Container{Name: name})
+		v.Instances = append(v.Instances, Instance{Name: name, State: restart.StateRunning}, Instance{Name: "i" + name, State: restart.StateExited})
+	}
+	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	assert.Equal(t, "nothing to do", Plan(pod, v, now, Options{}).String())
+	s := NextStatus(pod, v, now, Options{})
+	assert.Equal(t, corev1.PodRunning, s.Phase)
+	assert.Len(t, s.ContainerStatuses, n)
+	assert.Len(t, s.InitContainerStatuses, n)
+}

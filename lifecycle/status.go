@@ -71,7 +71,8 @@ func PodReadyToStartContainersCondition(pod *corev1.Pod, view *View, opts Option
 // with restart policy rule" while a restart of all containers is under way and some
 // instance is left to remove; False otherwise. The condition has no observedGeneration.
 func AllContainersRestartingCondition(pod *corev1.Pod, view *View, phase corev1.PodPhase, opts Options) (corev1.PodCondition, bool) {
-	return restart.AllContainersRestartingCondition(orEmpty(pod), orEmptyView(view), phase, opts.restartOptions())
+	x := newLookup(orEmptyView(view))
+	return restart.AllContainersRestartingCondition(orEmpty(pod), x.runtime(), phase, opts.restartOptions())
 }
 
 // NextStatus returns the status the kubelet writes next for pod, given the runtime
@@ -103,6 +104,11 @@ func AllContainersRestartingCondition(pod *corev1.Pod, view *View, phase corev1.
 // status manager's merge into the API object (a terminal phase held back while
 // containers may still run). The node's IPs come from [View.HostIPs], else from
 // pod.Status.
+//
+// Besides the gates of [Phase] and the condition functions, NextStatus reads
+// InPlacePodVerticalScaling (container status resources), ChangeContainerStatusOnKubeletRestart
+// (whether a running container keeps its previous started flag), PodReadyToStartContainersCondition,
+// PodLevelResources and PodLevelResourcesFixKubeletQOSClass (the QoS class).
 func NextStatus(pod *corev1.Pod, view *View, now time.Time, opts Options) corev1.PodStatus {
 	pod = orEmpty(pod)
 	v := orEmptyView(view)
@@ -180,7 +186,8 @@ func generateStatus(pod *corev1.Pod, old *corev1.PodStatus, x *lookup, now time.
 		ObservedGeneration: observedGeneration(&oldPod, corev1.PodScheduled, opts),
 		Status:             corev1.ConditionTrue,
 	})
-	if cond, ok := restart.AllContainersRestartingCondition(&oldPod, v, s.Phase, opts.restartOptions()); ok {
+	if opts.Features.Enabled(gateRestartAllContainers) && restart.AllContainersCouldRestart(&pod.Spec, opts.restartOptions()) {
+		cond, _ := restart.AllContainersRestartingCondition(&oldPod, x.runtime(), s.Phase, opts.restartOptions())
 		s.Conditions = append(s.Conditions, cond)
 	}
 	setHostIPs(pod, v, &s)
@@ -228,12 +235,7 @@ func storeStatus(pod *corev1.Pod, old, s *corev1.PodStatus, now time.Time, opts 
 // convertAll converts the statuses of every kind of container and reports whether
 // the pod is restarting all its containers.
 func convertAll(pod *corev1.Pod, old *corev1.PodStatus, x *lookup, withResources bool, opts Options) (init, regular, eph []corev1.ContainerStatus, restarting bool) {
-	restarting = false
-	if opts.Features.Enabled(gateRestartAllContainers) {
-		oldPod := *pod
-		oldPod.Status = *old
-		restarting = restart.ShouldAllContainersRestart(&oldPod, x.v, opts.restartOptions())
-	}
+	restarting = restartingAll(pod, old, x, opts)
 	hasInit := len(pod.Spec.InitContainers) > 0
 	regular = convertStatuses(pod, x, old.ContainerStatuses, pod.Spec.Containers, KindContainer, hasInit, restarting, withResources, opts)
 	init = convertStatuses(pod, x, old.InitContainerStatuses, pod.Spec.InitContainers, KindInitContainer, hasInit, restarting, withResources, opts)
@@ -246,6 +248,26 @@ func convertAll(pod *corev1.Pod, old *corev1.PodStatus, x *lookup, withResources
 	}
 	eph = convertStatuses(pod, x, old.EphemeralContainerStatuses, ecs, KindEphemeralContainer, hasInit, restarting, withResources, opts)
 	return init, regular, eph, restarting
+}
+
+// restartingAll is kubecontainer.ShouldAllContainersRestart as the kubelet asks it
+// (only with the RestartAllContainersOnContainerExits gate on), with old as the API
+// status. Without any RestartAllContainers rule only the condition can say so.
+func restartingAll(pod *corev1.Pod, old *corev1.PodStatus, x *lookup, opts Options) bool {
+	if !opts.Features.Enabled(gateRestartAllContainers) {
+		return false
+	}
+	if !restart.AllContainersCouldRestart(&pod.Spec, opts.restartOptions()) {
+		for i := range old.Conditions {
+			if c := &old.Conditions[i]; c.Type == corev1.AllContainersRestarting && c.Status == corev1.ConditionTrue {
+				return true
+			}
+		}
+		return false
+	}
+	oldPod := *pod
+	oldPod.Status = *old
+	return restart.ShouldAllContainersRestart(&oldPod, x.runtime(), opts.restartOptions())
 }
 
 // resolvedPhase is getPhase over tmp (the pod with its new container statuses)
@@ -476,48 +498,23 @@ func convertStatuses(pod *corev1.Pod, x *lookup, previous []corev1.ContainerStat
 		c := &containers[i]
 		st := &out[i]
 		old, found := oldOf(c.Name)
-		if found && old.State.Terminated != nil {
-			*st = *old.DeepCopy()
-		} else {
-			*st = corev1.ContainerStatus{Name: c.Name, Image: c.Image, State: corev1.ContainerState{Waiting: &corev1.ContainerStateWaiting{Reason: defaultReason}}}
-			if found {
-				st.RestartCount = old.RestartCount
-				st.LastTerminationState = *old.LastTerminationState.DeepCopy()
-			}
-		}
-
-		// Containers with no instance at all.
 		if x.first(c.Name) < 0 {
-			if !found {
-				continue
-			}
-			if rac && restarting && old.State.Waiting == nil {
-				st.State = corev1.ContainerState{Waiting: &corev1.ContainerStateWaiting{Reason: restart.ReasonRestartingAllContainers, Message: msgRestartAllRemoved}}
-				st.LastTerminationState.Terminated = &corev1.ContainerStateTerminated{Reason: restart.ReasonRestartingAllContainers, Message: msgRestartAllRemoved, ExitCode: 137}
-				st.RestartCount = old.RestartCount + 1
-				continue
-			}
-			if old.State.Terminated != nil || old.State.Running == nil {
-				continue
-			}
-			if st.State.Waiting == nil || st.State.Waiting.Reason != defaultReason || st.LastTerminationState.Terminated != nil {
-				continue
-			}
-			st.LastTerminationState.Terminated = &corev1.ContainerStateTerminated{Reason: ReasonContainerStatusUnknown, Message: msgUnknownDeleted, ExitCode: 137}
-			if pod.DeletionTimestamp == nil {
-				st.RestartCount++
-			}
+			*st = statusWithoutInstance(pod, c, old, defaultReason, rac && restarting)
 			continue
 		}
-
 		// The two newest instances.
 		seen := 0
 		for j := range x.all(c.Name) {
 			inst := &x.v.Instances[j]
 			conv := convertInstance(inst, old, restarting, rac)
 			if !opts.Features.Enabled("ChangeContainerStatusOnKubeletRestart") && inst.kubeletState() == restart.StateRunning && found && old.Started != nil {
-				b := *old.Started
-				conv.Started = &b
+				// The prober replaces the flag of init and regular containers; only
+				// ephemeral ones keep a copy.
+				conv.Started = old.Started
+				if kind == KindEphemeralContainer {
+					b := *old.Started
+					conv.Started = &b
+				}
 			}
 			if withResources && opts.Features.Enabled("InPlacePodVerticalScaling") && kind != KindEphemeralContainer {
 				if len(slab) == 0 {
@@ -541,6 +538,16 @@ func convertStatuses(pod *corev1.Pod, x *lookup, previous []corev1.ContainerStat
 
 	// Containers whose last start failed show why, if they are to be restarted.
 	ro := opts.restartOptions()
+	created := -1 // HasAnyRegularContainerCreated, computed once when needed
+	regularCreated := func() bool {
+		if created < 0 {
+			created = 0
+			if anyRegularContainerCreatedL(pod, x) {
+				created = 1
+			}
+		}
+		return created == 1
+	}
 	for i := range containers {
 		c := &containers[i]
 		st := &out[i]
@@ -549,7 +556,7 @@ func convertStatuses(pod *corev1.Pod, x *lookup, previous []corev1.ContainerStat
 			if newest != nil && newest.kubeletState() == restart.StateExited && newest.ExitCode == 0 {
 				continue
 			}
-			if newest == nil && !restart.IsRestartableInitContainer(c) && st.State.Waiting != nil && anyRegularContainerCreatedL(pod, x) {
+			if newest == nil && !restart.IsRestartableInitContainer(c) && st.State.Waiting != nil && regularCreated() {
 				st.State = corev1.ContainerState{Terminated: &corev1.ContainerStateTerminated{Reason: "Completed", Message: msgInitTreatedComplete}}
 				continue
 			}
@@ -568,6 +575,41 @@ func convertStatuses(pod *corev1.Pod, x *lookup, previous []corev1.ContainerStat
 		slices.SortStableFunc(out, byName)
 	}
 	return out
+}
+
+// statusWithoutInstance is the status of a container the runtime has no instance of:
+// the default waiting state (or the previous terminated status), with the previous
+// restart count and last termination; a container removed to restart all containers
+// is waiting with reason RestartingAllContainers, and one that vanished while running
+// gets a ContainerStatusUnknown last termination.
+func statusWithoutInstance(pod *corev1.Pod, c *corev1.Container, old *corev1.ContainerStatus, defaultReason string, restartingAll bool) corev1.ContainerStatus {
+	if old != nil && old.State.Terminated != nil {
+		st := *old.DeepCopy()
+		if restartingAll {
+			st.State = corev1.ContainerState{Waiting: &corev1.ContainerStateWaiting{Reason: restart.ReasonRestartingAllContainers, Message: msgRestartAllRemoved}}
+			st.LastTerminationState.Terminated = &corev1.ContainerStateTerminated{Reason: restart.ReasonRestartingAllContainers, Message: msgRestartAllRemoved, ExitCode: 137}
+			st.RestartCount = old.RestartCount + 1
+		}
+		return st
+	}
+	st := corev1.ContainerStatus{Name: c.Name, Image: c.Image, State: corev1.ContainerState{Waiting: &corev1.ContainerStateWaiting{Reason: defaultReason}}}
+	if old == nil {
+		return st
+	}
+	st.RestartCount = old.RestartCount
+	st.LastTerminationState = *old.LastTerminationState.DeepCopy()
+	switch {
+	case restartingAll && old.State.Waiting == nil:
+		st.State = corev1.ContainerState{Waiting: &corev1.ContainerStateWaiting{Reason: restart.ReasonRestartingAllContainers, Message: msgRestartAllRemoved}}
+		st.LastTerminationState.Terminated = &corev1.ContainerStateTerminated{Reason: restart.ReasonRestartingAllContainers, Message: msgRestartAllRemoved, ExitCode: 137}
+		st.RestartCount = old.RestartCount + 1
+	case old.State.Running != nil && st.LastTerminationState.Terminated == nil:
+		st.LastTerminationState.Terminated = &corev1.ContainerStateTerminated{Reason: ReasonContainerStatusUnknown, Message: msgUnknownDeleted, ExitCode: 137}
+		if pod.DeletionTimestamp == nil {
+			st.RestartCount++
+		}
+	}
+	return st
 }
 
 // convertInstance is convertContainerStatus.
@@ -710,22 +752,46 @@ func updateProbeStatus(pod *corev1.Pod, x *lookup, s *corev1.PodStatus, opts Opt
 		}
 		return c == nil || c.ReadinessProbe == nil
 	}
+	flags := make([]bool, len(s.ContainerStatuses)+len(s.InitContainerStatuses)) // one allocation for every started flag
+	// Regular statuses are sorted by name; large pods look their specs up by name
+	// through an index to stay linear.
+	specOf := func(name string) *corev1.Container { return findIn(pod.Spec.Containers, name) }
+	if n := len(pod.Spec.Containers); n > indexThreshold {
+		idx := make(map[string]int, n)
+		for i := n - 1; i >= 0; i-- {
+			idx[pod.Spec.Containers[i].Name] = i
+		}
+		specOf = func(name string) *corev1.Container {
+			if i, ok := idx[name]; ok {
+				return &pod.Spec.Containers[i]
+			}
+			return nil
+		}
+	}
 	for i := range s.ContainerStatuses {
 		st := &s.ContainerStatuses[i]
-		c := findIn(pod.Spec.Containers, st.Name)
+		c := specOf(st.Name)
 		inst := probes(st)
-		b := started(st, c, inst)
-		st.Started = &b
-		if b {
+		b := &flags[i]
+		*b = started(st, c, inst)
+		st.Started = b
+		if *b {
 			st.Ready = ready(st, c, inst)
 		}
 	}
 	for i := range s.InitContainerStatuses {
 		st := &s.InitContainerStatuses[i]
-		c := findIn(pod.Spec.InitContainers, st.Name)
+		// Init statuses are in spec order.
+		var c *corev1.Container
+		if i < len(pod.Spec.InitContainers) && pod.Spec.InitContainers[i].Name == st.Name {
+			c = &pod.Spec.InitContainers[i]
+		} else {
+			c = findIn(pod.Spec.InitContainers, st.Name)
+		}
 		inst := probes(st)
-		b := started(st, c, inst)
-		st.Started = &b
+		b := &flags[len(s.ContainerStatuses)+i]
+		*b = started(st, c, inst)
+		st.Started = b
 		if i >= len(pod.Spec.InitContainers) || pod.Spec.InitContainers[i].Name != st.Name {
 			continue
 		}
@@ -735,7 +801,7 @@ func updateProbeStatus(pod *corev1.Pod, x *lookup, s *corev1.PodStatus, opts Opt
 			}
 			continue
 		}
-		if b {
+		if *b {
 			st.Ready = ready(st, c, inst)
 		}
 	}
@@ -782,8 +848,19 @@ func byName(a, b corev1.ContainerStatus) int { return strings.Compare(a.Name, b.
 
 // rfc3339 is metav1.Time.Rfc3339Copy, with a fast path for UTC times.
 func rfc3339(t metav1.Time) metav1.Time {
-	if t.Location() == time.UTC && t.Year() >= 0 && t.Year() <= 9999 {
-		return metav1.Time{Time: t.Truncate(time.Second)}
+	if t.IsZero() {
+		return metav1.Time{}
+	}
+	if t.Location() == time.UTC {
+		if u := t.Unix(); u >= minRFC3339Unix && u <= maxRFC3339Unix {
+			return metav1.Time{Time: t.Truncate(time.Second)}
+		}
 	}
 	return t.Rfc3339Copy()
 }
+
+// The instants RFC 3339 can render (years 0000 to 9999).
+var (
+	minRFC3339Unix = time.Date(0, 1, 1, 0, 0, 0, 0, time.UTC).Unix()
+	maxRFC3339Unix = time.Date(9999, 12, 31, 23, 59, 59, 0, time.UTC).Unix()
+)

@@ -416,6 +416,29 @@ func (x *lookup) newestActive(name string) *Instance {
 	return nil
 }
 
+// runtime returns the lookup as a [restart.Runtime].
+func (x *lookup) runtime() restart.Runtime { return lookupRuntime{x} }
+
+// lookupRuntime answers restart's questions through a lookup, in constant time per
+// name for large views.
+type lookupRuntime struct{ x *lookup }
+
+func (r lookupRuntime) Newest(name string) (restart.Instance, bool) {
+	if inst := r.x.newest(name); inst != nil {
+		return inst.restartInstance(), true
+	}
+	return restart.Instance{}, false
+}
+
+func (r lookupRuntime) NewestExited(name string) (restart.Instance, bool) {
+	for i := range r.x.all(name) {
+		if inst := &r.x.v.Instances[i]; inst.kubeletState() == restart.StateExited {
+			return inst.restartInstance(), true
+		}
+	}
+	return restart.Instance{}, false
+}
+
 // anyRegularContainerCreatedL is HasAnyRegularContainerCreated: some regular
 // container's newest instance (any sandbox) is created, running or exited.
 func anyRegularContainerCreatedL(pod *corev1.Pod, x *lookup) bool {
