@@ -15,8 +15,9 @@
 //     policy; and at pod level: restartPolicy, activeDeadlineSeconds,
 //     terminationGracePeriodSeconds, spec.resources, overhead, readiness and
 //     scheduling gates, tolerations, the pod security context and sysctls, hostUsers,
-//     Windows host-process and per-OS rules, resource claims, DNS config, host
-//     aliases, hostnameOverride and the pod annotations);
+//     Windows host-process and per-OS rules, resource claims, affinity, topology
+//     spread constraints, DNS config, host aliases, hostnameOverride and the pod
+//     annotations);
 //   - k8s.io/apimachinery pkg/api/validation (ObjectMeta: name, generateName,
 //     namespace, labels, annotations, finalizers), re-expressed so that map keys are
 //     visited in sorted order.
@@ -50,8 +51,7 @@
 // them is accepted here): volume sources beyond their count ("must specify a volume
 // type", "may not specify more than 1 volume type"): a volume whose source is
 // invalid is still mountable here, while upstream reports the source and a Not
-// found on each mount of it, affinity, topology
-// spread constraints, schedulingGroup and evictionResponders (both dropped before
+// found on each mount of it, schedulingGroup and evictionResponders (both dropped before
 // validation unless their gates are on), and the legacy tolerations annotation
 // (scheduler.alpha.kubernetes.io/tolerations).
 package validation

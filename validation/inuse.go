@@ -3,6 +3,8 @@ package validation
 import (
 	"strconv"
 
+	"k8s.io/apimachinery/pkg/util/validation"
+
 	corev1 "k8s.io/api/core/v1"
 
 	"github.com/podlife/podlife"
@@ -227,4 +229,46 @@ func usesUserNamespacesWithVolumeDevices(spec *corev1.PodSpec) bool {
 		return !found
 	})
 	return found
+}
+
+// hasInvalidAffinitySelector mirrors hasInvalidLabelValueInAffinitySelector.
+func hasInvalidAffinitySelector(spec *corev1.PodSpec) bool {
+	a := spec.Affinity
+	if a == nil {
+		return false
+	}
+	check := func(req []corev1.PodAffinityTerm, pref []corev1.WeightedPodAffinityTerm) bool {
+		for i := range req {
+			if len(validatePodAffinityTermSelector(&req[i], false, lpath{})) != 0 {
+				return true
+			}
+		}
+		for i := range pref {
+			if len(validatePodAffinityTermSelector(&pref[i].PodAffinityTerm, false, lpath{})) != 0 {
+				return true
+			}
+		}
+		return false
+	}
+	if a.PodAffinity != nil && check(a.PodAffinity.RequiredDuringSchedulingIgnoredDuringExecution, a.PodAffinity.PreferredDuringSchedulingIgnoredDuringExecution) {
+		return true
+	}
+	return a.PodAntiAffinity != nil && check(a.PodAntiAffinity.RequiredDuringSchedulingIgnoredDuringExecution, a.PodAntiAffinity.PreferredDuringSchedulingIgnoredDuringExecution)
+}
+
+// hasInvalidRequiredNodeAffinityValue mirrors hasInvalidLabelValueInRequiredNodeAffinity.
+func hasInvalidRequiredNodeAffinityValue(spec *corev1.PodSpec) bool {
+	if spec.Affinity == nil || spec.Affinity.NodeAffinity == nil || spec.Affinity.NodeAffinity.RequiredDuringSchedulingIgnoredDuringExecution == nil {
+		return false
+	}
+	for _, term := range spec.Affinity.NodeAffinity.RequiredDuringSchedulingIgnoredDuringExecution.NodeSelectorTerms {
+		for _, e := range term.MatchExpressions {
+			for _, v := range e.Values {
+				if len(validation.IsValidLabelValue(v)) > 0 {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }

@@ -70,6 +70,16 @@ type podValidationOptions struct {
 	allowUserNamespacesHostNetworkSupport bool
 	// allowUserNamespacesWithVolumeDevices tolerates volumeDevices with hostUsers: false.
 	allowUserNamespacesWithVolumeDevices bool
+	// allowInvalidLabelValueInSelector and allowInvalidLabelValueInRequiredNodeAffinity
+	// keep old objects with invalid selector values in affinity updatable.
+	allowInvalidLabelValueInSelector             bool
+	allowInvalidLabelValueInRequiredNodeAffinity bool
+	// The topology-spread matchLabelKeys switches (gates and old-object flags).
+	allowMatchLabelKeysInPodTopologySpread              bool
+	allowMatchLabelKeysInPodTopologySpreadSelectorMerge bool
+	oldPodViolatesMatchLabelKeysValidation              bool
+	oldPodViolatesLegacyMatchLabelKeysValidation        bool
+	allowInvalidTopologySpreadConstraintLabelSelector   bool
 	// strictIPValidation is the StrictIPCIDRValidation gate (legacy IP fields).
 	strictIPValidation bool
 	// allowPrivileged is the kube-apiserver capability (--allow-privileged).
@@ -91,6 +101,8 @@ func resolveOptions(opts Options, newPod, oldPod *corev1.Pod) podValidationOptio
 		allowRestartAllContainers:                           f.Enabled("RestartAllContainersOnContainerExits"),
 		allowPrivileged:                                     opts.AllowPrivileged,
 		strictIPValidation:                                  f.Enabled("StrictIPCIDRValidation"),
+		allowMatchLabelKeysInPodTopologySpread:              f.Enabled("MatchLabelKeysInPodTopologySpread"),
+		allowMatchLabelKeysInPodTopologySpreadSelectorMerge: f.Enabled("MatchLabelKeysInPodTopologySpreadSelectorMerge"),
 	}
 	var oldSpec *corev1.PodSpec
 	if oldPod != nil {
@@ -115,6 +127,22 @@ func resolveOptions(opts Options, newPod, oldPod *corev1.Pod) podValidationOptio
 				if validateHostSysctl(s.Name, oldSpec, lpath{}) != nil {
 					o.allowNamespacedSysctlsForHostNetAndHostIPC = true
 					break
+				}
+			}
+		}
+		o.allowInvalidLabelValueInSelector = hasInvalidAffinitySelector(oldSpec)
+		o.allowInvalidLabelValueInRequiredNodeAffinity = hasInvalidRequiredNodeAffinityValue(oldSpec)
+		for _, c := range oldSpec.TopologySpreadConstraints {
+			if len(validateLabelSelector(c.LabelSelector, false, lpath{})) != 0 {
+				o.allowInvalidTopologySpreadConstraintLabelSelector = true
+			}
+			if o.allowMatchLabelKeysInPodTopologySpread {
+				if o.allowMatchLabelKeysInPodTopologySpreadSelectorMerge {
+					if len(validateMatchLabelKeysAndMismatchLabelKeys(lpath{}, c.MatchLabelKeys, nil, c.LabelSelector)) != 0 {
+						o.oldPodViolatesMatchLabelKeysValidation = true
+					}
+				} else if len(validateMatchLabelKeysInTopologySpread(lpath{}, c.MatchLabelKeys, c.LabelSelector)) != 0 {
+					o.oldPodViolatesLegacyMatchLabelKeysValidation = true
 				}
 			}
 		}

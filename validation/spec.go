@@ -60,11 +60,15 @@ func validatePodSpecL(spec *corev1.PodSpec, meta *metav1.ObjectMeta, fldPath lpa
 	allErrs = append(allErrs, validatePodSpecSecurityContext(spec.SecurityContext, spec, fldPath.Child("securityContext"), &o)...)
 	allErrs = append(allErrs, validateShareProcessNamespace(spec, fldPath)...)
 	allErrs = append(allErrs, validateImagePullSecrets(spec.ImagePullSecrets, fldPath.Child("imagePullSecrets"))...)
+	allErrs = append(allErrs, validateAffinity(spec.Affinity, &o, fldPath.Child("affinity"))...)
 	allErrs = append(allErrs, validatePodDNSConfig(spec.DNSConfig, spec.DNSPolicy, fldPath.Child("dnsConfig"), &o)...)
 	for i, g := range spec.ReadinessGates {
 		allErrs = append(allErrs, validateQualifiedName(string(g.ConditionType), fldPath.Child("readinessGates").Index(i).Child("conditionType"))...)
 	}
 	allErrs = append(allErrs, validateSchedulingGates(spec.SchedulingGates, fldPath.Child("schedulingGates"))...)
+	if len(spec.TopologySpreadConstraints) > 0 {
+		allErrs = append(allErrs, validateTopologySpreadConstraints(spec.TopologySpreadConstraints, fldPath.Child("topologySpreadConstraints"), &o)...)
+	}
 	allErrs = append(allErrs, validateWindowsHostProcessPod(spec, fldPath, &o)...)
 	allErrs = append(allErrs, validateHostUsers(spec, fldPath, &o)...)
 	allErrs = append(allErrs, validatePodHostName(spec, fldPath)...)
