@@ -47,11 +47,13 @@
 //
 // # Not validated yet
 //
-// These parts of ValidatePodSpec are skipped (a pod that upstream rejects only for
-// them is accepted here): volume sources beyond their count ("must specify a volume
-// type", "may not specify more than 1 volume type"): a volume whose source is
-// invalid is still mountable here, while upstream reports the source and a Not
-// found on each mount of it, schedulingGroup and evictionResponders (both dropped before
-// validation unless their gates are on), and the legacy tolerations annotation
-// (scheduler.alpha.kubernetes.io/tolerations).
+// These parts of ValidatePodSpec are skipped, so a pod that upstream rejects only
+// for them is accepted here:
+//   - volume sources beyond their count ("must specify a volume type", "may not
+//     specify more than 1 volume type"): a volume whose source is invalid is still
+//     mountable here, while upstream reports the source and a Not found on each
+//     mount of it;
+//   - schedulingGroup and evictionResponders (both dropped before validation unless
+//     their alpha gates are on);
+//   - the legacy tolerations annotation (scheduler.alpha.kubernetes.io/tolerations).
 package validation
