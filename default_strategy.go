@@ -68,7 +68,14 @@ func syncAppArmorAnnotations(pod *corev1.Pod) {
 	if pod.Spec.OS != nil && pod.Spec.OS.Name == corev1.Windows {
 		return
 	}
-	if len(pod.Annotations) == 0 {
+	found := false
+	for k := range pod.Annotations {
+		if strings.HasPrefix(k, corev1.DeprecatedAppArmorBetaContainerAnnotationKeyPrefix) {
+			found = true
+			break
+		}
+	}
+	if !found {
 		return
 	}
 	var podProfile *corev1.AppArmorProfile
