@@ -16,24 +16,31 @@ type ContainerRef struct {
 	Kind ContainerKind
 	// Index is the container's index in its spec list.
 	Index int
-	Name  string
+	// Name is the container's name.
+	Name string
 }
 
 // ContainerKill is a running (or unknown) container instance the kubelet kills, with
 // the message of its Killing event.
 type ContainerKill struct {
+	// Container is the container the instance belongs to.
 	Container ContainerRef
 	// ID is the instance's ID, as in [Instance.ID].
-	ID      string
-	Reason  KillReason
+	ID string
+	// Reason is the kill reason, which selects the grace period.
+	Reason KillReason
+	// Message is the message of the Killing event, for example
+	// "Container app failed liveness probe, will be restarted".
 	Message string
 }
 
 // ContainerReset is one instance removed from the runtime to restart all containers in
 // place (the RestartAllContainers rule action).
 type ContainerReset struct {
+	// Container is the container the instance belongs to.
 	Container ContainerRef
-	ID        string
+	// ID is the instance's ID.
+	ID string
 	// Kill is true for an instance that has not exited: it is killed (grace 0, raised
 	// to the 2-second minimum, message "killing", reason RestartAllContainers) before
 	// it is removed.
@@ -45,6 +52,7 @@ type ContainerReset struct {
 
 // BackOffWait is a container start refused by the crash-loop back-off (doBackOff).
 type BackOffWait struct {
+	// Container is the container held back.
 	Container ContainerRef
 	// Delay is the back-off currently waited, for example 20s.
 	Delay time.Duration
@@ -114,9 +122,11 @@ type PodActions struct {
 // BackOffUpdate is the new crash-loop back-off entry of a container after its start
 // was allowed.
 type BackOffUpdate struct {
+	// Container is the container that starts.
 	Container ContainerRef
 	// Key is the entry's key, [restart.BackoffKey].
-	Key     string
+	Key string
+	// Backoff is the entry after the start.
 	Backoff restart.Backoff
 }
 

@@ -50,12 +50,15 @@ type Run struct {
 
 // ProbeStep sets a probe result from a moment of a run on.
 type ProbeStep struct {
-	At     time.Duration
+	// At is the time after the start of the run from which Result holds.
+	At time.Duration
+	// Result is the probe's result from then on.
 	Result ProbeResult
 }
 
 // SimulateOptions bounds and parameterises a simulation.
 type SimulateOptions struct {
+	// Options selects the cluster, as for [Plan] and [NextStatus].
 	Options
 	// Start is the virtual time at which the kubelet first sees the pod.
 	Start time.Time
@@ -85,6 +88,7 @@ type Step struct {
 
 // Timeline is the result of [Simulate].
 type Timeline struct {
+	// Steps are the kubelet's syncs, in time order.
 	Steps []Step
 	// Pod is the pod with its last status.
 	Pod *corev1.Pod

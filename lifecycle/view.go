@@ -129,7 +129,9 @@ type Instance struct {
 // waiting reason and message the status shows, for example "CrashLoopBackOff" with
 // "back-off 10s restarting failed container=app pod=web_default(uid)".
 type StartFailure struct {
-	Reason  string
+	// Reason is the waiting reason, for example "ErrImagePull".
+	Reason string
+	// Message is the waiting message.
 	Message string
 }
 
