@@ -207,9 +207,11 @@ func wholeSeconds(d time.Duration) int64 { return int64(d.Seconds()) }
 // terminate the pod (calculateEffectiveGracePeriod in k8s.io/kubernetes
 // pkg/kubelet/pod_workers.go). current is the value used by an earlier termination
 // attempt (0 the first time); override is a kubelet-internal request such as an eviction's.
-// The grace only ever goes down: metadata.deletionGracePeriodSeconds and the override win
-// when current is 0 or they are shorter; with neither, a first attempt uses
-// spec.terminationGracePeriodSeconds. The result is at least 1.
+// metadata.deletionGracePeriodSeconds replaces current when current is 0 or it is shorter;
+// the override then replaces the result when that is 0 or the override is shorter; with
+// neither, a first attempt uses spec.terminationGracePeriodSeconds. The result is at least
+// 1. So the grace only goes down, except as upstream: a deletion grace period of 0 resets
+// the value to 0, after which any override applies.
 func PodGracePeriod(pod *corev1.Pod, current int64, override *int64) int64 {
 	pod = orEmpty(pod)
 	grace := current

@@ -114,6 +114,7 @@ func TestPodGracePeriod(t *testing.T) {
 		{"a shorter deletion grace shortens", &thirty, &two, 5, nil, 2},
 		{"an earlier value stays", &thirty, nil, 5, nil, 5},
 		{"no grace at all", nil, nil, 0, nil, 1},
+		{"a zero deletion grace lets a longer override in", &thirty, &zero, 5, &thirty, thirty},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			pod := &corev1.Pod{Spec: corev1.PodSpec{TerminationGracePeriodSeconds: tc.tgps}}
@@ -329,7 +330,8 @@ func FuzzTermination(f *testing.F) {
 			}
 		}
 		pg := lifecycle.PodGracePeriod(pod, current, override)
-		if pg < 1 || (current >= 1 && pg > current) {
+		zeroDeletion := pod.DeletionGracePeriodSeconds != nil && *pod.DeletionGracePeriodSeconds == 0
+		if pg < 1 || (current >= 1 && pg > current && !(zeroDeletion && override != nil)) {
 			t.Fatalf("pod grace %d from %d", pg, current)
 		}
 		if !reflect.DeepEqual(before, pod) {
