@@ -619,6 +619,94 @@ var podFaults = []fault{
 		c := g.anyContainer(p)
 		c.Ports = append(c.Ports, v1.ContainerPort{ContainerPort: 8443, HostPort: int32(g.pick2(0, 8443, 9443))})
 	}},
+	{"pod.volumes", func(g *gen, p *v1.Pod) {
+		vol := v1.Volume{Name: g.pick("extra", "vol-0", "Bad_Vol", "")}
+		switch g.r.Intn(6) {
+		case 0:
+		case 1:
+			vol.HostPath = &v1.HostPathVolumeSource{Path: g.pick("/data", "", "rel/..")}
+		case 2:
+			vol.Secret = &v1.SecretVolumeSource{SecretName: g.pick("sec", "Bad_Name", ""), DefaultMode: i32(int32(g.pick2(0o644, 0o1000, -1)))}
+		case 3:
+			vol.EmptyDir = &v1.EmptyDirVolumeSource{Medium: v1.StorageMedium(g.pick("", "Memory", "Disk"))}
+			vol.ConfigMap = &v1.ConfigMapVolumeSource{LocalObjectReference: v1.LocalObjectReference{Name: "cm"}}
+		case 4:
+			vol.Projected = &v1.ProjectedVolumeSource{Sources: []v1.VolumeProjection{{ServiceAccountToken: &v1.ServiceAccountTokenProjection{Path: g.pick("token", "", "../t"), ExpirationSeconds: func() *int64 { v := int64(g.pick2(600, 3600, 1<<33)); return &v }()}}}}
+		default:
+			vol.DownwardAPI = &v1.DownwardAPIVolumeSource{Items: []v1.DownwardAPIVolumeFile{{Path: g.pick("labels", "/abs", ""), FieldRef: &v1.ObjectFieldSelector{FieldPath: g.pick("metadata.labels", "spec.nodeName")}}}}
+		}
+		p.Spec.Volumes = append(p.Spec.Volumes, vol)
+	}},
+	{"pod.affinity", func(g *gen, p *v1.Pod) {
+		term := v1.PodAffinityTerm{TopologyKey: g.pick("kubernetes.io/hostname", "", "bad key!"),
+			LabelSelector: &metav1.LabelSelector{MatchLabels: map[string]string{"app": g.pick("web", "bad value!")}}}
+		if g.chance(0.4) {
+			term.MatchLabelKeys = []string{g.pick("app", "pod-template-hash", "bad key!")}
+		}
+		a := &v1.Affinity{}
+		switch g.r.Intn(3) {
+		case 0:
+			a.PodAffinity = &v1.PodAffinity{RequiredDuringSchedulingIgnoredDuringExecution: []v1.PodAffinityTerm{term}}
+		case 1:
+			a.PodAntiAffinity = &v1.PodAntiAffinity{PreferredDuringSchedulingIgnoredDuringExecution: []v1.WeightedPodAffinityTerm{{Weight: int32(g.pick2(0, 1, 100, 101)), PodAffinityTerm: term}}}
+		default:
+			a.NodeAffinity = &v1.NodeAffinity{RequiredDuringSchedulingIgnoredDuringExecution: &v1.NodeSelector{NodeSelectorTerms: []v1.NodeSelectorTerm{{
+				MatchExpressions: []v1.NodeSelectorRequirement{{Key: g.pick("zone", "bad key!"), Operator: v1.NodeSelectorOperator(g.pick("In", "Exists", "Gt", "Bogus")), Values: []string{g.pick("a", "1", "")}}},
+			}}}}
+		}
+		p.Spec.Affinity = a
+	}},
+	{"pod.tolerations", func(g *gen, p *v1.Pod) {
+		p.Spec.Tolerations = append(p.Spec.Tolerations, v1.Toleration{Key: g.pick("", "k", "bad key!"), Operator: v1.TolerationOperator(g.pick("", "Exists", "Equal", "Lt", "Bogus")),
+			Value: g.pick("", "v", "5"), Effect: v1.TaintEffect(g.pick("", "NoSchedule", "NoExecute", "Bogus"))})
+	}},
+	{"pod.topologySpread", func(g *gen, p *v1.Pod) {
+		c := v1.TopologySpreadConstraint{MaxSkew: int32(g.pick2(0, 1, 2)), TopologyKey: g.pick("zone", ""),
+			WhenUnsatisfiable: v1.UnsatisfiableConstraintAction(g.pick("DoNotSchedule", "ScheduleAnyway", "Bogus")),
+			LabelSelector:     &metav1.LabelSelector{MatchLabels: map[string]string{"app": "web"}}}
+		if g.chance(0.3) {
+			c.MatchLabelKeys = []string{g.pick("app", "pod-template-hash")}
+		}
+		if g.chance(0.3) {
+			c.MinDomains = i32(int32(g.pick2(0, 1, 3)))
+		}
+		p.Spec.TopologySpreadConstraints = append(p.Spec.TopologySpreadConstraints, c)
+	}},
+	{"pod.dns", func(g *gen, p *v1.Pod) {
+		p.Spec.DNSPolicy = v1.DNSPolicy(g.pick("None", "ClusterFirstWithHostNet", "Default", "Bogus"))
+		if g.chance(0.6) {
+			p.Spec.DNSConfig = &v1.PodDNSConfig{Nameservers: []string{g.pick("1.1.1.1", "not-an-ip")}, Searches: []string{g.pick("svc.cluster.local", "Bad_Domain")},
+				Options: []v1.PodDNSConfigOption{{Name: g.pick("ndots", "")}}}
+		}
+		if g.chance(0.3) {
+			p.Spec.HostAliases = []v1.HostAlias{{IP: g.pick("10.0.0.1", "bad"), Hostnames: []string{g.pick("db", "Bad_Host")}}}
+		}
+		if g.chance(0.3) {
+			p.Spec.Hostname = g.pick("web-0", "Bad_Host")
+			p.Spec.Subdomain = g.pick("", "svc", "Bad.Sub")
+		}
+	}},
+	{"pod.sysctls", func(g *gen, p *v1.Pod) {
+		if p.Spec.SecurityContext == nil {
+			p.Spec.SecurityContext = &v1.PodSecurityContext{}
+		}
+		p.Spec.SecurityContext.Sysctls = []v1.Sysctl{{Name: g.pick("net.core.somaxconn", "kernel.shm_rmid_forced", "bad sysctl", ""), Value: "1"}}
+		p.Spec.HostNetwork = g.chance(0.3)
+	}},
+	{"pod.misc", func(g *gen, p *v1.Pod) {
+		switch g.r.Intn(5) {
+		case 0:
+			p.Spec.ServiceAccountName = g.pick("sa", "Bad_SA")
+		case 1:
+			p.Spec.PriorityClassName = g.pick("high", "Bad_Priority")
+		case 2:
+			p.Spec.NodeName = g.pick("node-1", "Bad_Node")
+		case 3:
+			p.Spec.ImagePullSecrets = []v1.LocalObjectReference{{Name: g.pick("", "regcred")}}
+		default:
+			p.Spec.SchedulingGates = []v1.PodSchedulingGate{{Name: g.pick("example.com/g", "bad gate!")}, {Name: "example.com/g"}}
+		}
+	}},
 	{"pod.securityContext", func(g *gen, p *v1.Pod) {
 		p.Spec.SecurityContext = &v1.PodSecurityContext{RunAsUser: i64(int64(g.pick2(-1, 1000))), FSGroup: i64(int64(g.pick2(-2, 2000)))}
 	}},
