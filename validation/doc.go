@@ -16,8 +16,9 @@
 //     terminationGracePeriodSeconds, spec.resources, overhead, readiness and
 //     scheduling gates, tolerations, the pod security context and sysctls, hostUsers,
 //     Windows host-process and per-OS rules, resource claims, affinity, topology
-//     spread constraints, DNS config, host aliases, hostnameOverride and the pod
-//     annotations);
+//     spread constraints, DNS config, host aliases, hostnameOverride, the pod
+//     annotations, volume names and the emptyDir, hostPath, secret, configMap,
+//     persistentVolumeClaim and downwardAPI volume sources);
 //   - k8s.io/apimachinery pkg/api/validation (ObjectMeta: name, generateName,
 //     namespace, labels, annotations, finalizers), re-expressed so that map keys are
 //     visited in sorted order.
@@ -49,10 +50,13 @@
 //
 // These parts of ValidatePodSpec are skipped, so a pod that upstream rejects only
 // for them is accepted here:
-//   - volume sources beyond their count ("must specify a volume type", "may not
-//     specify more than 1 volume type"): a volume whose source is invalid is still
-//     mountable here, while upstream reports the source and a Not found on each
-//     mount of it;
+//   - the sources of volumes other than emptyDir, hostPath, secret, configMap,
+//     persistentVolumeClaim and downwardAPI (projected, csi, ephemeral, image and
+//     the deprecated in-tree kinds) are only counted ("must specify a volume type",
+//     "may not specify more than 1 volume type"): such a volume with an invalid
+//     source is still mountable here, while upstream reports the source and a Not
+//     found on each mount of it; the service-account-token rule for projected
+//     volumes is checked;
 //   - schedulingGroup and evictionResponders (both dropped before validation unless
 //     their alpha gates are on);
 //   - the legacy tolerations annotation (scheduler.alpha.kubernetes.io/tolerations).

@@ -164,8 +164,16 @@ func splitMaybeSubscriptedPath(fieldPath string) (string, string, bool) {
 }
 
 func validateContainerResourceFieldSelector(fs *corev1.ResourceFieldSelector, fldPath lpath) field.ErrorList {
+	return validateResourceFieldSelector(fs, false, fldPath)
+}
+
+// validateResourceFieldSelector mirrors upstream validateContainerResourceFieldSelector;
+// volume selectors must also name their container.
+func validateResourceFieldSelector(fs *corev1.ResourceFieldSelector, volume bool, fldPath lpath) field.ErrorList {
 	var allErrs field.ErrorList
-	if fs.Resource == "" {
+	if volume && fs.ContainerName == "" {
+		allErrs = append(allErrs, field.Required(fldPath.Child("containerName").P(), ""))
+	} else if fs.Resource == "" {
 		allErrs = append(allErrs, field.Required(fldPath.Child("resource").P(), ""))
 	} else if !contains(validEnvResourceFieldPaths, fs.Resource) &&
 		!strings.HasPrefix(fs.Resource, hugepagesLimitsPrefixDownwardAPI) &&
@@ -175,7 +183,7 @@ func validateContainerResourceFieldSelector(fs *corev1.ResourceFieldSelector, fl
 	return append(allErrs, validateContainerResourceDivisor(fs.Resource, fs.Divisor, fldPath)...)
 }
 
-func contains(list []string, s string) bool {
+func contains[T comparable](list []T, s T) bool {
 	for _, e := range list {
 		if e == s {
 			return true

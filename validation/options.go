@@ -17,7 +17,9 @@ type Options struct {
 
 	// AllowPrivileged mirrors kube-apiserver's --allow-privileged flag (default false).
 	// When false, a container with securityContext.privileged: true is rejected with
-	// Forbidden "disallowed by cluster policy", as on a server started without the flag.
+	// Forbidden "disallowed by cluster policy", and a Windows host-process pod with
+	// "hostProcess containers are disallowed by cluster policy", as on a server
+	// started without the flag.
 	AllowPrivileged bool
 
 	// SkipDefaulting validates the pod exactly as given: no defaulting and no dropping

@@ -202,6 +202,7 @@ func validateVolumeSourceCount(s *corev1.VolumeSource, fldPath lpath) field.Erro
 			continue
 		}
 		n++
+		allErrs = append(allErrs, validateFirstVolumeSource(s, src.name, fldPath)...)
 	}
 	if n == 0 {
 		allErrs = append(allErrs, field.Required(fldPath.P(), "must specify a volume type"))

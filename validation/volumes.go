@@ -1,0 +1,155 @@
+package validation
+
+import (
+	"strings"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/util/validation"
+	"k8s.io/apimachinery/pkg/util/validation/field"
+)
+
+// Volume sources: upstream validateVolumeSource for the common in-tree kinds
+// (emptyDir, hostPath, secret, configMap, persistentVolumeClaim, downwardAPI).
+// Other kinds are only counted (see validateVolumeSourceCount).
+
+const (
+	fileModeErrorMsg     = "must be a number between 0 and 0777 (octal), both inclusive"
+	emptyDirModeErrorMsg = "must be a number between 0 and 01777 (octal), both inclusive"
+)
+
+var (
+	// Both sorted, as upstream's sets.List renders them ("" first).
+	supportedHostPathTypes = []corev1.HostPathType{
+		corev1.HostPathUnset, corev1.HostPathBlockDev, corev1.HostPathCharDev, corev1.HostPathDirectory,
+		corev1.HostPathDirectoryOrCreate, corev1.HostPathFile, corev1.HostPathFileOrCreate, corev1.HostPathSocket,
+	}
+	validVolumeFieldPaths = []string{"metadata.annotations", "metadata.labels", "metadata.name", "metadata.namespace", "metadata.uid"}
+)
+
+// validateFirstVolumeSource validates the source upstream validates in full: the
+// first one set, in upstream's order. name is its path name.
+func validateFirstVolumeSource(s *corev1.VolumeSource, name string, fldPath lpath) field.ErrorList {
+	p := fldPath.Child(name)
+	switch name {
+	case "emptyDir":
+		var allErrs field.ErrorList
+		if s.EmptyDir.SizeLimit != nil && s.EmptyDir.SizeLimit.Sign() < 0 {
+			allErrs = append(allErrs, field.Forbidden(p.Child("sizeLimit").P(), "SizeLimit field must be a valid resource quantity"))
+		}
+		if m := s.EmptyDir.Mode; m != nil && (*m > 01777 || *m < 0) {
+			allErrs = append(allErrs, field.Invalid(p.Child("mode").P(), *m, emptyDirModeErrorMsg))
+		}
+		return allErrs
+	case "hostPath":
+		hp := s.HostPath
+		if hp.Path == "" {
+			return field.ErrorList{field.Required(p.Child("path").P(), "")}
+		}
+		allErrs := validatePathNoBacksteps(hp.Path, p.Child("path"))
+		if hp.Type != nil && !contains(supportedHostPathTypes, *hp.Type) {
+			// Upstream passes the pointer as the bad value.
+			allErrs = append(allErrs, field.NotSupported(p.Child("type").P(), hp.Type, supportedHostPathTypes))
+		}
+		return allErrs
+	case "secret":
+		var allErrs field.ErrorList
+		if s.Secret.SecretName == "" {
+			allErrs = append(allErrs, field.Required(p.Child("secretName").P(), ""))
+		}
+		allErrs = append(allErrs, validateFileMode(s.Secret.DefaultMode, p.Child("defaultMode"))...)
+		allErrs = append(allErrs, validateUserField(s.Secret.DefaultUser, p.Child("defaultUser"))...)
+		for i := range s.Secret.Items {
+			allErrs = append(allErrs, validateKeyToPath(&s.Secret.Items[i], p.Child("items").Index(i))...)
+		}
+		return allErrs
+	case "configMap":
+		var allErrs field.ErrorList
+		if s.ConfigMap.Name == "" {
+			allErrs = append(allErrs, field.Required(p.Child("name").P(), ""))
+		}
+		allErrs = append(allErrs, validateFileMode(s.ConfigMap.DefaultMode, p.Child("defaultMode"))...)
+		allErrs = append(allErrs, validateUserField(s.ConfigMap.DefaultUser, p.Child("defaultUser"))...)
+		for i := range s.ConfigMap.Items {
+			allErrs = append(allErrs, validateKeyToPath(&s.ConfigMap.Items[i], p.Child("items").Index(i))...)
+		}
+		return allErrs
+	case "persistentVolumeClaim":
+		if s.PersistentVolumeClaim.ClaimName == "" {
+			return field.ErrorList{field.Required(p.Child("claimName").P(), "")}
+		}
+		return nil
+	case "downwarAPI":
+		// Upstream's Forbidden uses this spelling; its checks use "downwardAPI".
+		d := s.DownwardAPI
+		p = fldPath.Child("downwardAPI")
+		allErrs := validateFileMode(d.DefaultMode, p.Child("defaultMode"))
+		allErrs = append(allErrs, validateUserField(d.DefaultUser, p.Child("defaultUser"))...)
+		for i := range d.Items {
+			// Upstream validates every item at the downwardAPI path itself (no index).
+			allErrs = append(allErrs, validateDownwardAPIVolumeFile(&d.Items[i], p)...)
+		}
+		return allErrs
+	}
+	return nil
+}
+
+func validateFileMode(m *int32, p lpath) field.ErrorList {
+	if m != nil && (*m > 0777 || *m < 0) {
+		return field.ErrorList{field.Invalid(p.P(), *m, fileModeErrorMsg)}
+	}
+	return nil
+}
+
+func validateUserField(user *int64, p lpath) field.ErrorList {
+	if user == nil {
+		return nil
+	}
+	var allErrs field.ErrorList
+	for _, msg := range validation.IsValidUserID(*user) {
+		allErrs = append(allErrs, field.Invalid(p.P(), *user, msg))
+	}
+	return allErrs
+}
+
+func validateKeyToPath(kp *corev1.KeyToPath, p lpath) field.ErrorList {
+	var allErrs field.ErrorList
+	if kp.Key == "" {
+		allErrs = append(allErrs, field.Required(p.Child("key").P(), ""))
+	}
+	if kp.Path == "" {
+		allErrs = append(allErrs, field.Required(p.Child("path").P(), ""))
+	}
+	allErrs = append(allErrs, validateLocalNonReservedPath(kp.Path, p.Child("path"))...)
+	allErrs = append(allErrs, validateFileMode(kp.Mode, p.Child("mode"))...)
+	return append(allErrs, validateUserField(kp.User, p.Child("user"))...)
+}
+
+// validateLocalNonReservedPath mirrors upstream ValidateLocalNonReservedPath.
+func validateLocalNonReservedPath(target string, p lpath) field.ErrorList {
+	allErrs := validateLocalDescendingPath(target, p)
+	if strings.HasPrefix(target, "..") && !strings.HasPrefix(target, "../") {
+		allErrs = append(allErrs, field.Invalid(p.P(), target, "must not start with '..'"))
+	}
+	return allErrs
+}
+
+func validateDownwardAPIVolumeFile(file *corev1.DownwardAPIVolumeFile, p lpath) field.ErrorList {
+	var allErrs field.ErrorList
+	if file.Path == "" {
+		allErrs = append(allErrs, field.Required(p.Child("path").P(), ""))
+	}
+	allErrs = append(allErrs, validateLocalNonReservedPath(file.Path, p.Child("path"))...)
+	switch {
+	case file.FieldRef != nil:
+		allErrs = append(allErrs, validateObjectFieldSelector(file.FieldRef, validVolumeFieldPaths, p.Child("fieldRef"))...)
+		if file.ResourceFieldRef != nil {
+			allErrs = append(allErrs, field.Invalid(p.P(), "resource", "fieldRef and resourceFieldRef can not be specified simultaneously"))
+		}
+	case file.ResourceFieldRef != nil:
+		allErrs = append(allErrs, validateResourceFieldSelector(file.ResourceFieldRef, true, p.Child("resourceFieldRef"))...)
+	default:
+		allErrs = append(allErrs, field.Required(p.P(), "one of fieldRef and resourceFieldRef is required"))
+	}
+	allErrs = append(allErrs, validateFileMode(file.Mode, p.Child("mode"))...)
+	return append(allErrs, validateUserField(file.User, p.Child("user"))...)
+}
