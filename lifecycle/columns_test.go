@@ -436,3 +436,20 @@ func FuzzHumanDuration(f *testing.F) {
 		}
 	})
 }
+
+// BenchmarkPodColumns sets PodColumns beside one DeepCopy of the same pod.
+func BenchmarkPodColumns(b *testing.B) {
+	pod := benchPod()
+	b.Run("podlife", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			_ = lifecycle.PodColumns(pod, fuzzBase)
+		}
+	})
+	b.Run("deepcopy", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			_ = pod.DeepCopy()
+		}
+	})
+}

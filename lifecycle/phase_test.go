@@ -626,3 +626,35 @@ func FuzzPhase(f *testing.F) {
 		}
 	})
 }
+
+// benchPod is a running pod with an init container, a sidecar and two containers.
+func benchPod() *corev1.Pod {
+	p := shipperPod()
+	p.Spec.Containers = append(p.Spec.Containers, corev1.Container{Name: "metrics"})
+	p.CreationTimestamp = metav1.NewTime(fuzzBase.Add(-time.Hour))
+	p.Status.Phase = corev1.PodRunning
+	p.Status.Conditions = []corev1.PodCondition{{Type: corev1.PodInitialized, Status: corev1.ConditionTrue}, {Type: corev1.PodReady, Status: corev1.ConditionTrue}}
+	p.Status.InitContainerStatuses = []corev1.ContainerStatus{exited("fetch", 0, "Completed"), running("shipper", true, true)}
+	p.Status.ContainerStatuses = []corev1.ContainerStatus{running("metrics", true, true), running("report", true, true)}
+	p.Status.ContainerStatuses[1].RestartCount = 2
+	p.Status.ContainerStatuses[1].LastTerminationState.Terminated = &corev1.ContainerStateTerminated{ExitCode: 1, FinishedAt: metav1.NewTime(fuzzBase.Add(-5 * time.Minute))}
+	p.Status.PodIPs = []corev1.PodIP{{IP: "10.0.0.9"}}
+	return p
+}
+
+// BenchmarkPhase sets Phase beside one DeepCopy of the same pod.
+func BenchmarkPhase(b *testing.B) {
+	pod := benchPod()
+	b.Run("podlife", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			_ = lifecycle.Phase(pod, lifecycle.PhaseOptions{})
+		}
+	})
+	b.Run("deepcopy", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			_ = pod.DeepCopy()
+		}
+	})
+}
