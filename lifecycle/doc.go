@@ -17,9 +17,16 @@
 //     (HumanDuration): [PodColumns], [RowConditions] and [HumanDuration];
 //   - k8s.io/kubernetes pkg/kubelet/kuberuntime/kuberuntime_termination_order.go and
 //     kuberuntime_container.go (killContainer, setTerminationGracePeriod):
-//     [TerminationOrder] and [GracePeriod];
+//     [TerminationOrder], [TerminationSchedule], [GracePeriod] and [StopTimeout]; and
+//     pkg/kubelet/pod_workers.go (calculateEffectiveGracePeriod): [PodGracePeriod];
 //   - k8s.io/kubernetes pkg/kubelet/active_deadline.go: [PastActiveDeadline],
 //     [ActiveDeadline] and [DeadlineEviction].
+//
+// The condition functions read what the kubelet reads: the init and regular container
+// statuses and, as the previous status, the conditions in pod.Status. They return what the
+// kubelet's generators return, with observedGeneration set and no lastProbeTime or
+// lastTransitionTime: the kubelet's status manager stamps the transition time when it
+// stores a status (keeping the previous one when the condition's status is unchanged).
 //
 // Feature gates are read per call from [Options.Features]; the zero [Options] is a default
 // v1.37.2 cluster. Every function is pure: time is a parameter, nothing is logged, inputs
