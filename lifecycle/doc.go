@@ -20,7 +20,15 @@
 //     [TerminationOrder], [TerminationSchedule], [GracePeriod] and [StopTimeout]; and
 //     pkg/kubelet/pod_workers.go (calculateEffectiveGracePeriod): [PodGracePeriod];
 //   - k8s.io/kubernetes pkg/kubelet/active_deadline.go: [PastActiveDeadline],
-//     [ActiveDeadline] and [DeadlineEviction].
+//     [ActiveDeadline] and [DeadlineEviction];
+//   - k8s.io/kubernetes pkg/kubelet/kuberuntime/kuberuntime_manager.go (computePodActions,
+//     computeInitContainerActions, doBackOff): [Plan] and [ComputePodActions], over a
+//     [View] of the node's runtime ([ViewFromStatus] derives one from pod.Status);
+//   - k8s.io/kubernetes pkg/kubelet/kubelet_pods.go (generateAPIPodStatus,
+//     convertToAPIContainerStatuses) and pkg/kubelet/status/generate.go: [NextStatus],
+//     [PodReadyToStartContainersCondition] and [AllContainersRestartingCondition];
+//   - and [Simulate], which runs a pod through virtual time under a [Script] of container
+//     behaviours.
 //
 // The condition functions read what the kubelet reads: the init and regular container
 // statuses and, as the previous status, the conditions in pod.Status. They return what the
