@@ -82,6 +82,8 @@ type podValidationOptions struct {
 	oldPodViolatesMatchLabelKeysValidation              bool
 	oldPodViolatesLegacyMatchLabelKeysValidation        bool
 	allowInvalidTopologySpreadConstraintLabelSelector   bool
+	// allowNonLocalProjectedTokenPath keeps an old non-local token path valid.
+	allowNonLocalProjectedTokenPath bool
 	// strictIPValidation is the StrictIPCIDRValidation gate (legacy IP fields).
 	strictIPValidation bool
 	// allowPrivileged is the kube-apiserver capability (--allow-privileged).
@@ -133,6 +135,16 @@ func resolveOptions(opts Options, newPod, oldPod *corev1.Pod) podValidationOptio
 			}
 		}
 		o.allowInvalidLabelValueInSelector = hasInvalidAffinitySelector(oldSpec)
+		for _, v := range oldSpec.Volumes {
+			if v.Projected == nil {
+				continue
+			}
+			for _, s := range v.Projected.Sources {
+				if s.ServiceAccountToken != nil && len(validateLocalNonReservedPath(s.ServiceAccountToken.Path, lpath{})) != 0 {
+					o.allowNonLocalProjectedTokenPath = true
+				}
+			}
+		}
 		o.allowInvalidLabelValueInRequiredNodeAffinity = hasInvalidRequiredNodeAffinityValue(oldSpec)
 		for _, c := range oldSpec.TopologySpreadConstraints {
 			if len(validateLabelSelector(c.LabelSelector, false, lpath{})) != 0 {

@@ -35,7 +35,7 @@ func validatePodSpecL(spec *corev1.PodSpec, meta *metav1.ObjectMeta, fldPath lpa
 		hostUsers:     spec.HostUsers == nil || *spec.HostUsers,
 	}
 	var volErrs field.ErrorList
-	pc.volumes, volErrs = validateVolumeNames(spec.Volumes, fldPath.Child("volumes"))
+	pc.volumes, volErrs = validateVolumeNames(spec.Volumes, fldPath.Child("volumes"), &o)
 	allErrs = append(allErrs, volErrs...)
 	if len(spec.ResourceClaims) > 0 {
 		allErrs = append(allErrs, validatePodResourceClaims(meta, spec.ResourceClaims, fldPath.Child("resourceClaims"))...)
@@ -146,7 +146,7 @@ func validatePodSpecL(spec *corev1.PodSpec, meta *metav1.ObjectMeta, fldPath lpa
 // validateVolumeNames is the part of upstream ValidateVolumes podlife checks: names
 // (required, DNS label, unique) and the number of sources. It returns the volumes
 // containers may reference, which — as upstream — are only the valid ones.
-func validateVolumeNames(volumes []corev1.Volume, fldPath lpath) (map[string]*corev1.VolumeSource, field.ErrorList) {
+func validateVolumeNames(volumes []corev1.Volume, fldPath lpath, o *podValidationOptions) (map[string]*corev1.VolumeSource, field.ErrorList) {
 	var allErrs field.ErrorList
 	vols := make(map[string]*corev1.VolumeSource, len(volumes))
 	for i := range volumes {
@@ -154,7 +154,7 @@ func validateVolumeNames(volumes []corev1.Volume, fldPath lpath) (map[string]*co
 		idxPath := fldPath.Index(i)
 		namePath := idxPath.Child("name")
 		var el field.ErrorList
-		el = append(el, validateVolumeSourceCount(&v.VolumeSource, idxPath)...)
+		el = append(el, validateVolumeSourceCount(&v.VolumeSource, idxPath, o)...)
 		if v.Name == "" {
 			el = append(el, field.Required(namePath.P(), ""))
 		} else {
@@ -175,7 +175,7 @@ func validateVolumeNames(volumes []corev1.Volume, fldPath lpath) (map[string]*co
 // validateVolumeSourceCount reports upstream's "exactly one volume type" rule: every
 // source after the first is Forbidden, in upstream's check order and with its path
 // names (including the "downwarAPI" spelling); no source is Required.
-func validateVolumeSourceCount(s *corev1.VolumeSource, fldPath lpath) field.ErrorList {
+func validateVolumeSourceCount(s *corev1.VolumeSource, fldPath lpath, o *podValidationOptions) field.ErrorList {
 	sources := [...]struct {
 		name string
 		set  bool
@@ -202,7 +202,7 @@ func validateVolumeSourceCount(s *corev1.VolumeSource, fldPath lpath) field.Erro
 			continue
 		}
 		n++
-		allErrs = append(allErrs, validateFirstVolumeSource(s, src.name, fldPath)...)
+		allErrs = append(allErrs, validateFirstVolumeSource(s, src.name, fldPath, o)...)
 	}
 	if n == 0 {
 		allErrs = append(allErrs, field.Required(fldPath.P(), "must specify a volume type"))

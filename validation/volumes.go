@@ -28,7 +28,7 @@ var (
 
 // validateFirstVolumeSource validates the source upstream validates in full: the
 // first one set, in upstream's order. name is its path name.
-func validateFirstVolumeSource(s *corev1.VolumeSource, name string, fldPath lpath) field.ErrorList {
+func validateFirstVolumeSource(s *corev1.VolumeSource, name string, fldPath lpath, o *podValidationOptions) field.ErrorList {
 	p := fldPath.Child(name)
 	switch name {
 	case "emptyDir":
@@ -73,6 +73,8 @@ func validateFirstVolumeSource(s *corev1.VolumeSource, name string, fldPath lpat
 			allErrs = append(allErrs, validateKeyToPath(&s.ConfigMap.Items[i], p.Child("items").Index(i))...)
 		}
 		return allErrs
+	case "projected":
+		return validateProjectedVolumeSource(s.Projected, p, o)
 	case "persistentVolumeClaim":
 		if s.PersistentVolumeClaim.ClaimName == "" {
 			return field.ErrorList{field.Required(p.Child("claimName").P(), "")}
@@ -152,4 +154,92 @@ func validateDownwardAPIVolumeFile(file *corev1.DownwardAPIVolumeFile, p lpath) 
 	}
 	allErrs = append(allErrs, validateFileMode(file.Mode, p.Child("mode"))...)
 	return append(allErrs, validateUserField(file.User, p.Child("user"))...)
+}
+
+// validateProjectedVolumeSource mirrors upstream validateProjectedVolumeSource for
+// secret, configMap, downwardAPI and serviceAccountToken sources. A projected
+// volume with a clusterTrustBundle or podCertificate source is not validated at
+// all (see doc.go), so that no partial answer is given.
+func validateProjectedVolumeSource(proj *corev1.ProjectedVolumeSource, fldPath lpath, o *podValidationOptions) field.ErrorList {
+	for i := range proj.Sources {
+		if proj.Sources[i].ClusterTrustBundle != nil || proj.Sources[i].PodCertificate != nil {
+			return nil
+		}
+	}
+	allErrs := validateFileMode(proj.DefaultMode, fldPath.Child("defaultMode"))
+	allErrs = append(allErrs, validateUserField(proj.DefaultUser, fldPath.Child("defaultUser"))...)
+	var paths []string // paths used so far across all sources
+	seen := func(p string) bool {
+		if contains(paths, p) {
+			return true
+		}
+		paths = append(paths, p)
+		return false
+	}
+	for i := range proj.Sources {
+		src := &proj.Sources[i]
+		srcPath := fldPath.Child("sources").Index(i)
+		n := 0
+		if s := src.Secret; s != nil {
+			n++
+			p := srcPath.Child("secret")
+			if s.Name == "" {
+				allErrs = append(allErrs, field.Required(p.Child("name").P(), ""))
+			}
+			for j := range s.Items {
+				allErrs = append(allErrs, validateKeyToPath(&s.Items[j], p.Child("items").Index(j))...)
+				if s.Items[j].Path != "" && seen(s.Items[j].Path) {
+					allErrs = append(allErrs, field.Invalid(fldPath.P(), s.Name, "conflicting duplicate paths"))
+				}
+			}
+		}
+		if c := src.ConfigMap; c != nil {
+			n++
+			p := srcPath.Child("configMap")
+			if c.Name == "" {
+				allErrs = append(allErrs, field.Required(p.Child("name").P(), ""))
+			}
+			for j := range c.Items {
+				allErrs = append(allErrs, validateKeyToPath(&c.Items[j], p.Child("items").Index(j))...)
+				if c.Items[j].Path != "" && seen(c.Items[j].Path) {
+					allErrs = append(allErrs, field.Invalid(fldPath.P(), c.Name, "conflicting duplicate paths"))
+				}
+			}
+		}
+		if d := src.DownwardAPI; d != nil {
+			n++
+			p := srcPath.Child("downwardAPI")
+			for j := range d.Items {
+				allErrs = append(allErrs, validateDownwardAPIVolumeFile(&d.Items[j], p)...)
+				if d.Items[j].Path != "" && seen(d.Items[j].Path) {
+					allErrs = append(allErrs, field.Invalid(fldPath.P(), d.Items[j].Path, "conflicting duplicate paths"))
+				}
+			}
+		}
+		if t := src.ServiceAccountToken; t != nil {
+			n++
+			p := srcPath.Child("serviceAccountToken")
+			if exp := t.ExpirationSeconds; exp == nil {
+				allErrs = append(allErrs, field.Required(p.Child("expirationSeconds").P(), ""))
+			} else {
+				if *exp < 10*60 {
+					allErrs = append(allErrs, field.Invalid(p.Child("expirationSeconds").P(), *exp, "may not specify a duration less than 10 minutes"))
+				}
+				if *exp > 1<<32 {
+					allErrs = append(allErrs, field.Invalid(p.Child("expirationSeconds").P(), *exp, "may not specify a duration larger than 2^32 seconds"))
+				}
+			}
+			// Upstream reports the token path at the projected volume's path.
+			if t.Path == "" {
+				allErrs = append(allErrs, field.Required(fldPath.Child("path").P(), ""))
+			} else if !o.allowNonLocalProjectedTokenPath {
+				allErrs = append(allErrs, validateLocalNonReservedPath(t.Path, fldPath.Child("path"))...)
+			}
+			allErrs = append(allErrs, validateUserField(t.User, p.Child("user"))...)
+		}
+		if n > 1 {
+			allErrs = append(allErrs, field.Forbidden(srcPath.P(), "may not specify more than 1 volume type per source"))
+		}
+	}
+	return allErrs
 }

@@ -68,5 +68,39 @@ func init() {
 			`spec.containers[0].volumeMounts[1].name: Not found: "s"`,
 			`spec.containers[0].volumeMounts[2].name: Not found: "d"`,
 		}},
+		createCase{name: "projected sources", mod: all(func(p *corev1.Pod) {
+			p.Spec.ServiceAccountName = "sa"
+			p.Spec.Volumes = []corev1.Volume{
+				{Name: "ok", VolumeSource: corev1.VolumeSource{Projected: &corev1.ProjectedVolumeSource{Sources: []corev1.VolumeProjection{
+					{ServiceAccountToken: &corev1.ServiceAccountTokenProjection{Path: "token", ExpirationSeconds: ptr(int64(3600))}},
+					{ConfigMap: &corev1.ConfigMapProjection{LocalObjectReference: corev1.LocalObjectReference{Name: "ca"}, Items: []corev1.KeyToPath{{Key: "ca.crt", Path: "ca.crt"}}}},
+				}}}},
+				{Name: "bad", VolumeSource: corev1.VolumeSource{Projected: &corev1.ProjectedVolumeSource{DefaultMode: ptr(int32(01000)), Sources: []corev1.VolumeProjection{
+					{ServiceAccountToken: &corev1.ServiceAccountTokenProjection{Path: "/abs", ExpirationSeconds: ptr(int64(60))}},
+					{ServiceAccountToken: &corev1.ServiceAccountTokenProjection{}},
+					{Secret: &corev1.SecretProjection{Items: []corev1.KeyToPath{{Key: "k", Path: "x"}}}, ConfigMap: &corev1.ConfigMapProjection{LocalObjectReference: corev1.LocalObjectReference{Name: "cm"}, Items: []corev1.KeyToPath{{Key: "k", Path: "x"}}}},
+					{DownwardAPI: &corev1.DownwardAPIProjection{Items: []corev1.DownwardAPIVolumeFile{{Path: "x", FieldRef: &corev1.ObjectFieldSelector{FieldPath: "metadata.name"}}}}},
+				}}}},
+			}
+		}, ctr(func(c *corev1.Container) {
+			c.VolumeMounts = []corev1.VolumeMount{{Name: "ok", MountPath: "/ok"}, {Name: "bad", MountPath: "/bad"}}
+		})), want: []string{
+			`spec.volumes[1].projected.defaultMode: Invalid value: 512: must be a number between 0 and 0777 (octal), both inclusive`,
+			`spec.volumes[1].projected.sources[0].serviceAccountToken.expirationSeconds: Invalid value: 60: may not specify a duration less than 10 minutes`,
+			`spec.volumes[1].projected.path: Invalid value: "/abs": must be a relative path`,
+			`spec.volumes[1].projected.path: Required value`,
+			`spec.volumes[1].projected.sources[2].secret.name: Required value`,
+			`spec.volumes[1].projected: Invalid value: "cm": conflicting duplicate paths`,
+			`spec.volumes[1].projected.sources[2]: Forbidden: may not specify more than 1 volume type per source`,
+			`spec.volumes[1].projected: Invalid value: "x": conflicting duplicate paths`,
+			`spec.containers[0].volumeMounts[1].name: Not found: "bad"`,
+		}},
+		createCase{name: "projected token without service account", mod: func(p *corev1.Pod) {
+			p.Spec.Volumes = []corev1.Volume{{Name: "t", VolumeSource: corev1.VolumeSource{Projected: &corev1.ProjectedVolumeSource{Sources: []corev1.VolumeProjection{
+				{ServiceAccountToken: &corev1.ServiceAccountTokenProjection{Path: "token"}},
+			}}}}}
+		}, want: []string{
+			`spec.volumes[0].projected.sources[0].serviceAccountToken: Forbidden: must not be specified when serviceAccountName is not set`,
+		}},
 	)
 }
