@@ -516,7 +516,7 @@ func convertStatuses(pod *corev1.Pod, x *lookup, previous []corev1.ContainerStat
 					conv.Started = &b
 				}
 			}
-			if withResources && opts.Features.Enabled("InPlacePodVerticalScaling") && kind != KindEphemeralContainer {
+			if withResources && opts.Features.Enabled("InPlacePodVerticalScaling") {
 				if len(slab) == 0 {
 					slab = make([]corev1.ResourceRequirements, len(containers))
 				}

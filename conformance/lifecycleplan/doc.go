@@ -7,8 +7,11 @@
 //     (fake_kuberuntime_manager.go), against lifecycle.ComputePodActions;
 //   - status.GeneratePodReadyToStartContainersCondition and
 //     status.GenerateAllContainersRestartingCondition (pkg/kubelet/status/generate.go);
-//   - kubecontainer.ShouldContainerBeRestarted, HasAnyActiveRegularContainerStarted
-//     (pkg/kubelet/container/helpers.go) and kuberuntime.HasAnyRegularContainerCreated.
+//   - the kubelet's convertToAPIContainerStatuses (pkg/kubelet/kubelet_pods.go), reached
+//     through go:linkname on a bare Kubelet whose reason cache is set by reflection,
+//     against the container statuses of lifecycle.NextStatus;
+//   - kubecontainer.ShouldContainerBeRestarted (pkg/kubelet/container/helpers.go)
+//     against restart.ShouldRestartInstance fed by the view.
 //
 // Inputs are generated from a seeded random source (PODLIFE_SEED overrides the default
 // seed); a disagreement prints the seed and the input.

@@ -7,6 +7,7 @@ import (
 	"os"
 	"sort"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 	"unsafe"
@@ -192,7 +193,7 @@ func (g gen) view(pod *v1.Pod) lifecycle.View {
 	for i := g.pick(2 * (len(names) + 1)); i > 0; i-- {
 		inst := lifecycle.Instance{
 			Name:        names[g.pick(len(names))],
-			ID:          "c" + strconv.Itoa(len(v.Instances)),
+			ID:          "cri://c" + strconv.Itoa(len(v.Instances)),
 			State:       states[g.pick(len(states))],
 			ExitCode:    []int32{0, 0, 1, 2, 42, 137}[g.pick(6)],
 			SpecChanged: g.pick(8) == 0,
@@ -235,7 +236,7 @@ func runtimeStatus(pod *v1.Pod, v *lifecycle.View) *kubecontainer.PodStatus {
 		active = v.Sandboxes[0].ID
 	}
 	for _, inst := range v.Instances {
-		st := &kubecontainer.Status{ID: kubecontainer.ContainerID{ID: inst.ID}, Name: inst.Name, ExitCode: int(inst.ExitCode), Reason: inst.Reason, FinishedAt: inst.FinishedAt}
+		st := &kubecontainer.Status{ID: containerID(inst.ID), Name: inst.Name, ExitCode: int(inst.ExitCode), Reason: inst.Reason, FinishedAt: inst.FinishedAt}
 		st.State = kubecontainer.State(inst.State)
 		if c := spec(pod, inst.Name); c != nil {
 			st.Hash = kubecontainer.HashContainer(c)
@@ -249,6 +250,15 @@ func runtimeStatus(pod *v1.Pod, v *lifecycle.View) *kubecontainer.PodStatus {
 		}
 	}
 	return ps
+}
+
+// containerID splits "type://id" as kubecontainer.ParseContainerID does, keeping
+// an ID without a type whole.
+func containerID(s string) kubecontainer.ContainerID {
+	if t, id, ok := strings.Cut(s, "://"); ok {
+		return kubecontainer.ContainerID{Type: t, ID: id}
+	}
+	return kubecontainer.ContainerID{ID: s}
 }
 
 func spec(pod *v1.Pod, name string) *v1.Container {
@@ -327,11 +337,11 @@ func theirs(a upstreamActions) plan {
 		p.Regular = nil
 	}
 	for id, k := range a.ContainersToKill {
-		p.Kills = append(p.Kills, fmt.Sprintf("%s|%s|%s|%s", id.ID, k.name, k.reason, k.message))
+		p.Kills = append(p.Kills, fmt.Sprintf("%s|%s|%s|%s", id.String(), k.name, k.reason, k.message))
 	}
 	sort.Strings(p.Kills)
 	for _, r := range a.ContainersToReset {
-		p.Resets = append(p.Resets, fmt.Sprintf("%s|%s|%t", r.containerID.ID, r.container.Name, r.kill))
+		p.Resets = append(p.Resets, fmt.Sprintf("%s|%s|%t", r.containerID.String(), r.container.Name, r.kill))
 	}
 	return p
 }
@@ -349,7 +359,7 @@ func TestComputePodActionsAgainstUpstream(t *testing.T) {
 		restartAll := g.pick(4) == 0
 		ps := runtimeStatus(pod, &v)
 		for _, inst := range v.Instances {
-			id := kubecontainer.ContainerID{ID: inst.ID}
+			id := containerID(inst.ID)
 			for _, pr := range []struct {
 				m proberesults.Manager
 				r lifecycle.ProbeResult
@@ -367,7 +377,7 @@ func TestComputePodActionsAgainstUpstream(t *testing.T) {
 		want := theirs(computePodActions(m, ctx, pod, ps, restartAll))
 		got := ours(lifecycle.ComputePodActions(pod, &v, restartAll, lifecycle.Options{}))
 		for _, inst := range v.Instances {
-			id := kubecontainer.ContainerID{ID: inst.ID}
+			id := containerID(inst.ID)
 			liveness.Remove(id)
 			startup.Remove(id)
 		}
