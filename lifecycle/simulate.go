@@ -123,7 +123,9 @@ type simRun struct {
 // The simulation is deterministic and bounded by opts.MaxDuration and opts.MaxSteps.
 // Container IDs are "sim://<name>-<n>", sandboxes "sandbox-<n>" with IP 10.0.0.<n>.
 // Containers the kubelet kills exit with code 137 and reason "Error". Grace periods,
-// hooks and image pull times take no virtual time.
+// hooks and image pull times take no virtual time. Statuses are those of [NextStatus]:
+// the status manager's hold-back of a terminal phase and its TerminatePod step are not
+// applied, so a deleted pod ends with the status of its stopped containers.
 func Simulate(pod *corev1.Pod, script Script, opts SimulateOptions) Timeline {
 	tl := Timeline{}
 	if pod == nil {

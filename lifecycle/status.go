@@ -102,7 +102,9 @@ func AllContainersRestartingCondition(pod *corev1.Pod, view *View, phase corev1.
 // pod.Status), runtime-reported container resources, volume mount statuses,
 // user and stop-signal fields, the readiness kept across a kubelet restart, and the
 // status manager's merge into the API object (a terminal phase held back while
-// containers may still run). The node's IPs come from [View.HostIPs], else from
+// containers may still run), its refusal of a status in which a container that cannot
+// restart leaves the terminated state (checkContainerStateTransition), and its
+// TerminatePod step for pods that have finished terminating. The node's IPs come from [View.HostIPs], else from
 // pod.Status.
 //
 // Besides the gates of [Phase] and the condition functions, NextStatus reads
