@@ -99,18 +99,19 @@ func AllContainersRestartingCondition(pod *corev1.Pod, view *View, phase corev1.
 //
 // Not modelled: the pod-level in-place resize fields (status.resources and
 // status.allocatedResources, left empty; the resize conditions are carried over from
-// pod.Status), runtime-reported container resources, volume mount statuses,
-// user and stop-signal fields, the readiness kept across a kubelet restart, and the
-// status manager's merge into the API object (a terminal phase held back while
-// containers may still run), its refusal of a status in which a container that cannot
-// restart leaves the terminated state (checkContainerStateTransition), and its
-// TerminatePod step for pods that have finished terminating. The node's IPs come from [View.HostIPs], else from
-// pod.Status.
+// pod.Status), runtime-reported container resources, volume mount statuses, user and
+// stop-signal fields, the readiness kept across a kubelet restart, and, in the status
+// manager, the merge into the API object (a terminal phase held back while containers
+// may still run), the refusal of a status in which a container that cannot restart
+// leaves the terminated state (checkContainerStateTransition) and the TerminatePod step
+// for pods that have finished terminating. The node's IPs come from [View.HostIPs],
+// else from pod.Status.
 //
 // Besides the gates of [Phase] and the condition functions, NextStatus reads
-// InPlacePodVerticalScaling (container status resources), ChangeContainerStatusOnKubeletRestart
-// (whether a running container keeps its previous started flag), PodReadyToStartContainersCondition,
-// PodLevelResources and PodLevelResourcesFixKubeletQOSClass (the QoS class).
+// InPlacePodVerticalScaling (container status resources),
+// ChangeContainerStatusOnKubeletRestart (whether a running container keeps its previous
+// started flag), PodReadyToStartContainersCondition, PodLevelResources and
+// PodLevelResourcesFixKubeletQOSClass (the QoS class).
 func NextStatus(pod *corev1.Pod, view *View, now time.Time, opts Options) corev1.PodStatus {
 	pod = orEmpty(pod)
 	v := orEmptyView(view)
