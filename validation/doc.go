@@ -18,7 +18,7 @@
 //     Windows host-process and per-OS rules, resource claims, affinity, topology
 //     spread constraints, DNS config, host aliases, hostnameOverride, the pod
 //     annotations, volume names and the emptyDir, hostPath, secret, configMap,
-//     persistentVolumeClaim, downwardAPI and projected volume sources);
+//     persistentVolumeClaim, downwardAPI, projected, csi and image volume sources);
 //   - k8s.io/apimachinery pkg/api/validation (ObjectMeta: name, generateName,
 //     namespace, labels, annotations, finalizers), re-expressed so that map keys are
 //     visited in sorted order.
@@ -51,7 +51,7 @@
 // These parts of ValidatePodSpec are skipped, so a pod that upstream rejects only
 // for them is accepted here:
 //   - the sources of volumes other than emptyDir, hostPath, secret, configMap,
-//     persistentVolumeClaim, downwardAPI and projected (csi, ephemeral, image and
+//     persistentVolumeClaim, downwardAPI, projected, csi and image (ephemeral and
 //     the deprecated in-tree kinds, and projected volumes with a clusterTrustBundle
 //     or podCertificate source) are only counted ("must specify a volume type",
 //     "may not specify more than 1 volume type"): such a volume with an invalid

@@ -82,6 +82,8 @@ type podValidationOptions struct {
 	oldPodViolatesMatchLabelKeysValidation              bool
 	oldPodViolatesLegacyMatchLabelKeysValidation        bool
 	allowInvalidTopologySpreadConstraintLabelSelector   bool
+	// allowEmptyImageVolumeReference keeps an old image volume without reference valid.
+	allowEmptyImageVolumeReference bool
 	// allowNonLocalProjectedTokenPath keeps an old non-local token path valid.
 	allowNonLocalProjectedTokenPath bool
 	// strictIPValidation is the StrictIPCIDRValidation gate (legacy IP fields).
@@ -136,6 +138,9 @@ func resolveOptions(opts Options, newPod, oldPod *corev1.Pod) podValidationOptio
 		}
 		o.allowInvalidLabelValueInSelector = hasInvalidAffinitySelector(oldSpec)
 		for _, v := range oldSpec.Volumes {
+			if v.Image != nil && v.Image.Reference == "" {
+				o.allowEmptyImageVolumeReference = true
+			}
 			if v.Projected == nil {
 				continue
 			}

@@ -8,9 +8,9 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 )
 
-// Volume sources: upstream validateVolumeSource for the common in-tree kinds
-// (emptyDir, hostPath, secret, configMap, persistentVolumeClaim, downwardAPI).
-// Other kinds are only counted (see validateVolumeSourceCount).
+// Volume sources: upstream validateVolumeSource for emptyDir, hostPath, secret,
+// configMap, persistentVolumeClaim, downwardAPI, projected, csi and image. Other
+// kinds are only counted (see validateVolumeSourceCount).
 
 const (
 	fileModeErrorMsg     = "must be a number between 0 and 0777 (octal), both inclusive"
@@ -75,6 +75,25 @@ func validateFirstVolumeSource(s *corev1.VolumeSource, name string, fldPath lpat
 		return allErrs
 	case "projected":
 		return validateProjectedVolumeSource(s.Projected, p, o)
+	case "csi":
+		allErrs := validateCSIDriverName(s.CSI.Driver, p.Child("driver"))
+		if ref := s.CSI.NodePublishSecretRef; ref != nil {
+			if ref.Name == "" {
+				allErrs = append(allErrs, field.Required(p.Child("nodePublishSecretRef", "name").P(), ""))
+			} else {
+				// Upstream reports a bad secret name at csi.name.
+				for _, msg := range nameIsDNSSubdomain(ref.Name, false) {
+					allErrs = append(allErrs, field.Invalid(p.Child("name").P(), ref.Name, msg))
+				}
+			}
+		}
+		return allErrs
+	case "image":
+		var allErrs field.ErrorList
+		if !o.allowEmptyImageVolumeReference && s.Image.Reference == "" {
+			allErrs = append(allErrs, field.Required(p.Child("reference").P(), ""))
+		}
+		return append(allErrs, validatePullPolicy(s.Image.PullPolicy, p.Child("pullPolicy"))...)
 	case "persistentVolumeClaim":
 		if s.PersistentVolumeClaim.ClaimName == "" {
 			return field.ErrorList{field.Required(p.Child("claimName").P(), "")}
@@ -240,6 +259,21 @@ func validateProjectedVolumeSource(proj *corev1.ProjectedVolumeSource, fldPath l
 		if n > 1 {
 			allErrs = append(allErrs, field.Forbidden(srcPath.P(), "may not specify more than 1 volume type per source"))
 		}
+	}
+	return allErrs
+}
+
+// validateCSIDriverName mirrors upstream ValidateCSIDriverName as volumes use it.
+func validateCSIDriverName(name string, p lpath) field.ErrorList {
+	if name == "" {
+		return field.ErrorList{field.Required(p.P(), "")}
+	}
+	var allErrs field.ErrorList
+	if len(name) > 63 {
+		allErrs = append(allErrs, field.TooLong(p.P(), "", 63))
+	}
+	for _, msg := range dns1123SubdomainErrs(strings.ToLower(name)) {
+		allErrs = append(allErrs, field.Invalid(p.P(), name, msg))
 	}
 	return allErrs
 }

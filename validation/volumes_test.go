@@ -102,5 +102,24 @@ func init() {
 		}, want: []string{
 			`spec.volumes[0].projected.sources[0].serviceAccountToken: Forbidden: must not be specified when serviceAccountName is not set`,
 		}},
+		createCase{name: "csi and image sources", mod: all(func(p *corev1.Pod) {
+			p.Spec.Volumes = []corev1.Volume{
+				{Name: "c1", VolumeSource: corev1.VolumeSource{CSI: &corev1.CSIVolumeSource{Driver: "csi.example.com"}}},
+				{Name: "c2", VolumeSource: corev1.VolumeSource{CSI: &corev1.CSIVolumeSource{Driver: "Bad_Driver!", NodePublishSecretRef: &corev1.LocalObjectReference{}}}},
+				{Name: "c3", VolumeSource: corev1.VolumeSource{CSI: &corev1.CSIVolumeSource{Driver: "", NodePublishSecretRef: &corev1.LocalObjectReference{Name: "Bad_Secret"}}}},
+				{Name: "i1", VolumeSource: corev1.VolumeSource{Image: &corev1.ImageVolumeSource{Reference: "registry.example.com/data:v1"}}},
+				{Name: "i2", VolumeSource: corev1.VolumeSource{Image: &corev1.ImageVolumeSource{PullPolicy: "Sometimes"}}},
+			}
+		}, ctr(func(c *corev1.Container) {
+			c.VolumeMounts = []corev1.VolumeMount{{Name: "c1", MountPath: "/c1"}, {Name: "i1", MountPath: "/i1"}, {Name: "i2", MountPath: "/i2"}}
+		})), want: []string{
+			`spec.volumes[1].csi.driver: Invalid value: "Bad_Driver!": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')`,
+			`spec.volumes[1].csi.nodePublishSecretRef.name: Required value`,
+			`spec.volumes[2].csi.driver: Required value`,
+			`spec.volumes[2].csi.name: Invalid value: "Bad_Secret": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')`,
+			`spec.volumes[4].image.reference: Required value`,
+			`spec.volumes[4].image.pullPolicy: Unsupported value: "Sometimes": supported values: "Always", "IfNotPresent", "Never"`,
+			`spec.containers[0].volumeMounts[2].name: Not found: "i2"`,
+		}},
 	)
 }
