@@ -325,18 +325,15 @@ func podIPs(n *SandboxNetwork, hostIPs []string, old *corev1.PodStatus) []corev1
 	if n == nil {
 		return nil
 	}
-	var ips [8]netip.Addr
-	var raw [8]string
-	k := 0
+	var ipBuf [8]netip.Addr
+	var rawBuf [8]string
+	ips, raw := ipBuf[:0], rawBuf[:0]
 	add := func(s string) bool {
 		ip, ok := parseIPSloppy(s)
 		if !ok {
 			return false
 		}
-		if k < len(ips) {
-			ips[k], raw[k] = ip, s
-			k++
-		}
+		ips, raw = append(ips, ip), append(raw, s)
 		return true
 	}
 	if n.IP != "" && !add(n.IP) {
@@ -347,7 +344,7 @@ func podIPs(n *SandboxNetwork, hostIPs []string, old *corev1.PodStatus) []corev1
 			return nil
 		}
 	}
-	if k == 0 {
+	if len(ips) == 0 {
 		return nil
 	}
 	primary := ""
@@ -362,7 +359,7 @@ func podIPs(n *SandboxNetwork, hostIPs []string, old *corev1.PodStatus) []corev1
 	}
 	out := make([]corev1.PodIP, 0, 2)
 	for _, wantV4 := range [2]bool{nodeV4, !nodeV4} {
-		for i := 0; i < k; i++ {
+		for i := range ips {
 			if ips[i].Is4() == wantV4 {
 				out = append(out, corev1.PodIP{IP: canonicalIP(ips[i], raw[i])})
 				break

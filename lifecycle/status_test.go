@@ -694,3 +694,43 @@ func BenchmarkNextStatus(b *testing.B) {
 		}
 	})
 }
+
+// Upstream's TestGenerateAPIPodStatusPodIPs (kubelet_pods_test.go): the sandbox's IPs,
+// one per family, the node's family first.
+func TestNextStatusPodIPs(t *testing.T) {
+	cases := []struct {
+		name   string
+		nodeIP string
+		cri    []string
+		want   []string
+	}{
+		{"Simple", "", []string{"10.0.0.1"}, []string{"10.0.0.1"}},
+		{"Dual-stack", "", []string{"10.0.0.1", "fd01::1234"}, []string{"10.0.0.1", "fd01::1234"}},
+		{"Dual-stack with explicit node IP", "192.168.1.1", []string{"10.0.0.1", "fd01::1234"}, []string{"10.0.0.1", "fd01::1234"}},
+		{"Dual-stack with CRI returning wrong family first", "", []string{"fd01::1234", "10.0.0.1"}, []string{"10.0.0.1", "fd01::1234"}},
+		{"Dual-stack with explicit node IP with CRI returning wrong family first", "192.168.1.1", []string{"fd01::1234", "10.0.0.1"}, []string{"10.0.0.1", "fd01::1234"}},
+		{"Dual-stack with IPv6 node IP", "fd00::5678", []string{"10.0.0.1", "fd01::1234"}, []string{"fd01::1234", "10.0.0.1"}},
+		{"Dual-stack with IPv6 node IP, other CRI order", "fd00::5678", []string{"fd01::1234", "10.0.0.1"}, []string{"fd01::1234", "10.0.0.1"}},
+		{"No Pod IP matching Node IP", "fd00::5678", []string{"10.0.0.1"}, []string{"10.0.0.1"}},
+		{"No Pod IP matching (unspecified) Node IP", "", []string{"fd01::1234"}, []string{"fd01::1234"}},
+		{"Multiple IPv4 IPs", "", []string{"10.0.0.1", "10.0.0.2", "10.0.0.3"}, []string{"10.0.0.1"}},
+		{"Multiple Dual-Stack IPs", "", []string{"10.0.0.1", "10.0.0.2", "fd01::1234", "10.0.0.3", "fd01::5678"}, []string{"10.0.0.1", "fd01::1234"}},
+		{"Second family after eight IPs", "", []string{"10.0.0.1", "10.0.0.2", "10.0.0.3", "10.0.0.4", "10.0.0.5", "10.0.0.6", "10.0.0.7", "10.0.0.8", "fd01::9"}, []string{"10.0.0.1", "fd01::9"}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			pod := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{UID: "12345", Name: "test-pod", Namespace: "test-namespace"}}
+			v := &View{Sandboxes: []Sandbox{{Ready: true, Network: &SandboxNetwork{IP: tc.cri[0], AdditionalIPs: tc.cri[1:]}}}}
+			if tc.nodeIP != "" {
+				v.HostIPs = []string{tc.nodeIP}
+			}
+			s := NextStatus(pod, v, time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC), Options{})
+			var got []string
+			for _, ip := range s.PodIPs {
+				got = append(got, ip.IP)
+			}
+			assert.Equal(t, tc.want, got)
+			assert.Equal(t, tc.want[0], s.PodIP)
+		})
+	}
+}
