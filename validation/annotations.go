@@ -17,12 +17,17 @@ const (
 // sortedKeys returns the annotation keys in ascending order: upstream ranges over the
 // map, podlife reports deterministically.
 func sortedKeys(m map[string]string) []string {
-	keys := make([]string, 0, len(m))
+	return appendSortedKeys(make([]string, 0, len(m)), m)
+}
+
+// appendSortedKeys appends the keys of m to dst in ascending order; callers pass a
+// small stack buffer.
+func appendSortedKeys(dst []string, m map[string]string) []string {
 	for k := range m {
-		keys = append(keys, k)
+		dst = append(dst, k)
 	}
-	slices.Sort(keys)
-	return keys
+	slices.Sort(dst)
+	return dst
 }
 
 // validatePodSpecificAnnotations mirrors upstream ValidatePodSpecificAnnotations. The

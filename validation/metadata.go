@@ -70,7 +70,8 @@ func validateLabels(labels map[string]string, fldPath lpath) field.ErrorList {
 		return nil
 	}
 	var allErrs field.ErrorList
-	for _, k := range sortedKeys(labels) {
+	var buf [8]string
+	for _, k := range appendSortedKeys(buf[:0], labels) {
 		if len(qualifiedNameErrs(k)) != 0 {
 			allErrs = append(allErrs, v1validation.ValidateLabelName(k, fldPath.P())...)
 		}

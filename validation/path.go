@@ -44,6 +44,16 @@ func (p lpath) push(s pseg) lpath {
 
 // Child appends field names, like (*field.Path).Child.
 func (p lpath) Child(name string, more ...string) lpath {
+	if p.n < maxSegs && len(more) == 0 {
+		// The common case, kept small enough to inline.
+		p.segs[p.n] = pseg{name: name, idx: childSeg}
+		p.n++
+		return p
+	}
+	return p.childSlow(name, more)
+}
+
+func (p lpath) childSlow(name string, more []string) lpath {
 	p = p.push(pseg{name: name, idx: childSeg})
 	for _, m := range more {
 		p = p.push(pseg{name: m, idx: childSeg})
@@ -52,7 +62,14 @@ func (p lpath) Child(name string, more ...string) lpath {
 }
 
 // Index appends a list index, like (*field.Path).Index.
-func (p lpath) Index(i int) lpath { return p.push(pseg{idx: i}) }
+func (p lpath) Index(i int) lpath {
+	if p.n < maxSegs {
+		p.segs[p.n] = pseg{idx: i}
+		p.n++
+		return p
+	}
+	return p.push(pseg{idx: i})
+}
 
 // Key appends a map key, like (*field.Path).Key.
 func (p lpath) Key(k string) lpath { return p.push(pseg{name: k, idx: keySeg}) }

@@ -245,7 +245,8 @@ func validateDNSPolicy(p corev1.DNSPolicy, fldPath lpath) field.ErrorList {
 		return field.ErrorList{field.Required(fldPath.P(), "")}
 	}
 	// Upstream passes the *DNSPolicy pointer as the bad value.
-	return field.ErrorList{field.NotSupported(fldPath.P(), &p, supportedDNSPolicies)}
+	bad := p
+	return field.ErrorList{field.NotSupported(fldPath.P(), &bad, supportedDNSPolicies)}
 }
 
 func validateImagePullSecrets(secrets []corev1.LocalObjectReference, fldPath lpath) field.ErrorList {
