@@ -15,10 +15,7 @@
 package main
 
 import (
-	"bufio"
-	"bytes"
 	_ "embed"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -26,13 +23,10 @@ import (
 	"slices"
 	"strings"
 
-	appsv1 "k8s.io/api/apps/v1"
-	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
 
 	"github.com/podlife/podlife"
+	"github.com/podlife/podlife/examples/internal/manifest"
 	"github.com/podlife/podlife/resources"
 )
 
@@ -60,86 +54,36 @@ func main() {
 
 // run reports on every object of the YAML (or JSON) stream data.
 func run(w io.Writer, data []byte) error {
-	r := utilyaml.NewYAMLReader(bufio.NewReader(bytes.NewReader(data)))
-	n := 0
-	for {
-		doc, err := r.Read()
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			return err
-		}
-		js, err := utilyaml.ToJSON(doc)
+	objects, err := manifest.Decode(data)
+	if err != nil {
+		return err
+	}
+	if len(objects) == 0 {
+		return errors.New("no object found")
+	}
+	for n, o := range objects {
+		title, pod, err := podOf(o)
 		if err != nil {
 			return fmt.Errorf("document %d: %w", n+1, err)
 		}
-		if len(bytes.TrimSpace(js)) == 0 || string(bytes.TrimSpace(js)) == "null" {
-			continue // an empty document
-		}
-		n++
-		title, pod, err := podOf(js)
-		if err != nil {
-			return fmt.Errorf("document %d: %w", n, err)
-		}
-		if n > 1 {
+		if n > 0 {
 			fmt.Fprintln(w)
 		}
 		report(w, title, pod)
 	}
-	if n == 0 {
-		return errors.New("no object found")
-	}
 	return nil
 }
 
-// podOf decodes one object and returns the pod the API server would store for it.
-func podOf(js []byte) (string, *corev1.Pod, error) {
-	var tm metav1.TypeMeta
-	if err := json.Unmarshal(js, &tm); err != nil {
-		return "", nil, err
+// podOf returns the pod the API server would store for o.
+func podOf(o manifest.Object) (string, *corev1.Pod, error) {
+	switch {
+	case o.Pod != nil:
+		return "Pod " + o.Pod.Name, podlife.Default(o.Pod), nil
+	case o.Template != nil:
+		pod := podlife.PodFromTemplate(o.Template, podlife.PodFromTemplateOptions{ControllerName: o.Meta.Name, Namespace: o.Meta.Namespace})
+		return fmt.Sprintf("%s %s (a pod of its template)", o.Kind, o.Meta.Name), pod, nil
 	}
-	var (
-		meta     *metav1.ObjectMeta
-		template *corev1.PodTemplateSpec
-		obj      any
-	)
-	switch tm.Kind {
-	case "Pod":
-		var p corev1.Pod
-		if err := json.Unmarshal(js, &p); err != nil {
-			return "", nil, err
-		}
-		return "Pod " + p.Name, podlife.Default(&p), nil
-	case "Deployment":
-		var o appsv1.Deployment
-		obj, meta, template = &o, &o.ObjectMeta, &o.Spec.Template
-	case "StatefulSet":
-		var o appsv1.StatefulSet
-		obj, meta, template = &o, &o.ObjectMeta, &o.Spec.Template
-	case "DaemonSet":
-		var o appsv1.DaemonSet
-		obj, meta, template = &o, &o.ObjectMeta, &o.Spec.Template
-	case "ReplicaSet":
-		var o appsv1.ReplicaSet
-		obj, meta, template = &o, &o.ObjectMeta, &o.Spec.Template
-	case "Job":
-		var o batchv1.Job
-		obj, meta, template = &o, &o.ObjectMeta, &o.Spec.Template
-	case "CronJob":
-		var o batchv1.CronJob
-		obj, meta, template = &o, &o.ObjectMeta, &o.Spec.JobTemplate.Spec.Template
-	case "PodTemplate":
-		var o corev1.PodTemplate
-		obj, meta, template = &o, &o.ObjectMeta, &o.Template
-	default:
-		return "", nil, fmt.Errorf("kind %q is not a Pod or a workload with a pod template", tm.Kind)
-	}
-	if err := json.Unmarshal(js, obj); err != nil {
-		return "", nil, err
-	}
-	pod := podlife.PodFromTemplate(template, podlife.PodFromTemplateOptions{ControllerName: meta.Name, Namespace: meta.Namespace})
-	return fmt.Sprintf("%s %s (a pod of its template)", tm.Kind, meta.Name), pod, nil
+	return "", nil, fmt.Errorf("kind %q is not a Pod or a workload with a pod template", o.Kind)
 }
 
 // report prints what the resources package says about pod.

@@ -27,25 +27,19 @@
 package main
 
 import (
-	"bufio"
-	"bytes"
 	_ "embed"
-	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"strings"
 
-	appsv1 "k8s.io/api/apps/v1"
-	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
 	apimachineryvalidation "k8s.io/apimachinery/pkg/api/validation"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/validation/field"
-	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
 
+	"github.com/podlife/podlife/examples/internal/manifest"
 	"github.com/podlife/podlife/validation"
 )
 
@@ -153,112 +147,46 @@ type result struct {
 
 // check validates every object of a YAML or JSON stream.
 func check(data []byte) ([]result, error) {
-	r := utilyaml.NewYAMLReader(bufio.NewReader(bytes.NewReader(data)))
-	var results []result
-	for n := 1; ; n++ {
-		doc, err := r.Read()
-		if errors.Is(err, io.EOF) {
-			return results, nil
-		}
-		if err != nil {
-			return nil, err
-		}
-		js, err := utilyaml.ToJSON(doc)
-		if err != nil {
-			return nil, fmt.Errorf("document %d: %w", n, err)
-		}
-		if t := bytes.TrimSpace(js); len(t) == 0 || string(t) == "null" {
-			continue
-		}
-		res, err := checkObject(js)
-		if err != nil {
-			return nil, fmt.Errorf("document %d: %w", n, err)
-		}
-		results = append(results, res)
+	objects, err := manifest.Decode(data)
+	if err != nil {
+		return nil, err
 	}
+	results := make([]result, 0, len(objects))
+	for _, o := range objects {
+		results = append(results, checkObject(o))
+	}
+	return results, nil
 }
 
-// checkObject decodes and validates one object.
-func checkObject(js []byte) (result, error) {
-	var tm metav1.TypeMeta
-	if err := json.Unmarshal(js, &tm); err != nil {
-		return result{}, err
-	}
-	var (
-		obj  any
-		meta *metav1.ObjectMeta
-		errs field.ErrorList
-	)
-	// template returns the validation of a workload's pod template.
-	template := func(t *corev1.PodTemplateSpec, path *field.Path) field.ErrorList {
-		return validation.ValidatePodTemplateSpec(t, path, validation.Options{})
-	}
-	switch tm.Kind {
-	case "Pod":
-		var p corev1.Pod
-		if err := json.Unmarshal(js, &p); err != nil {
-			return result{}, err
-		}
+// checkObject validates one object.
+func checkObject(o manifest.Object) result {
+	opts := validation.Options{}
+	switch {
+	case o.Pod != nil:
+		p := *o.Pod
 		if p.Namespace == "" {
 			p.Namespace = metav1.NamespaceDefault
 		}
-		return verdict("Pod", p.Name, validation.ValidatePodCreate(&p, validation.Options{})), nil
-	case "Deployment", "ReplicaSet", "StatefulSet", "DaemonSet":
-		var t *corev1.PodTemplateSpec
-		switch tm.Kind {
-		case "Deployment":
-			var o appsv1.Deployment
-			obj, meta, t = &o, &o.ObjectMeta, &o.Spec.Template
-		case "ReplicaSet":
-			var o appsv1.ReplicaSet
-			obj, meta, t = &o, &o.ObjectMeta, &o.Spec.Template
-		case "StatefulSet":
-			var o appsv1.StatefulSet
-			obj, meta, t = &o, &o.ObjectMeta, &o.Spec.Template
-		default:
-			var o appsv1.DaemonSet
-			obj, meta, t = &o, &o.ObjectMeta, &o.Spec.Template
-		}
-		if err := json.Unmarshal(js, obj); err != nil {
-			return result{}, err
-		}
-		path := field.NewPath("spec", "template")
-		errs = template(t, path)
-		errs = append(errs, alwaysRestartRules(t, path, tm.Kind)...)
-		return verdict(tm.Kind+".apps", meta.Name, errs), nil
-	case "Job", "CronJob":
-		var (
-			t    *corev1.PodTemplateSpec
-			path *field.Path
-		)
-		if tm.Kind == "Job" {
-			var o batchv1.Job
-			obj, meta, t, path = &o, &o.ObjectMeta, &o.Spec.Template, field.NewPath("spec", "template")
-		} else {
-			var o batchv1.CronJob
-			obj, meta, t, path = &o, &o.ObjectMeta, &o.Spec.JobTemplate.Spec.Template, field.NewPath("spec", "jobTemplate", "spec", "template")
-		}
-		if err := json.Unmarshal(js, obj); err != nil {
-			return result{}, err
-		}
-		errs = template(t, path)
-		errs = append(errs, jobRestartRules(t, path)...)
-		return verdict(tm.Kind+".batch", meta.Name, errs), nil
-	case "PodTemplate":
-		var o corev1.PodTemplate
-		if err := json.Unmarshal(js, &o); err != nil {
-			return result{}, err
-		}
-		if o.Namespace == "" {
-			o.Namespace = metav1.NamespaceDefault
-		}
-		errs = apimachineryvalidation.ValidateObjectMeta(&o.ObjectMeta, true, apimachineryvalidation.NameIsDNSSubdomain, field.NewPath("metadata"))
-		errs = append(errs, template(&o.Template, field.NewPath("template"))...)
-		return verdict("PodTemplate", o.Name, errs), nil
+		return verdict(o.QualifiedKind(), p.Name, validation.ValidatePodCreate(&p, opts))
+	case o.Template == nil:
+		return result{message: fmt.Sprintf("skipping %s %q: not a Pod or a workload with a pod template", o.Kind, o.Meta.Name), skipped: true}
 	}
-	var m metav1.PartialObjectMetadata
-	_ = json.Unmarshal(js, &m)
-	return result{message: fmt.Sprintf("skipping %s %q: not a Pod or a workload with a pod template", tm.Kind, m.Name), skipped: true}, nil
+	var errs field.ErrorList
+	if o.Kind == "PodTemplate" {
+		meta := *o.Meta
+		if meta.Namespace == "" {
+			meta.Namespace = metav1.NamespaceDefault
+		}
+		errs = apimachineryvalidation.ValidateObjectMeta(&meta, true, apimachineryvalidation.NameIsDNSSubdomain, field.NewPath("metadata"))
+	}
+	errs = append(errs, validation.ValidatePodTemplateSpec(o.Template, o.TemplatePath, opts)...)
+	switch o.Group {
+	case "apps":
+		errs = append(errs, alwaysRestartRules(o.Template, o.TemplatePath, o.Kind)...)
+	case "batch":
+		errs = append(errs, jobRestartRules(o.Template, o.TemplatePath)...)
+	}
+	return verdict(o.QualifiedKind(), o.Meta.Name, errs)
 }
 
 // alwaysRestartRules are the template rules of k8s.io/kubernetes pkg/apis/apps/validation:
