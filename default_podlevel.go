@@ -32,7 +32,7 @@ func defaultPodLevelResources(pod *corev1.Pod, g FeatureGates) {
 	if limits == nil {
 		limits = corev1.ResourceList{}
 	}
-	for name, q := range aggregateContainerResources(spec, containerLimits) {
+	for name, q := range aggregateContainers(spec, resources.AggregateContainerLimits) {
 		if !isHugePages(name) {
 			continue
 		}
@@ -52,7 +52,7 @@ func defaultPodLevelResources(pod *corev1.Pod, g FeatureGates) {
 	if requests == nil {
 		requests = corev1.ResourceList{}
 	}
-	for name, q := range aggregateContainerResources(spec, containerRequests) {
+	for name, q := range aggregateContainers(spec, resources.AggregateContainerRequests) {
 		if _, ok := requests[name]; !ok && (name == corev1.ResourceCPU || name == corev1.ResourceMemory) {
 			requests[name] = q
 		}
@@ -86,7 +86,7 @@ func defaultPodLevelResources(pod *corev1.Pod, g FeatureGates) {
 	if len(candidates) == 0 {
 		return
 	}
-	aggregate := aggregateContainerResources(spec, containerLimits)
+	aggregate := aggregateContainers(spec, resources.AggregateContainerLimits)
 	for name := range candidates {
 		q, ok := aggregate[name]
 		if !ok {
@@ -117,7 +117,7 @@ func legacyDefaultPodLevelResources(pod *corev1.Pod) {
 		if limits == nil {
 			limits = corev1.ResourceList{}
 		}
-		for name, q := range aggregateContainerResources(spec, containerLimits) {
+		for name, q := range aggregateContainers(spec, resources.AggregateContainerLimits) {
 			if !isHugePages(name) {
 				continue
 			}
@@ -139,7 +139,7 @@ func legacyDefaultPodLevelResources(pod *corev1.Pod) {
 	if requests == nil {
 		requests = corev1.ResourceList{}
 	}
-	for name, q := range aggregateContainerResources(spec, containerRequests) {
+	for name, q := range aggregateContainers(spec, resources.AggregateContainerRequests) {
 		if _, ok := requests[name]; !ok && (name == corev1.ResourceCPU || name == corev1.ResourceMemory) {
 			requests[name] = q.DeepCopy()
 		}
@@ -158,59 +158,16 @@ func isHugePages(name corev1.ResourceName) bool {
 	return strings.HasPrefix(string(name), corev1.ResourceHugePagesPrefix)
 }
 
-func containerRequests(c *corev1.Container) corev1.ResourceList { return c.Resources.Requests }
-func containerLimits(c *corev1.Container) corev1.ResourceList   { return c.Resources.Limits }
-
-// aggregateContainerResources sums the regular containers and sidecars and takes, per
-// resource, the max with each init container's peak (itself plus the sidecars started
-// before it), with the arithmetic of k8s.io/component-helpers resource/helpers.go
-// (AggregateContainerRequests/AggregateContainerLimits with zero options) so that the
-// quantities keep upstream's formatting. Ephemeral containers do not count.
-func aggregateContainerResources(spec *corev1.PodSpec, get func(*corev1.Container) corev1.ResourceList) corev1.ResourceList {
-	sum := corev1.ResourceList{}
-	for i := range spec.Containers {
-		addResources(sum, get(&spec.Containers[i]))
+// aggregateContainers is AggregateContainerRequests or AggregateContainerLimits with
+// zero options over the regular and init containers only (ephemeral containers do not
+// count), as DefaultPodLevelResources calls them. The result's quantities are copies.
+func aggregateContainers(spec *corev1.PodSpec, aggregate func(*corev1.Pod, resources.PodResourcesOptions) corev1.ResourceList) corev1.ResourceList {
+	pod := &corev1.Pod{Spec: corev1.PodSpec{Containers: spec.Containers, InitContainers: spec.InitContainers}}
+	list := aggregate(pod, resources.PodResourcesOptions{})
+	for name, q := range list {
+		list[name] = q.DeepCopy()
 	}
-	sidecars := corev1.ResourceList{}
-	peak := corev1.ResourceList{}
-	for i := range spec.InitContainers {
-		c := &spec.InitContainers[i]
-		use := get(c)
-		if c.RestartPolicy != nil && *c.RestartPolicy == corev1.ContainerRestartPolicyAlways {
-			addResources(sum, use)
-			addResources(sidecars, use)
-			use = sidecars
-		} else {
-			combined := corev1.ResourceList{}
-			addResources(combined, use)
-			addResources(combined, sidecars)
-			use = combined
-		}
-		maxResources(peak, use)
-	}
-	maxResources(sum, peak)
-	out := make(corev1.ResourceList, len(sum))
-	addResources(out, sum)
-	return out
-}
-
-func addResources(list, add corev1.ResourceList) {
-	for name, q := range add {
-		if v, ok := list[name]; !ok {
-			list[name] = q.DeepCopy()
-		} else {
-			v.Add(q)
-			list[name] = v
-		}
-	}
-}
-
-func maxResources(list, other corev1.ResourceList) {
-	for name, q := range other {
-		if v, ok := list[name]; !ok || q.Cmp(v) > 0 {
-			list[name] = q.DeepCopy()
-		}
-	}
+	return list
 }
 
 // podQOS is the class PrepareForCreate stores in status.qosClass.
