@@ -58,23 +58,41 @@ type StatusRuntime struct {
 }
 
 // Newest returns the instance derived from the first status with that name that
-// yields one, looking in init, regular, then ephemeral container statuses.
+// yields one, looking in init, regular, then ephemeral container statuses. One call
+// scans the statuses; the functions of this package that ask about every container
+// index them once per call instead.
 func (r StatusRuntime) Newest(name string) (Instance, bool) {
 	if r.Status == nil {
 		return Instance{}, false
 	}
 	for _, list := range [...][]corev1.ContainerStatus{r.Status.InitContainerStatuses, r.Status.ContainerStatuses, r.Status.EphemeralContainerStatuses} {
 		for i := range list {
-			st := &list[i]
-			if st.Name != name || st.State.Waiting != nil && st.State.Waiting.Reason == ReasonRestartingAllContainers {
+			if list[i].Name != name {
 				continue
 			}
-			if inst, ok := InstanceFromStatus(st); ok {
+			if inst, ok := statusInstance(&list[i]); ok {
 				return inst, true
 			}
 		}
 	}
 	return Instance{}, false
+}
+
+// statusInstance is the instance a status yields in a StatusRuntime: none while it
+// waits with reason RestartingAllContainers, otherwise InstanceFromStatus.
+func statusInstance(st *corev1.ContainerStatus) (Instance, bool) {
+	if st.State.Waiting != nil && st.State.Waiting.Reason == ReasonRestartingAllContainers {
+		return Instance{}, false
+	}
+	return InstanceFromStatus(st)
+}
+
+// len is the number of statuses Newest may scan.
+func (r StatusRuntime) len() int {
+	if r.Status == nil {
+		return 0
+	}
+	return len(r.Status.InitContainerStatuses) + len(r.Status.ContainerStatuses) + len(r.Status.EphemeralContainerStatuses)
 }
 
 // NewestExited returns Newest when it is exited.
@@ -103,25 +121,26 @@ func ShouldAllContainersRestart(pod *corev1.Pod, rt Runtime, opts Options) bool 
 	if pod == nil || !opts.restartAllContainers() {
 		return false
 	}
-	return shouldAllRestart(pod, rt)
+	return shouldAllRestart(pod, &newest{rt: rt})
 }
 
 // shouldAllRestart is ShouldAllContainersRestart without the gate, which its callers
-// check.
-func shouldAllRestart(pod *corev1.Pod, rt Runtime) bool {
+// check. rt.rt may be nil: then only the API status is read.
+func shouldAllRestart(pod *corev1.Pod, rt *newest) bool {
 	for i := range pod.Status.Conditions {
 		if c := &pod.Status.Conditions[i]; c.Type == corev1.AllContainersRestarting && c.Status == corev1.ConditionTrue {
 			return true
 		}
 	}
-	return restartAllTriggered(pod, pod.Spec.InitContainers, rt) || restartAllTriggered(pod, pod.Spec.Containers, rt)
+	api := apiStatuses{s: &pod.Status}
+	return restartAllTriggered(pod.Spec.InitContainers, rt, &api) || restartAllTriggered(pod.Spec.Containers, rt, &api)
 }
 
-func restartAllTriggered(pod *corev1.Pod, cs []corev1.Container, rt Runtime) bool {
+func restartAllTriggered(cs []corev1.Container, rt *newest, api *apiStatuses) bool {
 	for i := range cs {
 		c := &cs[i]
-		if rt != nil {
-			inst, ok := rt.Newest(c.Name)
+		if rt.rt != nil {
+			inst, ok := rt.get(c.Name)
 			if !ok || inst.State != StateExited {
 				// Upstream moves on to the next container here, without looking at
 				// the API status.
@@ -131,7 +150,7 @@ func restartAllTriggered(pod *corev1.Pod, cs []corev1.Container, rt Runtime) boo
 				return true
 			}
 		}
-		if st := apiStatusByName(&pod.Status, c.Name); st != nil && st.State.Terminated != nil && isRestartAllExit(c, st.State.Terminated.ExitCode) {
+		if st := api.find(c.Name); st != nil && st.State.Terminated != nil && isRestartAllExit(c, st.State.Terminated.ExitCode) {
 			return true
 		}
 	}
@@ -141,22 +160,6 @@ func restartAllTriggered(pod *corev1.Pod, cs []corev1.Container, rt Runtime) boo
 func isRestartAllExit(c *corev1.Container, exitCode int32) bool {
 	r, _, ok := MatchingRule(c, exitCode, Options{})
 	return ok && r.Action == corev1.ContainerRestartRuleActionRestartAllContainers
-}
-
-// apiStatusByName finds a status as upstream's name map does: a regular container
-// status wins over an init container status, and a later entry over an earlier one.
-func apiStatusByName(s *corev1.PodStatus, name string) *corev1.ContainerStatus {
-	for i := len(s.ContainerStatuses) - 1; i >= 0; i-- {
-		if s.ContainerStatuses[i].Name == name {
-			return &s.ContainerStatuses[i]
-		}
-	}
-	for i := len(s.InitContainerStatuses) - 1; i >= 0; i-- {
-		if s.InitContainerStatuses[i].Name == name {
-			return &s.InitContainerStatuses[i]
-		}
-	}
-	return nil
 }
 
 // AllContainersRestartCleanedUp reports whether no instance of any init or regular
@@ -173,12 +176,17 @@ func AllContainersRestartCleanedUp(pod *corev1.Pod, rt Runtime, opts Options) bo
 	if rt == nil {
 		rt = StatusRuntime{Status: &pod.Status}
 	}
+	x := newest{rt: rt}
+	return cleanedUp(pod, &x)
+}
+
+func cleanedUp(pod *corev1.Pod, rt *newest) bool {
 	return noInstances(pod.Spec.Containers, rt) && noInstances(pod.Spec.InitContainers, rt)
 }
 
-func noInstances(cs []corev1.Container, rt Runtime) bool {
+func noInstances(cs []corev1.Container, rt *newest) bool {
 	for i := range cs {
-		if _, ok := rt.Newest(cs[i].Name); ok {
+		if _, ok := rt.get(cs[i].Name); ok {
 			return false
 		}
 	}
@@ -212,13 +220,15 @@ func AllContainersRestartingCondition(pod *corev1.Pod, rt Runtime, phase corev1.
 	if rt == nil {
 		rt = StatusRuntime{Status: &pod.Status}
 	}
+	// One index serves the trigger and the cleanup check.
+	x := newest{rt: rt}
 	switch {
 	case phase == corev1.PodSucceeded:
 		cond.Reason = ReasonPodCompleted
 	case phase == corev1.PodFailed:
 		cond.Reason = ReasonPodFailed
-	case !shouldAllRestart(pod, rt):
-	case AllContainersRestartCleanedUp(pod, rt, opts):
+	case !shouldAllRestart(pod, &x):
+	case cleanedUp(pod, &x):
 	default:
 		cond.Status = corev1.ConditionTrue
 		cond.Reason = ReasonRestartAllContainersStarted
