@@ -167,3 +167,95 @@ func TestLargePod(t *testing.T) {
 	}
 	unchanged(t, before, large.trig)
 }
+
+// The restart-all functions index nothing, and so allocate nothing, for a pod whose
+// lists are short; ShouldRestart allocates nothing at any size.
+func TestRestartAllAllocatesNothingOnSmallPods(t *testing.T) {
+	for _, n := range []int{1, indexLimit / 2} {
+		trig, cleaned := largePod(n, 42), cleanedPod(n)
+		// Converted once: a slice in an interface is the caller's allocation.
+		var rt Runtime = largeRuntime(trig)
+		for name, f := range map[string]func(){
+			"ShouldAllContainersRestart(nil)":           func() { _ = ShouldAllContainersRestart(trig, nil, Options{}) },
+			"ShouldAllContainersRestart(Instances)":     func() { _ = ShouldAllContainersRestart(trig, rt, Options{}) },
+			"ShouldAllContainersRestart(StatusRuntime)": func() { _ = ShouldAllContainersRestart(trig, StatusRuntime{Status: &trig.Status}, Options{}) },
+			"AllContainersRestartCleanedUp":             func() { _ = AllContainersRestartCleanedUp(cleaned, nil, Options{}) },
+			"AllContainersRestartingCondition":          func() { _, _ = AllContainersRestartingCondition(trig, nil, corev1.PodRunning, Options{}) },
+		} {
+			if a := testing.AllocsPerRun(50, f); a != 0 {
+				t.Errorf("n=%d: %s allocates %v times", n, name, a)
+			}
+		}
+	}
+	large := largePod(10000, 42)
+	last := large.Spec.Containers[len(large.Spec.Containers)-1].Name
+	if a := testing.AllocsPerRun(10, func() { _ = ShouldRestart(large, last, Options{}) }); a != 0 {
+		t.Errorf("ShouldRestart on 10,000 containers allocates %v times", a)
+	}
+}
+
+// benchSizes are the container counts of the large-pod benchmarks (init and regular
+// containers each).
+var benchSizes = []int{10, 100, 1000, 10000}
+
+func benchLarge(b *testing.B, f func(b *testing.B, trig, cleaned *corev1.Pod, rt Runtime)) {
+	for _, n := range benchSizes {
+		trig, cleaned := largePod(n, 42), cleanedPod(n)
+		var rt Runtime = largeRuntime(trig)
+		b.Run(strconv.Itoa(n), func(b *testing.B) {
+			b.ReportAllocs()
+			f(b, trig, cleaned, rt)
+		})
+	}
+}
+
+func BenchmarkShouldAllContainersRestartLarge(b *testing.B) {
+	benchLarge(b, func(b *testing.B, trig, _ *corev1.Pod, _ Runtime) {
+		for b.Loop() {
+			if !ShouldAllContainersRestart(trig, nil, Options{}) {
+				b.Fatal("no restart-all")
+			}
+		}
+	})
+}
+
+func BenchmarkShouldAllContainersRestartInstancesLarge(b *testing.B) {
+	benchLarge(b, func(b *testing.B, trig, _ *corev1.Pod, rt Runtime) {
+		for b.Loop() {
+			if !ShouldAllContainersRestart(trig, rt, Options{}) {
+				b.Fatal("no restart-all")
+			}
+		}
+	})
+}
+
+func BenchmarkAllContainersRestartCleanedUpLarge(b *testing.B) {
+	benchLarge(b, func(b *testing.B, _, cleaned *corev1.Pod, _ Runtime) {
+		for b.Loop() {
+			if !AllContainersRestartCleanedUp(cleaned, nil, Options{}) {
+				b.Fatal("not cleaned up")
+			}
+		}
+	})
+}
+
+func BenchmarkAllContainersRestartingConditionLarge(b *testing.B) {
+	benchLarge(b, func(b *testing.B, trig, _ *corev1.Pod, _ Runtime) {
+		for b.Loop() {
+			if c, _ := AllContainersRestartingCondition(trig, nil, corev1.PodRunning, Options{}); c.Status != corev1.ConditionTrue {
+				b.Fatal("condition not True")
+			}
+		}
+	})
+}
+
+func BenchmarkShouldRestartLarge(b *testing.B) {
+	benchLarge(b, func(b *testing.B, trig, _ *corev1.Pod, _ Runtime) {
+		last := trig.Spec.Containers[len(trig.Spec.Containers)-1].Name
+		for b.Loop() {
+			if !ShouldRestart(trig, last, Options{}).RestartAllContainers {
+				b.Fatal("no restart-all")
+			}
+		}
+	})
+}
