@@ -36,7 +36,10 @@ func DefaultWithOptions(pod *corev1.Pod, opts DefaultOptions) *corev1.Pod {
 	if pod == nil {
 		return nil
 	}
-	out := pod.DeepCopy()
+	// The status is not copied: PrepareForCreate replaces it.
+	out := &corev1.Pod{TypeMeta: pod.TypeMeta}
+	pod.ObjectMeta.DeepCopyInto(&out.ObjectMeta)
+	copyPodSpec(&pod.Spec, &out.Spec)
 	g := opts.Features
 	defaultPodObject(out, g)
 	prepareForCreate(out, g, opts.Now)

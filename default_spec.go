@@ -52,11 +52,15 @@ func defaultPodSpec(spec *corev1.PodSpec, g FeatureGates) {
 }
 
 // roundResourceList rounds every quantity up to milli precision in place
-// (SetDefaults_ResourceList).
+// (SetDefaults_ResourceList). A quantity that rounding leaves as it is (the common
+// case: no finer than milli) is not stored back.
 func roundResourceList(list corev1.ResourceList) {
 	for name, q := range list {
-		q.RoundUp(-3)
-		list[name] = q
+		r := q
+		r.RoundUp(-3)
+		if r != q {
+			list[name] = r
+		}
 	}
 }
 

@@ -26,7 +26,9 @@ func DefaultTemplateWithOptions(template *corev1.PodTemplateSpec, opts DefaultOp
 	if template == nil {
 		return nil
 	}
-	out := template.DeepCopy()
+	out := &corev1.PodTemplateSpec{}
+	template.ObjectMeta.DeepCopyInto(&out.ObjectMeta)
+	copyPodSpec(&template.Spec, &out.Spec)
 	defaultPodSpec(&out.Spec, opts.Features)
 	dropDisabledSpecFields(&out.Spec, nil, opts.Features)
 	dropInitContainerAnnotations(out.Annotations)
