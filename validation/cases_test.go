@@ -26,7 +26,9 @@ type createCase struct {
 	features podlife.FeatureGates
 	// privileged allows privileged containers (kube-apiserver --allow-privileged).
 	privileged bool
-	want       []string
+	// namespace is Options.Namespace, the namespace of the request.
+	namespace string
+	want      []string
 }
 
 // caseFamily groups the cases of one rule family.
@@ -66,7 +68,7 @@ func TestValidatePodCreateCases(t *testing.T) {
 			t.Run(fam.name+"/"+c.name, func(t *testing.T) {
 				pod := c.pod()
 				before := pod.DeepCopy()
-				errs := ValidatePodCreate(pod, Options{Features: c.features, AllowPrivileged: c.privileged})
+				errs := ValidatePodCreate(pod, Options{Features: c.features, AllowPrivileged: c.privileged, Namespace: c.namespace})
 				if !reflect.DeepEqual(pod, before) {
 					t.Fatalf("input was modified")
 				}
@@ -103,6 +105,7 @@ type goldenCase struct {
 	Name       string               `json:"name"`
 	Features   podlife.FeatureGates `json:"features,omitempty"`
 	Privileged bool                 `json:"privileged,omitempty"`
+	Namespace  string               `json:"namespace,omitempty"`
 	Pod        *corev1.Pod          `json:"pod"`
 	Want       []string             `json:"want"`
 }
@@ -117,7 +120,7 @@ func goldenBytes(t *testing.T) []byte {
 			if want == nil {
 				want = []string{}
 			}
-			all = append(all, goldenCase{Name: fam.name + "/" + c.name, Features: c.features, Privileged: c.privileged, Pod: c.pod(), Want: want})
+			all = append(all, goldenCase{Name: fam.name + "/" + c.name, Features: c.features, Privileged: c.privileged, Namespace: c.namespace, Pod: c.pod(), Want: want})
 		}
 	}
 	b, err := json.MarshalIndent(all, "", " ")

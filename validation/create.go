@@ -4,32 +4,128 @@ import (
 	"strings"
 
 	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/podlife/podlife"
 )
 
 // ValidatePodCreate returns the errors the Kubernetes v1.37.2 API server reports when
-// pod is created, in upstream's order: the pod is first defaulted (podlife.Default),
-// fields of disabled feature gates are dropped, and the result is validated as the
-// pod registry strategy does (k8s.io/kubernetes pkg/registry/core/pod/strategy.go
-// Validate → pkg/apis/core/validation ValidatePodCreate).
+// pod is created, in upstream's order. It follows the server's create path:
+//
+//   - the request namespace (k8s.io/apiserver pkg/endpoints/handlers/create.go,
+//     EnsureObjectNamespaceMatchesRequestNamespace): a pod without a namespace is
+//     created in opts.Namespace, or in "default" when that is empty too; a pod whose
+//     namespace differs from a non-empty opts.Namespace is rejected before anything
+//     else is looked at, and the result is that single error (see
+//     NamespaceMismatchDetail);
+//   - defaulting (podlife.Default), which also drops the fields of disabled feature
+//     gates, as the registry's PrepareForCreate does;
+//   - name generation (k8s.io/apiserver pkg/registry/generic/registry/store.go
+//     create, pkg/storage/names/generate.go): a pod with metadata.generateName and no
+//     metadata.name is validated under the name the server would give it, the
+//     generateName truncated to 58 bytes plus a 5-character suffix. Upstream draws
+//     the suffix at random from "bcdfghjklmnpqrstvwxz2456789"; podlife always uses
+//     GeneratedNameSuffix, which is drawn from that alphabet, so the answer is
+//     deterministic and has the same errors. The generated name only shows as the
+//     bad value of a metadata.name error, which happens only when the generateName
+//     itself is invalid (and is then reported too); there the last 5 characters
+//     differ from the server's, which differ from call to call;
+//   - validation as the pod registry strategy does it (k8s.io/kubernetes
+//     pkg/registry/core/pod/strategy.go Validate → pkg/apis/core/validation
+//     ValidatePodCreate).
 //
 // The input is never modified. A nil pod is validated as an empty one.
 func ValidatePodCreate(pod *corev1.Pod, opts Options) field.ErrorList {
+	if pod == nil {
+		pod = &corev1.Pod{}
+	}
+	if pod.Namespace != "" && opts.Namespace != "" && pod.Namespace != opts.Namespace {
+		return field.ErrorList{field.Invalid(newPath("metadata").Child("namespace").P(), pod.Namespace, NamespaceMismatchDetail)}
+	}
 	p := prepareForCreate(pod, opts)
+	if name, ns, ok := storedNameAndNamespace(p, opts); ok {
+		if p == pod {
+			// SkipDefaulting handed back the input itself: copy the top level so
+			// that setting two strings leaves the caller's pod alone.
+			cp := *pod
+			p = &cp
+		}
+		p.Name, p.Namespace = name, ns
+	}
 	o := resolveOptions(opts, p, nil)
 	o.resourceIsPod = true
-	return validatePodCreate(p, o)
+	return dedupe(validatePodCreate(p, o))
+}
+
+// dedupe drops every error whose text (Error()) an earlier one already has, keeping
+// the order. The server's create path does this on its way out: rest.ValidateCreate
+// passes the strategy's errors through declarative validation, whose
+// ErrorList.Filter goes through ToAggregate, which keeps one error per message
+// (k8s.io/apiserver pkg/registry/rest/validate.go, k8s.io/apimachinery
+// pkg/util/validation/field/errors.go).
+func dedupe(errs field.ErrorList) field.ErrorList {
+	if len(errs) < 2 {
+		return errs
+	}
+	seen := make(map[string]struct{}, len(errs))
+	out := errs[:0]
+	for _, e := range errs {
+		msg := e.Error()
+		if _, dup := seen[msg]; dup {
+			continue
+		}
+		seen[msg] = struct{}{}
+		out = append(out, e)
+	}
+	return out
+}
+
+// NamespaceMismatchDetail is upstream's message when the pod's metadata.namespace and
+// the request namespace (Options.Namespace) are both set and differ
+// (k8s.io/apiserver pkg/registry/rest/meta.go EnsureObjectNamespaceMatchesRequestNamespace).
+// The server answers 400 Bad Request with this message as the status message, not a
+// 422 Invalid with causes; ValidatePodCreate reports it as the Detail of its only
+// error, a field.ErrorTypeInvalid on metadata.namespace whose BadValue is the pod's
+// namespace.
+const NamespaceMismatchDetail = "the namespace of the provided object does not match the namespace sent on the request"
+
+// GeneratedNameSuffix is the suffix ValidatePodCreate appends to metadata.generateName
+// to stand for the 5 random characters the server appends (k8s.io/apiserver
+// pkg/storage/names/generate.go). Its characters are from upstream's alphabet, so
+// validity never depends on it.
+const GeneratedNameSuffix = "xxxxx"
+
+// maxGeneratedNameLength is upstream names.MaxGeneratedNameLength: the generateName
+// is cut to 58 bytes so that the generated name fits in 63.
+const maxGeneratedNameLength = 63 - len(GeneratedNameSuffix)
+
+// storedNameAndNamespace returns the name and namespace the server gives pod before
+// validation, and whether either differs from what pod has.
+func storedNameAndNamespace(pod *corev1.Pod, opts Options) (name, ns string, changed bool) {
+	name, ns = pod.Name, pod.Namespace
+	if name == "" && pod.GenerateName != "" {
+		base := pod.GenerateName
+		if len(base) > maxGeneratedNameLength {
+			// Bytes, not runes, as upstream: a cut rune makes the name invalid.
+			base = base[:maxGeneratedNameLength]
+		}
+		name = base + GeneratedNameSuffix
+	}
+	if ns == "" {
+		ns = opts.Namespace
+		if ns == "" {
+			ns = metav1.NamespaceDefault
+		}
+	}
+	return name, ns, name != pod.Name || ns != pod.Namespace
 }
 
 // prepareForCreate returns a private copy of pod as the server has it just before
 // validation: defaulted by podlife.DefaultWithOptions, which also runs the registry's
 // PrepareForCreate (disabled-gate fields dropped, pod-level resources defaulted).
+// With SkipDefaulting it returns pod itself.
 func prepareForCreate(pod *corev1.Pod, opts Options) *corev1.Pod {
-	if pod == nil {
-		pod = &corev1.Pod{}
-	}
 	if opts.SkipDefaulting {
 		return pod
 	}

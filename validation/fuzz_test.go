@@ -47,6 +47,9 @@ func FuzzValidatePodCreate(f *testing.F) {
 			return
 		}
 		opts := Options{Features: gateSets[int(gates)%len(gateSets)], AllowPrivileged: gates&0x80 != 0}
+		if gates&0x40 != 0 {
+			opts.Namespace = "team-a"
+		}
 		before := pod.DeepCopy()
 		first := ValidatePodCreate(&pod, opts)
 		if !reflect.DeepEqual(&pod, before) {
@@ -67,6 +70,18 @@ func FuzzValidatePodCreate(f *testing.F) {
 			if !strings.HasPrefix(first[i].Field, "metadata") && !strings.HasPrefix(first[i].Field, "spec") && !staticClaims {
 				t.Fatalf("error outside metadata and spec: %q", first[i].Error())
 			}
+			// The server fills in the namespace and generates the name first.
+			if first[i].Type == field.ErrorTypeRequired && first[i].Field == "metadata.namespace" {
+				t.Fatalf("namespace reported missing: %q", first[i].Error())
+			}
+			if first[i].Type == field.ErrorTypeRequired && first[i].Field == "metadata.name" && pod.GenerateName != "" {
+				t.Fatalf("name reported missing despite generateName: %q", first[i].Error())
+			}
+		}
+		// A conflicting request namespace is the one and only answer.
+		mismatch := pod.Namespace != "" && opts.Namespace != "" && pod.Namespace != opts.Namespace
+		if mismatch != (len(first) == 1 && first[0].Detail == NamespaceMismatchDetail) {
+			t.Fatalf("namespace %q, request namespace %q: got %q", pod.Namespace, opts.Namespace, first.ToAggregate())
 		}
 	})
 }
@@ -75,7 +90,6 @@ func TestNilPod(t *testing.T) {
 	errs := ValidatePodCreate(nil, Options{})
 	want := []string{
 		"metadata.name: Required value: name or generateName is required",
-		"metadata.namespace: Required value",
 		"spec.containers: Required value",
 	}
 	got := make([]string, len(errs))

@@ -34,7 +34,7 @@ func init() {
 			p.Spec.NodeName = "node"
 			p.Spec.ResourceClaims = []corev1.PodResourceClaim{{Name: "a", ResourceClaimName: ptr("claim-a")}, {Name: "b"}}
 		}, want: []string{
-			`[]: Forbidden: static pods do not support resource claims`,
+			// Reported once per claim by the strategy; the create path keeps one per message.
 			`[]: Forbidden: static pods do not support resource claims`,
 		}},
 		createCase{name: "dns none without config", mod: func(p *corev1.Pod) { p.Spec.DNSPolicy = corev1.DNSNone }, want: []string{

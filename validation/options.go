@@ -22,10 +22,20 @@ type Options struct {
 	// started without the flag.
 	AllowPrivileged bool
 
-	// SkipDefaulting validates the pod exactly as given: no defaulting and no dropping
-	// of disabled-gate fields. The server always does both, so leave it false to get
+	// SkipDefaulting validates the pod without defaulting and without dropping
+	// disabled-gate fields. The server always does both, so leave it false to get
 	// the server's answer; set it to validate an object that is already prepared.
+	// ValidatePodCreate still applies Namespace and generates the name.
 	SkipDefaulting bool
+
+	// Namespace is the namespace of the create request, the one in the URL
+	// (/api/v1/namespaces/NAMESPACE/pods); kubectl sends the -n flag, else the
+	// pod's own namespace, else the context's, "default" by default. Used by
+	// ValidatePodCreate only. A pod without metadata.namespace is created in
+	// Namespace, or in "default" when Namespace is empty too. When both are set and
+	// differ, the server refuses the request (NamespaceMismatchDetail). The empty
+	// value therefore means: the pod's own namespace, or "default".
+	Namespace string
 }
 
 // podValidationOptions mirrors k8s.io/kubernetes pkg/apis/core/validation

@@ -6,6 +6,9 @@ import (
 	corev1 "k8s.io/api/core/v1"
 )
 
+// subdomainMsg is apimachinery's message for an invalid DNS-1123 subdomain.
+const subdomainMsg = "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')"
+
 // Re-expresses the pod-level rows of upstream TestValidatePodSpec and TestValidatePod
 // (restart policy, grace period, active deadline, readiness gates, scheduling gates,
 // tolerations, names) and apimachinery's ObjectMeta tests on the create path.
@@ -91,14 +94,51 @@ func init() {
 		}},
 	)
 	addFamily("metadata",
+		// The request namespace applies to a pod without one: Options.Namespace, else
+		// "default" (k8s.io/apiserver pkg/endpoints/handlers/create.go).
 		createCase{name: "no name no namespace", mod: func(p *corev1.Pod) { p.Name = ""; p.Namespace = "" }, want: []string{
 			`metadata.name: Required value: name or generateName is required`,
-			`metadata.namespace: Required value`,
 		}},
-		// The registry's store generates the name from generateName before the strategy
-		// validates; ValidatePodCreate validates what the strategy sees.
-		createCase{name: "generateName only", mod: func(p *corev1.Pod) { p.Name = ""; p.GenerateName = "web-" }, want: []string{
-			`metadata.name: Required value: name or generateName is required`,
+		createCase{name: "no namespace takes the request's", namespace: "Bad.NS", mod: func(p *corev1.Pod) { p.Namespace = "" }, want: []string{
+			`metadata.namespace: Invalid value: "Bad.NS": a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')`,
+		}},
+		createCase{name: "same namespace as the request", namespace: "ns"},
+		// A conflicting namespace stops the request before validation: the only error.
+		createCase{name: "namespace differs from the request's", namespace: "other", mod: func(p *corev1.Pod) {
+			p.Name = "Bad_Name"
+			p.Spec.Containers = nil
+		}, want: []string{
+			`metadata.namespace: Invalid value: "ns": the namespace of the provided object does not match the namespace sent on the request`,
+		}},
+		// The registry's store generates the name from generateName before validation
+		// (k8s.io/apiserver pkg/registry/generic/registry/store.go).
+		createCase{name: "generateName only", mod: func(p *corev1.Pod) { p.Name = ""; p.GenerateName = "web-" }},
+		createCase{name: "generateName only without namespace", mod: func(p *corev1.Pod) { p.Name = ""; p.Namespace = ""; p.GenerateName = "job-" }},
+		createCase{name: "generateName without dash", mod: func(p *corev1.Pod) { p.Name = ""; p.GenerateName = "web" }},
+		// The name is kept when both are set; generateName is still validated.
+		createCase{name: "name and invalid generateName", mod: func(p *corev1.Pod) { p.GenerateName = "Web-" }, want: []string{
+			`metadata.generateName: Invalid value: "Web-": ` + subdomainMsg,
+		}},
+		// An invalid base makes the generated name invalid too; upstream's 5 random
+		// characters are podlife's "xxxxx".
+		createCase{name: "invalid generateName", mod: func(p *corev1.Pod) { p.Name = ""; p.GenerateName = "Web_" }, want: []string{
+			`metadata.generateName: Invalid value: "Web_": ` + subdomainMsg,
+			`metadata.name: Invalid value: "Web_xxxxx": ` + subdomainMsg,
+		}},
+		// The base is cut to 58 bytes, so a long generateName still yields a 63-byte name.
+		createCase{name: "long generateName", mod: func(p *corev1.Pod) { p.Name = ""; p.GenerateName = strings.Repeat("a", 300) }, want: []string{
+			`metadata.generateName: Invalid value: "` + strings.Repeat("a", 300) + `": must be no more than 253 characters`,
+		}},
+		// The cut can drop the invalid part: only generateName is reported.
+		createCase{name: "generateName invalid past the cut", mod: func(p *corev1.Pod) { p.Name = ""; p.GenerateName = strings.Repeat("a", 58) + "_B" }, want: []string{
+			`metadata.generateName: Invalid value: "` + strings.Repeat("a", 58) + `_B": ` + subdomainMsg,
+		}},
+		// A cut ending in a dot still makes a valid name: the suffix completes the label.
+		createCase{name: "generateName cut at a dot", mod: func(p *corev1.Pod) { p.Name = ""; p.GenerateName = strings.Repeat("a", 57) + ".b" }},
+		// The cut counts bytes, as upstream: it can split a rune.
+		createCase{name: "generateName cut inside a rune", mod: func(p *corev1.Pod) { p.Name = ""; p.GenerateName = strings.Repeat("a", 57) + "é" }, want: []string{
+			`metadata.generateName: Invalid value: "` + strings.Repeat("a", 57) + `é": ` + subdomainMsg,
+			`metadata.name: Invalid value: "` + strings.Repeat("a", 57) + `\xc3xxxxx": ` + subdomainMsg,
 		}},
 		createCase{name: "bad names", mod: func(p *corev1.Pod) {
 			p.Name = "Bad_Name"

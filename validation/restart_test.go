@@ -109,7 +109,7 @@ func init() {
 		}), want: []string{
 			`spec.containers[0].resizePolicy[1]: Duplicate value: "cpu"`,
 			`spec.containers[0].resizePolicy: Unsupported value: "Sometimes": supported values: "NotRequired", "RestartContainer"`,
-			`spec.containers[0].resizePolicy: Required value`,
+			// Twice from the strategy (empty name, empty policy), once on the wire.
 			`spec.containers[0].resizePolicy: Required value`,
 			`spec.containers[0].resizePolicy: Unsupported value: "storage": supported values: "cpu", "memory"`,
 		}},

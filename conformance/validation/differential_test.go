@@ -2,7 +2,9 @@ package validation
 
 import (
 	"fmt"
+	"math/rand"
 	"reflect"
+	"strconv"
 	"testing"
 
 	v1 "k8s.io/api/core/v1"
@@ -49,15 +51,24 @@ func TestCreateMatchesUpstream(t *testing.T) {
 				m = n / 5
 			}
 			g := newGen(s)
+			// A second stream varies the metadata, so that the pods of g stay those
+			// of earlier runs.
+			mr := rand.New(rand.NewSource(s + 7))
 			tl := newTally()
-			opts := validation.Options{Features: gs.gates}
+			kinds := map[string]int{}
 			for i := 0; i < m; i++ {
 				pod, faults := g.pod()
+				reqNS, kind := metaVariant(mr, pod)
+				kinds[kind]++
+				opts := validation.Options{Features: gs.gates, Namespace: reqNS}
 				cp := pod.DeepCopy()
 				ours := checkOurs(t, "create", func() field.ErrorList { return validation.ValidatePodCreate(pod, opts) }, []any{pod}, []any{cp})
-				theirs := upstreamCreate(t, pod)
-				tl.record(func() string { return describe(s, i, faults, pod) }, ours, theirs)
+				theirs := upstreamCreateIn(t, pod, reqNS)
+				tl.record(func() string {
+					return describe(s, i, append(faults, kind, "request namespace "+strconv.Quote(reqNS)), pod)
+				}, ours, theirs)
 			}
+			t.Logf("metadata variants: %v", kinds)
 			tl.report(t, "create/"+gs.name, s)
 		})
 	}

@@ -74,10 +74,10 @@ func upstreamStore(t testing.TB, pod *v1.Pod) *core.Pod {
 	return &in
 }
 
-// upstreamCreate is the API server's answer to creating pod.
+// upstreamCreate is the API server's answer to creating pod in its own namespace
+// (or "default"), as podlife's zero Options.Namespace means; see upstreamCreateIn.
 func upstreamCreate(t testing.TB, pod *v1.Pod) field.ErrorList {
-	in := upstreamStore(t, pod)
-	return podstore.Strategy.Validate(upstreamCtx(in.Namespace), in)
+	return upstreamCreateIn(t, pod, "")
 }
 
 // toV1 converts a stored internal pod back to what a client reads.
