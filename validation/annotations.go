@@ -30,8 +30,7 @@ func appendSortedKeys(dst []string, m map[string]string) []string {
 	return dst
 }
 
-// validatePodSpecificAnnotations mirrors upstream ValidatePodSpecificAnnotations. The
-// legacy tolerations annotation is not validated (see doc.go).
+// validatePodSpecificAnnotations mirrors upstream ValidatePodSpecificAnnotations.
 func validatePodSpecificAnnotations(annotations map[string]string, spec *corev1.PodSpec, fldPath *field.Path, o *podValidationOptions) field.ErrorList {
 	return validatePodSpecificAnnotationsL(annotations, spec, fromPath(fldPath), o)
 }
@@ -40,6 +39,9 @@ func validatePodSpecificAnnotationsL(annotations map[string]string, spec *corev1
 	var allErrs field.ErrorList
 	if v, ok := annotations[mirrorPodAnnotationKey]; ok && spec.NodeName == "" {
 		allErrs = append(allErrs, field.Invalid(fldPath.Key(mirrorPodAnnotationKey).P(), v, "must set spec.nodeName if mirror pod annotation is set"))
+	}
+	if v := annotations[tolerationsAnnotationKey]; v != "" {
+		allErrs = append(allErrs, validateTolerationsAnnotation(v, fldPath, o)...)
 	}
 	if !o.allowInvalidPodDeletionCost {
 		if _, ok := parseDeletionCost(annotations); !ok {
