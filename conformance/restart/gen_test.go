@@ -136,7 +136,29 @@ func (g *gen) container(name string) corev1.Container {
 
 // pod generates a pod of every container kind. With unique set, names are unique
 // across kinds; otherwise they come from a small pool so kinds and statuses collide.
-func (g *gen) pod(unique bool) *corev1.Pod {
+func (g *gen) pod(unique bool) *corev1.Pod { return g.podSized(unique, 4, 5, 3) }
+
+// largePod generates a pod with up to 60 init, 60 regular and 10 ephemeral
+// containers, so that its status lists and runtime view are longer than the lists
+// the package scans (it indexes longer ones). The restart rules of a random share of
+// the containers (none, 5%, 30% or all) are kept, so that restart-all is not always
+// triggered.
+func (g *gen) largePod(unique bool) *corev1.Pod {
+	pod := g.podSized(unique, 60, 60, 10)
+	keep := pick(g, 0, 5, 30, 100)
+	for _, cs := range [][]corev1.Container{pod.Spec.InitContainers, pod.Spec.Containers} {
+		for i := range cs {
+			if !g.pct(keep) {
+				cs[i].RestartPolicyRules = nil
+			}
+		}
+	}
+	return pod
+}
+
+// podSized is pod with fewer than maxInit init, maxRegular regular and maxEph
+// ephemeral containers.
+func (g *gen) podSized(unique bool, maxInit, maxRegular, maxEph int) *corev1.Pod {
 	name := func(kind string, i int) string {
 		if unique {
 			return kind + strconv.Itoa(i)
@@ -154,13 +176,13 @@ func (g *gen) pod(unique bool) *corev1.Pod {
 	if g.pct(15) {
 		pod.DeletionTimestamp = &metav1.Time{Time: time.Unix(1700000000, 0)}
 	}
-	for i := range g.r.IntN(4) {
+	for i := range g.r.IntN(maxInit) {
 		pod.Spec.InitContainers = append(pod.Spec.InitContainers, g.container(name("i", i)))
 	}
-	for i := range g.r.IntN(5) {
+	for i := range g.r.IntN(maxRegular) {
 		pod.Spec.Containers = append(pod.Spec.Containers, g.container(name("c", i)))
 	}
-	for i := range g.r.IntN(3) {
+	for i := range g.r.IntN(maxEph) {
 		c := g.container(name("e", i))
 		pod.Spec.EphemeralContainers = append(pod.Spec.EphemeralContainers, corev1.EphemeralContainer{EphemeralContainerCommon: corev1.EphemeralContainerCommon(c)})
 	}
@@ -320,4 +342,10 @@ func runtimeFromAPI(statuses []corev1.ContainerStatus, name string) *kubecontain
 	return ps
 }
 
-func dump(v any) string { return fmt.Sprintf("%+v", v) }
+// dump renders v with %+v when formatted with %s, only then: the comparisons pass
+// it for every check, and rendering a large runtime view costs more than the check.
+func dump(v any) fmt.Stringer { return dumper{v} }
+
+type dumper struct{ v any }
+
+func (d dumper) String() string { return fmt.Sprintf("%+v", d.v) }

@@ -226,49 +226,79 @@ func TestRestartAllMatchesKubelet(t *testing.T) {
 	s := seed(t)
 	n := podCount(t)
 	withGates(t, func(t *testing.T, gs gateSet) {
-		rac := utilfeature.DefaultFeatureGate.Enabled(features.RestartAllContainersOnContainerExits)
 		g := newGen(s + 2)
-		d := &disagreements{t: t}
-		for range n {
-			pod := g.pod(g.pct(50))
-			before := pod.DeepCopy()
-			insts := g.instances(pod)
-			ps := toRuntime(pod, insts)
-			api := pod.Status.DeepCopy()
-
-			// Without a runtime view, the view derived from the status.
-			sr := statusDerivedRuntime(pod)
-			want := rac && kubecontainer.ShouldAllContainersRestart(pod, ps, api)
-			d.check(restart.ShouldAllContainersRestart(pod, insts, gs.opts) == want, "ShouldAllContainersRestart", pod, "runtime %s: upstream %v", dump(insts), want)
-			want = rac && kubecontainer.ShouldAllContainersRestart(pod, nil, api)
-			d.check(restart.ShouldAllContainersRestart(pod, nil, gs.opts) == want, "ShouldAllContainersRestart(no runtime)", pod, "upstream %v", want)
-
-			want = kubecontainer.AllContainersRestartCleanedUp(pod, ps)
-			d.check(restart.AllContainersRestartCleanedUp(pod, insts, gs.opts) == want, "AllContainersRestartCleanedUp", pod, "runtime %s: upstream %v", dump(insts), want)
-			want = rac && kubecontainer.ShouldAllContainersRestart(pod, sr, api)
-			d.check(restart.ShouldAllContainersRestart(pod, restart.StatusRuntime{Status: &pod.Status}, gs.opts) == want, "ShouldAllContainersRestart(status)", pod, "upstream %v", want)
-			want = kubecontainer.AllContainersRestartCleanedUp(pod, sr)
-			d.check(restart.AllContainersRestartCleanedUp(pod, nil, gs.opts) == want, "AllContainersRestartCleanedUp(status)", pod, "upstream %v", want)
-
-			for _, phase := range []corev1.PodPhase{corev1.PodPending, corev1.PodRunning, corev1.PodSucceeded, corev1.PodFailed} {
-				wantIncluded := rac && podutil.AllContainersCouldRestart(&pod.Spec)
-				wantCond := kubeletstatus.GenerateAllContainersRestartingCondition(pod, ps, api, phase)
-				cond, included := restart.AllContainersRestartingCondition(pod, insts, phase, gs.opts)
-				d.check(included == wantIncluded && (!included || reflect.DeepEqual(cond, wantCond)), "AllContainersRestartingCondition", pod,
-					"phase %s runtime %s: podlife %+v %v, upstream %+v %v", phase, dump(insts), cond, included, wantCond, wantIncluded)
-			}
-			// Without a runtime view: the condition from the status-derived runtime.
-			for _, phase := range []corev1.PodPhase{corev1.PodPending, corev1.PodRunning} {
-				wantCond := kubeletstatus.GenerateAllContainersRestartingCondition(pod, sr, api, phase)
-				cond, _ := restart.AllContainersRestartingCondition(pod, nil, phase, gs.opts)
-				d.check(reflect.DeepEqual(cond, wantCond), "AllContainersRestartingCondition(status)", pod, "phase %s: podlife %+v, upstream %+v", phase, cond, wantCond)
-			}
-			if !reflect.DeepEqual(pod, before) {
-				t.Fatalf("input pod was modified")
-			}
-		}
-		d.report("restart-all vs kubecontainer", n)
+		compareRestartAll(t, gs, g, n, func() *corev1.Pod { return g.pod(g.pct(50)) })
 	})
+}
+
+// TestRestartAllLargePodsMatchKubelet is TestRestartAllMatchesKubelet on pods with
+// dozens of containers, whose status lists and runtime views the package indexes by
+// name rather than scans. A quarter as many pods as the other comparisons, each
+// with about twenty times the containers, keep the run short.
+func TestRestartAllLargePodsMatchKubelet(t *testing.T) {
+	s := seed(t)
+	n := max(podCount(t)/4, 1)
+	withGates(t, func(t *testing.T, gs gateSet) {
+		g := newGen(s + 5)
+		compareRestartAll(t, gs, g, n, func() *corev1.Pod { return g.largePod(g.pct(50)) })
+	})
+}
+
+// compareRestartAll compares the restart-all functions with the kubelet's on n pods
+// from next, under the gate set gs (already applied to upstream).
+func compareRestartAll(t *testing.T, gs gateSet, g *gen, n int, next func() *corev1.Pod) {
+	t.Helper()
+	rac := utilfeature.DefaultFeatureGate.Enabled(features.RestartAllContainersOnContainerExits)
+	d := &disagreements{t: t}
+	// How many pods have more than 16 init and regular statuses, or runtime
+	// instances (the lists restart indexes), and how many trigger a restart-all.
+	long, triggered := 0, 0
+	for range n {
+		pod := next()
+		before := pod.DeepCopy()
+		insts := g.instances(pod)
+		ps := toRuntime(pod, insts)
+		api := pod.Status.DeepCopy()
+		if len(pod.Status.InitContainerStatuses)+len(pod.Status.ContainerStatuses) > 16 && len(insts) > 16 {
+			long++
+		}
+
+		// Without a runtime view, the view derived from the status.
+		sr := statusDerivedRuntime(pod)
+		want := rac && kubecontainer.ShouldAllContainersRestart(pod, ps, api)
+		if want {
+			triggered++
+		}
+		d.check(restart.ShouldAllContainersRestart(pod, insts, gs.opts) == want, "ShouldAllContainersRestart", pod, "runtime %s: upstream %v", dump(insts), want)
+		want = rac && kubecontainer.ShouldAllContainersRestart(pod, nil, api)
+		d.check(restart.ShouldAllContainersRestart(pod, nil, gs.opts) == want, "ShouldAllContainersRestart(no runtime)", pod, "upstream %v", want)
+
+		want = kubecontainer.AllContainersRestartCleanedUp(pod, ps)
+		d.check(restart.AllContainersRestartCleanedUp(pod, insts, gs.opts) == want, "AllContainersRestartCleanedUp", pod, "runtime %s: upstream %v", dump(insts), want)
+		want = rac && kubecontainer.ShouldAllContainersRestart(pod, sr, api)
+		d.check(restart.ShouldAllContainersRestart(pod, restart.StatusRuntime{Status: &pod.Status}, gs.opts) == want, "ShouldAllContainersRestart(status)", pod, "upstream %v", want)
+		want = kubecontainer.AllContainersRestartCleanedUp(pod, sr)
+		d.check(restart.AllContainersRestartCleanedUp(pod, nil, gs.opts) == want, "AllContainersRestartCleanedUp(status)", pod, "upstream %v", want)
+
+		for _, phase := range []corev1.PodPhase{corev1.PodPending, corev1.PodRunning, corev1.PodSucceeded, corev1.PodFailed} {
+			wantIncluded := rac && podutil.AllContainersCouldRestart(&pod.Spec)
+			wantCond := kubeletstatus.GenerateAllContainersRestartingCondition(pod, ps, api, phase)
+			cond, included := restart.AllContainersRestartingCondition(pod, insts, phase, gs.opts)
+			d.check(included == wantIncluded && (!included || reflect.DeepEqual(cond, wantCond)), "AllContainersRestartingCondition", pod,
+				"phase %s runtime %s: podlife %+v %v, upstream %+v %v", phase, dump(insts), cond, included, wantCond, wantIncluded)
+		}
+		// Without a runtime view: the condition from the status-derived runtime.
+		for _, phase := range []corev1.PodPhase{corev1.PodPending, corev1.PodRunning} {
+			wantCond := kubeletstatus.GenerateAllContainersRestartingCondition(pod, sr, api, phase)
+			cond, _ := restart.AllContainersRestartingCondition(pod, nil, phase, gs.opts)
+			d.check(reflect.DeepEqual(cond, wantCond), "AllContainersRestartingCondition(status)", pod, "phase %s: podlife %+v, upstream %+v", phase, cond, wantCond)
+		}
+		if !reflect.DeepEqual(pod, before) {
+			t.Fatalf("input pod was modified")
+		}
+	}
+	t.Logf("%d pods with long lists, %d triggering a restart-all", long, triggered)
+	d.report("restart-all vs kubecontainer", n)
 }
 
 // statusDerivedRuntime is the runtime the kubelet would hold for a pod whose status
