@@ -40,11 +40,37 @@
 // field (corev1.RestartPolicy, *corev1.Signal, *corev1.SecurityContext) with the same
 // value; numeric widths (int32, int64, int) are those upstream uses.
 //
-// # Scope of the create path
+// # The create path
 //
-// ValidatePodCreate validates what the pod strategy's Validate sees. The registry's
-// store generates metadata.name from metadata.generateName before that, and the
-// request URL supplies metadata.namespace; podlife does neither, so set both.
+// ValidatePodCreate answers as a POST of the pod to
+// /api/v1/namespaces/NAMESPACE/pods does, following the steps before the strategy's
+// Validate as well:
+//   - k8s.io/apiserver pkg/endpoints/handlers/create.go and pkg/registry/rest/meta.go
+//     (EnsureObjectNamespaceMatchesRequestNamespace): the pod takes the request's
+//     namespace (Options.Namespace; empty means the pod's own namespace, else
+//     "default", as kubectl sends it); a pod whose namespace conflicts with the
+//     request's gets upstream's Bad Request message (NamespaceMismatchDetail) as the
+//     only error;
+//   - k8s.io/apiserver pkg/registry/generic/registry/store.go (create) and
+//     pkg/storage/names/generate.go: a pod with only metadata.generateName is
+//     validated under the generated name, generateName cut to 58 bytes plus 5
+//     characters. Upstream's 5 are random; podlife uses GeneratedNameSuffix
+//     ("xxxxx", from upstream's alphabet "bcdfghjklmnpqrstvwxz2456789"), so the
+//     errors are the same and only the bad value of a metadata.name error (reported
+//     only when generateName itself is invalid) differs in its last 5 characters;
+//   - k8s.io/apiserver pkg/registry/rest/create.go (BeforeCreate, ValidateCreate)
+//     and pkg/registry/rest/validate.go: the strategy's errors pass through
+//     declarative validation, whose filter keeps one error per message, so
+//     ValidatePodCreate drops repeated messages too. ValidateCreate's generic
+//     ObjectMeta check and the pod's declarative rules add nothing else on create
+//     in v1.37.2 with the default gates: the name is already a DNS subdomain, the
+//     metadata and toleration rules are alpha (shadowed by the hand-written ones),
+//     the status is reset by PrepareForCreate, and the evictionResponders rules
+//     need that field's alpha gate (see below).
+//
+// Admission (mutating and validating webhooks, NamespaceLifecycle, quotas, pod
+// security) is not part of it. ValidatePodUpdate validates what the strategy's
+// ValidateUpdate returns and keeps repeated messages.
 //
 // # Not validated yet
 //
@@ -58,6 +84,5 @@
 //     source is still mountable here, while upstream reports the source and a Not
 //     found on each mount of it;
 //   - schedulingGroup and evictionResponders (both dropped before validation unless
-//     their alpha gates are on);
-//   - the legacy tolerations annotation (scheduler.alpha.kubernetes.io/tolerations).
+//     their alpha gates are on).
 package validation
