@@ -40,7 +40,7 @@ func DefaultWithOptions(pod *corev1.Pod, opts DefaultOptions) *corev1.Pod {
 	out := &corev1.Pod{TypeMeta: pod.TypeMeta}
 	pod.ObjectMeta.DeepCopyInto(&out.ObjectMeta)
 	copyPodSpec(&pod.Spec, &out.Spec)
-	g := opts.Features
+	g := resolveGates(opts.Features)
 	defaultPodObject(out, g)
 	prepareForCreate(out, g, opts.Now)
 	return out
@@ -49,14 +49,14 @@ func DefaultWithOptions(pod *corev1.Pod, opts DefaultOptions) *corev1.Pod {
 // defaultPodObject mirrors the generated SetObjectDefaults_Pod of k8s.io/kubernetes
 // pkg/apis/core/v1/zz_generated.defaults.go, status lists excluded: PrepareForCreate
 // replaces the whole status right after.
-func defaultPodObject(pod *corev1.Pod, g FeatureGates) {
+func defaultPodObject(pod *corev1.Pod, g *gates) {
 	defaultPodOnly(pod, g)
 	defaultPodSpec(&pod.Spec, g)
 }
 
 // defaultPodOnly mirrors SetDefaults_Pod: the defaults a Pod gets and a pod template
 // does not.
-func defaultPodOnly(pod *corev1.Pod, g FeatureGates) {
+func defaultPodOnly(pod *corev1.Pod, g *gates) {
 	spec := &pod.Spec
 	if spec.TerminationGracePeriodSeconds != nil && *spec.TerminationGracePeriodSeconds < 0 {
 		one := int64(1)
@@ -68,7 +68,7 @@ func defaultPodOnly(pod *corev1.Pod, g FeatureGates) {
 	for i := range spec.InitContainers {
 		defaultRequestsFromLimits(&spec.InitContainers[i].Resources)
 	}
-	if g.Enabled("PodLevelResources") && !g.Enabled("PodLevelResourcesFixDefaulting") {
+	if g.PodLevelResources && !g.PodLevelResourcesFixDefaulting {
 		legacyDefaultPodLevelResources(pod)
 	}
 	if spec.EnableServiceLinks == nil {
@@ -79,7 +79,7 @@ func defaultPodOnly(pod *corev1.Pod, g FeatureGates) {
 		defaultHostNetworkPorts(spec.Containers)
 		defaultHostNetworkPorts(spec.InitContainers)
 	}
-	if g.Enabled("H2CContainerProbe") {
+	if g.H2CContainerProbe {
 		for i := range spec.Containers {
 			defaultHTTPProtocols(&spec.Containers[i])
 		}
@@ -142,7 +142,7 @@ func defaultHTTPProtocol(a *corev1.HTTPGetAction) {
 
 // prepareForCreate mirrors podStrategy.PrepareForCreate of k8s.io/kubernetes
 // pkg/registry/core/pod/strategy.go.
-func prepareForCreate(pod *corev1.Pod, g FeatureGates, now time.Time) {
+func prepareForCreate(pod *corev1.Pod, g *gates, now time.Time) {
 	pod.Generation = 1
 	pod.Status = corev1.PodStatus{Phase: corev1.PodPending}
 	dropDisabledSpecFields(&pod.Spec, nil, g)

@@ -8,17 +8,17 @@ import (
 // DropDisabledPodFields and DropDisabledTemplateFields (k8s.io/kubernetes
 // pkg/api/pod/util.go) do: a field survives when its gate is on or when old, the
 // stored spec of an update (nil on create), already uses it.
-func dropDisabledSpecFields(spec, old *corev1.PodSpec, g FeatureGates) {
-	if !g.Enabled("UserNamespacesSupport") && !(old != nil && old.HostUsers != nil) {
+func dropDisabledSpecFields(spec, old *corev1.PodSpec, g *gates) {
+	if !g.UserNamespacesSupport && !(old != nil && old.HostUsers != nil) {
 		spec.HostUsers = nil
 	}
-	if !g.Enabled("SupplementalGroupsPolicy") && !supplementalGroupsPolicyInUse(old) && spec.SecurityContext != nil {
+	if !g.SupplementalGroupsPolicy && !supplementalGroupsPolicyInUse(old) && spec.SecurityContext != nil {
 		spec.SecurityContext.SupplementalGroupsPolicy = nil
 	}
-	if !g.Enabled("PodLevelResources") && !podLevelResourcesInUse(old) {
+	if !g.PodLevelResources && !podLevelResourcesInUse(old) {
 		spec.Resources = nil
 	}
-	if !g.Enabled("ProcMountType") && !procMountInUse(old) {
+	if !g.ProcMountType && !procMountInUse(old) {
 		forEachContainer(spec, func(c *corev1.Container) {
 			// Forced to the default, not cleared: old clients always sent the field.
 			if c.SecurityContext != nil && c.SecurityContext.ProcMount != nil {
@@ -27,7 +27,7 @@ func dropDisabledSpecFields(spec, old *corev1.PodSpec, g FeatureGates) {
 			}
 		})
 	}
-	if !g.Enabled("NodeInclusionPolicyInPodTopologySpread") {
+	if !g.NodeInclusionPolicyInPodTopologySpread {
 		taints, affinity := topologySpreadPoliciesInUse(old)
 		for i := range spec.TopologySpreadConstraints {
 			if !taints {
@@ -38,32 +38,32 @@ func dropDisabledSpecFields(spec, old *corev1.PodSpec, g FeatureGates) {
 			}
 		}
 	}
-	if !g.Enabled("MatchLabelKeysInPodTopologySpread") && !topologySpreadLabelKeysInUse(old) {
+	if !g.MatchLabelKeysInPodTopologySpread && !topologySpreadLabelKeysInUse(old) {
 		for i := range spec.TopologySpreadConstraints {
 			spec.TopologySpreadConstraints[i].MatchLabelKeys = nil
 		}
 	}
-	if !g.Enabled("MatchLabelKeysInPodAffinity") && spec.Affinity != nil && !affinityLabelKeysInUse(old) {
+	if !g.MatchLabelKeysInPodAffinity && spec.Affinity != nil && !affinityLabelKeysInUse(old) {
 		dropAffinityLabelKeys(spec.Affinity.PodAffinity)
 		dropAffinityLabelKeys((*corev1.PodAffinity)(spec.Affinity.PodAntiAffinity))
 	}
-	if !g.Enabled("DynamicResourceAllocation") && !(old != nil && len(old.ResourceClaims) > 0) {
+	if !g.DynamicResourceAllocation && !(old != nil && len(old.ResourceClaims) > 0) {
 		forEachContainer(spec, func(c *corev1.Container) { c.Resources.Claims = nil })
 		spec.ResourceClaims = nil
 	}
-	if !g.Enabled("ClusterTrustBundleProjection") && !projectionInUse(old, func(s *corev1.VolumeProjection) bool { return s.ClusterTrustBundle != nil }) {
+	if !g.ClusterTrustBundleProjection && !projectionInUse(old, func(s *corev1.VolumeProjection) bool { return s.ClusterTrustBundle != nil }) {
 		forEachProjection(spec, func(s *corev1.VolumeProjection) { s.ClusterTrustBundle = nil })
 	}
-	if !g.Enabled("PodCertificateRequest") && !projectionInUse(old, func(s *corev1.VolumeProjection) bool { return s.PodCertificate != nil }) {
+	if !g.PodCertificateRequest && !projectionInUse(old, func(s *corev1.VolumeProjection) bool { return s.PodCertificate != nil }) {
 		forEachProjection(spec, func(s *corev1.VolumeProjection) { s.PodCertificate = nil })
 	}
-	if !g.Enabled("AtomicWriteVolumeUserFields") && !volumeUserFieldsInUse(old) {
+	if !g.AtomicWriteVolumeUserFields && !volumeUserFieldsInUse(old) {
 		dropVolumeUserFields(spec)
 	}
-	if !g.Enabled("GenericWorkload") && !(old != nil && old.SchedulingGroup != nil) {
+	if !g.GenericWorkload && !(old != nil && old.SchedulingGroup != nil) {
 		spec.SchedulingGroup = nil
 	}
-	if !g.Enabled("GRPCContainerProbeTLS") && !anyContainer(old, grpcProbeModeSet) {
+	if !g.GRPCContainerProbeTLS && !anyContainer(old, grpcProbeModeSet) {
 		forEachContainer(spec, func(c *corev1.Container) {
 			for _, p := range []*corev1.Probe{c.LivenessProbe, c.ReadinessProbe, c.StartupProbe} {
 				if p != nil && p.GRPC != nil {
@@ -72,13 +72,13 @@ func dropDisabledSpecFields(spec, old *corev1.PodSpec, g FeatureGates) {
 			}
 		})
 	}
-	if !g.Enabled("EvictionRequestAPI") && !(old != nil && len(old.EvictionResponders) > 0) {
+	if !g.EvictionRequestAPI && !(old != nil && len(old.EvictionResponders) > 0) {
 		spec.EvictionResponders = nil
 	}
-	if !g.Enabled("InPlacePodVerticalScaling") && !resizePolicyInUse(old) {
+	if !g.InPlacePodVerticalScaling && !resizePolicyInUse(old) {
 		forEachContainer(spec, func(c *corev1.Container) { c.ResizePolicy = nil })
 	}
-	if !g.Enabled("ContainerRestartRules") && !restartRulesInUse(old) {
+	if !g.ContainerRestartRules && !restartRulesInUse(old) {
 		for i := range spec.InitContainers {
 			c := &spec.InitContainers[i]
 			if c.RestartPolicy != nil && *c.RestartPolicy != corev1.ContainerRestartPolicyAlways {
@@ -95,31 +95,31 @@ func dropDisabledSpecFields(spec, old *corev1.PodSpec, g FeatureGates) {
 			spec.EphemeralContainers[i].RestartPolicyRules = nil
 		}
 	}
-	if !g.Enabled("RecursiveReadOnlyMounts") && !anyContainer(old, recursiveReadOnlySet) {
+	if !g.RecursiveReadOnlyMounts && !anyContainer(old, recursiveReadOnlySet) {
 		forEachContainer(spec, func(c *corev1.Container) {
 			for j := range c.VolumeMounts {
 				c.VolumeMounts[j].RecursiveReadOnly = nil
 			}
 		})
 	}
-	if !g.Enabled("EmptyDirVolumeMode") && !emptyDirModeInUse(old) {
+	if !g.EmptyDirVolumeMode && !emptyDirModeInUse(old) {
 		for i := range spec.Volumes {
 			if spec.Volumes[i].EmptyDir != nil {
 				spec.Volumes[i].EmptyDir.Mode = nil
 			}
 		}
 	}
-	if !g.Enabled("VolumeBindMountOptions") && !anyContainer(old, bindMountOptionsSet) {
+	if !g.VolumeBindMountOptions && !anyContainer(old, bindMountOptionsSet) {
 		forEachContainer(spec, func(c *corev1.Container) {
 			for j := range c.VolumeMounts {
 				c.VolumeMounts[j].BindMountOptions = nil
 			}
 		})
 	}
-	if !g.Enabled("HostnameOverride") && !(old != nil && old.HostnameOverride != nil) {
+	if !g.HostnameOverride && !(old != nil && old.HostnameOverride != nil) {
 		spec.HostnameOverride = nil
 	}
-	if !g.Enabled("EnvFiles") && !anyContainer(old, fileKeyRefSet) {
+	if !g.EnvFiles && !anyContainer(old, fileKeyRefSet) {
 		forEachContainer(spec, func(c *corev1.Container) {
 			for j := range c.Env {
 				if c.Env[j].ValueFrom != nil {
@@ -128,14 +128,14 @@ func dropDisabledSpecFields(spec, old *corev1.PodSpec, g FeatureGates) {
 			}
 		})
 	}
-	if !g.Enabled("ImageVolume") && !imageVolumesInUse(old) {
+	if !g.ImageVolume && !imageVolumesInUse(old) {
 		dropImageVolumes(spec)
 	}
-	if !g.Enabled("SELinuxChangePolicy") && !(old != nil && old.SecurityContext != nil && old.SecurityContext.SELinuxChangePolicy != nil) &&
+	if !g.SELinuxChangePolicy && !(old != nil && old.SecurityContext != nil && old.SecurityContext.SELinuxChangePolicy != nil) &&
 		spec.SecurityContext != nil {
 		spec.SecurityContext.SELinuxChangePolicy = nil
 	}
-	if !g.Enabled("ContainerStopSignals") && !anyContainer(old, stopSignalSet) {
+	if !g.ContainerStopSignals && !anyContainer(old, stopSignalSet) {
 		forEachContainer(spec, func(c *corev1.Container) {
 			if c.Lifecycle != nil && c.Lifecycle.StopSignal != nil {
 				c.Lifecycle.StopSignal = nil
@@ -145,7 +145,7 @@ func dropDisabledSpecFields(spec, old *corev1.PodSpec, g FeatureGates) {
 			}
 		})
 	}
-	if !g.Enabled("H2CContainerProbe") && !anyContainer(old, httpProtocolSet) {
+	if !g.H2CContainerProbe && !anyContainer(old, httpProtocolSet) {
 		forEachContainer(spec, func(c *corev1.Container) {
 			for _, p := range []*corev1.Probe{c.LivenessProbe, c.ReadinessProbe, c.StartupProbe} {
 				if p != nil && p.HTTPGet != nil {

@@ -17,8 +17,8 @@ import (
 //     equal to the limit for every supported pod-level limit without one;
 //  3. limits for requested resources without a limit, when every container (ephemeral
 //     ones included) declares one: max(pod request, aggregate container limit).
-func defaultPodLevelResources(pod *corev1.Pod, g FeatureGates) {
-	if !g.Enabled("PodLevelResources") || !g.Enabled("PodLevelResourcesFixDefaulting") {
+func defaultPodLevelResources(pod *corev1.Pod, g *gates) {
+	if !g.PodLevelResources || !g.PodLevelResourcesFixDefaulting {
 		return
 	}
 	r := pod.Spec.Resources
@@ -171,9 +171,9 @@ func aggregateContainers(spec *corev1.PodSpec, aggregate func(*corev1.Pod, resou
 }
 
 // podQOS is the class PrepareForCreate stores in status.qosClass.
-func podQOS(pod *corev1.Pod, g FeatureGates) corev1.PodQOSClass {
+func podQOS(pod *corev1.Pod, g *gates) corev1.PodQOSClass {
 	return resources.ComputePodQOSWithOptions(pod, resources.QOSOptions{
-		DisablePodLevelResources:                   !g.Enabled("PodLevelResources"),
-		DisablePodLevelResourcesFixKubeletQOSClass: !g.Enabled("PodLevelResourcesFixKubeletQOSClass"),
+		DisablePodLevelResources:                   !g.PodLevelResources,
+		DisablePodLevelResourcesFixKubeletQOSClass: !g.PodLevelResourcesFixKubeletQOSClass,
 	})
 }

@@ -9,7 +9,7 @@ import (
 // that every embedded PodSpec gets: SetDefaults_PodSpec, the volume defaults, the
 // per-container defaults for init, regular and ephemeral containers, and the milli
 // rounding of spec.overhead and spec.resources.
-func defaultPodSpec(spec *corev1.PodSpec, g FeatureGates) {
+func defaultPodSpec(spec *corev1.PodSpec, g *gates) {
 	// SetDefaults_PodSpec.
 	if spec.ServiceAccountName == "" {
 		spec.ServiceAccountName = spec.DeprecatedServiceAccount
@@ -64,12 +64,12 @@ func roundResourceList(list corev1.ResourceList) {
 	}
 }
 
-func defaultVolume(v *corev1.Volume, g FeatureGates) {
+func defaultVolume(v *corev1.Volume, g *gates) {
 	src := &v.VolumeSource
 	if *src == (corev1.VolumeSource{}) {
 		src.EmptyDir = &corev1.EmptyDirVolumeSource{}
 	}
-	if src.Image != nil && src.Image.PullPolicy == "" && g.Enabled("ImageVolume") {
+	if src.Image != nil && src.Image.PullPolicy == "" && g.ImageVolume {
 		src.Image.PullPolicy = pullPolicyFor(src.Image.Reference)
 	}
 	if src.HostPath != nil && src.HostPath.Type == nil {

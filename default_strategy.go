@@ -10,9 +10,9 @@ import (
 // mergeAffinityLabelKeys turns matchLabelKeys and mismatchLabelKeys of pod (anti-)affinity
 // terms into label-selector requirements on the pod's own label values
 // (mutatePodAffinity in k8s.io/kubernetes pkg/registry/core/pod/strategy.go).
-func mergeAffinityLabelKeys(pod *corev1.Pod, g FeatureGates) {
+func mergeAffinityLabelKeys(pod *corev1.Pod, g *gates) {
 	a := pod.Spec.Affinity
-	if !g.Enabled("MatchLabelKeysInPodAffinity") || a == nil {
+	if !g.MatchLabelKeysInPodAffinity || a == nil {
 		return
 	}
 	for _, pa := range []*corev1.PodAffinity{a.PodAffinity, (*corev1.PodAffinity)(a.PodAntiAffinity)} {
@@ -47,8 +47,8 @@ func appendLabelKeyRequirements(s *metav1.LabelSelector, keys []string, op metav
 
 // mergeTopologySpreadLabelKeys is the same merge for topology spread constraints
 // (mutateTopologySpreadConstraints).
-func mergeTopologySpreadLabelKeys(pod *corev1.Pod, g FeatureGates) {
-	if !g.Enabled("MatchLabelKeysInPodTopologySpread") || !g.Enabled("MatchLabelKeysInPodTopologySpreadSelectorMerge") {
+func mergeTopologySpreadLabelKeys(pod *corev1.Pod, g *gates) {
+	if !g.MatchLabelKeysInPodTopologySpread || !g.MatchLabelKeysInPodTopologySpreadSelectorMerge {
 		return
 	}
 	for i := range pod.Spec.TopologySpreadConstraints {

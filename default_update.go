@@ -23,12 +23,12 @@ func DefaultForUpdate(newPod, oldPod *corev1.Pod, opts DefaultOptions) *corev1.P
 	if oldPod == nil {
 		oldPod = &corev1.Pod{}
 	}
-	g := opts.Features
+	g := resolveGates(opts.Features)
 	out := newPod.DeepCopy()
 	defaultPodObject(out, g)
 	out.Generation = oldPod.Generation
 	out.Status = *oldPod.Status.DeepCopy()
-	if g.Enabled("PodLevelResourcesFixDefaulting") && out.Spec.Resources == nil && oldPod.Spec.Resources != nil {
+	if g.PodLevelResourcesFixDefaulting && out.Spec.Resources == nil && oldPod.Spec.Resources != nil {
 		// Clients unaware of pod-level resources must not drop them.
 		out.Spec.Resources = oldPod.Spec.Resources.DeepCopy()
 	}
@@ -45,9 +45,9 @@ func DefaultForUpdate(newPod, oldPod *corev1.Pod, opts DefaultOptions) *corev1.P
 // status is the stored one: fields judged by the stored status itself are kept (they
 // are in use exactly when set), so only the checks that look at the stored spec, and
 // the empty-list normalisations, can change anything.
-func dropDisabledStatusFields(st *corev1.PodStatus, oldSpec *corev1.PodSpec, g FeatureGates) {
+func dropDisabledStatusFields(st *corev1.PodStatus, oldSpec *corev1.PodSpec, g *gates) {
 	statuses := [3][]corev1.ContainerStatus{st.InitContainerStatuses, st.ContainerStatuses, st.EphemeralContainerStatuses}
-	if !g.Enabled("InPlacePodVerticalScaling") && !resizePolicyInUse(oldSpec) {
+	if !g.InPlacePodVerticalScaling && !resizePolicyInUse(oldSpec) {
 		for _, list := range statuses {
 			for i := range list {
 				list[i].Resources = nil
@@ -55,24 +55,24 @@ func dropDisabledStatusFields(st *corev1.PodStatus, oldSpec *corev1.PodSpec, g F
 			}
 		}
 	}
-	if !g.Enabled("DynamicResourceAllocation") && len(oldSpec.ResourceClaims) == 0 {
+	if !g.DynamicResourceAllocation && len(oldSpec.ResourceClaims) == 0 {
 		st.ResourceClaimStatuses = nil
 	}
-	if !g.Enabled("RecursiveReadOnlyMounts") && !anyContainer(oldSpec, recursiveReadOnlySet) {
+	if !g.RecursiveReadOnlyMounts && !anyContainer(oldSpec, recursiveReadOnlySet) {
 		for _, list := range statuses {
 			for i := range list {
 				list[i].VolumeMounts = nil
 			}
 		}
 	}
-	if !g.Enabled("SupplementalGroupsPolicy") && !supplementalGroupsPolicyInUse(oldSpec) {
+	if !g.SupplementalGroupsPolicy && !supplementalGroupsPolicyInUse(oldSpec) {
 		for _, list := range statuses {
 			for i := range list {
 				list[i].User = nil
 			}
 		}
 	}
-	if !g.Enabled("ResourceHealthStatus") {
+	if !g.ResourceHealthStatus {
 		inUse := false
 		for _, list := range statuses {
 			for i := range list {
@@ -87,10 +87,10 @@ func dropDisabledStatusFields(st *corev1.PodStatus, oldSpec *corev1.PodSpec, g F
 			}
 		}
 	}
-	if !g.Enabled("DRANodeAllocatableResources") && len(st.NodeAllocatableResourceClaimStatuses) == 0 {
+	if !g.DRANodeAllocatableResources && len(st.NodeAllocatableResourceClaimStatuses) == 0 {
 		st.NodeAllocatableResourceClaimStatuses = nil
 	}
-	if !g.Enabled("CSIVolumeHealth") && len(st.VolumeHealth) == 0 {
+	if !g.CSIVolumeHealth && len(st.VolumeHealth) == 0 {
 		st.VolumeHealth = nil
 	}
 }

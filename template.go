@@ -29,8 +29,9 @@ func DefaultTemplateWithOptions(template *corev1.PodTemplateSpec, opts DefaultOp
 	out := &corev1.PodTemplateSpec{}
 	template.ObjectMeta.DeepCopyInto(&out.ObjectMeta)
 	copyPodSpec(&template.Spec, &out.Spec)
-	defaultPodSpec(&out.Spec, opts.Features)
-	dropDisabledSpecFields(&out.Spec, nil, opts.Features)
+	g := resolveGates(opts.Features)
+	defaultPodSpec(&out.Spec, g)
+	dropDisabledSpecFields(&out.Spec, nil, g)
 	dropInitContainerAnnotations(out.Annotations)
 	return out
 }
@@ -73,9 +74,10 @@ func PodFromTemplate(template *corev1.PodTemplateSpec, opts PodFromTemplateOptio
 	if opts.ControllerRef != nil {
 		pod.OwnerReferences = []metav1.OwnerReference{*opts.ControllerRef.DeepCopy()}
 	}
-	template.Spec.DeepCopyInto(&pod.Spec)
-	defaultPodObject(pod, opts.Features)
-	prepareForCreate(pod, opts.Features, opts.Now)
+	copyPodSpec(&template.Spec, &pod.Spec)
+	g := resolveGates(opts.Features)
+	defaultPodObject(pod, g)
+	prepareForCreate(pod, g, opts.Now)
 	return pod
 }
 
@@ -114,8 +116,9 @@ func DefaultTemplateForUpdate(newTemplate, oldTemplate *corev1.PodTemplateSpec, 
 		old = &oldTemplate.Spec
 	}
 	out := newTemplate.DeepCopy()
-	defaultPodSpec(&out.Spec, opts.Features)
-	dropDisabledSpecFields(&out.Spec, old, opts.Features)
+	g := resolveGates(opts.Features)
+	defaultPodSpec(&out.Spec, g)
+	dropDisabledSpecFields(&out.Spec, old, g)
 	dropInitContainerAnnotations(out.Annotations)
 	return out
 }
