@@ -163,7 +163,10 @@ type Decision struct {
 // from the status list of the same kind (the first status with that name) as
 // [InstanceFromStatus] maps it. A nil pod or an unknown name gives Restart false.
 //
-// ShouldRestart allocates nothing.
+// ShouldRestart allocates nothing and costs one pass over the pod's containers and
+// the statuses of the container's kind. A caller deciding for every container of a
+// large pod should look its containers and instances up itself and call
+// [ShouldRestartInstance], which looks nothing up.
 func ShouldRestart(pod *corev1.Pod, container string, opts Options) Decision {
 	var d Decision
 	d.RuleIndex = -1

@@ -39,6 +39,14 @@
 // default v1.37.2 kubelet, where ContainerRestartRules, RestartAllContainersOnContainerExits
 // and KubeletCrashLoopBackOffMax are on and ReduceDefaultCrashLoopBackOffDecay is off.
 //
+// # Cost
+//
+// Every function costs time linear in the size of its input. The functions that
+// look at every container look each one's status or runtime instance up in lists
+// that are indexed by name, once per call, when they are longer than 16 entries;
+// shorter lists are scanned, so that ordinary pods cost no allocation.
+// [ShouldRestart] never allocates.
+//
 // Every function is pure: nothing reads a clock (times are parameters), nothing is
 // logged, inputs are never modified and nil inputs never panic.
 package restart

@@ -9,6 +9,12 @@ import (
 // Implementations must be safe for concurrent reads; nothing in this package writes
 // through it. [Instances] is a ready-made implementation over a slice; a richer
 // runtime view (the lifecycle package's) can implement it directly.
+//
+// The functions that ask about every container ([ShouldAllContainersRestart],
+// [AllContainersRestartCleanedUp], [AllContainersRestartingCondition]) ask once per
+// container. They index a long [Instances] or [StatusRuntime] by name first, so their
+// cost stays linear in the number of containers; another implementation should
+// answer in constant time for the same to hold.
 type Runtime interface {
 	// Newest returns the newest instance (by creation time) of the named
 	// container, in any state, and whether there is one.
@@ -19,7 +25,7 @@ type Runtime interface {
 }
 
 // Instances is a [Runtime] over a slice of instances ordered newest first, the order
-// of kubecontainer.PodStatus.ContainerStatuses.
+// of kubecontainer.PodStatus.ContainerStatuses. Each question scans the slice.
 type Instances []Instance
 
 // Newest returns the first instance with that name.
