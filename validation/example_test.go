@@ -68,3 +68,30 @@ func ExampleValidatePodCreate_sidecar() {
 }
 
 func resourceMustParse(s string) resource.Quantity { return resource.MustParse(s) }
+
+// Pods made by controllers and test frameworks carry only a generateName and no
+// namespace: the server generates the name and takes the namespace from the
+// request, and so does ValidatePodCreate. A generateName that is not a valid name
+// prefix makes the generated name invalid too; its last 5 characters stand for the
+// server's random ones.
+func ExampleValidatePodCreate_generateName() {
+	spec := corev1.PodSpec{Containers: []corev1.Container{{Name: "main", Image: "busybox:1.36"}}}
+	ok := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{GenerateName: "e2e-test-"}, Spec: spec}
+	fmt.Println(len(validation.ValidatePodCreate(ok, validation.Options{Namespace: "e2e-1234"})), "errors")
+
+	bad := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{GenerateName: "E2E_"}, Spec: spec}
+	for _, err := range validation.ValidatePodCreate(bad, validation.Options{}) {
+		fmt.Println(err.Field, err.Type, err.BadValue)
+	}
+
+	// The request's namespace and the pod's must agree.
+	other := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Name: "web", Namespace: "prod"}, Spec: spec}
+	for _, err := range validation.ValidatePodCreate(other, validation.Options{Namespace: "staging"}) {
+		fmt.Println(err.Detail)
+	}
+	// Output:
+	// 0 errors
+	// metadata.generateName Invalid value E2E_
+	// metadata.name Invalid value E2E_xxxxx
+	// the namespace of the provided object does not match the namespace sent on the request
+}
