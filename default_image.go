@@ -54,7 +54,13 @@ func parseImageTag(s string) (tag string, digest bool, ok bool) {
 	if strings.ToLower(remote) != remote {
 		return "", false, false
 	}
-	return parseReference(domain + "/" + remainder)
+	// Most references already name their registry: then the normalized reference is
+	// the input itself, and building it again would cost an allocation per container.
+	ref := s
+	if n := len(domain); len(s) != n+1+len(remainder) || s[:n] != domain || s[n] != '/' || s[n+1:] != remainder {
+		ref = domain + "/" + remainder
+	}
+	return parseReference(ref)
 }
 
 // parseReference parses "name[:tag][@digest]". '@' occurs only before the digest and
