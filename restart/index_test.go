@@ -2,6 +2,7 @@ package restart
 
 import (
 	"math/rand/v2"
+	"strconv"
 	"testing"
 
 	corev1 "k8s.io/api/core/v1"
@@ -68,4 +69,62 @@ func TestIndexesMatchScans(t *testing.T) {
 			}
 		}
 	}
+}
+
+// pad returns a deep copy of pod whose init and regular status lists, and a copy of
+// insts, are lengthened past indexLimit with entries named after no container, so
+// that the functions index them instead of scanning; the answers must not change.
+func pad(pod *corev1.Pod, insts Instances) (*corev1.Pod, Instances) {
+	if pod == nil {
+		return nil, insts
+	}
+	p := pod.DeepCopy()
+	long := append(Instances(nil), insts...)
+	for i := range indexLimit + 1 {
+		name := "padding-" + strconv.Itoa(i)
+		term := corev1.ContainerState{Terminated: &corev1.ContainerStateTerminated{ExitCode: int32(i)}}
+		p.Status.InitContainerStatuses = append(p.Status.InitContainerStatuses, corev1.ContainerStatus{Name: name, State: term})
+		p.Status.ContainerStatuses = append(p.Status.ContainerStatuses, corev1.ContainerStatus{Name: name, State: term})
+		long = append(long, Instance{Name: name, State: StateExited, ExitCode: int32(i)})
+	}
+	return p, long
+}
+
+// FuzzLongLists checks that the restart-all functions answer the same whether
+// they scan a pod's lists or index them.
+func FuzzLongLists(f *testing.F) {
+	addSeeds(f)
+	f.Fuzz(func(t *testing.T, data []byte, o byte) {
+		pod, opts, insts := fuzzPod(data), fuzzOptions(o), fuzzInstances(data)
+		long, longInsts := pad(pod, insts)
+		before := long.DeepCopy()
+		if got, want := ShouldAllContainersRestart(long, nil, opts), ShouldAllContainersRestart(pod, nil, opts); got != want {
+			t.Fatalf("ShouldAllContainersRestart(no runtime): indexed %v, scanned %v", got, want)
+		}
+		if got, want := ShouldAllContainersRestart(long, longInsts, opts), ShouldAllContainersRestart(pod, insts, opts); got != want {
+			t.Fatalf("ShouldAllContainersRestart(Instances): indexed %v, scanned %v", got, want)
+		}
+		if got, want := ShouldAllContainersRestart(long, StatusRuntime{Status: statusOf(long)}, opts), ShouldAllContainersRestart(pod, StatusRuntime{Status: statusOf(pod)}, opts); got != want {
+			t.Fatalf("ShouldAllContainersRestart(StatusRuntime): indexed %v, scanned %v", got, want)
+		}
+		if got, want := AllContainersRestartCleanedUp(long, longInsts, opts), AllContainersRestartCleanedUp(pod, insts, opts); got != want {
+			t.Fatalf("AllContainersRestartCleanedUp(Instances): indexed %v, scanned %v", got, want)
+		}
+		if got, want := AllContainersRestartCleanedUp(long, nil, opts), AllContainersRestartCleanedUp(pod, nil, opts); got != want {
+			t.Fatalf("AllContainersRestartCleanedUp(status): indexed %v, scanned %v", got, want)
+		}
+		for _, phase := range []corev1.PodPhase{corev1.PodPending, corev1.PodRunning, corev1.PodSucceeded} {
+			gc, gi := AllContainersRestartingCondition(long, longInsts, phase, opts)
+			wc, wi := AllContainersRestartingCondition(pod, insts, phase, opts)
+			if gc != wc || gi != wi {
+				t.Fatalf("AllContainersRestartingCondition(%s, Instances): indexed %+v %v, scanned %+v %v", phase, gc, gi, wc, wi)
+			}
+			gc, gi = AllContainersRestartingCondition(long, nil, phase, opts)
+			wc, wi = AllContainersRestartingCondition(pod, nil, phase, opts)
+			if gc != wc || gi != wi {
+				t.Fatalf("AllContainersRestartingCondition(%s, status): indexed %+v %v, scanned %+v %v", phase, gc, gi, wc, wi)
+			}
+		}
+		unchanged(t, before, long)
+	})
 }
