@@ -69,8 +69,9 @@
 //     need that field's alpha gate (see below).
 //
 // Admission (mutating and validating webhooks, NamespaceLifecycle, quotas, pod
-// security) is not part of it. ValidatePodUpdate validates what the strategy's
-// ValidateUpdate returns and keeps repeated messages.
+// security) is not part of it. ValidatePodUpdate likewise follows rest.ValidateUpdate:
+// the registry's common metadata checks, the strategy's ValidateUpdate, one error
+// per message.
 //
 // # Not validated yet
 //

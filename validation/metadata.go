@@ -16,6 +16,18 @@ import (
 // rather than called so that labels and annotations are visited in sorted order:
 // apimachinery ranges over the maps.
 func validateObjectMeta(meta *metav1.ObjectMeta, requiresNamespace bool, nameFn apimachineryvalidation.ValidateNameFunc, fldPath lpath) field.ErrorList {
+	allErrs := validateGenericObjectMeta(meta, requiresNamespace, nameFn, fldPath)
+	for i, f := range meta.Finalizers {
+		if !strings.Contains(f, "/") && !isStandardFinalizer(f) {
+			allErrs = append(allErrs, field.Invalid(fldPath.Child("finalizers").Index(i).P(), f, "name is neither a standard finalizer name nor is it fully qualified"))
+		}
+	}
+	return allErrs
+}
+
+// validateGenericObjectMeta mirrors apimachinery's ValidateObjectMeta(Accessor), with
+// label and annotation keys in sorted order.
+func validateGenericObjectMeta(meta *metav1.ObjectMeta, requiresNamespace bool, nameFn apimachineryvalidation.ValidateNameFunc, fldPath lpath) field.ErrorList {
 	var allErrs field.ErrorList
 	if meta.GenerateName != "" {
 		for _, msg := range nameFn(meta.GenerateName, true) {
@@ -52,12 +64,24 @@ func validateObjectMeta(meta *metav1.ObjectMeta, requiresNamespace bool, nameFn 
 	if len(meta.ManagedFields) > 0 {
 		allErrs = append(allErrs, v1validation.ValidateManagedFields(meta.ManagedFields, fldPath.Child("managedFields").P(), v1validation.CoveredByDeclarative)...)
 	}
-	for i, f := range meta.Finalizers {
-		if !strings.Contains(f, "/") && !isStandardFinalizer(f) {
-			allErrs = append(allErrs, field.Invalid(fldPath.Child("finalizers").Index(i).P(), f, "name is neither a standard finalizer name nor is it fully qualified"))
+	return allErrs
+}
+
+// pathSegmentName is the name rule the generic registry checks every object against
+// (k8s.io/apiserver pkg/registry/rest/create.go validatePathSegment, after
+// k8s.io/apimachinery pkg/api/validate/content IsPathSegmentName and
+// IsPathSegmentPrefix): the name must fit in a URL path segment.
+func pathSegmentName(name string, prefix bool) []string {
+	if !prefix && (name == "." || name == "..") {
+		return []string{"may not be '" + name + "'"}
+	}
+	var msgs []string
+	for _, s := range [...]string{"/", "%"} {
+		if strings.Contains(name, s) {
+			msgs = append(msgs, "may not contain '"+s+"'")
 		}
 	}
-	return allErrs
+	return msgs
 }
 
 func isStandardFinalizer(f string) bool {

@@ -34,6 +34,11 @@ import (
 // options derived from both objects. With Options.SkipDefaulting the objects are
 // validated as given, after the same metadata and status carry-over.
 //
+// As rest.ValidateUpdate (k8s.io/apiserver pkg/registry/rest/update.go), the
+// metadata checks every object gets come first (apimachinery's ObjectMeta rules with
+// names that must fit in a URL path segment, then its ObjectMetaUpdate rules), and
+// the result keeps one error per message, as declarative validation's filter does.
+//
 // As upstream, the new object must carry metadata.resourceVersion. The detail of the
 // generic Forbidden error at "spec" ("pod updates may not change fields other than
 // ...") ends, as upstream's, in a unified diff of the JSON of the old and new specs as
@@ -49,7 +54,13 @@ func ValidatePodUpdate(newPod, oldPod *corev1.Pod, opts Options) field.ErrorList
 	pod, old := prepareForUpdate(newPod, oldPod, opts)
 	o := resolveOptions(opts, pod, old)
 	o.resourceIsPod = true
-	return sortMapRuns(validatePodUpdate(pod, old, o), "metadata.labels", "metadata.annotations")
+	// rest.ValidateUpdate checks the metadata every object has before the strategy
+	// runs (validateCommonFields); what both report is kept once, in the first place.
+	metaPath := newPath("metadata")
+	errs := validateGenericObjectMeta(&pod.ObjectMeta, true, pathSegmentName, metaPath)
+	errs = append(errs, apimachineryvalidation.ValidateObjectMetaUpdate(&pod.ObjectMeta, &old.ObjectMeta, metaPath.P())...)
+	errs = append(errs, sortMapRuns(validatePodUpdate(pod, old, o), "metadata.labels", "metadata.annotations")...)
+	return dedupe(errs)
 }
 
 // sortMapRuns puts each run of consecutive errors at one of the given fields in a

@@ -139,7 +139,7 @@ var updateFaults = []fault{
 	}},
 	{"update.annotations.remove", func(g *gen, p *v1.Pod) { p.Annotations = nil }},
 	{"update.resourceVersion", func(g *gen, p *v1.Pod) { p.ResourceVersion = "" }},
-	{"update.name", func(g *gen, p *v1.Pod) { p.Name = g.pick("renamed", "Bad_Name") }},
+	{"update.name", func(g *gen, p *v1.Pod) { p.Name = g.pick("renamed", "Bad_Name", "a/b", "x%y", ".", "") }},
 	{"update.namespace", func(g *gen, p *v1.Pod) { p.Namespace = "elsewhere" }},
 	{"update.uid", func(g *gen, p *v1.Pod) { p.UID = types.UID(g.pick("", "other-uid")) }},
 	{"update.generation", func(g *gen, p *v1.Pod) { p.Generation = int64(g.pick2(-1, 0, 7)) }},

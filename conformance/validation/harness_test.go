@@ -16,6 +16,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	genericapirequest "k8s.io/apiserver/pkg/endpoints/request"
+	"k8s.io/apiserver/pkg/registry/rest"
 	utilfeature "k8s.io/apiserver/pkg/util/feature"
 	"k8s.io/component-base/featuregate"
 	featuregatetesting "k8s.io/component-base/featuregate/testing"
@@ -92,7 +93,10 @@ func toV1(t testing.TB, in *core.Pod) *v1.Pod {
 // upstreamUpdate is the API server's answer to replacing the stored old pod by pod:
 // v1 defaulting and conversion of the new object, the metadata rest.BeforeUpdate
 // carries over from the stored object (k8s.io/apiserver pkg/registry/rest/update.go),
-// the strategy's PrepareForUpdate and ValidateUpdate.
+// the strategy's PrepareForUpdate, then rest.ValidateUpdate: the registry's common
+// metadata checks (generic ObjectMeta with URL path-segment names, ObjectMetaUpdate),
+// the strategy's ValidateUpdate and declarative validation, whose filter keeps one
+// error per message.
 func upstreamUpdate(t testing.TB, pod *v1.Pod, old *core.Pod) field.ErrorList {
 	p := pod.DeepCopy()
 	legacyscheme.Scheme.Default(p)
@@ -116,7 +120,11 @@ func upstreamUpdate(t testing.TB, pod *v1.Pod, old *core.Pod) field.ErrorList {
 	if o.DeletionGracePeriodSeconds != nil && in.DeletionGracePeriodSeconds == nil {
 		in.DeletionGracePeriodSeconds = o.DeletionGracePeriodSeconds
 	}
-	return podstore.Strategy.ValidateUpdate(ctx, &in, o)
+	ctx = genericapirequest.WithRequestInfo(ctx, &genericapirequest.RequestInfo{
+		IsResourceRequest: true, Verb: "update", APIPrefix: "api", APIVersion: "v1",
+		Namespace: o.Namespace, Resource: "pods", Name: o.Name,
+	})
+	return rest.ValidateUpdate(ctx, &in, o, podstore.Strategy)
 }
 
 // upstreamTemplate validates a pod template as workload registries do on create:
