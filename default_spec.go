@@ -35,14 +35,15 @@ func defaultPodSpec(spec *corev1.PodSpec, g *gates) {
 	for i := range spec.Volumes {
 		defaultVolume(&spec.Volumes[i], g)
 	}
+	var pulls pullPolicies
 	for i := range spec.InitContainers {
-		defaultContainer(&spec.InitContainers[i])
+		defaultContainer(&spec.InitContainers[i], &pulls)
 	}
 	for i := range spec.Containers {
-		defaultContainer(&spec.Containers[i])
+		defaultContainer(&spec.Containers[i], &pulls)
 	}
 	for i := range spec.EphemeralContainers {
-		defaultContainer((*corev1.Container)(&spec.EphemeralContainers[i].EphemeralContainerCommon))
+		defaultContainer((*corev1.Container)(&spec.EphemeralContainers[i].EphemeralContainerCommon), &pulls)
 	}
 	roundResourceList(spec.Overhead)
 	if spec.Resources != nil {
@@ -168,6 +169,21 @@ func defaultFieldRef(f *corev1.ObjectFieldSelector) {
 
 func int32Ptr(v int32) *int32 { return &v }
 
+// pullPolicies remembers the default pull policy of the last image it parsed: the
+// containers of a pod often run the same image, and parsing a reference costs more
+// than comparing it. It lives for one defaulting call.
+type pullPolicies struct {
+	image  string
+	policy corev1.PullPolicy
+}
+
+func (p *pullPolicies) forImage(image string) corev1.PullPolicy {
+	if p.policy == "" || image != p.image {
+		p.image, p.policy = image, pullPolicyFor(image)
+	}
+	return p.policy
+}
+
 func pullPolicyFor(image string) corev1.PullPolicy {
 	if defaultPullPolicyIsAlways(image) {
 		return corev1.PullAlways
@@ -177,9 +193,9 @@ func pullPolicyFor(image string) corev1.PullPolicy {
 
 // defaultContainer applies SetDefaults_Container and the generated per-container
 // defaults: port protocol, env sources, resource rounding, probes and lifecycle hooks.
-func defaultContainer(c *corev1.Container) {
+func defaultContainer(c *corev1.Container, pulls *pullPolicies) {
 	if c.ImagePullPolicy == "" {
-		c.ImagePullPolicy = pullPolicyFor(c.Image)
+		c.ImagePullPolicy = pulls.forImage(c.Image)
 	}
 	if c.TerminationMessagePath == "" {
 		c.TerminationMessagePath = corev1.TerminationMessagePathDefault
