@@ -146,3 +146,30 @@ func asStatus(err error, se **apierrors.StatusError) bool {
 	*se = s
 	return ok
 }
+
+// upstreamBeforeCreate runs the same create path once, as the server does, for
+// benchmarks: decoding, the handler's namespace step, the store's metadata and name,
+// then rest.BeforeCreate, whose error (nil for a valid pod) it returns.
+func upstreamBeforeCreate(t testing.TB, pod *v1.Pod) error {
+	p := pod.DeepCopy()
+	legacyscheme.Scheme.Default(p)
+	in := &core.Pod{}
+	if err := corev1conv.Convert_v1_Pod_To_core_Pod(p, in, nil); err != nil {
+		t.Fatalf("convert: %v", err)
+	}
+	ns := requestNamespace(pod, "")
+	rest.WipeObjectMetaSystemFields(in)
+	if err := rest.EnsureObjectNamespaceMatchesRequestNamespace(ns, in); err != nil {
+		return err
+	}
+	rest.FillObjectMetaSystemFields(in)
+	if in.GenerateName != "" && in.Name == "" {
+		in.Name = podstore.Strategy.GenerateName(in.GenerateName)
+	}
+	ctx := genericapirequest.WithNamespace(context.Background(), ns)
+	ctx = genericapirequest.WithRequestInfo(ctx, &genericapirequest.RequestInfo{
+		IsResourceRequest: true, Verb: "create", APIPrefix: "api", APIVersion: "v1",
+		Namespace: ns, Resource: "pods", Name: in.Name,
+	})
+	return rest.BeforeCreate(podstore.Strategy, ctx, in)
+}
