@@ -14,8 +14,11 @@ import (
 // resource lists whole. Whatever it does not take out by hand it leaves to the
 // generated DeepCopyInto, so fields added to k8s.io/api later are still copied.
 
-// copyPodSpec deep-copies in into out.
-func copyPodSpec(in, out *corev1.PodSpec) {
+// copyPodSpec deep-copies in into out. With roundedLater, the caller promises to
+// round every resource quantity of the init and regular containers before anyone
+// else sees out (defaultPodSpec does): rounding replaces each big decimal with a new
+// one, so those lists are cloned without copying their big decimals first.
+func copyPodSpec(in, out *corev1.PodSpec, roundedLater bool) {
 	rest := *in
 	rest.InitContainers, rest.Containers = nil, nil
 	rest.DeepCopyInto(out)
@@ -23,6 +26,7 @@ func copyPodSpec(in, out *corev1.PodSpec) {
 	n.add(in.InitContainers)
 	n.add(in.Containers)
 	s := newContainerSlabs(n)
+	s.shareDecimals = roundedLater
 	out.InitContainers = s.copyContainers(in.InitContainers)
 	out.Containers = s.copyContainers(in.Containers)
 }
@@ -66,6 +70,9 @@ type containerSlabs struct {
 	fieldRefs  []corev1.ObjectFieldSelector
 	probes     []corev1.Probe
 	httpGets   []corev1.HTTPGetAction
+
+	// shareDecimals: resource lists may keep the input's big decimals (see copyPodSpec).
+	shareDecimals bool
 }
 
 func newContainerSlabs(n slabCounts) *containerSlabs {
@@ -145,8 +152,8 @@ func (s *containerSlabs) copyContainer(in, out *corev1.Container) {
 			}
 		}
 	}
-	out.Resources.Limits = cloneResourceList(in.Resources.Limits)
-	out.Resources.Requests = cloneResourceList(in.Resources.Requests)
+	out.Resources.Limits = cloneResourceList(in.Resources.Limits, s.shareDecimals)
+	out.Resources.Requests = cloneResourceList(in.Resources.Requests, s.shareDecimals)
 	out.LivenessProbe = s.copyProbe(in.LivenessProbe)
 	out.ReadinessProbe = s.copyProbe(in.ReadinessProbe)
 	out.StartupProbe = s.copyProbe(in.StartupProbe)
@@ -180,12 +187,16 @@ func (s *containerSlabs) copyProbe(in *corev1.Probe) *corev1.Probe {
 }
 
 // cloneResourceList copies a resource list: maps.Clone copies the map's memory
-// without rehashing, and only quantities that hold a big decimal need their own copy.
-func cloneResourceList(in corev1.ResourceList) corev1.ResourceList {
+// without rehashing, and only quantities that hold a big decimal need their own copy
+// (unless shareDecimals).
+func cloneResourceList(in corev1.ResourceList, shareDecimals bool) corev1.ResourceList {
 	if in == nil {
 		return nil
 	}
 	out := maps.Clone(in)
+	if shareDecimals {
+		return out
+	}
 	for name, q := range in {
 		if c := q.DeepCopy(); c != q {
 			out[name] = c

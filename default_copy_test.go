@@ -108,7 +108,7 @@ func TestCopyPodSpec(t *testing.T) {
 			before := in.DeepCopy()
 
 			var out corev1.PodSpec
-			copyPodSpec(&in, &out)
+			copyPodSpec(&in, &out, false)
 			if !reflect.DeepEqual(&out, before) {
 				t.Fatal("copy differs from the generated DeepCopy")
 			}
@@ -138,7 +138,7 @@ func TestCopyPodSpecEmptyLists(t *testing.T) {
 		InitContainers: []corev1.Container{},
 	}
 	var out corev1.PodSpec
-	copyPodSpec(&in, &out)
+	copyPodSpec(&in, &out, false)
 	if !reflect.DeepEqual(&out, in.DeepCopy()) {
 		t.Fatalf("got %#v", out)
 	}
@@ -156,9 +156,36 @@ func TestCopyPodSpecAppend(t *testing.T) {
 		{Env: []corev1.EnvVar{{Name: "B"}}},
 	}}
 	var out corev1.PodSpec
-	copyPodSpec(&in, &out)
+	copyPodSpec(&in, &out, false)
 	out.Containers[0].Env = append(out.Containers[0].Env, corev1.EnvVar{Name: "C"})
 	if got := out.Containers[1].Env[0].Name; got != "B" {
 		t.Fatalf("second container's env became %q", got)
+	}
+}
+
+// TestDefaultSharesNothing checks that the defaulting functions' results share no
+// memory with their input, on pods where every field is set (a quantity in two holds
+// a big decimal, which the copy leaves to the rounding to replace).
+func TestDefaultSharesNothing(t *testing.T) {
+	for _, n := range []int{1, 2} {
+		var pod corev1.Pod
+		counter := 0
+		fill(reflect.ValueOf(&pod).Elem(), n, &counter, 0)
+		template := &corev1.PodTemplateSpec{ObjectMeta: pod.ObjectMeta, Spec: pod.Spec}
+		for name, out := range map[string]any{
+			"Default":         Default(&pod),
+			"DefaultTemplate": DefaultTemplate(template),
+			"PodFromTemplate": PodFromTemplate(template, PodFromTemplateOptions{}),
+		} {
+			inAddrs, outAddrs := map[uintptr]string{}, map[uintptr]string{}
+			addresses(reflect.ValueOf(&pod).Elem(), inAddrs, "pod")
+			addresses(reflect.ValueOf(template).Elem(), inAddrs, "template")
+			addresses(reflect.ValueOf(out).Elem(), outAddrs, "out")
+			for a, p := range outAddrs {
+				if q, ok := inAddrs[a]; ok {
+					t.Errorf("n=%d %s: %s shares memory with %s", n, name, p, q)
+				}
+			}
+		}
 	}
 }
