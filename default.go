@@ -38,7 +38,7 @@ func DefaultWithOptions(pod *corev1.Pod, opts DefaultOptions) *corev1.Pod {
 	}
 	// The status is not copied: PrepareForCreate replaces it.
 	out := &corev1.Pod{TypeMeta: pod.TypeMeta}
-	pod.ObjectMeta.DeepCopyInto(&out.ObjectMeta)
+	copyObjectMeta(&pod.ObjectMeta, &out.ObjectMeta)
 	copyPodSpec(&pod.Spec, &out.Spec, true)
 	g := resolveGates(opts.Features)
 	defaultPodObject(out, g)

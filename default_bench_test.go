@@ -39,6 +39,7 @@ func benchPod(n int) *corev1.Pod {
 				{Name: "MODE", Value: "prod"},
 				{Name: "POD_NAME", ValueFrom: &corev1.EnvVarSource{FieldRef: &corev1.ObjectFieldSelector{FieldPath: "metadata.name"}}},
 			},
+			EnvFrom:        []corev1.EnvFromSource{{ConfigMapRef: &corev1.ConfigMapEnvSource{LocalObjectReference: corev1.LocalObjectReference{Name: "cfg"}}}},
 			VolumeMounts:   []corev1.VolumeMount{{Name: "data", MountPath: "/data"}},
 			Resources:      corev1.ResourceRequirements{Requests: rl("250m", "256Mi"), Limits: rl("1", "512Mi")},
 			LivenessProbe:  probe.DeepCopy(),

@@ -4,6 +4,7 @@ import (
 	"maps"
 
 	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
 
 // The defaulting functions return a deep copy, and on a typical pod the copy costs
@@ -13,6 +14,15 @@ import (
 // with one allocation per kind of object for all containers together, and clones
 // resource lists whole. Whatever it does not take out by hand it leaves to the
 // generated DeepCopyInto, so fields added to k8s.io/api later are still copied.
+
+// copyObjectMeta deep-copies in into out, cloning labels and annotations whole.
+func copyObjectMeta(in, out *metav1.ObjectMeta) {
+	rest := *in
+	rest.Labels, rest.Annotations = nil, nil
+	rest.DeepCopyInto(out)
+	out.Labels = maps.Clone(in.Labels)
+	out.Annotations = maps.Clone(in.Annotations)
+}
 
 // copyPodSpec deep-copies in into out. With roundedLater, the caller promises to
 // round every resource quantity of the init and regular containers before anyone
@@ -34,6 +44,7 @@ func copyPodSpec(in, out *corev1.PodSpec, roundedLater bool) {
 // slabCounts are the numbers of objects of each kind the containers hold.
 type slabCounts struct {
 	ports, mounts, env, envSources, fieldRefs, probes, httpGets int
+	envFrom, configMapRefs, secretRefs                          int
 }
 
 func (n *slabCounts) add(containers []corev1.Container) {
@@ -42,6 +53,15 @@ func (n *slabCounts) add(containers []corev1.Container) {
 		n.ports += len(c.Ports)
 		n.mounts += len(c.VolumeMounts)
 		n.env += len(c.Env)
+		n.envFrom += len(c.EnvFrom)
+		for j := range c.EnvFrom {
+			if c.EnvFrom[j].ConfigMapRef != nil {
+				n.configMapRefs++
+			}
+			if c.EnvFrom[j].SecretRef != nil {
+				n.secretRefs++
+			}
+		}
 		for j := range c.Env {
 			if src := c.Env[j].ValueFrom; src != nil {
 				n.envSources++
@@ -70,6 +90,9 @@ type containerSlabs struct {
 	fieldRefs  []corev1.ObjectFieldSelector
 	probes     []corev1.Probe
 	httpGets   []corev1.HTTPGetAction
+	envFrom    []corev1.EnvFromSource
+	cmRefs     []corev1.ConfigMapEnvSource
+	secretRefs []corev1.SecretEnvSource
 
 	// shareDecimals: resource lists may keep the input's big decimals (see copyPodSpec).
 	shareDecimals bool
@@ -84,6 +107,9 @@ func newContainerSlabs(n slabCounts) *containerSlabs {
 		fieldRefs:  makeSlab[corev1.ObjectFieldSelector](n.fieldRefs),
 		probes:     makeSlab[corev1.Probe](n.probes),
 		httpGets:   makeSlab[corev1.HTTPGetAction](n.httpGets),
+		envFrom:    makeSlab[corev1.EnvFromSource](n.envFrom),
+		cmRefs:     makeSlab[corev1.ConfigMapEnvSource](n.configMapRefs),
+		secretRefs: makeSlab[corev1.SecretEnvSource](n.secretRefs),
 	}
 }
 
@@ -126,7 +152,7 @@ func (s *containerSlabs) copyContainers(in []corev1.Container) []corev1.Containe
 
 func (s *containerSlabs) copyContainer(in, out *corev1.Container) {
 	rest := *in
-	rest.Ports, rest.VolumeMounts, rest.Env = nil, nil, nil
+	rest.Ports, rest.VolumeMounts, rest.Env, rest.EnvFrom = nil, nil, nil, nil
 	rest.Resources.Limits, rest.Resources.Requests = nil, nil
 	rest.LivenessProbe, rest.ReadinessProbe, rest.StartupProbe = nil, nil, nil
 	rest.DeepCopyInto(out)
@@ -149,6 +175,22 @@ func (s *containerSlabs) copyContainer(in, out *corev1.Container) {
 			out.Env[j] = in.Env[j]
 			if src := in.Env[j].ValueFrom; src != nil {
 				out.Env[j].ValueFrom = s.copyEnvSource(src)
+			}
+		}
+	}
+	if in.EnvFrom != nil {
+		out.EnvFrom = take(&s.envFrom, len(in.EnvFrom))
+		for j := range in.EnvFrom {
+			e := in.EnvFrom[j]
+			e.ConfigMapRef, e.SecretRef = nil, nil
+			e.DeepCopyInto(&out.EnvFrom[j])
+			if ref := in.EnvFrom[j].ConfigMapRef; ref != nil {
+				out.EnvFrom[j].ConfigMapRef = next(&s.cmRefs)
+				ref.DeepCopyInto(out.EnvFrom[j].ConfigMapRef)
+			}
+			if ref := in.EnvFrom[j].SecretRef; ref != nil {
+				out.EnvFrom[j].SecretRef = next(&s.secretRefs)
+				ref.DeepCopyInto(out.EnvFrom[j].SecretRef)
 			}
 		}
 	}

@@ -7,6 +7,7 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
 
 // fill sets every field reachable from v: pointers allocated, slices of n elements,
@@ -185,6 +186,29 @@ func TestDefaultSharesNothing(t *testing.T) {
 				if q, ok := inAddrs[a]; ok {
 					t.Errorf("n=%d %s: %s shares memory with %s", n, name, p, q)
 				}
+			}
+		}
+	}
+}
+
+// TestCopyObjectMeta checks copyObjectMeta against the generated DeepCopy, nil and
+// empty maps included.
+func TestCopyObjectMeta(t *testing.T) {
+	var full metav1.ObjectMeta
+	counter := 0
+	fill(reflect.ValueOf(&full).Elem(), 2, &counter, 0)
+	for _, in := range []metav1.ObjectMeta{full, {}, {Labels: map[string]string{}, Annotations: map[string]string{}}} {
+		var out metav1.ObjectMeta
+		copyObjectMeta(&in, &out)
+		if !reflect.DeepEqual(&out, in.DeepCopy()) {
+			t.Fatalf("got %#v, want %#v", out, in)
+		}
+		inAddrs, outAddrs := map[uintptr]string{}, map[uintptr]string{}
+		addresses(reflect.ValueOf(&in).Elem(), inAddrs, "in")
+		addresses(reflect.ValueOf(&out).Elem(), outAddrs, "out")
+		for a, p := range outAddrs {
+			if q, ok := inAddrs[a]; ok {
+				t.Errorf("%s shares memory with %s", p, q)
 			}
 		}
 	}

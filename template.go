@@ -27,7 +27,7 @@ func DefaultTemplateWithOptions(template *corev1.PodTemplateSpec, opts DefaultOp
 		return nil
 	}
 	out := &corev1.PodTemplateSpec{}
-	template.ObjectMeta.DeepCopyInto(&out.ObjectMeta)
+	copyObjectMeta(&template.ObjectMeta, &out.ObjectMeta)
 	copyPodSpec(&template.Spec, &out.Spec, true)
 	g := resolveGates(opts.Features)
 	defaultPodSpec(&out.Spec, g)
