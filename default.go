@@ -17,6 +17,11 @@ type DefaultOptions struct {
 	// PodScheduled=False "SchedulingGated" condition of a pod with scheduling gates).
 	// The zero value leaves the zero time there.
 	Now time.Time
+	// ReadOnly promises that the caller will not modify the returned pod. The result
+	// may then share with the input the container resource lists that defaulting
+	// leaves as they are, which saves most of the copy's allocations on a typical pod
+	// (validation uses it). The input is never modified either way.
+	ReadOnly bool
 }
 
 // Default returns a deep copy of pod as a default v1.37.2 API server stores it when the
@@ -39,7 +44,7 @@ func DefaultWithOptions(pod *corev1.Pod, opts DefaultOptions) *corev1.Pod {
 	// The status is not copied: PrepareForCreate replaces it.
 	out := &corev1.Pod{TypeMeta: pod.TypeMeta}
 	copyObjectMeta(&pod.ObjectMeta, &out.ObjectMeta)
-	copyPodSpec(&pod.Spec, &out.Spec, true)
+	copyPodSpec(&pod.Spec, &out.Spec, true, opts.ReadOnly)
 	g := resolveGates(opts.Features)
 	defaultPodObject(out, g)
 	prepareForCreate(out, g, opts.Now)

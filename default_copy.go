@@ -27,8 +27,11 @@ func copyObjectMeta(in, out *metav1.ObjectMeta) {
 // copyPodSpec deep-copies in into out. With roundedLater, the caller promises to
 // round every resource quantity of the init and regular containers before anyone
 // else sees out (defaultPodSpec does): rounding replaces each big decimal with a new
-// one, so those lists are cloned without copying their big decimals first.
-func copyPodSpec(in, out *corev1.PodSpec, roundedLater bool) {
+// one, so those lists are cloned without copying their big decimals first. With
+// shareUnchanged, the caller promises to modify neither out nor in afterwards except
+// through the pod defaulting (DefaultOptions.ReadOnly): container resource lists that
+// the defaulting leaves as they are (see changedByPodDefaulting) are shared, not cloned.
+func copyPodSpec(in, out *corev1.PodSpec, roundedLater, shareUnchanged bool) {
 	rest := *in
 	rest.InitContainers, rest.Containers = nil, nil
 	rest.DeepCopyInto(out)
@@ -37,6 +40,7 @@ func copyPodSpec(in, out *corev1.PodSpec, roundedLater bool) {
 	n.add(in.Containers)
 	s := newContainerSlabs(n)
 	s.shareDecimals = roundedLater
+	s.shareUnchanged = shareUnchanged
 	out.InitContainers = s.copyContainers(in.InitContainers)
 	out.Containers = s.copyContainers(in.Containers)
 }
@@ -96,6 +100,8 @@ type containerSlabs struct {
 
 	// shareDecimals: resource lists may keep the input's big decimals (see copyPodSpec).
 	shareDecimals bool
+	// shareUnchanged: resource lists the pod defaulting leaves alone are shared.
+	shareUnchanged bool
 }
 
 func newContainerSlabs(n slabCounts) *containerSlabs {
@@ -194,8 +200,12 @@ func (s *containerSlabs) copyContainer(in, out *corev1.Container) {
 			}
 		}
 	}
-	out.Resources.Limits = cloneResourceList(in.Resources.Limits, s.shareDecimals)
-	out.Resources.Requests = cloneResourceList(in.Resources.Requests, s.shareDecimals)
+	if s.shareUnchanged && !changedByPodDefaulting(&in.Resources) {
+		out.Resources.Limits, out.Resources.Requests = in.Resources.Limits, in.Resources.Requests
+	} else {
+		out.Resources.Limits = cloneResourceList(in.Resources.Limits, s.shareDecimals)
+		out.Resources.Requests = cloneResourceList(in.Resources.Requests, s.shareDecimals)
+	}
 	out.LivenessProbe = s.copyProbe(in.LivenessProbe)
 	out.ReadinessProbe = s.copyProbe(in.ReadinessProbe)
 	out.StartupProbe = s.copyProbe(in.StartupProbe)
@@ -226,6 +236,34 @@ func (s *containerSlabs) copyProbe(in *corev1.Probe) *corev1.Probe {
 		in.HTTPGet.DeepCopyInto(out.HTTPGet)
 	}
 	return out
+}
+
+// changedByPodDefaulting reports whether the pod defaulting writes into r's maps:
+// a limit without a request is copied into an existing requests map
+// (defaultRequestsFromLimits; a nil requests map is replaced, not written), and a
+// quantity finer than milli, or held as a big decimal, is rounded and stored back
+// (roundResourceList).
+func changedByPodDefaulting(r *corev1.ResourceRequirements) bool {
+	if r.Requests != nil {
+		for name := range r.Limits {
+			if _, ok := r.Requests[name]; !ok {
+				return true
+			}
+		}
+	}
+	return roundingChanges(r.Limits) || roundingChanges(r.Requests)
+}
+
+// roundingChanges reports whether roundResourceList would store a new quantity.
+func roundingChanges(list corev1.ResourceList) bool {
+	for _, q := range list {
+		r := q
+		r.RoundUp(-3)
+		if r != q {
+			return true
+		}
+	}
+	return false
 }
 
 // cloneResourceList copies a resource list: maps.Clone copies the map's memory

@@ -109,7 +109,7 @@ func TestCopyPodSpec(t *testing.T) {
 			before := in.DeepCopy()
 
 			var out corev1.PodSpec
-			copyPodSpec(&in, &out, false)
+			copyPodSpec(&in, &out, false, false)
 			if !reflect.DeepEqual(&out, before) {
 				t.Fatal("copy differs from the generated DeepCopy")
 			}
@@ -139,7 +139,7 @@ func TestCopyPodSpecEmptyLists(t *testing.T) {
 		InitContainers: []corev1.Container{},
 	}
 	var out corev1.PodSpec
-	copyPodSpec(&in, &out, false)
+	copyPodSpec(&in, &out, false, false)
 	if !reflect.DeepEqual(&out, in.DeepCopy()) {
 		t.Fatalf("got %#v", out)
 	}
@@ -157,7 +157,7 @@ func TestCopyPodSpecAppend(t *testing.T) {
 		{Env: []corev1.EnvVar{{Name: "B"}}},
 	}}
 	var out corev1.PodSpec
-	copyPodSpec(&in, &out, false)
+	copyPodSpec(&in, &out, false, false)
 	out.Containers[0].Env = append(out.Containers[0].Env, corev1.EnvVar{Name: "C"})
 	if got := out.Containers[1].Env[0].Name; got != "B" {
 		t.Fatalf("second container's env became %q", got)
@@ -211,5 +211,47 @@ func TestCopyObjectMeta(t *testing.T) {
 				t.Errorf("%s shares memory with %s", p, q)
 			}
 		}
+	}
+}
+
+// TestReadOnlySharesOnlyUnchangedLists: with DefaultOptions.ReadOnly, a container whose
+// resource lists the defaulting leaves alone shares them with the input; a container
+// whose lists change (a limit without a request, a quantity finer than milli) gets its
+// own, and the input keeps its values.
+func TestReadOnlySharesOnlyUnchangedLists(t *testing.T) {
+	q := resource.MustParse
+	pod := &corev1.Pod{Spec: corev1.PodSpec{Containers: []corev1.Container{
+		{Name: "same", Image: "x", Resources: corev1.ResourceRequirements{
+			Requests: corev1.ResourceList{"cpu": q("250m")}, Limits: corev1.ResourceList{"cpu": q("1")}}},
+		{Name: "from-limits", Image: "x", Resources: corev1.ResourceRequirements{
+			Requests: corev1.ResourceList{"cpu": q("250m")}, Limits: corev1.ResourceList{"cpu": q("1"), "memory": q("1Gi")}}},
+		{Name: "rounded", Image: "x", Resources: corev1.ResourceRequirements{
+			Requests: corev1.ResourceList{"cpu": q("0.1m")}}},
+	}}}
+	before := pod.DeepCopy()
+	out := DefaultWithOptions(pod, DefaultOptions{ReadOnly: true})
+	if !reflect.DeepEqual(out, Default(pod)) {
+		t.Fatal("ReadOnly changed the result")
+	}
+	if !reflect.DeepEqual(before, pod) {
+		t.Fatal("input modified")
+	}
+	same := func(a, b corev1.ResourceList) bool {
+		return reflect.ValueOf(a).UnsafePointer() == reflect.ValueOf(b).UnsafePointer()
+	}
+	for i, want := range []bool{true, false, false} {
+		in, got := pod.Spec.Containers[i].Resources, out.Spec.Containers[i].Resources
+		if shared := same(in.Requests, got.Requests); shared != want {
+			t.Errorf("container %s: requests shared = %v, want %v", pod.Spec.Containers[i].Name, shared, want)
+		}
+		if shared := same(in.Limits, got.Limits); in.Limits != nil && shared != want {
+			t.Errorf("container %s: limits shared = %v, want %v", pod.Spec.Containers[i].Name, shared, want)
+		}
+	}
+	if got := out.Spec.Containers[1].Resources.Requests.Memory().String(); got != "1Gi" {
+		t.Errorf("memory request from the limit = %s, want 1Gi", got)
+	}
+	if got := out.Spec.Containers[2].Resources.Requests.Cpu().String(); got != "1m" {
+		t.Errorf("rounded cpu request = %s, want 1m", got)
 	}
 }

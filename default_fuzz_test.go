@@ -189,6 +189,16 @@ func FuzzDefault(f *testing.F) {
 		if again := mustJSON(t, DefaultWithOptions(pod, opts)); again != first {
 			t.Fatalf("not deterministic:\n%s\n%s", first, again)
 		}
+		// ReadOnly shares unchanged lists but gives the same pod and leaves the input alone.
+		ro := opts
+		ro.ReadOnly = true
+		shared := DefaultWithOptions(pod, ro)
+		if !reflect.DeepEqual(before, pod) {
+			t.Fatal("input modified with ReadOnly")
+		}
+		if !reflect.DeepEqual(shared, out) {
+			t.Fatalf("ReadOnly result differs:\n%s\n%s", mustJSON(t, shared), first)
+		}
 		stripped := out.DeepCopy()
 		stripLabelKeys(stripped)
 		if twice := mustJSON(t, DefaultWithOptions(stripped, opts)); twice != mustJSON(t, stripped) {

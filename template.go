@@ -28,7 +28,7 @@ func DefaultTemplateWithOptions(template *corev1.PodTemplateSpec, opts DefaultOp
 	}
 	out := &corev1.PodTemplateSpec{}
 	copyObjectMeta(&template.ObjectMeta, &out.ObjectMeta)
-	copyPodSpec(&template.Spec, &out.Spec, true)
+	copyPodSpec(&template.Spec, &out.Spec, true, false)
 	g := resolveGates(opts.Features)
 	defaultPodSpec(&out.Spec, g)
 	dropDisabledSpecFields(&out.Spec, nil, g)
@@ -74,7 +74,7 @@ func PodFromTemplate(template *corev1.PodTemplateSpec, opts PodFromTemplateOptio
 	if opts.ControllerRef != nil {
 		pod.OwnerReferences = []metav1.OwnerReference{*opts.ControllerRef.DeepCopy()}
 	}
-	copyPodSpec(&template.Spec, &pod.Spec, true)
+	copyPodSpec(&template.Spec, &pod.Spec, true, false)
 	g := resolveGates(opts.Features)
 	defaultPodObject(pod, g)
 	prepareForCreate(pod, g, opts.Now)

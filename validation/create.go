@@ -129,7 +129,7 @@ func prepareForCreate(pod *corev1.Pod, opts Options) *corev1.Pod {
 	if opts.SkipDefaulting {
 		return pod
 	}
-	return podlife.DefaultWithOptions(pod, podlife.DefaultOptions{Features: opts.Features})
+	return podlife.DefaultWithOptions(pod, podlife.DefaultOptions{Features: opts.Features, ReadOnly: true})
 }
 
 // validatePodCreate mirrors upstream ValidatePodCreate on an already prepared pod.
