@@ -99,11 +99,32 @@ func validateLabels(labels map[string]string, fldPath lpath) field.ErrorList {
 		if len(qualifiedNameErrs(k)) != 0 {
 			allErrs = append(allErrs, v1validation.ValidateLabelName(k, fldPath.P())...)
 		}
+		if isPlainLabelValue(labels[k]) {
+			continue // valid; skip apimachinery's regular expression
+		}
 		for _, msg := range validation.IsValidLabelValue(labels[k]) {
 			allErrs = append(allErrs, field.Invalid(fldPath.P(), labels[k], msg).WithOrigin("format=k8s-label-value"))
 		}
 	}
 	return allErrs
+}
+
+// isPlainLabelValue reports, without a regular expression, whether v is a valid label
+// value: empty, or at most 63 characters of [-A-Za-z0-9_.] that start and end with an
+// alphanumeric character.
+func isPlainLabelValue(v string) bool {
+	if v == "" {
+		return true
+	}
+	if len(v) > 63 || !isAlnum(v[0]) || !isAlnum(v[len(v)-1]) {
+		return false
+	}
+	for i := 1; i < len(v)-1; i++ {
+		if c := v[i]; !isAlnum(c) && c != '-' && c != '_' && c != '.' {
+			return false
+		}
+	}
+	return true
 }
 
 // validateAnnotations is apimachinery's ValidateAnnotations in sorted key order.

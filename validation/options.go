@@ -106,6 +106,21 @@ type podValidationOptions struct {
 // GetValidationOptionsFromPodSpecAndMeta for a pod (oldPod nil on create). The
 // result has resourceIsPod false; pod callers set it, as the pod strategy does.
 func resolveOptions(opts Options, newPod, oldPod *corev1.Pod) podValidationOptions {
+	if len(opts.Features) == 0 && oldPod == nil {
+		// A create on a default server: the options depend on nothing else (the only
+		// new-pod input, relaxed env var names, is decided by a gate locked on).
+		o := defaultCreateOptions
+		o.allowPrivileged = opts.AllowPrivileged
+		return o
+	}
+	return computeOptions(opts, newPod, oldPod)
+}
+
+// defaultCreateOptions is computeOptions for a create with default gates.
+var defaultCreateOptions = computeOptions(Options{}, nil, nil)
+
+// computeOptions is resolveOptions without the shortcut.
+func computeOptions(opts Options, newPod, oldPod *corev1.Pod) podValidationOptions {
 	f := opts.Features
 	o := podValidationOptions{
 		allowInvalidPodDeletionCost:                         !f.Enabled("PodDeletionCost"),
