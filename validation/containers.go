@@ -18,13 +18,30 @@ type podContext struct {
 	hostUsers     bool
 }
 
+// shortNameList is the longest container list checked for duplicate names by a scan
+// rather than a map: cheaper for typical pods, and the map keeps long lists linear.
+const shortNameList = 16
+
+// nameIn reports whether a container in list is called name.
+func nameIn(name string, list []corev1.Container) bool {
+	for i := range list {
+		if list[i].Name == name {
+			return true
+		}
+	}
+	return false
+}
+
 // validateContainers mirrors upstream validateContainers (regular containers).
 func validateContainers(containers []corev1.Container, pc *podContext, fldPath lpath, o *podValidationOptions) field.ErrorList {
 	if len(containers) == 0 {
 		return field.ErrorList{field.Required(fldPath.P(), "")}
 	}
 	var allErrs field.ErrorList
-	names := make(map[string]struct{}, len(containers))
+	var names map[string]struct{} // only for long lists; short ones are scanned
+	if len(containers) > shortNameList {
+		names = make(map[string]struct{}, len(containers))
+	}
 	list := fldPath.P()
 	for i := range containers {
 		ctr := &containers[i]
@@ -32,10 +49,15 @@ func validateContainers(containers []corev1.Container, pc *podContext, fldPath l
 		// inline segments of lpath.
 		path := fromPath(list.Index(i))
 		allErrs = append(allErrs, validateContainerCommon(ctr, pc, path, o)...)
-		if _, dup := names[ctr.Name]; dup {
-			allErrs = append(allErrs, field.Duplicate(path.Child("name").P(), ctr.Name))
-		} else {
+		dup := false
+		if names != nil {
+			_, dup = names[ctr.Name]
 			names[ctr.Name] = struct{}{}
+		} else {
+			dup = nameIn(ctr.Name, containers[:i])
+		}
+		if dup {
+			allErrs = append(allErrs, field.Duplicate(path.Child("name").P(), ctr.Name))
 		}
 		if ctr.Lifecycle != nil {
 			allErrs = append(allErrs, validateLifecycle(ctr.Lifecycle, pc.gracePeriod, path.Child("lifecycle"), pc.os)...)
@@ -64,9 +86,12 @@ func validateContainers(containers []corev1.Container, pc *podContext, fldPath l
 // sidecars, i.e. init containers with restartPolicy Always).
 func validateInitContainers(containers, regular []corev1.Container, pc *podContext, fldPath lpath, o *podValidationOptions) field.ErrorList {
 	var allErrs field.ErrorList
-	names := make(map[string]struct{}, len(regular)+len(containers))
-	for i := range regular {
-		names[regular[i].Name] = struct{}{}
+	var names map[string]struct{} // only for long lists; short ones are scanned
+	if len(regular)+len(containers) > shortNameList {
+		names = make(map[string]struct{}, len(regular)+len(containers))
+		for i := range regular {
+			names[regular[i].Name] = struct{}{}
+		}
 	}
 	const initOnly = "may not be set for init containers without restartPolicy=Always"
 	list := fldPath.P()
@@ -79,10 +104,18 @@ func validateInitContainers(containers, regular []corev1.Container, pc *podConte
 		allErrs = append(allErrs, validateInitContainerRestartPolicy(ctr.RestartPolicy, ctr.RestartPolicyRules, path, o)...)
 		sidecar := isSidecar(ctr)
 
-		if _, dup := names[ctr.Name]; dup {
+		// Regular names all count; an earlier init container's only when not empty.
+		dup := false
+		if names != nil {
+			_, dup = names[ctr.Name]
+			if !dup && ctr.Name != "" {
+				names[ctr.Name] = struct{}{}
+			}
+		} else {
+			dup = nameIn(ctr.Name, regular) || ctr.Name != "" && nameIn(ctr.Name, containers[:i])
+		}
+		if dup {
 			allErrs = append(allErrs, field.Duplicate(path.Child("name").P(), ctr.Name))
-		} else if ctr.Name != "" {
-			names[ctr.Name] = struct{}{}
 		}
 
 		// Init containers run one by one, so host ports only conflict inside one

@@ -1,10 +1,14 @@
 package validation
 
 import (
+	"reflect"
+	"sort"
+	"strconv"
 	"testing"
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/util/validation"
+	"k8s.io/apimachinery/pkg/util/validation/field"
 )
 
 // FuzzPlainLabelValue checks the hand-written matcher against apimachinery's.
@@ -31,6 +35,32 @@ func TestDefaultCreateOptionsShortcut(t *testing.T) {
 			if got, want := resolveOptions(opts, pod, nil), computeOptions(opts, pod, nil); got != want {
 				t.Errorf("pod %v, privileged %v: shortcut %+v, computed %+v", pod, priv, got, want)
 			}
+		}
+	}
+}
+
+// TestDuplicateNamesShortAndLong: the scan (short lists) and the map (long lists) find
+// the same duplicates, with upstream's rule that an unnamed init container is never a
+// duplicate of an earlier unnamed one.
+func TestDuplicateNamesShortAndLong(t *testing.T) {
+	for _, n := range []int{3, shortNameList + 4} {
+		var spec corev1.PodSpec
+		for i := range n {
+			spec.Containers = append(spec.Containers, corev1.Container{Name: "c" + strconv.Itoa(i)})
+		}
+		spec.Containers = append(spec.Containers, corev1.Container{Name: "c1"})
+		spec.InitContainers = []corev1.Container{{Name: ""}, {Name: ""}, {Name: "c2"}, {Name: "i"}, {Name: "i"}}
+		var got []string
+		for _, e := range validatePodSpec(&spec, nil, field.NewPath("spec"), podValidationOptions{}) {
+			if e.Type == field.ErrorTypeDuplicate {
+				got = append(got, e.Field)
+			}
+		}
+		want := []string{"spec.initContainers[2].name", "spec.initContainers[4].name", "spec.containers[" + strconv.Itoa(n) + "].name"}
+		sort.Strings(got)
+		sort.Strings(want)
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("%d containers: duplicates %v, want %v", n, got, want)
 		}
 	}
 }
