@@ -78,7 +78,7 @@ func validateContainers(containers []corev1.Container, pc *podContext, fldPath l
 		}
 	}
 	// Host ports must not collide across all regular containers.
-	allErrs = append(allErrs, accumulateHostPorts(containers, map[string]struct{}{}, fldPath)...)
+	allErrs = append(allErrs, accumulateHostPorts(containers, fldPath)...)
 	return allErrs
 }
 
@@ -120,7 +120,7 @@ func validateInitContainers(containers, regular []corev1.Container, pc *podConte
 
 		// Init containers run one by one, so host ports only conflict inside one
 		// container. Upstream checks a one-element list, hence the index is always 0.
-		allErrs = append(allErrs, accumulateHostPorts(containers[i:i+1], map[string]struct{}{}, fldPath)...)
+		allErrs = append(allErrs, accumulateHostPorts(containers[i:i+1], fldPath)...)
 
 		if sidecar {
 			if ctr.Lifecycle != nil {
@@ -407,8 +407,9 @@ func portNameSeen(earlier []corev1.ContainerPort, names map[string]struct{}, nam
 
 // accumulateHostPorts mirrors upstream AccumulateUniqueHostPorts: the key of a host
 // port is "<protocol>/<hostIP>/<hostPort>", and a repeated key is a Duplicate.
-func accumulateHostPorts(containers []corev1.Container, seen map[string]struct{}, fldPath lpath) field.ErrorList {
+func accumulateHostPorts(containers []corev1.Container, fldPath lpath) field.ErrorList {
 	var allErrs field.ErrorList
+	var seen map[string]struct{} // made at the first host port: most pods have none
 	for ci := range containers {
 		ports := containers[ci].Ports
 		for pi := range ports {
@@ -417,6 +418,9 @@ func accumulateHostPorts(containers []corev1.Container, seen map[string]struct{}
 				continue
 			}
 			key := string(ports[pi].Protocol) + "/" + ports[pi].HostIP + "/" + strconv.FormatInt(int64(hp), 10)
+			if seen == nil {
+				seen = map[string]struct{}{}
+			}
 			if _, dup := seen[key]; dup {
 				allErrs = append(allErrs, field.Duplicate(fldPath.Index(ci).Child("ports").Index(pi).Child("hostPort").P(), key))
 			} else {

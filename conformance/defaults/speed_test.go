@@ -104,7 +104,7 @@ func TestSpeedRatio(t *testing.T) {
 			oursC = min(oursC, best(func() { validation.ValidatePodCreate(pod, validation.Options{}) }))
 			theirsC = min(theirsC, best(func() { upstreamValidCreate(t, pod) }))
 		}
-		t.Logf("containers=%d: Default %v vs upstream %v, ratio %.2f; ValidatePodCreate %v vs upstream default+convert+prepare+validate %v, ratio %.2f",
+		t.Logf("containers=%d: Default %v vs upstream %v, ratio %.3f; ValidatePodCreate %v vs upstream default+convert+prepare+validate %v, ratio %.3f",
 			n, oursD, theirsD, float64(oursD)/float64(theirsD), oursC, theirsC, float64(oursC)/float64(theirsC))
 	}
 }
