@@ -7,6 +7,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	core "k8s.io/kubernetes/pkg/apis/core"
 
+	"github.com/podlife/podlife/conformance/internal/upstreamcreate"
 	"github.com/podlife/podlife/validation"
 )
 
@@ -41,7 +42,7 @@ func BenchmarkValidatePodCreate(b *testing.B) {
 		b.ReportAllocs()
 		i := 0
 		for b.Loop() {
-			if err := upstreamBeforeCreate(b, pods[i%len(pods)]); err != nil {
+			if err := upstreamcreate.BeforeCreate(b, pods[i%len(pods)]); err != nil {
 				b.Fatal(err)
 			}
 			i++

@@ -10,6 +10,7 @@ import (
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
+	"github.com/podlife/podlife/conformance/internal/upstreamcreate"
 	"github.com/podlife/podlife/validation"
 )
 
@@ -63,7 +64,7 @@ func TestCreateMatchesUpstream(t *testing.T) {
 				opts := validation.Options{Features: gs.gates, Namespace: reqNS}
 				cp := pod.DeepCopy()
 				ours := checkOurs(t, "create", func() field.ErrorList { return validation.ValidatePodCreate(pod, opts) }, []any{pod}, []any{cp})
-				theirs := upstreamCreateIn(t, pod, reqNS)
+				theirs := upstreamcreate.CreateIn(t, pod, reqNS)
 				tl.record(func() string {
 					return describe(s, i, append(faults, kind, "request namespace "+strconv.Quote(reqNS)), pod)
 				}, ours, theirs)

@@ -29,6 +29,7 @@ import (
 	podstore "k8s.io/kubernetes/pkg/registry/core/pod"
 
 	"github.com/podlife/podlife"
+	"github.com/podlife/podlife/conformance/internal/upstreamcreate"
 )
 
 // defaultSeed is the seed of a normal run; PODLIFE_SEED overrides it.
@@ -78,7 +79,7 @@ func upstreamStore(t testing.TB, pod *v1.Pod) *core.Pod {
 // upstreamCreate is the API server's answer to creating pod in its own namespace
 // (or "default"), as podlife's zero Options.Namespace means; see upstreamCreateIn.
 func upstreamCreate(t testing.TB, pod *v1.Pod) field.ErrorList {
-	return upstreamCreateIn(t, pod, "")
+	return upstreamcreate.CreateIn(t, pod, "")
 }
 
 // toV1 converts a stored internal pod back to what a client reads.

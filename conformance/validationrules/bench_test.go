@@ -9,6 +9,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/intstr"
 
+	"github.com/podlife/podlife/conformance/internal/upstreamcreate"
 	"github.com/podlife/podlife/validation"
 )
 
@@ -73,7 +74,7 @@ func BenchmarkCreate(b *testing.B) {
 		b.Run("containers="+strconv.Itoa(n)+"/upstream", func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				if err := upstreamBeforeCreate(b, pod); err != nil {
+				if err := upstreamcreate.BeforeCreate(b, pod); err != nil {
 					b.Fatal(err)
 				}
 			}

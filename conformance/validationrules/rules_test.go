@@ -26,6 +26,7 @@ import (
 	podstore "k8s.io/kubernetes/pkg/registry/core/pod"
 
 	"github.com/podlife/podlife"
+	"github.com/podlife/podlife/conformance/internal/upstreamcreate"
 	"github.com/podlife/podlife/validation"
 )
 
@@ -88,7 +89,7 @@ func upstreamPrepared(t testing.TB, pod *v1.Pod) *core.Pod {
 // upstreamCreate is the API server's answer to creating pod in its own namespace
 // (or "default"), as podlife's zero Options.Namespace means.
 func upstreamCreate(t testing.TB, pod *v1.Pod) field.ErrorList {
-	return upstreamCreateIn(t, pod, "")
+	return upstreamcreate.CreateIn(t, pod, "")
 }
 
 func strs(errs field.ErrorList) []string {
@@ -126,7 +127,7 @@ func TestCasesAgainstUpstream(t *testing.T) {
 		t.Run(c.Name, func(t *testing.T) {
 			applyGates(t, c.Features)
 			setPrivileged(t, c.Privileged)
-			theirs := upstreamCreateIn(t, c.Pod, c.Namespace)
+			theirs := upstreamcreate.CreateIn(t, c.Pod, c.Namespace)
 			ours := validation.ValidatePodCreate(c.Pod, validation.Options{Features: c.Features, AllowPrivileged: c.Privileged, Namespace: c.Namespace})
 			dump[c.Name] = map[string]any{"upstream": strs(theirs), "ours": strs(ours), "agree": compareDetailed(ours, theirs) == ""}
 			if got := sorted(strs(ours)); !reflect.DeepEqual(got, sorted(c.Want)) {

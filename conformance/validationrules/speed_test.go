@@ -11,6 +11,7 @@ import (
 	podstore "k8s.io/kubernetes/pkg/registry/core/pod"
 
 	"github.com/podlife/podlife"
+	"github.com/podlife/podlife/conformance/internal/upstreamcreate"
 	"github.com/podlife/podlife/validation"
 )
 
@@ -42,7 +43,7 @@ func TestSpeedRatio(t *testing.T) {
 		oursV, theirsV, oursD := time.Duration(1<<62), time.Duration(1<<62), time.Duration(1<<62)
 		for round := 0; round < 60; round++ {
 			ours = min(ours, best(func() { validation.ValidatePodCreate(pod, validation.Options{}) }))
-			theirs = min(theirs, best(func() { _ = upstreamBeforeCreate(t, pod) }))
+			theirs = min(theirs, best(func() { _ = upstreamcreate.BeforeCreate(t, pod) }))
 			oursV = min(oursV, best(func() { validation.ValidatePodCreate(prepared, validation.Options{SkipDefaulting: true}) }))
 			theirsV = min(theirsV, best(func() { podstore.Strategy.Validate(ctx, in) }))
 			oursD = min(oursD, best(func() { podlife.DefaultWithOptions(pod, podlife.DefaultOptions{}) }))

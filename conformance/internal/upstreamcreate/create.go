@@ -1,4 +1,6 @@
-package validation
+// Package upstreamcreate runs upstream's pod create path, the way the API server does,
+// for the validation differential tests and benchmarks.
+package upstreamcreate
 
 import (
 	"context"
@@ -19,9 +21,9 @@ import (
 	"github.com/podlife/podlife/validation"
 )
 
-// requestNamespace is the namespace in the URL of the create request podlife's
+// RequestNamespace is the namespace in the URL of the create request podlife's
 // Options.Namespace stands for: the option, else the pod's own, else "default".
-func requestNamespace(pod *v1.Pod, optNamespace string) string {
+func RequestNamespace(pod *v1.Pod, optNamespace string) string {
 	switch {
 	case optNamespace != "":
 		return optNamespace
@@ -35,8 +37,8 @@ func requestNamespace(pod *v1.Pod, optNamespace string) string {
 // draws the 5 random characters of a generated name.
 const upstreamAlphabet = "bcdfghjklmnpqrstvwxz2456789"
 
-// upstreamCreateIn is the API server's answer to POST /api/v1/namespaces/NS/pods
-// with pod as the body, NS being requestNamespace(pod, optNamespace). It runs the
+// CreateIn is the API server's answer to POST /api/v1/namespaces/NS/pods
+// with pod as the body, NS being RequestNamespace(pod, optNamespace). It runs the
 // create path in upstream's order:
 //   - decoding: v1 defaulting and conversion to the internal API;
 //   - the handler (k8s.io/apiserver pkg/endpoints/handlers/create.go): system
@@ -55,7 +57,7 @@ const upstreamAlphabet = "bcdfghjklmnpqrstvwxz2456789"
 // value of a metadata.name error it is replaced by the name podlife documents
 // (generateName cut to 58 bytes plus validation.GeneratedNameSuffix), after checking
 // that upstream's name is that base plus 5 characters of upstream's alphabet.
-func upstreamCreateIn(t testing.TB, pod *v1.Pod, optNamespace string) field.ErrorList {
+func CreateIn(t testing.TB, pod *v1.Pod, optNamespace string) field.ErrorList {
 	t.Helper()
 	p := pod.DeepCopy()
 	legacyscheme.Scheme.Default(p)
@@ -63,7 +65,7 @@ func upstreamCreateIn(t testing.TB, pod *v1.Pod, optNamespace string) field.Erro
 	if err := corev1conv.Convert_v1_Pod_To_core_Pod(p, in, nil); err != nil {
 		t.Fatalf("convert: %v", err)
 	}
-	ns := requestNamespace(pod, optNamespace)
+	ns := RequestNamespace(pod, optNamespace)
 
 	rest.WipeObjectMetaSystemFields(in)
 	if err := rest.EnsureObjectNamespaceMatchesRequestNamespace(ns, in); err != nil {
@@ -147,17 +149,17 @@ func asStatus(err error, se **apierrors.StatusError) bool {
 	return ok
 }
 
-// upstreamBeforeCreate runs the same create path once, as the server does, for
+// BeforeCreate runs the same create path once, as the server does, for
 // benchmarks: decoding, the handler's namespace step, the store's metadata and name,
 // then rest.BeforeCreate, whose error (nil for a valid pod) it returns.
-func upstreamBeforeCreate(t testing.TB, pod *v1.Pod) error {
+func BeforeCreate(t testing.TB, pod *v1.Pod) error {
 	p := pod.DeepCopy()
 	legacyscheme.Scheme.Default(p)
 	in := &core.Pod{}
 	if err := corev1conv.Convert_v1_Pod_To_core_Pod(p, in, nil); err != nil {
 		t.Fatalf("convert: %v", err)
 	}
-	ns := requestNamespace(pod, "")
+	ns := RequestNamespace(pod, "")
 	rest.WipeObjectMetaSystemFields(in)
 	if err := rest.EnsureObjectNamespaceMatchesRequestNamespace(ns, in); err != nil {
 		return err
