@@ -77,7 +77,7 @@ func upstreamStore(t testing.TB, pod *v1.Pod) *core.Pod {
 }
 
 // upstreamCreate is the API server's answer to creating pod in its own namespace
-// (or "default"), as podlife's zero Options.Namespace means; see upstreamCreateIn.
+// (or "default"), as podlife's zero Options.Namespace means; see upstreamcreate.CreateIn.
 func upstreamCreate(t testing.TB, pod *v1.Pod) field.ErrorList {
 	return upstreamcreate.CreateIn(t, pod, "")
 }
