@@ -27,44 +27,8 @@ func defaultPodLevelResources(pod *corev1.Pod, g *gates) {
 	}
 	spec := &pod.Spec
 
-	// 1. Hugepage limits.
-	limits := r.Limits
-	if limits == nil {
-		limits = corev1.ResourceList{}
-	}
-	for name, q := range aggregateContainers(spec, resources.AggregateContainerLimits) {
-		if !isHugePages(name) {
-			continue
-		}
-		if _, ok := r.Requests[name]; ok {
-			continue
-		}
-		if _, ok := limits[name]; !ok {
-			limits[name] = q
-		}
-	}
-	if len(limits) > 0 {
-		r.Limits = limits
-	}
-
-	// 2. Requests.
-	requests := r.Requests
-	if requests == nil {
-		requests = corev1.ResourceList{}
-	}
-	for name, q := range aggregateContainers(spec, resources.AggregateContainerRequests) {
-		if _, ok := requests[name]; !ok && (name == corev1.ResourceCPU || name == corev1.ResourceMemory) {
-			requests[name] = q
-		}
-	}
-	for name, q := range r.Limits {
-		if _, ok := requests[name]; !ok && resources.IsSupportedPodLevelResource(name) {
-			requests[name] = q.DeepCopy()
-		}
-	}
-	if len(requests) > 0 {
-		r.Requests = requests
-	}
+	defaultHugePageLimits(r, spec)
+	defaultPodRequests(r, spec)
 
 	// 3. Limits for cpu, memory and hugepages that every container limits.
 	if len(r.Requests) == 0 && len(r.Limits) == 0 {
@@ -113,35 +77,47 @@ func legacyDefaultPodLevelResources(pod *corev1.Pod) {
 	}
 	spec := &pod.Spec
 	if len(r.Limits) > 0 || len(r.Requests) > 0 {
-		limits := r.Limits
-		if limits == nil {
-			limits = corev1.ResourceList{}
+		defaultHugePageLimits(r, spec)
+	}
+	if len(r.Limits) > 0 {
+		defaultPodRequests(r, spec)
+	}
+}
+
+// defaultHugePageLimits sets a pod-level limit for every hugepage size the containers
+// limit (their aggregate) that the pod neither limits nor requests.
+func defaultHugePageLimits(r *corev1.ResourceRequirements, spec *corev1.PodSpec) {
+	limits := r.Limits
+	if limits == nil {
+		limits = corev1.ResourceList{}
+	}
+	for name, q := range aggregateContainers(spec, resources.AggregateContainerLimits) {
+		if !isHugePages(name) {
+			continue
 		}
-		for name, q := range aggregateContainers(spec, resources.AggregateContainerLimits) {
-			if !isHugePages(name) {
-				continue
-			}
-			if _, ok := r.Requests[name]; ok {
-				continue
-			}
-			if _, ok := limits[name]; !ok {
-				limits[name] = q.DeepCopy()
-			}
+		if _, ok := r.Requests[name]; ok {
+			continue
 		}
-		if len(limits) > 0 {
-			r.Limits = limits
+		if _, ok := limits[name]; !ok {
+			limits[name] = q
 		}
 	}
-	if len(r.Limits) == 0 {
-		return
+	if len(limits) > 0 {
+		r.Limits = limits
 	}
+}
+
+// defaultPodRequests sets the pod-level cpu and memory requests the pod lacks from the
+// containers' aggregate requests, then a request equal to the limit for every
+// supported pod-level limit without one.
+func defaultPodRequests(r *corev1.ResourceRequirements, spec *corev1.PodSpec) {
 	requests := r.Requests
 	if requests == nil {
 		requests = corev1.ResourceList{}
 	}
 	for name, q := range aggregateContainers(spec, resources.AggregateContainerRequests) {
 		if _, ok := requests[name]; !ok && (name == corev1.ResourceCPU || name == corev1.ResourceMemory) {
-			requests[name] = q.DeepCopy()
+			requests[name] = q
 		}
 	}
 	for name, q := range r.Limits {
