@@ -4,7 +4,8 @@ import (
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/podlife/podlife/internal/defaulting"
 )
 
 // DefaultOptions tunes the defaulting functions ([DefaultWithOptions],
@@ -17,11 +18,10 @@ type DefaultOptions struct {
 	// PodScheduled=False "SchedulingGated" condition of a pod with scheduling gates).
 	// The zero value leaves the zero time there.
 	Now time.Time
-	// ReadOnly promises that the caller will not modify the returned pod. The result
-	// may then share with the input the container resource lists that defaulting
-	// leaves as they are, which saves most of the copy's allocations on a typical pod
-	// (validation uses it). The input is never modified either way.
-	ReadOnly bool
+}
+
+func (o DefaultOptions) engine() defaulting.Options {
+	return defaulting.Options{Features: o.Features, Now: o.Now}
 }
 
 // Default returns a deep copy of pod as a default v1.37.2 API server stores it when the
@@ -33,151 +33,25 @@ type DefaultOptions struct {
 // Default does not assign what the registry adds outside PrepareForCreate (uid,
 // creationTimestamp, a generated name) and runs no admission plugin.
 func Default(pod *corev1.Pod) *corev1.Pod {
-	return DefaultWithOptions(pod, DefaultOptions{})
+	return defaulting.Pod(pod, defaulting.Options{})
 }
 
 // DefaultWithOptions is [Default] for a server with the given feature gates and clock.
 func DefaultWithOptions(pod *corev1.Pod, opts DefaultOptions) *corev1.Pod {
-	if pod == nil {
-		return nil
-	}
-	// The status is not copied: PrepareForCreate replaces it.
-	out := &corev1.Pod{TypeMeta: pod.TypeMeta}
-	copyObjectMeta(&pod.ObjectMeta, &out.ObjectMeta)
-	copyPodSpec(&pod.Spec, &out.Spec, true, opts.ReadOnly)
-	g := resolveGates(opts.Features)
-	defaultPodObject(out, g)
-	prepareForCreate(out, g, opts.Now)
-	return out
+	return defaulting.Pod(pod, opts.engine())
 }
 
-// defaultPodObject mirrors the generated SetObjectDefaults_Pod of k8s.io/kubernetes
-// pkg/apis/core/v1/zz_generated.defaults.go, status lists excluded: PrepareForCreate
-// replaces the whole status right after.
-func defaultPodObject(pod *corev1.Pod, g *gates) {
-	defaultPodOnly(pod, g)
-	defaultPodSpec(&pod.Spec, g)
-}
-
-// defaultPodOnly mirrors SetDefaults_Pod: the defaults a Pod gets and a pod template
-// does not.
-func defaultPodOnly(pod *corev1.Pod, g *gates) {
-	spec := &pod.Spec
-	if spec.TerminationGracePeriodSeconds != nil && *spec.TerminationGracePeriodSeconds < 0 {
-		one := int64(1)
-		spec.TerminationGracePeriodSeconds = &one
-	}
-	for i := range spec.Containers {
-		defaultRequestsFromLimits(&spec.Containers[i].Resources)
-	}
-	for i := range spec.InitContainers {
-		defaultRequestsFromLimits(&spec.InitContainers[i].Resources)
-	}
-	if g.PodLevelResources && !g.PodLevelResourcesFixDefaulting {
-		legacyDefaultPodLevelResources(pod)
-	}
-	if spec.EnableServiceLinks == nil {
-		on := corev1.DefaultEnableServiceLinks
-		spec.EnableServiceLinks = &on
-	}
-	if spec.HostNetwork {
-		defaultHostNetworkPorts(spec.Containers)
-		defaultHostNetworkPorts(spec.InitContainers)
-	}
-	if g.H2CContainerProbe {
-		for i := range spec.Containers {
-			defaultHTTPProtocols(&spec.Containers[i])
-		}
-		for i := range spec.InitContainers {
-			defaultHTTPProtocols(&spec.InitContainers[i])
-		}
-		for i := range spec.EphemeralContainers {
-			defaultHTTPProtocols((*corev1.Container)(&spec.EphemeralContainers[i].EphemeralContainerCommon))
-		}
-	}
-}
-
-// defaultRequestsFromLimits copies each limit without a request into the requests; a
-// non-nil limits map always leaves a non-nil requests map.
-func defaultRequestsFromLimits(r *corev1.ResourceRequirements) {
-	if r.Limits == nil {
-		return
-	}
-	if r.Requests == nil {
-		r.Requests = make(corev1.ResourceList, len(r.Limits))
-	}
-	for name, q := range r.Limits {
-		if _, ok := r.Requests[name]; !ok {
-			r.Requests[name] = q.DeepCopy()
-		}
-	}
-}
-
-func defaultHostNetworkPorts(containers []corev1.Container) {
-	for i := range containers {
-		for j := range containers[i].Ports {
-			if p := &containers[i].Ports[j]; p.HostPort == 0 {
-				p.HostPort = p.ContainerPort
-			}
-		}
-	}
-}
-
-func defaultHTTPProtocols(c *corev1.Container) {
-	for _, p := range []*corev1.Probe{c.LivenessProbe, c.ReadinessProbe, c.StartupProbe} {
-		if p != nil {
-			defaultHTTPProtocol(p.HTTPGet)
-		}
-	}
-	if c.Lifecycle != nil {
-		for _, h := range []*corev1.LifecycleHandler{c.Lifecycle.PostStart, c.Lifecycle.PreStop} {
-			if h != nil {
-				defaultHTTPProtocol(h.HTTPGet)
-			}
-		}
-	}
-}
-
-func defaultHTTPProtocol(a *corev1.HTTPGetAction) {
-	if a != nil && a.Protocol == nil {
-		p := corev1.HTTPProtocolHTTP1
-		a.Protocol = &p
-	}
-}
-
-// prepareForCreate mirrors podStrategy.PrepareForCreate of k8s.io/kubernetes
-// pkg/registry/core/pod/strategy.go.
-func prepareForCreate(pod *corev1.Pod, g *gates, now time.Time) {
-	pod.Generation = 1
-	pod.Status = corev1.PodStatus{Phase: corev1.PodPending}
-	dropDisabledSpecFields(&pod.Spec, nil, g)
-	dropInitContainerAnnotations(pod.Annotations)
-	if len(pod.Spec.SchedulingGates) > 0 {
-		// The status was just reset, so there is no PodScheduled condition to keep.
-		pod.Status.Conditions = append(pod.Status.Conditions, corev1.PodCondition{
-			Type:               corev1.PodScheduled,
-			Status:             corev1.ConditionFalse,
-			Reason:             corev1.PodReasonSchedulingGated,
-			Message:            "Scheduling is blocked due to non-empty scheduling gates",
-			LastTransitionTime: metav1.NewTime(now),
-		})
-	}
-	mergeAffinityLabelKeys(pod, g)
-	mergeTopologySpreadLabelKeys(pod, g)
-	syncAppArmorAnnotations(pod)
-	defaultPodLevelResources(pod, g)
-	pod.Status.QOSClass = podQOS(pod, g)
-}
-
-// dropInitContainerAnnotations removes the init-container annotations of Kubernetes
-// 1.5-1.7, which the server deletes on every write.
-func dropInitContainerAnnotations(annotations map[string]string) {
-	for _, k := range []string{
-		"pod.beta.kubernetes.io/init-containers",
-		"pod.alpha.kubernetes.io/init-containers",
-		"pod.beta.kubernetes.io/init-container-statuses",
-		"pod.alpha.kubernetes.io/init-container-statuses",
-	} {
-		delete(annotations, k)
-	}
+// DefaultForUpdate returns what a v1.37.2 API server makes of an update of the stored
+// pod oldPod to newPod before validating it: a deep copy of newPod with the v1 defaults
+// the decoder applies (SetObjectDefaults_Pod), the generation carried over from oldPod
+// (rest.BeforeUpdate), then the pod registry's PrepareForUpdate (k8s.io/kubernetes
+// pkg/registry/core/pod/strategy.go): the status replaced by oldPod's, spec.resources
+// kept from oldPod when the client dropped it, the fields of disabled features dropped
+// unless oldPod already uses them, and the generation bumped when the spec changed.
+//
+// oldPod should be the stored object (for example the result of [Default]); it is not
+// modified. A nil newPod gives nil; a nil oldPod is treated as an empty pod. The
+// resize and status subresources, which use other strategies, are not covered.
+func DefaultForUpdate(newPod, oldPod *corev1.Pod, opts DefaultOptions) *corev1.Pod {
+	return defaulting.PodForUpdate(newPod, oldPod, opts.engine())
 }

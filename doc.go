@@ -58,8 +58,8 @@
 // (k8s.io/component-base featuregate/feature_gate.go): unknown names, locked gates set
 // to their non-default value, gates not available at 1.37 and unmet dependencies are
 // errors. The special gates AllAlpha and AllBeta work as upstream: they set every
-// alpha (beta) gate the map does not set itself. The gate table (zz_generated_gates.go)
-// is generated from the gates upstream registers.
+// alpha (beta) gate the map does not set itself. Every package reads gates through the
+// same resolver, generated from the gates upstream registers.
 //
 // # Principles
 //

@@ -1,166 +1,39 @@
 package podlife
 
-import (
-	"fmt"
-	"sort"
-	"strings"
-)
+import "github.com/podlife/podlife/internal/gates"
 
 // FeatureGates overrides feature gates by their upstream name (for example
-// "ContainerRestartRules") on top of the defaults of Kubernetes v1.37.2.
+// "ContainerRestartRules") on top of the defaults of Kubernetes v1.37.2. A nil or
+// empty FeatureGates means a default v1.37.2 cluster. Every options struct in this
+// module carries one, so gates are chosen per call and never globally.
 //
-// A nil or empty FeatureGates means a default v1.37.2 cluster. Every options struct in
-// this module carries one, so gates are chosen per call and never globally.
-type FeatureGates map[string]bool
-
-// Enabled reports whether the named gate is on: the override when there is one,
-// otherwise, for an alpha (beta) gate, the value of an "AllAlpha" ("AllBeta") override
-// when there is one, otherwise the v1.37.2 default. An unknown name is off; call
-// [FeatureGates.Validate] to catch misspellings.
+// Its methods:
 //
-// This is how a v1.37.2 component resolves gates after accepting the same overrides
-// (--feature-gates); the answer for a map that Validate rejects is unspecified.
-func (g FeatureGates) Enabled(name string) bool {
-	if v, ok := g[name]; ok {
-		return v
-	}
-	spec, ok := knownGates[name]
-	if !ok {
-		return false
-	}
-	if len(g) > 0 && name != allAlpha && name != allBeta {
-		switch spec.PreRelease {
-		case "ALPHA":
-			if v, ok := g[allAlpha]; ok {
-				return v
-			}
-		case "BETA":
-			if v, ok := g[allBeta]; ok {
-				return v
-			}
-		}
-	}
-	return spec.Default
-}
-
-// The special gates that set every alpha (beta) gate not set explicitly.
-const (
-	allAlpha = "AllAlpha"
-	allBeta  = "AllBeta"
-)
-
-// Validate reports the overrides a v1.37.2 component would refuse, with upstream's
-// wording (k8s.io/component-base featuregate/feature_gate.go SetFromMap): an
-// unrecognized name, a locked gate set to its non-default value, a gate that does not
-// exist yet at version 1.37, and an enabled gate whose dependencies are disabled
-// ("X is enabled, but depends on features that are disabled: [A B]", dependencies in
-// upstream's sorted order). Several errors are joined as upstream joins them
-// ("[e1, e2]"); where upstream's order depends on map iteration, names are taken in
-// sorted order so the message is deterministic. Like upstream, checking stops at the
-// first unrecognized name.
+//   - Enabled(name) reports whether a gate is on as a v1.37.2 component resolves it:
+//     the override when there is one, otherwise AllAlpha (AllBeta) for an alpha
+//     (beta) gate when set, otherwise the v1.37.2 default; an unknown name is off.
+//   - Validate() returns the errors a v1.37.2 component gives for the same
+//     --feature-gates (k8s.io/component-base featuregate SetFromMap): unknown names,
+//     locked gates set to their non-default value, gates not available at 1.37 and
+//     enabled gates whose dependencies are disabled, in upstream's words, as a
+//     [GateErrors]. AllAlpha alone is refused as upstream refuses it (beta gates
+//     that depend on alpha ones); {"AllAlpha": true, "AllBeta": true} is accepted.
 //
-// The special gates AllAlpha and AllBeta are supported as upstream supports them: they
-// set every alpha (beta) gate that the map does not set itself.
-func (g FeatureGates) Validate() error {
-	var errs []error
-	for _, name := range sortedKeys(g) {
-		v := g[name]
-		spec, ok := knownGates[name]
-		if !ok {
-			// Upstream stops at the first unrecognized name.
-			errs = append(errs, fmt.Errorf("unrecognized feature gate: %s", name))
-			return aggregate(errs)
-		}
-		if spec.LockToDefault && spec.Default != v {
-			errs = append(errs, fmt.Errorf("cannot set feature gate %s to %t, feature is locked to %t", name, v, spec.Default))
-			continue
-		}
-		if spec.PreRelease == "PRE-ALPHA" {
-			errs = append(errs, fmt.Errorf("cannot set feature gate %s to %t, feature is PreAlpha at emulated version 1.37, min compatibility version 1.36", name, v))
-		}
-	}
-	if len(errs) > 0 {
-		return aggregate(errs)
-	}
-	for _, name := range sortedKeys(gateDependencies) {
-		if !g.Enabled(name) {
-			continue
-		}
-		var disabled []string
-		for _, dep := range gateDependencies[name] {
-			if !g.Enabled(dep) {
-				disabled = append(disabled, dep)
-			}
-		}
-		if len(disabled) > 0 {
-			errs = append(errs, fmt.Errorf("%s is enabled, but depends on features that are disabled: [%s]", name, strings.Join(disabled, " ")))
-		}
-	}
-	return aggregate(errs)
-}
+// Every package of this module resolves gates the same way, through one resolver.
+type FeatureGates = gates.FeatureGates
 
-// FeatureGateSpec describes a gate as Kubernetes v1.37.2 registers it.
-type FeatureGateSpec struct {
-	// Default is the gate's value in a v1.37.2 cluster with no overrides.
-	Default bool
-	// LockToDefault means the gate cannot be set to anything but Default.
-	LockToDefault bool
-	// PreRelease is the stage at v1.37 as component-base spells it: "ALPHA", "BETA",
-	// "" for GA, "DEPRECATED", or "PRE-ALPHA" for a gate registered for a later release.
-	PreRelease string
-	// Dependencies lists the gates that must be enabled for this one to be enabled.
-	Dependencies []string
-}
+// FeatureGateSpec describes a gate as Kubernetes v1.37.2 registers it: Default,
+// LockToDefault, PreRelease ("ALPHA", "BETA", "" for GA, "DEPRECATED", or
+// "PRE-ALPHA" for a gate registered for a later release) and Dependencies.
+type FeatureGateSpec = gates.Spec
+
+// GateErrors is the error [FeatureGates] Validate returns: one error per refused
+// override. Its Error method joins them as apimachinery's utilerrors.NewAggregate
+// does ("[m1, m2]"); errors.Is and errors.As see each one through Unwrap.
+type GateErrors = gates.Errors
 
 // LookupFeatureGate returns the v1.37.2 registration of the named gate.
-func LookupFeatureGate(name string) (FeatureGateSpec, bool) {
-	spec, ok := knownGates[name]
-	if !ok {
-		return FeatureGateSpec{}, false
-	}
-	spec.Dependencies = append([]string(nil), gateDependencies[name]...)
-	return spec, true
-}
+func LookupFeatureGate(name string) (FeatureGateSpec, bool) { return gates.Lookup(name) }
 
-// KnownFeatureGates lists, sorted, every gate name Validate accepts.
-func KnownFeatureGates() []string { return sortedKeys(knownGates) }
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
-}
-
-// GateErrors is the error [FeatureGates.Validate] returns: one error per refused
-// override. Error joins them as k8s.io/apimachinery's utilerrors.NewAggregate does
-// (a single message alone, several as "[m1, m2]"); errors.Is and errors.As see each one
-// through Unwrap.
-type GateErrors []error
-
-// Error renders the errors as upstream's aggregate error does.
-func (e GateErrors) Error() string {
-	switch len(e) {
-	case 0:
-		return ""
-	case 1:
-		return e[0].Error()
-	}
-	msgs := make([]string, len(e))
-	for i, err := range e {
-		msgs[i] = err.Error()
-	}
-	return "[" + strings.Join(msgs, ", ") + "]"
-}
-
-// Unwrap returns the individual errors.
-func (e GateErrors) Unwrap() []error { return e }
-
-func aggregate(errs []error) error {
-	if len(errs) == 0 {
-		return nil
-	}
-	return GateErrors(errs)
-}
+// KnownFeatureGates lists, sorted, every gate name FeatureGates.Validate accepts.
+func KnownFeatureGates() []string { return gates.Known() }

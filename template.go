@@ -2,8 +2,9 @@ package podlife
 
 import (
 	corev1 "k8s.io/api/core/v1"
-	apivalidation "k8s.io/apimachinery/pkg/api/validation"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/podlife/podlife/internal/defaulting"
 )
 
 // DefaultTemplate returns a deep copy of a pod template as a default v1.37.2 API server
@@ -17,23 +18,22 @@ import (
 // Workload-specific changes made by the workload's own strategy (for example the
 // labels a Job adds to its template) are not applied.
 func DefaultTemplate(template *corev1.PodTemplateSpec) *corev1.PodTemplateSpec {
-	return DefaultTemplateWithOptions(template, DefaultOptions{})
+	return defaulting.Template(template, defaulting.Options{})
 }
 
 // DefaultTemplateWithOptions is [DefaultTemplate] for a server with the given feature
 // gates. DefaultOptions.Now is not used: nothing in a template is time-stamped.
 func DefaultTemplateWithOptions(template *corev1.PodTemplateSpec, opts DefaultOptions) *corev1.PodTemplateSpec {
-	if template == nil {
-		return nil
-	}
-	out := &corev1.PodTemplateSpec{}
-	copyObjectMeta(&template.ObjectMeta, &out.ObjectMeta)
-	copyPodSpec(&template.Spec, &out.Spec, true, false)
-	g := resolveGates(opts.Features)
-	defaultPodSpec(&out.Spec, g)
-	dropDisabledSpecFields(&out.Spec, nil, g)
-	dropInitContainerAnnotations(out.Annotations)
-	return out
+	return defaulting.Template(template, opts.engine())
+}
+
+// DefaultTemplateForUpdate returns a deep copy of newTemplate as a default v1.37.2 API
+// server stores it when a workload's template changes from the stored oldTemplate: the
+// template defaults of [DefaultTemplate], with the fields of disabled features kept
+// when oldTemplate already uses them (DropDisabledTemplateFields with the old template).
+// A nil newTemplate gives nil; a nil oldTemplate makes it [DefaultTemplateWithOptions].
+func DefaultTemplateForUpdate(newTemplate, oldTemplate *corev1.PodTemplateSpec, opts DefaultOptions) *corev1.PodTemplateSpec {
+	return defaulting.TemplateForUpdate(newTemplate, oldTemplate, opts.engine())
 }
 
 // PodFromTemplateOptions describes the controller creating a pod from a template.
@@ -57,68 +57,13 @@ type PodFromTemplateOptions struct {
 // lists are left nil, as they arrive over the wire. A nil template gives nil.
 //
 // The pod's name, uid and creation timestamp are assigned by the server outside the
-// steps mirrored here and stay empty.
+// steps mirrored here and stay empty. The result is a defaulted pod, ready for the
+// resources package.
 func PodFromTemplate(template *corev1.PodTemplateSpec, opts PodFromTemplateOptions) *corev1.Pod {
-	if template == nil {
-		return nil
-	}
-	pod := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{
-		Namespace:    opts.Namespace,
-		GenerateName: podNamePrefix(opts.ControllerName),
-		Labels:       copyStringMap(template.Labels),
-		Annotations:  copyStringMap(template.Annotations),
-	}}
-	if len(template.Finalizers) > 0 {
-		pod.Finalizers = append([]string(nil), template.Finalizers...)
-	}
-	if opts.ControllerRef != nil {
-		pod.OwnerReferences = []metav1.OwnerReference{*opts.ControllerRef.DeepCopy()}
-	}
-	copyPodSpec(&template.Spec, &pod.Spec, true, false)
-	g := resolveGates(opts.Features)
-	defaultPodObject(pod, g)
-	prepareForCreate(pod, g, opts.Now)
-	return pod
-}
-
-// podNamePrefix mirrors the controller's choice of generateName: "<name>-" unless that
-// fails pod-name prefix validation.
-func podNamePrefix(controllerName string) string {
-	prefix := controllerName + "-"
-	if len(apivalidation.NameIsDNSSubdomain(prefix, true)) != 0 {
-		return controllerName
-	}
-	return prefix
-}
-
-func copyStringMap(m map[string]string) map[string]string {
-	if len(m) == 0 {
-		return nil
-	}
-	out := make(map[string]string, len(m))
-	for k, v := range m {
-		out[k] = v
-	}
-	return out
-}
-
-// DefaultTemplateForUpdate returns a deep copy of newTemplate as a default v1.37.2 API
-// server stores it when a workload's template changes from the stored oldTemplate: the
-// template defaults of [DefaultTemplate], with the fields of disabled features kept
-// when oldTemplate already uses them (DropDisabledTemplateFields with the old template).
-// A nil newTemplate gives nil; a nil oldTemplate makes it [DefaultTemplateWithOptions].
-func DefaultTemplateForUpdate(newTemplate, oldTemplate *corev1.PodTemplateSpec, opts DefaultOptions) *corev1.PodTemplateSpec {
-	if newTemplate == nil {
-		return nil
-	}
-	var old *corev1.PodSpec
-	if oldTemplate != nil {
-		old = &oldTemplate.Spec
-	}
-	out := newTemplate.DeepCopy()
-	g := resolveGates(opts.Features)
-	defaultPodSpec(&out.Spec, g)
-	dropDisabledSpecFields(&out.Spec, old, g)
-	dropInitContainerAnnotations(out.Annotations)
-	return out
+	return defaulting.PodFromTemplate(template, defaulting.PodFromTemplateOptions{
+		Options:        opts.engine(),
+		ControllerName: opts.ControllerName,
+		ControllerRef:  opts.ControllerRef,
+		Namespace:      opts.Namespace,
+	})
 }

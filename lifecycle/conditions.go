@@ -26,13 +26,6 @@ const (
 	ReasonReadinessGatesNotReady = "ReadinessGatesNotReady"
 )
 
-// Upstream feature-gate names this package reads.
-const (
-	gateContainerRestartRules         = "ContainerRestartRules"
-	gateRestartAllContainers          = "RestartAllContainersOnContainerExits"
-	gatePodObservedGenerationTracking = "PodObservedGenerationTracking"
-)
-
 // emptyPod stands in for a nil pod so that every function answers as for a pod with
 // nothing set. It is never modified.
 var emptyPod = &corev1.Pod{}
@@ -105,7 +98,7 @@ func (l statusList) find(name string) (*corev1.ContainerStatus, bool) {
 // observedGeneration is podutil.CalculatePodConditionObservedGeneration with the pod's
 // own status as the old status.
 func observedGeneration(pod *corev1.Pod, t corev1.PodConditionType, opts Options) int64 {
-	if opts.Features.Enabled(gatePodObservedGenerationTracking) {
+	if opts.Features.Resolve().PodObservedGenerationTracking {
 		return pod.Generation
 	}
 	for i := range pod.Status.Conditions {
@@ -208,7 +201,7 @@ func InitializedCondition(pod *corev1.Pod, phase corev1.PodPhase, opts Options) 
 	}
 	// Once initialized, a pod is never uninitialized again (RestartAllContainers may
 	// reset the init containers' statuses).
-	if opts.Features.Enabled(gateRestartAllContainers) {
+	if opts.Features.Resolve().RestartAllContainersOnContainerExits {
 		for i := range pod.Status.Conditions {
 			if c := &pod.Status.Conditions[i]; c.Type == corev1.PodInitialized && c.Status == corev1.ConditionTrue {
 				return cond

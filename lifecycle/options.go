@@ -3,7 +3,7 @@ package lifecycle
 import (
 	"time"
 
-	"github.com/podlife/podlife"
+	"github.com/podlife/podlife/internal/gates"
 )
 
 // Options selects the cluster the answers are computed for. The zero value is a default
@@ -12,7 +12,7 @@ type Options struct {
 	// Features overrides feature gates by upstream name; nil means the v1.37.2 defaults.
 	// Phase and the conditions read ContainerRestartRules,
 	// RestartAllContainersOnContainerExits and PodObservedGenerationTracking.
-	Features podlife.FeatureGates
+	Features gates.FeatureGates
 
 	// MaxContainerRestartPeriod is the kubelet configuration field
 	// crashLoopBackOff.maxContainerRestartPeriod (honoured with the

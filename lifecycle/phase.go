@@ -62,8 +62,8 @@ type PhaseOptions struct {
 func Phase(pod *corev1.Pod, opts PhaseOptions) corev1.PodPhase {
 	pod = orEmpty(pod)
 	spec := &pod.Spec
-	crr := opts.Features.Enabled(gateContainerRestartRules)
-	rac := opts.Features.Enabled(gateRestartAllContainers)
+	crr := opts.Features.Resolve().ContainerRestartRules
+	rac := opts.Features.Resolve().RestartAllContainersOnContainerExits
 	ropts := opts.restartOptions()
 	// getPhase looks statuses up in ContainerStatuses followed by InitContainerStatuses.
 	statuses := newStatusList(pod.Status.ContainerStatuses, pod.Status.InitContainerStatuses)

@@ -289,7 +289,7 @@ func ComputePodActions(pod *corev1.Pod, view *View, restartAllContainers bool, o
 		SandboxChange: msg,
 	}
 
-	if restartAllContainers && opts.Features.Enabled(gateRestartAllContainers) {
+	if restartAllContainers && opts.Features.Resolve().RestartAllContainersOnContainerExits {
 		a.ContainersToReset = containersToReset(pod, v)
 		return a
 	}
@@ -303,7 +303,7 @@ func ComputePodActions(pod *corev1.Pod, view *View, restartAllContainers bool, o
 			return a
 		}
 		var toStart []ContainerRef
-		crr := opts.Features.Enabled(gateContainerRestartRules)
+		crr := opts.Features.Resolve().ContainerRestartRules
 		for i := range pod.Spec.Containers {
 			c := &pod.Spec.Containers[i]
 			runOnce := pod.Spec.RestartPolicy == corev1.RestartPolicyOnFailure
@@ -358,7 +358,7 @@ func ComputePodActions(pod *corev1.Pod, view *View, restartAllContainers bool, o
 			continue
 		}
 		restartIt := pod.Spec.RestartPolicy != corev1.RestartPolicyNever
-		if opts.Features.Enabled(gateContainerRestartRules) && c.RestartPolicy != nil {
+		if opts.Features.Resolve().ContainerRestartRules && c.RestartPolicy != nil {
 			// Probe kills use the container's policy only: a running container has no
 			// exit code for the rules.
 			restartIt = *c.RestartPolicy != corev1.ContainerRestartPolicyNever
@@ -403,7 +403,7 @@ func computeInitContainerActions(pod *corev1.Pod, x *lookup, a *PodActions, opts
 		return true
 	}
 	ro := opts.restartOptions()
-	crr := opts.Features.Enabled(gateContainerRestartRules)
+	crr := opts.Features.Resolve().ContainerRestartRules
 	hasInitialized := anyActiveRegularContainer(pod, x)
 	previouslyInitialized := hasInitialized
 	restartOnFailure := pod.Spec.RestartPolicy != corev1.RestartPolicyNever

@@ -136,8 +136,8 @@ func generateStatus(pod *corev1.Pod, old *corev1.PodStatus, x *lookup, now time.
 		}
 	}
 	s.QOSClass = resources.GetPodQOSWithOptions(pod, resources.QOSOptions{
-		DisablePodLevelResources:                   !opts.Features.Enabled("PodLevelResources"),
-		DisablePodLevelResourcesFixKubeletQOSClass: !opts.Features.Enabled("PodLevelResourcesFixKubeletQOSClass"),
+		DisablePodLevelResources:                   !opts.Features.Resolve().PodLevelResources,
+		DisablePodLevelResourcesFixKubeletQOSClass: !opts.Features.Resolve().PodLevelResourcesFixKubeletQOSClass,
 	})
 
 	s.InitContainerStatuses, s.ContainerStatuses, s.EphemeralContainerStatuses, _ = convertAll(pod, old, x, true, opts)
@@ -189,7 +189,7 @@ func generateStatus(pod *corev1.Pod, old *corev1.PodStatus, x *lookup, now time.
 		ObservedGeneration: observedGeneration(&oldPod, corev1.PodScheduled, opts),
 		Status:             corev1.ConditionTrue,
 	})
-	if opts.Features.Enabled(gateRestartAllContainers) && restart.AllContainersCouldRestart(&pod.Spec, opts.restartOptions()) {
+	if opts.Features.Resolve().RestartAllContainersOnContainerExits && restart.AllContainersCouldRestart(&pod.Spec, opts.restartOptions()) {
 		cond, _ := restart.AllContainersRestartingCondition(&oldPod, x.runtime(), s.Phase, opts.restartOptions())
 		s.Conditions = append(s.Conditions, cond)
 	}
@@ -201,7 +201,7 @@ func generateStatus(pod *corev1.Pod, old *corev1.PodStatus, x *lookup, now time.
 // it (SetPodStatus, updateStatusInternal, normalizeStatus), old being the status it
 // held before.
 func storeStatus(pod *corev1.Pod, old, s *corev1.PodStatus, now time.Time, opts Options) {
-	if opts.Features.Enabled(gatePodObservedGenerationTracking) {
+	if opts.Features.Resolve().PodObservedGenerationTracking {
 		s.ObservedGeneration = pod.Generation
 	}
 	nowT := metav1.NewTime(now)
@@ -257,7 +257,7 @@ func convertAll(pod *corev1.Pod, old *corev1.PodStatus, x *lookup, withResources
 // (only with the RestartAllContainersOnContainerExits gate on), with old as the API
 // status. Without any RestartAllContainers rule only the condition can say so.
 func restartingAll(pod *corev1.Pod, old *corev1.PodStatus, x *lookup, opts Options) bool {
-	if !opts.Features.Enabled(gateRestartAllContainers) {
+	if !opts.Features.Resolve().RestartAllContainersOnContainerExits {
 		return false
 	}
 	if !restart.AllContainersCouldRestart(&pod.Spec, opts.restartOptions()) {
@@ -303,9 +303,9 @@ func conditionByKubelet(t corev1.PodConditionType, opts Options) bool {
 		corev1.PodResizeInProgress, corev1.PodResizePending:
 		return true
 	case corev1.PodReadyToStartContainers:
-		return opts.Features.Enabled("PodReadyToStartContainersCondition")
+		return opts.Features.Resolve().PodReadyToStartContainersCondition
 	case corev1.AllContainersRestarting:
-		return opts.Features.Enabled(gateRestartAllContainers)
+		return opts.Features.Resolve().RestartAllContainersOnContainerExits
 	}
 	return false
 }
@@ -463,7 +463,8 @@ func setHostIPs(pod *corev1.Pod, v *View, s *corev1.PodStatus) {
 
 // convertStatuses is convertToAPIContainerStatuses for one kind of container.
 func convertStatuses(pod *corev1.Pod, x *lookup, previous []corev1.ContainerStatus, containers []corev1.Container, kind ContainerKind, hasInit, restarting, withResources bool, opts Options) []corev1.ContainerStatus {
-	rac := opts.Features.Enabled(gateRestartAllContainers)
+	g := opts.Features.Resolve()
+	rac := g.RestartAllContainersOnContainerExits
 	defaultReason := ReasonContainerCreating
 	if hasInit {
 		defaultReason = ReasonPodInitializing
@@ -507,7 +508,7 @@ func convertStatuses(pod *corev1.Pod, x *lookup, previous []corev1.ContainerStat
 		for j := range x.all(c.Name) {
 			inst := &x.v.Instances[j]
 			conv := convertInstance(inst, old, restarting, rac)
-			if !opts.Features.Enabled("ChangeContainerStatusOnKubeletRestart") && inst.kubeletState() == restart.StateRunning && found && old.Started != nil {
+			if !g.ChangeContainerStatusOnKubeletRestart && inst.kubeletState() == restart.StateRunning && found && old.Started != nil {
 				// The prober replaces the flag of init and regular containers; only
 				// ephemeral ones keep a copy.
 				conv.Started = old.Started
@@ -516,7 +517,7 @@ func convertStatuses(pod *corev1.Pod, x *lookup, previous []corev1.ContainerStat
 					conv.Started = &b
 				}
 			}
-			if withResources && opts.Features.Enabled("InPlacePodVerticalScaling") {
+			if withResources && g.InPlacePodVerticalScaling {
 				if len(slab) == 0 {
 					slab = make([]corev1.ResourceRequirements, len(containers))
 				}
@@ -719,7 +720,7 @@ func identicalQuantity(a, b resource.Quantity) bool {
 // the probe results of the instance a status shows. The kubelet is taken to have been
 // running since before every container started.
 func updateProbeStatus(pod *corev1.Pod, x *lookup, s *corev1.PodStatus, opts Options) {
-	keepStarted := !opts.Features.Enabled("ChangeContainerStatusOnKubeletRestart")
+	keepStarted := !opts.Features.Resolve().ChangeContainerStatusOnKubeletRestart
 	probes := func(st *corev1.ContainerStatus) *Instance {
 		if st.ContainerID == "" {
 			return nil

@@ -3,6 +3,8 @@ package resources
 import (
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
+
+	"github.com/podlife/podlife/internal/podutil"
 )
 
 // source selects which list of a container an aggregation reads.
@@ -167,7 +169,7 @@ func (a *aggregation) run(t *table) {
 	for i := range a.pod.Spec.InitContainers {
 		c := &a.pod.Spec.InitContainers[i]
 		list := a.src.list(c, lookup(c), a.infeasible)
-		if isSidecar(c) {
+		if podutil.IsSidecar(c) {
 			for name, q := range list {
 				a.addSidecar(t, i, name, q)
 			}
@@ -237,10 +239,4 @@ func (a *aggregation) step(s *slot, i int, v resource.Quantity) {
 		s.peak = v
 		s.flags |= hasPeak
 	}
-}
-
-// isSidecar reports whether an init container is a sidecar (restartable init
-// container): its restartPolicy is exactly Always.
-func isSidecar(c *corev1.Container) bool {
-	return c.RestartPolicy != nil && *c.RestartPolicy == corev1.ContainerRestartPolicyAlways
 }

@@ -8,6 +8,8 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
+
+	"github.com/podlife/podlife/internal/podutil"
 )
 
 // Explanation tells how [PodRequests] and [PodLimits] arrived at each value.
@@ -147,7 +149,7 @@ func newRecorder(pod *corev1.Pod, opts *PodResourcesOptions, limits bool) *recor
 	r.before = make([]int, len(pod.Spec.InitContainers))
 	for i := range pod.Spec.InitContainers {
 		r.before[i] = len(r.sidecars)
-		if isSidecar(&pod.Spec.InitContainers[i]) {
+		if podutil.IsSidecar(&pod.Spec.InitContainers[i]) {
 			r.sidecars = append(r.sidecars, pod.Spec.InitContainers[i].Name)
 		}
 	}
@@ -164,7 +166,7 @@ func (r *recorder) add(name corev1.ResourceName, t Term) {
 // step records the value of init container i's step for one resource.
 func (r *recorder) step(name corev1.ResourceName, i int, v resource.Quantity) {
 	c := &r.pod.Spec.InitContainers[i]
-	sidecar := isSidecar(c)
+	sidecar := podutil.IsSidecar(c)
 	n := r.before[i]
 	beside := r.sidecars[:n:n]
 	r.add(name, Term{Kind: TermInitStep, Op: OpMax, Container: c.Name, Sidecar: sidecar, Sidecars: beside, Value: v.DeepCopy()})
@@ -214,7 +216,7 @@ func (r *recorder) parts() map[corev1.ResourceName][]Part {
 		visit(&r.pod.Spec.Containers[i])
 	}
 	for i := range r.pod.Spec.InitContainers {
-		if c := &r.pod.Spec.InitContainers[i]; isSidecar(c) {
+		if c := &r.pod.Spec.InitContainers[i]; podutil.IsSidecar(c) {
 			visit(c)
 		}
 	}

@@ -61,7 +61,7 @@ func (o Options) Validate() error {
 	if p == 0 {
 		return nil
 	}
-	if !o.Features.Enabled(gateKubeletCrashLoopBackOffMax) {
+	if !o.Features.Resolve().KubeletCrashLoopBackOffMax {
 		return errorString("invalid configuration: FeatureGate KubeletCrashLoopBackOffMax not enabled, CrashLoopBackOff.MaxContainerRestartPeriod must not be set")
 	}
 	// Upstream compares whole milliseconds.
@@ -97,10 +97,11 @@ type Policy struct {
 // lowered to it when larger. Entries reset after 600s.
 func CrashLoopPolicy(opts Options) Policy {
 	p := Policy{Initial: DefaultInitialCrashLoopBackOff, Max: DefaultMaxCrashLoopBackOff, ResetAfter: CrashLoopBackOffReset}
-	if opts.Features.Enabled(gateReduceCrashLoopBackOffDecay) {
+	g := opts.Features.Resolve()
+	if g.ReduceDefaultCrashLoopBackOffDecay {
 		p.Initial, p.Max = ReducedInitialCrashLoopBackOff, ReducedMaxCrashLoopBackOff
 	}
-	if opts.Features.Enabled(gateKubeletCrashLoopBackOffMax) {
+	if g.KubeletCrashLoopBackOffMax {
 		p.Max = opts.MaxContainerRestartPeriod
 		if p.Max == 0 {
 			p.Max = DefaultMaxCrashLoopBackOff

@@ -6,6 +6,8 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/podlife/podlife/internal/gates"
 )
 
 // Upstream TestShouldContainerBeRestarted (k8s.io/kubernetes
@@ -211,6 +213,39 @@ func TestShouldRestartAllocatesNothing(t *testing.T) {
 	for _, opts := range []Options{{}, racOff, crrOff} {
 		if n := testing.AllocsPerRun(100, func() { _ = ShouldRestart(pod, "app", opts) }); n != 0 {
 			t.Errorf("ShouldRestart allocates %v times with %v", n, opts.Features)
+		}
+	}
+}
+
+// TestShouldRestartResolvesSpecialGates pins issue 8's wrong answer: AllBeta=false
+// turns the beta ContainerRestartRules gate off, so a container's own restartPolicy
+// Always is ignored and the pod's Never decides, exactly as with the two gates off by
+// name. Before the one resolver, restart read the override map by itself and
+// restarted the container.
+func TestShouldRestartResolvesSpecialGates(t *testing.T) {
+	always := corev1.ContainerRestartPolicyAlways
+	pod := &corev1.Pod{
+		Spec: corev1.PodSpec{RestartPolicy: corev1.RestartPolicyNever, Containers: []corev1.Container{{Name: "app", RestartPolicy: &always}}},
+		Status: corev1.PodStatus{ContainerStatuses: []corev1.ContainerStatus{{
+			Name: "app", State: corev1.ContainerState{Terminated: &corev1.ContainerStateTerminated{ExitCode: 1}},
+		}}},
+	}
+	cases := []struct {
+		gates gates.FeatureGates
+		want  bool
+		text  string
+	}{
+		{nil, true, "exit code 1 matched no rule; container restartPolicy Always → Restart"},
+		{gates.FeatureGates{"AllBeta": false}, false, "exit code 1; pod restartPolicy Never (ContainerRestartRules is off) → no restart"},
+		{gates.FeatureGates{"ContainerRestartRules": false, "RestartAllContainersOnContainerExits": false}, false, "exit code 1; pod restartPolicy Never (ContainerRestartRules is off) → no restart"},
+		// An explicit override beats AllBeta, as upstream's Enabled does.
+		{gates.FeatureGates{"AllBeta": false, "ContainerRestartRules": true}, true, "exit code 1 matched no rule; container restartPolicy Always → Restart"},
+		{gates.FeatureGates{"AllAlpha": true, "AllBeta": true}, true, "exit code 1 matched no rule; container restartPolicy Always → Restart"},
+	}
+	for _, tc := range cases {
+		d := ShouldRestart(pod, "app", Options{Features: tc.gates})
+		if d.Restart != tc.want || d.Reason() != tc.text {
+			t.Errorf("%v: Restart=%t %q, want %t %q", tc.gates, d.Restart, d.Reason(), tc.want, tc.text)
 		}
 	}
 }

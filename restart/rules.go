@@ -5,38 +5,15 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 
-	"github.com/podlife/podlife"
+	"github.com/podlife/podlife/internal/gates"
 )
 
-// Upstream feature-gate names this package reads.
-const (
-	gateContainerRestartRules       = "ContainerRestartRules"
-	gateRestartAllContainers        = "RestartAllContainersOnContainerExits"
-	gateReduceCrashLoopBackOffDecay = "ReduceDefaultCrashLoopBackOffDecay"
-	gateKubeletCrashLoopBackOffMax  = "KubeletCrashLoopBackOffMax"
-)
-
-// The v1.37.2 defaults of those gates, read once: every decision consults a gate,
-// and an override lookup in a nil map is cheaper than the full gate table.
-var (
-	defaultContainerRestartRules = podlife.FeatureGates(nil).Enabled(gateContainerRestartRules)
-	defaultRestartAllContainers  = podlife.FeatureGates(nil).Enabled(gateRestartAllContainers)
-)
-
-// enabled is opts.Features.Enabled(gate) for a gate whose default is def.
-func (o Options) enabled(gate string, def bool) bool {
-	if v, ok := o.Features[gate]; ok {
-		return v
-	}
-	return def
-}
-
-func (o Options) containerRestartRules() bool {
-	return o.enabled(gateContainerRestartRules, defaultContainerRestartRules)
-}
+// containerRestartRules and restartAllContainers read the two gates decisions
+// depend on, through the module's one resolver.
+func (o Options) containerRestartRules() bool { return o.Features.Resolve().ContainerRestartRules }
 
 func (o Options) restartAllContainers() bool {
-	return o.enabled(gateRestartAllContainers, defaultRestartAllContainers)
+	return o.Features.Resolve().RestartAllContainersOnContainerExits
 }
 
 // Options selects the cluster the answers are computed for. The zero value is a
@@ -46,7 +23,7 @@ type Options struct {
 	// defaults. The gates read here are ContainerRestartRules,
 	// RestartAllContainersOnContainerExits, ReduceDefaultCrashLoopBackOffDecay and
 	// KubeletCrashLoopBackOffMax.
-	Features podlife.FeatureGates
+	Features gates.FeatureGates
 
 	// MaxContainerRestartPeriod is the kubelet configuration field
 	// crashLoopBackOff.maxContainerRestartPeriod, honoured when the

@@ -6,6 +6,9 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	"github.com/podlife/podlife/internal/byname"
+	"github.com/podlife/podlife/internal/podutil"
 )
 
 // podContext carries the pod-wide facts container validation reads.
@@ -18,30 +21,13 @@ type podContext struct {
 	hostUsers     bool
 }
 
-// shortNameList is the longest container list checked for duplicate names by a scan
-// rather than a map: cheaper for typical pods, and the map keeps long lists linear.
-const shortNameList = 16
-
-// nameIn reports whether a container in list is called name.
-func nameIn(name string, list []corev1.Container) bool {
-	for i := range list {
-		if list[i].Name == name {
-			return true
-		}
-	}
-	return false
-}
-
 // validateContainers mirrors upstream validateContainers (regular containers).
 func validateContainers(containers []corev1.Container, pc *podContext, fldPath lpath, o *podValidationOptions) field.ErrorList {
 	if len(containers) == 0 {
 		return field.ErrorList{field.Required(fldPath.P(), "")}
 	}
 	var allErrs field.ErrorList
-	var names map[string]struct{} // only for long lists; short ones are scanned
-	if len(containers) > shortNameList {
-		names = make(map[string]struct{}, len(containers))
-	}
+	names := byname.Containers(containers)
 	list := fldPath.P()
 	for i := range containers {
 		ctr := &containers[i]
@@ -49,14 +35,7 @@ func validateContainers(containers []corev1.Container, pc *podContext, fldPath l
 		// inline segments of lpath.
 		path := fromPath(list.Index(i))
 		allErrs = append(allErrs, validateContainerCommon(ctr, pc, path, o)...)
-		dup := false
-		if names != nil {
-			_, dup = names[ctr.Name]
-			names[ctr.Name] = struct{}{}
-		} else {
-			dup = nameIn(ctr.Name, containers[:i])
-		}
-		if dup {
+		if names.First(ctr.Name) < i {
 			allErrs = append(allErrs, field.Duplicate(path.Child("name").P(), ctr.Name))
 		}
 		if ctr.Lifecycle != nil {
@@ -86,13 +65,7 @@ func validateContainers(containers []corev1.Container, pc *podContext, fldPath l
 // sidecars, i.e. init containers with restartPolicy Always).
 func validateInitContainers(containers, regular []corev1.Container, pc *podContext, fldPath lpath, o *podValidationOptions) field.ErrorList {
 	var allErrs field.ErrorList
-	var names map[string]struct{} // only for long lists; short ones are scanned
-	if len(regular)+len(containers) > shortNameList {
-		names = make(map[string]struct{}, len(regular)+len(containers))
-		for i := range regular {
-			names[regular[i].Name] = struct{}{}
-		}
-	}
+	regularNames, names := byname.Containers(regular), byname.Containers(containers)
 	const initOnly = "may not be set for init containers without restartPolicy=Always"
 	list := fldPath.P()
 	for i := range containers {
@@ -102,19 +75,10 @@ func validateInitContainers(containers, regular []corev1.Container, pc *podConte
 		path := fromPath(list.Index(i))
 		allErrs = append(allErrs, validateContainerCommon(ctr, pc, path, o)...)
 		allErrs = append(allErrs, validateInitContainerRestartPolicy(ctr.RestartPolicy, ctr.RestartPolicyRules, path, o)...)
-		sidecar := isSidecar(ctr)
+		sidecar := podutil.IsSidecar(ctr)
 
 		// Regular names all count; an earlier init container's only when not empty.
-		dup := false
-		if names != nil {
-			_, dup = names[ctr.Name]
-			if !dup && ctr.Name != "" {
-				names[ctr.Name] = struct{}{}
-			}
-		} else {
-			dup = nameIn(ctr.Name, regular) || ctr.Name != "" && nameIn(ctr.Name, containers[:i])
-		}
-		if dup {
+		if regularNames.First(ctr.Name) >= 0 || ctr.Name != "" && names.First(ctr.Name) < i {
 			allErrs = append(allErrs, field.Duplicate(path.Child("name").P(), ctr.Name))
 		}
 
@@ -347,11 +311,9 @@ func validatePullPolicy(policy corev1.PullPolicy, fldPath lpath) field.ErrorList
 // validateContainerPorts mirrors upstream validateContainerPorts.
 func validateContainerPorts(ports []corev1.ContainerPort, fldPath lpath) field.ErrorList {
 	var allErrs field.ErrorList
-	// Names seen so far: a linear scan for the usual few ports, a map for many.
-	var names map[string]struct{}
-	if len(ports) > 16 {
-		names = make(map[string]struct{}, len(ports))
-	}
+	// Upstream records only valid names that were not duplicates, so a valid name is a
+	// duplicate exactly when an earlier port has it.
+	names := byname.New(ports, func(p *corev1.ContainerPort) string { return p.Name })
 	for i := range ports {
 		port := &ports[i]
 		idxPath := fldPath.Index(i)
@@ -360,10 +322,8 @@ func validateContainerPorts(ports []corev1.ContainerPort, fldPath lpath) field.E
 				for _, msg := range msgs {
 					allErrs = append(allErrs, field.Invalid(idxPath.Child("name").P(), port.Name, msg))
 				}
-			} else if portNameSeen(ports[:i], names, port.Name) {
+			} else if names.First(port.Name) < i {
 				allErrs = append(allErrs, field.Duplicate(idxPath.Child("name").P(), port.Name))
-			} else if names != nil {
-				names[port.Name] = struct{}{}
 			}
 		}
 		if port.ContainerPort == 0 {
@@ -387,22 +347,6 @@ func validateContainerPorts(ports []corev1.ContainerPort, fldPath lpath) field.E
 		}
 	}
 	return allErrs
-}
-
-// portNameSeen reports whether an earlier port recorded name: upstream records
-// only valid names that were not duplicates, which for a scan means any earlier
-// port with that (valid) name.
-func portNameSeen(earlier []corev1.ContainerPort, names map[string]struct{}, name string) bool {
-	if names != nil {
-		_, ok := names[name]
-		return ok
-	}
-	for i := range earlier {
-		if earlier[i].Name == name {
-			return true
-		}
-	}
-	return false
 }
 
 // accumulateHostPorts mirrors upstream AccumulateUniqueHostPorts: the key of a host

@@ -7,7 +7,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
-	"github.com/podlife/podlife"
+	"github.com/podlife/podlife/internal/defaulting"
 )
 
 // ValidatePodCreate returns the errors the Kubernetes v1.37.2 API server reports when
@@ -122,14 +122,14 @@ func storedNameAndNamespace(pod *corev1.Pod, opts Options) (name, ns string, cha
 }
 
 // prepareForCreate returns a private copy of pod as the server has it just before
-// validation: defaulted by podlife.DefaultWithOptions, which also runs the registry's
+// validation: defaulted as podlife.DefaultWithOptions defaults, which also runs the registry's
 // PrepareForCreate (disabled-gate fields dropped, pod-level resources defaulted).
 // With SkipDefaulting it returns pod itself.
 func prepareForCreate(pod *corev1.Pod, opts Options) *corev1.Pod {
 	if opts.SkipDefaulting {
 		return pod
 	}
-	return podlife.DefaultWithOptions(pod, podlife.DefaultOptions{Features: opts.Features, ReadOnly: true})
+	return defaulting.Pod(pod, defaulting.Options{Features: opts.Features, ReadOnly: true})
 }
 
 // validatePodCreate mirrors upstream ValidatePodCreate on an already prepared pod.

@@ -9,6 +9,8 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	"github.com/podlife/podlife/internal/byname"
 )
 
 // FuzzPlainLabelValue checks the hand-written matcher against apimachinery's.
@@ -39,11 +41,11 @@ func TestDefaultCreateOptionsShortcut(t *testing.T) {
 	}
 }
 
-// TestDuplicateNamesShortAndLong: the scan (short lists) and the map (long lists) find
+// TestDuplicateNamesShortAndLong: the scan (short lists) and the index (long lists) find
 // the same duplicates, with upstream's rule that an unnamed init container is never a
 // duplicate of an earlier unnamed one.
 func TestDuplicateNamesShortAndLong(t *testing.T) {
-	for _, n := range []int{3, shortNameList + 4} {
+	for _, n := range []int{3, byname.Threshold + 4} {
 		var spec corev1.PodSpec
 		for i := range n {
 			spec.Containers = append(spec.Containers, corev1.Container{Name: "c" + strconv.Itoa(i)})

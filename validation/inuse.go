@@ -5,17 +5,13 @@ import (
 
 	"k8s.io/apimachinery/pkg/util/validation"
 
-	corev1 "k8s.io/api/core/v1"
+	"github.com/podlife/podlife/internal/podutil"
 
-	"github.com/podlife/podlife"
+	corev1 "k8s.io/api/core/v1"
 )
 
 // The helpers below mirror the "...InUse" predicates of k8s.io/kubernetes
 // pkg/api/pod/util.go that relax validation for fields an old object already uses.
-
-func isSidecar(c *corev1.Container) bool {
-	return c.RestartPolicy != nil && *c.RestartPolicy == corev1.ContainerRestartPolicyAlways
-}
 
 func hasRestartContainerForNonSidecarInit(spec *corev1.PodSpec) bool {
 	if spec == nil {
@@ -23,7 +19,7 @@ func hasRestartContainerForNonSidecarInit(spec *corev1.PodSpec) bool {
 	}
 	for i := range spec.InitContainers {
 		c := &spec.InitContainers[i]
-		if isSidecar(c) {
+		if podutil.IsSidecar(c) {
 			continue
 		}
 		for _, p := range c.ResizePolicy {
@@ -37,28 +33,7 @@ func hasRestartContainerForNonSidecarInit(spec *corev1.PodSpec) bool {
 
 func hasSidecarResizePolicy(spec *corev1.PodSpec) bool {
 	for i := range spec.InitContainers {
-		if isSidecar(&spec.InitContainers[i]) && len(spec.InitContainers[i].ResizePolicy) > 0 {
-			return true
-		}
-	}
-	return false
-}
-
-func containerRestartRulesInUse(spec *corev1.PodSpec) bool {
-	if spec == nil {
-		return false
-	}
-	for i := range spec.InitContainers {
-		c := &spec.InitContainers[i]
-		if c.RestartPolicy != nil && *c.RestartPolicy != corev1.ContainerRestartPolicyAlways {
-			return true
-		}
-		if len(c.RestartPolicyRules) > 0 {
-			return true
-		}
-	}
-	for i := range spec.Containers {
-		if spec.Containers[i].RestartPolicy != nil {
+		if podutil.IsSidecar(&spec.InitContainers[i]) && len(spec.InitContainers[i].ResizePolicy) > 0 {
 			return true
 		}
 	}
@@ -83,7 +58,7 @@ func restartAllContainersInUse(spec *corev1.PodSpec) bool {
 				return true
 			}
 		}
-		if isSidecar(c) && len(c.RestartPolicyRules) > 0 {
+		if podutil.IsSidecar(c) && len(c.RestartPolicyRules) > 0 {
 			return true
 		}
 	}
@@ -165,8 +140,8 @@ func usesIndivisibleHugePages(spec *corev1.PodSpec) bool {
 
 // useRelaxedEnvVarValidation mirrors useRelaxedEnvironmentVariableValidation: the
 // gate (GA and locked on in v1.37) or a relaxed-only name the old pod already used.
-func useRelaxedEnvVarValidation(f podlife.FeatureGates, newSpec, oldSpec *corev1.PodSpec) bool {
-	if f.Enabled("RelaxedEnvironmentVariableValidation") {
+func useRelaxedEnvVarValidation(relaxed bool, newSpec, oldSpec *corev1.PodSpec) bool {
+	if relaxed {
 		return true
 	}
 	if oldSpec == nil || newSpec == nil {

@@ -3,7 +3,8 @@ package validation
 import (
 	corev1 "k8s.io/api/core/v1"
 
-	"github.com/podlife/podlife"
+	"github.com/podlife/podlife/internal/gates"
+	"github.com/podlife/podlife/internal/podutil"
 )
 
 // Options tune validation to a particular API server. The zero value validates as a
@@ -13,7 +14,7 @@ type Options struct {
 	// Gates reach validation the way they do upstream: through the fields the server
 	// drops before validating (DropDisabledPodFields) and through the derived
 	// validation options (GetValidationOptionsFromPodSpecAndMeta).
-	Features podlife.FeatureGates
+	Features gates.FeatureGates
 
 	// AllowPrivileged mirrors kube-apiserver's --allow-privileged flag (default false).
 	// When false, a container with securityContext.privileged: true is rejected with
@@ -121,19 +122,19 @@ var defaultCreateOptions = computeOptions(Options{}, nil, nil)
 
 // computeOptions is resolveOptions without the shortcut.
 func computeOptions(opts Options, newPod, oldPod *corev1.Pod) podValidationOptions {
-	f := opts.Features
+	f := opts.Features.Resolve()
 	o := podValidationOptions{
-		allowInvalidPodDeletionCost:                         !f.Enabled("PodDeletionCost"),
-		podLevelResourcesEnabled:                            f.Enabled("PodLevelResources"),
-		allowSidecarResizePolicy:                            f.Enabled("InPlacePodVerticalScaling"),
-		inPlacePodLevelResourcesVerticalScalingEnabled:      f.Enabled("InPlacePodLevelResourcesVerticalScaling"),
-		inPlacePodVerticalScalingMemoryBackedVolumesEnabled: f.Enabled("InPlacePodVerticalScalingMemoryBackedVolumes"),
-		allowContainerRestartPolicyRules:                    f.Enabled("ContainerRestartRules"),
-		allowRestartAllContainers:                           f.Enabled("RestartAllContainersOnContainerExits"),
+		allowInvalidPodDeletionCost:                         !f.PodDeletionCost,
+		podLevelResourcesEnabled:                            f.PodLevelResources,
+		allowSidecarResizePolicy:                            f.InPlacePodVerticalScaling,
+		inPlacePodLevelResourcesVerticalScalingEnabled:      f.InPlacePodLevelResourcesVerticalScaling,
+		inPlacePodVerticalScalingMemoryBackedVolumesEnabled: f.InPlacePodVerticalScalingMemoryBackedVolumes,
+		allowContainerRestartPolicyRules:                    f.ContainerRestartRules,
+		allowRestartAllContainers:                           f.RestartAllContainersOnContainerExits,
 		allowPrivileged:                                     opts.AllowPrivileged,
-		strictIPValidation:                                  f.Enabled("StrictIPCIDRValidation"),
-		allowMatchLabelKeysInPodTopologySpread:              f.Enabled("MatchLabelKeysInPodTopologySpread"),
-		allowMatchLabelKeysInPodTopologySpreadSelectorMerge: f.Enabled("MatchLabelKeysInPodTopologySpreadSelectorMerge"),
+		strictIPValidation:                                  f.StrictIPCIDRValidation,
+		allowMatchLabelKeysInPodTopologySpread:              f.MatchLabelKeysInPodTopologySpread,
+		allowMatchLabelKeysInPodTopologySpreadSelectorMerge: f.MatchLabelKeysInPodTopologySpreadSelectorMerge,
 	}
 	var oldSpec *corev1.PodSpec
 	if oldPod != nil {
@@ -144,12 +145,12 @@ func computeOptions(opts Options, newPod, oldPod *corev1.Pod) podValidationOptio
 		newSpec = &newPod.Spec
 	}
 	o.allowExistingRestartContainerForNonSidecarInitContainer = hasRestartContainerForNonSidecarInit(oldSpec)
-	o.allowRelaxedEnvironmentVariableValidation = useRelaxedEnvVarValidation(f, newSpec, oldSpec)
-	o.allowEnvFilesValidation = f.Enabled("EnvFiles") || usesEnvFileKeyRef(oldSpec)
-	o.allowTaintTolerationComparisonOperators = f.Enabled("TaintTolerationComparisonOperators") || (oldSpec != nil && tolerationComparisonInUse(oldSpec))
-	o.allowOnlyRecursiveSELinuxChangePolicy = !f.Enabled("SELinuxMount") &&
+	o.allowRelaxedEnvironmentVariableValidation = useRelaxedEnvVarValidation(f.RelaxedEnvironmentVariableValidation, newSpec, oldSpec)
+	o.allowEnvFilesValidation = f.EnvFiles || usesEnvFileKeyRef(oldSpec)
+	o.allowTaintTolerationComparisonOperators = f.TaintTolerationComparisonOperators || (oldSpec != nil && tolerationComparisonInUse(oldSpec))
+	o.allowOnlyRecursiveSELinuxChangePolicy = !f.SELinuxMount &&
 		!(oldSpec != nil && oldSpec.SecurityContext != nil && oldSpec.SecurityContext.SELinuxChangePolicy != nil)
-	o.allowUserNamespacesHostNetworkSupport = f.Enabled("UserNamespacesHostNetworkSupport") ||
+	o.allowUserNamespacesHostNetworkSupport = f.UserNamespacesHostNetworkSupport ||
 		(oldSpec != nil && oldSpec.HostUsers != nil && !*oldSpec.HostUsers && oldSpec.HostNetwork)
 	if oldSpec != nil {
 		o.allowUserNamespacesWithVolumeDevices = usesUserNamespacesWithVolumeDevices(oldSpec)
@@ -192,7 +193,7 @@ func computeOptions(opts Options, newPod, oldPod *corev1.Pod) podValidationOptio
 		}
 		o.allowIndivisibleHugePagesValues = usesIndivisibleHugePages(oldSpec)
 		o.allowSidecarResizePolicy = o.allowSidecarResizePolicy || hasSidecarResizePolicy(oldSpec)
-		o.allowContainerRestartPolicyRules = o.allowContainerRestartPolicyRules || containerRestartRulesInUse(oldSpec)
+		o.allowContainerRestartPolicyRules = o.allowContainerRestartPolicyRules || podutil.RestartRulesInUse(oldSpec)
 		o.allowRestartAllContainers = o.allowRestartAllContainers || restartAllContainersInUse(oldSpec)
 		o.allowSysAdminWhenPrivilegeEscalationFalse = usesSysAdminWithoutEscalation(oldSpec)
 	}

@@ -6,7 +6,8 @@ import (
 	metav1validation "k8s.io/apimachinery/pkg/apis/meta/v1/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
-	"github.com/podlife/podlife"
+	"github.com/podlife/podlife/internal/defaulting"
+	"github.com/podlife/podlife/internal/gates"
 )
 
 // ValidatePodTemplateSpec returns the errors the Kubernetes v1.37.2 API server reports
@@ -61,6 +62,6 @@ func validatePodTemplateSpec(t *corev1.PodTemplateSpec, fldPath *field.Path, o p
 
 // templateDefaults returns a copy of t as a workload registry has it before
 // validation: SetObjectDefaults_PodTemplate's defaults and DropDisabledTemplateFields.
-func templateDefaults(t *corev1.PodTemplateSpec, g podlife.FeatureGates) *corev1.PodTemplateSpec {
-	return podlife.DefaultTemplateWithOptions(t, podlife.DefaultOptions{Features: g})
+func templateDefaults(t *corev1.PodTemplateSpec, g gates.FeatureGates) *corev1.PodTemplateSpec {
+	return defaulting.Template(t, defaulting.Options{Features: g})
 }

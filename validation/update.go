@@ -1,22 +1,19 @@
 package validation
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
 	"math"
 	"reflect"
 	"sort"
-	"strconv"
 	"strings"
 
 	corev1 "k8s.io/api/core/v1"
-	"k8s.io/apimachinery/pkg/api/resource"
 	apimachineryvalidation "k8s.io/apimachinery/pkg/api/validation"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
-	"github.com/podlife/podlife"
+	"github.com/podlife/podlife/internal/apidiff"
+	"github.com/podlife/podlife/internal/defaulting"
 )
 
 // ValidatePodUpdate returns the errors the Kubernetes v1.37.2 API server reports when
@@ -115,20 +112,20 @@ func prepareForUpdate(newPod, oldPod *corev1.Pod, opts Options) (pod, old *corev
 		// rest.BeforeUpdate then PrepareForUpdate, without defaulting or dropping.
 		pod.Generation = old.Generation
 		pod.Status = *old.Status.DeepCopy()
-		if opts.Features.Enabled("PodLevelResourcesFixDefaulting") && pod.Spec.Resources == nil && old.Spec.Resources != nil {
+		if opts.Features.Resolve().PodLevelResourcesFixDefaulting && pod.Spec.Resources == nil && old.Spec.Resources != nil {
 			pod.Spec.Resources = old.Spec.Resources.DeepCopy()
 		}
-		if !semanticEqual(&pod.Spec, &old.Spec) {
+		if !apidiff.Equal(&pod.Spec, &old.Spec) {
 			pod.Generation++
 		}
 	} else {
-		d := podlife.DefaultOptions{Features: opts.Features}
+		d := defaulting.Options{Features: opts.Features}
 		// The stored object gets only the decoder's defaults: updating it to itself
 		// drops nothing (whatever it has is in use) and keeps its status.
-		old = podlife.DefaultForUpdate(oldPod, oldPod, d)
+		old = defaulting.PodForUpdate(oldPod, oldPod, d)
 		old.Generation = oldPod.Generation
 		// The decoder's defaults, rest.BeforeUpdate's generation, PrepareForUpdate.
-		pod = podlife.DefaultForUpdate(newPod, old, d)
+		pod = defaulting.PodForUpdate(newPod, old, d)
 	}
 
 	// rest.BeforeUpdate, after the strategy.
@@ -192,7 +189,7 @@ func validatePodUpdate(pod, old *corev1.Pod, o podValidationOptions) field.Error
 	allErrs = append(allErrs, validateOnlyAddedTolerations(pod.Spec.Tolerations, old.Spec.Tolerations, specPath.Child("tolerations"), &o)...)
 	allErrs = append(allErrs, validateOnlyDeletedSchedulingGates(pod.Spec.SchedulingGates, old.Spec.SchedulingGates, specPath.Child("schedulingGates"))...)
 
-	if semanticEqual(&pod.Spec, &old.Spec) {
+	if apidiff.Equal(&pod.Spec, &old.Spec) {
 		return allErrs
 	}
 
@@ -218,7 +215,7 @@ func validatePodUpdate(pod, old *corev1.Pod, o podValidationOptions) field.Error
 
 	// Gated pods may gain node selectors and node affinity requirements.
 	if len(old.Spec.SchedulingGates) > 0 {
-		if !semanticEqual(munged.NodeSelector, old.Spec.NodeSelector) {
+		if !apidiff.Equal(munged.NodeSelector, old.Spec.NodeSelector) {
 			allErrs = append(allErrs, validateNodeSelectorMutation(specPath.Child("nodeSelector"), munged.NodeSelector, old.Spec.NodeSelector)...)
 			munged.NodeSelector = old.Spec.NodeSelector
 		}
@@ -229,7 +226,7 @@ func validatePodUpdate(pod, old *corev1.Pod, o podValidationOptions) field.Error
 		if munged.Affinity != nil {
 			newNA = munged.Affinity.NodeAffinity
 		}
-		if !semanticEqual(oldNA, newNA) {
+		if !apidiff.Equal(oldNA, newNA) {
 			allErrs = append(allErrs, validateNodeAffinityMutation(specPath.Child("affinity", "nodeAffinity"), newNA, oldNA)...)
 			switch {
 			case munged.Affinity == nil && oldNA == nil:
@@ -243,8 +240,8 @@ func validatePodUpdate(pod, old *corev1.Pod, o podValidationOptions) field.Error
 		}
 	}
 
-	if !semanticEqual(&munged, &old.Spec) {
-		allErrs = append(allErrs, field.Forbidden(specPath, "pod updates may not change fields other than "+updatableFields+"\n"+specDiff(&old.Spec, &munged)))
+	if !apidiff.Equal(&munged, &old.Spec) {
+		allErrs = append(allErrs, field.Forbidden(specPath, "pod updates may not change fields other than "+updatableFields+"\n"+apidiff.PodSpec(&old.Spec, &munged)))
 	}
 	return allErrs
 }
@@ -403,445 +400,14 @@ func termHasOnlyAdditions(term, old corev1.NodeSelectorTerm) bool {
 		return false
 	}
 	if l := len(old.MatchExpressions); l > 0 {
-		if len(term.MatchExpressions) < l || !semanticEqual(term.MatchExpressions[:l], old.MatchExpressions) {
+		if len(term.MatchExpressions) < l || !apidiff.Equal(term.MatchExpressions[:l], old.MatchExpressions) {
 			return false
 		}
 	}
 	if l := len(old.MatchFields); l > 0 {
-		if len(term.MatchFields) < l || !semanticEqual(term.MatchFields[:l], old.MatchFields) {
+		if len(term.MatchFields) < l || !apidiff.Equal(term.MatchFields[:l], old.MatchFields) {
 			return false
 		}
 	}
 	return true
-}
-
-// semanticEqual is k8s.io/apimachinery's equality.Semantic.DeepEqual for API values:
-// quantities compare by value, times by instant, and a nil slice or map equals an
-// empty one. It avoids the per-field allocations of the generic version.
-func semanticEqual(a, b any) bool {
-	return semanticValues(reflect.ValueOf(a), reflect.ValueOf(b))
-}
-
-var (
-	quantityType = reflect.TypeOf(resource.Quantity{})
-	timeType     = reflect.TypeOf(metav1.Time{})
-)
-
-func semanticValues(a, b reflect.Value) bool {
-	if !a.IsValid() || !b.IsValid() {
-		return a.IsValid() == b.IsValid()
-	}
-	if a.Type() != b.Type() {
-		return false
-	}
-	switch a.Type() {
-	case quantityType:
-		qa, qb := a.Interface().(resource.Quantity), b.Interface().(resource.Quantity)
-		return qa.Cmp(qb) == 0
-	case timeType:
-		return a.Interface().(metav1.Time).UTC() == b.Interface().(metav1.Time).UTC()
-	}
-	switch a.Kind() {
-	case reflect.Pointer, reflect.Interface:
-		if a.IsNil() || b.IsNil() {
-			return a.IsNil() == b.IsNil()
-		}
-		if a.Kind() == reflect.Pointer && a.UnsafePointer() == b.UnsafePointer() {
-			return true
-		}
-		return semanticValues(a.Elem(), b.Elem())
-	case reflect.Struct:
-		for i := 0; i < a.NumField(); i++ {
-			if !semanticValues(a.Field(i), b.Field(i)) {
-				return false
-			}
-		}
-		return true
-	case reflect.Slice, reflect.Array:
-		if a.Len() != b.Len() {
-			return false
-		}
-		for i := 0; i < a.Len(); i++ {
-			if !semanticValues(a.Index(i), b.Index(i)) {
-				return false
-			}
-		}
-		return true
-	case reflect.Map:
-		if a.Len() != b.Len() {
-			return false
-		}
-		it := a.MapRange()
-		for it.Next() {
-			bv := b.MapIndex(it.Key())
-			if !bv.IsValid() || !semanticValues(it.Value(), bv) {
-				return false
-			}
-		}
-		return true
-	case reflect.String:
-		return a.String() == b.String()
-	case reflect.Bool:
-		return a.Bool() == b.Bool()
-	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
-		return a.Int() == b.Int()
-	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
-		return a.Uint() == b.Uint()
-	case reflect.Float32, reflect.Float64:
-		return a.Float() == b.Float()
-	}
-	// Kinds API types do not use (chan, func, complex): fall back to reflection.
-	return reflect.DeepEqual(a.Interface(), b.Interface())
-}
-
-// specDiff renders the difference between two specs as k8s.io/apimachinery
-// pkg/util/diff.Diff does for upstream's internal PodSpec: a unified diff (three lines of
-// context, no file header) of their JSON indented by one space. The internal types
-// carry no JSON tags, so every field is printed under its Go name; in v1.37.2 they
-// have the v1 types' fields in the v1 order, which lets the v1 spec stand in for them.
-func specDiff(a, b *corev1.PodSpec) string {
-	aj, errA := internalJSON(reflect.ValueOf(a).Elem())
-	bj, errB := internalJSON(reflect.ValueOf(b).Elem())
-	if errA != nil || errB != nil {
-		return ""
-	}
-	return unifiedDiff(splitLines(aj), splitLines(bj), 3)
-}
-
-// coreV1 is the package whose types stand in for upstream's tagless internal types.
-var coreV1 = reflect.TypeOf(corev1.Pod{}).PkgPath()
-
-// internalJSON renders v as encoding/json.MarshalIndent(v, "", " ") renders the
-// internal type v stands for.
-func internalJSON(v reflect.Value) (string, error) {
-	var compact bytes.Buffer
-	if err := writeInternal(&compact, v); err != nil {
-		return "", err
-	}
-	var out bytes.Buffer
-	if err := json.Indent(&out, compact.Bytes(), "", " "); err != nil {
-		return "", err
-	}
-	return out.String(), nil
-}
-
-// writeInternal writes v as compact JSON: structs of package core/v1 with every field
-// under its Go name (embedded structs promoted), everything else as encoding/json
-// writes it.
-func writeInternal(buf *bytes.Buffer, v reflect.Value) error {
-	switch v.Kind() {
-	case reflect.Pointer, reflect.Interface:
-		if v.IsNil() {
-			buf.WriteString("null")
-			return nil
-		}
-		return writeInternal(buf, v.Elem())
-	case reflect.Struct:
-		if v.Type().PkgPath() != coreV1 {
-			return writeJSON(buf, v)
-		}
-		buf.WriteByte('{')
-		first := true
-		if err := writeFields(buf, v, &first); err != nil {
-			return err
-		}
-		buf.WriteByte('}')
-		return nil
-	case reflect.Slice:
-		if v.IsNil() {
-			buf.WriteString("null")
-			return nil
-		}
-		if v.Type().Elem().Kind() == reflect.Uint8 {
-			return writeJSON(buf, v)
-		}
-		buf.WriteByte('[')
-		for i := 0; i < v.Len(); i++ {
-			if i > 0 {
-				buf.WriteByte(',')
-			}
-			if err := writeInternal(buf, v.Index(i)); err != nil {
-				return err
-			}
-		}
-		buf.WriteByte(']')
-		return nil
-	case reflect.Map:
-		if v.IsNil() {
-			buf.WriteString("null")
-			return nil
-		}
-		keys := v.MapKeys()
-		sort.Slice(keys, func(i, j int) bool { return keys[i].String() < keys[j].String() })
-		buf.WriteByte('{')
-		for i, k := range keys {
-			if i > 0 {
-				buf.WriteByte(',')
-			}
-			if err := writeJSON(buf, reflect.ValueOf(k.String())); err != nil {
-				return err
-			}
-			buf.WriteByte(':')
-			if err := writeInternal(buf, v.MapIndex(k)); err != nil {
-				return err
-			}
-		}
-		buf.WriteByte('}')
-		return nil
-	}
-	return writeJSON(buf, v)
-}
-
-// writeFields writes the fields of a core/v1 struct, promoting embedded structs as
-// encoding/json does for untagged embedded fields.
-func writeFields(buf *bytes.Buffer, v reflect.Value, first *bool) error {
-	t := v.Type()
-	for i := 0; i < t.NumField(); i++ {
-		f := t.Field(i)
-		fv := v.Field(i)
-		if f.Anonymous {
-			if fv.Kind() == reflect.Pointer {
-				if fv.IsNil() {
-					continue
-				}
-				fv = fv.Elem()
-			}
-			if fv.Kind() == reflect.Struct {
-				if err := writeFields(buf, fv, first); err != nil {
-					return err
-				}
-				continue
-			}
-		}
-		if !f.IsExported() {
-			continue
-		}
-		if !*first {
-			buf.WriteByte(',')
-		}
-		*first = false
-		buf.WriteString(strconv.Quote(f.Name))
-		buf.WriteByte(':')
-		if err := writeInternal(buf, fv); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-func writeJSON(buf *bytes.Buffer, v reflect.Value) error {
-	b, err := json.Marshal(v.Interface())
-	if err != nil {
-		return err
-	}
-	buf.Write(b)
-	return nil
-}
-
-// splitLines splits s after each newline and terminates the last line, as difflib does.
-func splitLines(s string) []string {
-	lines := strings.SplitAfter(s, "\n")
-	lines[len(lines)-1] += "\n"
-	return lines
-}
-
-// opcode is a difflib opcode: lines a[i1:i2] become b[j1:j2].
-type opcode struct {
-	tag            byte // 'e'qual, 'r'eplace, 'd'elete, 'i'nsert
-	i1, i2, j1, j2 int
-}
-
-// maxDiffLines bounds the line matching, which is quadratic at worst; past it the
-// differing part is shown as one replacement of everything between the common prefix
-// and suffix.
-const maxDiffLines = 20000
-
-// matcher finds matching blocks the way difflib's SequenceMatcher does (without a junk
-// function, with its "popular line" heuristic): the longest matching block first, then
-// recursively on either side.
-type matcher struct {
-	a, b []string
-	b2j  map[string][]int
-}
-
-func newMatcher(a, b []string) *matcher {
-	m := &matcher{a: a, b: b, b2j: make(map[string][]int)}
-	for j, l := range b {
-		m.b2j[l] = append(m.b2j[l], j)
-	}
-	if n := len(b); n >= 200 {
-		// Lines more common than 1% of b are not used to anchor a match.
-		limit := n/100 + 1
-		for l, idx := range m.b2j {
-			if len(idx) > limit {
-				delete(m.b2j, l)
-			}
-		}
-	}
-	return m
-}
-
-// longest returns the longest matching block in a[alo:ahi], b[blo:bhi], earliest in a
-// then in b, extended over lines the heuristic ignored.
-func (m *matcher) longest(alo, ahi, blo, bhi int) (int, int, int) {
-	besti, bestj, best := alo, blo, 0
-	j2len := map[int]int{}
-	for i := alo; i < ahi; i++ {
-		next := map[int]int{}
-		for _, j := range m.b2j[m.a[i]] {
-			if j < blo {
-				continue
-			}
-			if j >= bhi {
-				break
-			}
-			k := j2len[j-1] + 1
-			next[j] = k
-			if k > best {
-				besti, bestj, best = i-k+1, j-k+1, k
-			}
-		}
-		j2len = next
-	}
-	for besti > alo && bestj > blo && m.a[besti-1] == m.b[bestj-1] {
-		besti, bestj, best = besti-1, bestj-1, best+1
-	}
-	for besti+best < ahi && bestj+best < bhi && m.a[besti+best] == m.b[bestj+best] {
-		best++
-	}
-	return besti, bestj, best
-}
-
-// blocks appends the matching blocks of a[alo:ahi], b[blo:bhi] in order.
-func (m *matcher) blocks(alo, ahi, blo, bhi int, out [][3]int) [][3]int {
-	i, j, k := m.longest(alo, ahi, blo, bhi)
-	if k == 0 {
-		return out
-	}
-	if alo < i && blo < j {
-		out = m.blocks(alo, i, blo, j, out)
-	}
-	out = append(out, [3]int{i, j, k})
-	if i+k < ahi && j+k < bhi {
-		out = m.blocks(i+k, ahi, j+k, bhi, out)
-	}
-	return out
-}
-
-// opcodes returns difflib's opcodes turning a into b.
-func opcodes(a, b []string) []opcode {
-	var matched [][3]int
-	if len(a)+len(b) <= maxDiffLines {
-		matched = newMatcher(a, b).blocks(0, len(a), 0, len(b), nil)
-	} else {
-		matched = prefixSuffixBlocks(a, b)
-	}
-	// Merge adjacent blocks, then add the sentinel.
-	var merged [][3]int
-	for _, blk := range matched {
-		if n := len(merged); n > 0 && merged[n-1][0]+merged[n-1][2] == blk[0] && merged[n-1][1]+merged[n-1][2] == blk[1] {
-			merged[n-1][2] += blk[2]
-			continue
-		}
-		merged = append(merged, blk)
-	}
-	merged = append(merged, [3]int{len(a), len(b), 0})
-	var codes []opcode
-	i, j := 0, 0
-	for _, blk := range merged {
-		ai, bj, size := blk[0], blk[1], blk[2]
-		switch {
-		case i < ai && j < bj:
-			codes = append(codes, opcode{'r', i, ai, j, bj})
-		case i < ai:
-			codes = append(codes, opcode{'d', i, ai, j, bj})
-		case j < bj:
-			codes = append(codes, opcode{'i', i, ai, j, bj})
-		}
-		i, j = ai+size, bj+size
-		if size > 0 {
-			codes = append(codes, opcode{'e', ai, i, bj, j})
-		}
-	}
-	return codes
-}
-
-// prefixSuffixBlocks matches only the common prefix and suffix, in linear time.
-func prefixSuffixBlocks(a, b []string) [][3]int {
-	pre := 0
-	for pre < len(a) && pre < len(b) && a[pre] == b[pre] {
-		pre++
-	}
-	suf := 0
-	for suf < len(a)-pre && suf < len(b)-pre && a[len(a)-1-suf] == b[len(b)-1-suf] {
-		suf++
-	}
-	var out [][3]int
-	if pre > 0 {
-		out = append(out, [3]int{0, 0, pre})
-	}
-	if suf > 0 {
-		out = append(out, [3]int{len(a) - suf, len(b) - suf, suf})
-	}
-	return out
-}
-
-// unifiedDiff formats the hunks of a and b with n lines of context, as difflib's
-// WriteUnifiedDiff does without file names.
-func unifiedDiff(a, b []string, n int) string {
-	codes := opcodes(a, b)
-	if len(codes) == 0 {
-		codes = []opcode{{'e', 0, 1, 0, 1}}
-	}
-	if c := &codes[0]; c.tag == 'e' {
-		c.i1, c.j1 = max(c.i1, c.i2-n), max(c.j1, c.j2-n)
-	}
-	if c := &codes[len(codes)-1]; c.tag == 'e' {
-		c.i2, c.j2 = min(c.i2, c.i1+n), min(c.j2, c.j1+n)
-	}
-	var groups [][]opcode
-	var group []opcode
-	for _, c := range codes {
-		if c.tag == 'e' && c.i2-c.i1 > 2*n {
-			group = append(group, opcode{'e', c.i1, min(c.i2, c.i1+n), c.j1, min(c.j2, c.j1+n)})
-			groups = append(groups, group)
-			group = nil
-			c.i1, c.j1 = max(c.i1, c.i2-n), max(c.j1, c.j2-n)
-		}
-		group = append(group, c)
-	}
-	if len(group) > 0 && !(len(group) == 1 && group[0].tag == 'e') {
-		groups = append(groups, group)
-	}
-	var sb strings.Builder
-	for _, g := range groups {
-		first, last := g[0], g[len(g)-1]
-		fmt.Fprintf(&sb, "@@ -%s +%s @@\n", unifiedRange(first.i1, last.i2), unifiedRange(first.j1, last.j2))
-		for _, c := range g {
-			if c.tag == 'e' {
-				for _, l := range a[c.i1:c.i2] {
-					sb.WriteString(" " + l)
-				}
-				continue
-			}
-			for _, l := range a[c.i1:c.i2] {
-				sb.WriteString("-" + l)
-			}
-			for _, l := range b[c.j1:c.j2] {
-				sb.WriteString("+" + l)
-			}
-		}
-	}
-	return sb.String()
-}
-
-func unifiedRange(start, stop int) string {
-	begin, length := start+1, stop-start
-	if length == 1 {
-		return fmt.Sprintf("%d", begin)
-	}
-	if length == 0 {
-		begin--
-	}
-	return fmt.Sprintf("%d,%d", begin, length)
 }

@@ -314,7 +314,7 @@ func toRuntime(pod *corev1.Pod, insts restart.Instances) *kubecontainer.PodStatu
 }
 
 // runtimeFromAPI maps the first status with the container's name in its kind's
-// status list to a kubelet runtime status, as DESIGN.md specifies for ShouldRestart:
+// status list to a kubelet runtime status, as the restart package documents for ShouldRestart (restart.InstanceFromStatus):
 // Running → running; Terminated → exited with its code; otherwise
 // LastTerminationState.Terminated → exited with that code; otherwise no instance.
 // The mapping is written independently of the package under test.

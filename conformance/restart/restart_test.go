@@ -111,7 +111,7 @@ func kinds(pod *corev1.Pod) []kind {
 
 // TestShouldRestartMatchesKubelet compares ShouldRestart with
 // kubecontainer.ShouldContainerBeRestarted for every container of every generated
-// pod, the runtime status built from the v1 status as DESIGN.md maps it; and
+// pod, the runtime status built from the v1 status as ShouldRestart's godoc maps it; and
 // ShouldRestartInstance on generated runtime views with every runtime state.
 func TestShouldRestartMatchesKubelet(t *testing.T) {
 	s := seed(t)

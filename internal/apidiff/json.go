@@ -1,0 +1,155 @@
+package apidiff
+
+import (
+	"bytes"
+	"encoding/json"
+	"reflect"
+	"sort"
+	"strconv"
+
+	corev1 "k8s.io/api/core/v1"
+)
+
+// PodSpec renders the difference between two specs as k8s.io/apimachinery
+// pkg/util/diff.Diff does for upstream's internal PodSpec: a unified diff (three lines of
+// context, no file header) of their JSON indented by one space. The internal types
+// carry no JSON tags, so every field is printed under its Go name; in v1.37.2 they
+// have the v1 types' fields in the v1 order, which lets the v1 spec stand in for them.
+func PodSpec(a, b *corev1.PodSpec) string {
+	aj, errA := internalJSON(reflect.ValueOf(a).Elem())
+	bj, errB := internalJSON(reflect.ValueOf(b).Elem())
+	if errA != nil || errB != nil {
+		return ""
+	}
+	return Unified(SplitLines(aj), SplitLines(bj), 3)
+}
+
+// coreV1 is the package whose types stand in for upstream's tagless internal types.
+var coreV1 = reflect.TypeOf(corev1.Pod{}).PkgPath()
+
+// internalJSON renders v as encoding/json.MarshalIndent(v, "", " ") renders the
+// internal type v stands for.
+func internalJSON(v reflect.Value) (string, error) {
+	var compact bytes.Buffer
+	if err := writeInternal(&compact, v); err != nil {
+		return "", err
+	}
+	var out bytes.Buffer
+	if err := json.Indent(&out, compact.Bytes(), "", " "); err != nil {
+		return "", err
+	}
+	return out.String(), nil
+}
+
+// writeInternal writes v as compact JSON: structs of package core/v1 with every field
+// under its Go name (embedded structs promoted), everything else as encoding/json
+// writes it.
+func writeInternal(buf *bytes.Buffer, v reflect.Value) error {
+	switch v.Kind() {
+	case reflect.Pointer, reflect.Interface:
+		if v.IsNil() {
+			buf.WriteString("null")
+			return nil
+		}
+		return writeInternal(buf, v.Elem())
+	case reflect.Struct:
+		if v.Type().PkgPath() != coreV1 {
+			return writeJSON(buf, v)
+		}
+		buf.WriteByte('{')
+		first := true
+		if err := writeFields(buf, v, &first); err != nil {
+			return err
+		}
+		buf.WriteByte('}')
+		return nil
+	case reflect.Slice:
+		if v.IsNil() {
+			buf.WriteString("null")
+			return nil
+		}
+		if v.Type().Elem().Kind() == reflect.Uint8 {
+			return writeJSON(buf, v)
+		}
+		buf.WriteByte('[')
+		for i := 0; i < v.Len(); i++ {
+			if i > 0 {
+				buf.WriteByte(',')
+			}
+			if err := writeInternal(buf, v.Index(i)); err != nil {
+				return err
+			}
+		}
+		buf.WriteByte(']')
+		return nil
+	case reflect.Map:
+		if v.IsNil() {
+			buf.WriteString("null")
+			return nil
+		}
+		keys := v.MapKeys()
+		sort.Slice(keys, func(i, j int) bool { return keys[i].String() < keys[j].String() })
+		buf.WriteByte('{')
+		for i, k := range keys {
+			if i > 0 {
+				buf.WriteByte(',')
+			}
+			if err := writeJSON(buf, reflect.ValueOf(k.String())); err != nil {
+				return err
+			}
+			buf.WriteByte(':')
+			if err := writeInternal(buf, v.MapIndex(k)); err != nil {
+				return err
+			}
+		}
+		buf.WriteByte('}')
+		return nil
+	}
+	return writeJSON(buf, v)
+}
+
+// writeFields writes the fields of a core/v1 struct, promoting embedded structs as
+// encoding/json does for untagged embedded fields.
+func writeFields(buf *bytes.Buffer, v reflect.Value, first *bool) error {
+	t := v.Type()
+	for i := 0; i < t.NumField(); i++ {
+		f := t.Field(i)
+		fv := v.Field(i)
+		if f.Anonymous {
+			if fv.Kind() == reflect.Pointer {
+				if fv.IsNil() {
+					continue
+				}
+				fv = fv.Elem()
+			}
+			if fv.Kind() == reflect.Struct {
+				if err := writeFields(buf, fv, first); err != nil {
+					return err
+				}
+				continue
+			}
+		}
+		if !f.IsExported() {
+			continue
+		}
+		if !*first {
+			buf.WriteByte(',')
+		}
+		*first = false
+		buf.WriteString(strconv.Quote(f.Name))
+		buf.WriteByte(':')
+		if err := writeInternal(buf, fv); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func writeJSON(buf *bytes.Buffer, v reflect.Value) error {
+	b, err := json.Marshal(v.Interface())
+	if err != nil {
+		return err
+	}
+	buf.Write(b)
+	return nil
+}

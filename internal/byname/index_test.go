@@ -1,0 +1,105 @@
+package byname
+
+import (
+	"math/rand/v2"
+	"slices"
+	"strconv"
+	"testing"
+)
+
+type entry struct{ name string }
+
+func entryName(e *entry) string { return e.name }
+
+// scan answers as the Index must, by brute force.
+func scan(items []entry, name string) (all []int) {
+	for i := range items {
+		if items[i].name == name {
+			all = append(all, i)
+		}
+	}
+	return all
+}
+
+// TestIndexMatchesScan: on random lists around the threshold, with repeated names,
+// First, Last and All answer as a scan does, indexed or not.
+func TestIndexMatchesScan(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	for round := range 3000 {
+		n := r.IntN(3 * Threshold)
+		items := make([]entry, n)
+		for i := range items {
+			items[i].name = strconv.Itoa(r.IntN(n/2 + 1))
+		}
+		x := New(items, entryName)
+		for q := range n + 2 {
+			name := strconv.Itoa(q)
+			want := scan(items, name)
+			got := slices.Collect(x.All(name))
+			if !slices.Equal(got, want) {
+				t.Fatalf("round %d n=%d All(%s) = %v, want %v", round, n, name, got, want)
+			}
+			first, last := -1, -1
+			if len(want) > 0 {
+				first, last = want[0], want[len(want)-1]
+			}
+			if x.First(name) != first || x.Last(name) != last {
+				t.Fatalf("round %d n=%d %s: First/Last = %d/%d, want %d/%d", round, n, name, x.First(name), x.Last(name), first, last)
+			}
+			if e := x.FirstEntry(name); (e == nil) != (first < 0) || e != nil && e != &items[first] {
+				t.Fatalf("FirstEntry(%s) wrong", name)
+			}
+			if e := x.LastEntry(name); (e == nil) != (last < 0) || e != nil && e != &items[last] {
+				t.Fatalf("LastEntry(%s) wrong", name)
+			}
+			for range x.All(name) {
+				break // an early stop must not panic
+			}
+		}
+	}
+}
+
+// TestIndexWorkIsLinear counts the names read to answer one lookup per entry: a long
+// list reads each name once (the index), however many lookups follow; a short one
+// scans. This is the linearity every per-container lookup relies on, shown by
+// counting work rather than timing it.
+func TestIndexWorkIsLinear(t *testing.T) {
+	for _, n := range []int{Threshold, Threshold + 1, 1000, 10000} {
+		items := make([]entry, n)
+		for i := range items {
+			items[i].name = strconv.Itoa(i)
+		}
+		reads := 0
+		x := New(items, func(e *entry) string { reads++; return e.name })
+		for i := range items {
+			if x.First(items[i].name) != i || x.Last(items[i].name) != i {
+				t.Fatalf("n=%d: entry %d not found", n, i)
+			}
+		}
+		switch {
+		case n <= Threshold:
+			if reads > 2*n*n {
+				t.Errorf("n=%d: %d name reads, scans should need at most %d", n, reads, 2*n*n)
+			}
+		case reads != n:
+			t.Errorf("n=%d: %d name reads for %d lookups; the index should read each name once", n, reads, 2*n)
+		}
+	}
+}
+
+// TestShortListAllocatesNothing: ordinary pods never pay for an index.
+func TestShortListAllocatesNothing(t *testing.T) {
+	items := make([]entry, Threshold)
+	for i := range items {
+		items[i].name = strconv.Itoa(i)
+	}
+	allocs := testing.AllocsPerRun(100, func() {
+		x := New(items, entryName)
+		_ = x.First("7") + x.Last("3")
+		for range x.All("9") {
+		}
+	})
+	if allocs != 0 {
+		t.Errorf("%v allocations for a short list", allocs)
+	}
+}

@@ -1,0 +1,225 @@
+package gates
+
+// Set is every feature gate this module reads, resolved from a [FeatureGates] map as
+// a v1.37.2 component resolves it ([FeatureGates.Enabled]). Packages read gates
+// through a Set, never from the map: a field name cannot be misspelt, and AllAlpha,
+// AllBeta and the v1.37.2 defaults are applied in one place. Each field is named after
+// its upstream gate; set_test.go checks every field against Enabled.
+type Set struct {
+	AtomicWriteVolumeUserFields                    bool
+	CSIVolumeHealth                                bool
+	ChangeContainerStatusOnKubeletRestart          bool
+	ClusterTrustBundleProjection                   bool
+	ContainerRestartRules                          bool
+	ContainerStopSignals                           bool
+	DRANodeAllocatableResources                    bool
+	DynamicResourceAllocation                      bool
+	EmptyDirVolumeMode                             bool
+	EnvFiles                                       bool
+	EvictionRequestAPI                             bool
+	GRPCContainerProbeTLS                          bool
+	GenericWorkload                                bool
+	H2CContainerProbe                              bool
+	HostnameOverride                               bool
+	ImageVolume                                    bool
+	InPlacePodLevelResourcesVerticalScaling        bool
+	InPlacePodVerticalScaling                      bool
+	InPlacePodVerticalScalingMemoryBackedVolumes   bool
+	KubeletCrashLoopBackOffMax                     bool
+	MatchLabelKeysInPodAffinity                    bool
+	MatchLabelKeysInPodTopologySpread              bool
+	MatchLabelKeysInPodTopologySpreadSelectorMerge bool
+	NodeInclusionPolicyInPodTopologySpread         bool
+	PodCertificateRequest                          bool
+	PodDeletionCost                                bool
+	PodLevelResources                              bool
+	PodLevelResourcesFixDefaulting                 bool
+	PodLevelResourcesFixKubeletQOSClass            bool
+	PodObservedGenerationTracking                  bool
+	PodReadyToStartContainersCondition             bool
+	ProcMountType                                  bool
+	RecursiveReadOnlyMounts                        bool
+	ReduceDefaultCrashLoopBackOffDecay             bool
+	RelaxedEnvironmentVariableValidation           bool
+	ResourceHealthStatus                           bool
+	RestartAllContainersOnContainerExits           bool
+	SELinuxChangePolicy                            bool
+	SELinuxMount                                   bool
+	StrictIPCIDRValidation                         bool
+	SupplementalGroupsPolicy                       bool
+	TaintTolerationComparisonOperators             bool
+	UserNamespacesHostNetworkSupport               bool
+	UserNamespacesSupport                          bool
+	VolumeBindMountOptions                         bool
+}
+
+// defaults is the Set of a default v1.37.2 cluster, resolved once and only read.
+var defaults = resolveEach(nil)
+
+// Resolve returns the gates g sets. It costs one step per override: the v1.37.2
+// defaults are resolved once, and a map without AllAlpha or AllBeta only changes the
+// gates it names. A map with either resolves every gate.
+func (g FeatureGates) Resolve() Set {
+	s := defaults
+	for name, v := range g {
+		if name == allAlpha || name == allBeta {
+			return resolveEach(g)
+		}
+		s.set(name, v)
+	}
+	return s
+}
+
+// set applies one override; a gate this module does not read is ignored.
+func (s *Set) set(name string, v bool) {
+	switch name {
+	case "AtomicWriteVolumeUserFields":
+		s.AtomicWriteVolumeUserFields = v
+	case "CSIVolumeHealth":
+		s.CSIVolumeHealth = v
+	case "ChangeContainerStatusOnKubeletRestart":
+		s.ChangeContainerStatusOnKubeletRestart = v
+	case "ClusterTrustBundleProjection":
+		s.ClusterTrustBundleProjection = v
+	case "ContainerRestartRules":
+		s.ContainerRestartRules = v
+	case "ContainerStopSignals":
+		s.ContainerStopSignals = v
+	case "DRANodeAllocatableResources":
+		s.DRANodeAllocatableResources = v
+	case "DynamicResourceAllocation":
+		s.DynamicResourceAllocation = v
+	case "EmptyDirVolumeMode":
+		s.EmptyDirVolumeMode = v
+	case "EnvFiles":
+		s.EnvFiles = v
+	case "EvictionRequestAPI":
+		s.EvictionRequestAPI = v
+	case "GRPCContainerProbeTLS":
+		s.GRPCContainerProbeTLS = v
+	case "GenericWorkload":
+		s.GenericWorkload = v
+	case "H2CContainerProbe":
+		s.H2CContainerProbe = v
+	case "HostnameOverride":
+		s.HostnameOverride = v
+	case "ImageVolume":
+		s.ImageVolume = v
+	case "InPlacePodLevelResourcesVerticalScaling":
+		s.InPlacePodLevelResourcesVerticalScaling = v
+	case "InPlacePodVerticalScaling":
+		s.InPlacePodVerticalScaling = v
+	case "InPlacePodVerticalScalingMemoryBackedVolumes":
+		s.InPlacePodVerticalScalingMemoryBackedVolumes = v
+	case "KubeletCrashLoopBackOffMax":
+		s.KubeletCrashLoopBackOffMax = v
+	case "MatchLabelKeysInPodAffinity":
+		s.MatchLabelKeysInPodAffinity = v
+	case "MatchLabelKeysInPodTopologySpread":
+		s.MatchLabelKeysInPodTopologySpread = v
+	case "MatchLabelKeysInPodTopologySpreadSelectorMerge":
+		s.MatchLabelKeysInPodTopologySpreadSelectorMerge = v
+	case "NodeInclusionPolicyInPodTopologySpread":
+		s.NodeInclusionPolicyInPodTopologySpread = v
+	case "PodCertificateRequest":
+		s.PodCertificateRequest = v
+	case "PodDeletionCost":
+		s.PodDeletionCost = v
+	case "PodLevelResources":
+		s.PodLevelResources = v
+	case "PodLevelResourcesFixDefaulting":
+		s.PodLevelResourcesFixDefaulting = v
+	case "PodLevelResourcesFixKubeletQOSClass":
+		s.PodLevelResourcesFixKubeletQOSClass = v
+	case "PodObservedGenerationTracking":
+		s.PodObservedGenerationTracking = v
+	case "PodReadyToStartContainersCondition":
+		s.PodReadyToStartContainersCondition = v
+	case "ProcMountType":
+		s.ProcMountType = v
+	case "RecursiveReadOnlyMounts":
+		s.RecursiveReadOnlyMounts = v
+	case "ReduceDefaultCrashLoopBackOffDecay":
+		s.ReduceDefaultCrashLoopBackOffDecay = v
+	case "RelaxedEnvironmentVariableValidation":
+		s.RelaxedEnvironmentVariableValidation = v
+	case "ResourceHealthStatus":
+		s.ResourceHealthStatus = v
+	case "RestartAllContainersOnContainerExits":
+		s.RestartAllContainersOnContainerExits = v
+	case "SELinuxChangePolicy":
+		s.SELinuxChangePolicy = v
+	case "SELinuxMount":
+		s.SELinuxMount = v
+	case "StrictIPCIDRValidation":
+		s.StrictIPCIDRValidation = v
+	case "SupplementalGroupsPolicy":
+		s.SupplementalGroupsPolicy = v
+	case "TaintTolerationComparisonOperators":
+		s.TaintTolerationComparisonOperators = v
+	case "UserNamespacesHostNetworkSupport":
+		s.UserNamespacesHostNetworkSupport = v
+	case "UserNamespacesSupport":
+		s.UserNamespacesSupport = v
+	case "VolumeBindMountOptions":
+		s.VolumeBindMountOptions = v
+	}
+}
+
+// resolveEach resolves every field with Enabled.
+func resolveEach(g FeatureGates) Set {
+	var s Set
+	for _, name := range setFields {
+		s.set(name, g.Enabled(name))
+	}
+	return s
+}
+
+// setFields names the fields of Set, in order.
+var setFields = []string{
+	"AtomicWriteVolumeUserFields",
+	"CSIVolumeHealth",
+	"ChangeContainerStatusOnKubeletRestart",
+	"ClusterTrustBundleProjection",
+	"ContainerRestartRules",
+	"ContainerStopSignals",
+	"DRANodeAllocatableResources",
+	"DynamicResourceAllocation",
+	"EmptyDirVolumeMode",
+	"EnvFiles",
+	"EvictionRequestAPI",
+	"GRPCContainerProbeTLS",
+	"GenericWorkload",
+	"H2CContainerProbe",
+	"HostnameOverride",
+	"ImageVolume",
+	"InPlacePodLevelResourcesVerticalScaling",
+	"InPlacePodVerticalScaling",
+	"InPlacePodVerticalScalingMemoryBackedVolumes",
+	"KubeletCrashLoopBackOffMax",
+	"MatchLabelKeysInPodAffinity",
+	"MatchLabelKeysInPodTopologySpread",
+	"MatchLabelKeysInPodTopologySpreadSelectorMerge",
+	"NodeInclusionPolicyInPodTopologySpread",
+	"PodCertificateRequest",
+	"PodDeletionCost",
+	"PodLevelResources",
+	"PodLevelResourcesFixDefaulting",
+	"PodLevelResourcesFixKubeletQOSClass",
+	"PodObservedGenerationTracking",
+	"PodReadyToStartContainersCondition",
+	"ProcMountType",
+	"RecursiveReadOnlyMounts",
+	"ReduceDefaultCrashLoopBackOffDecay",
+	"RelaxedEnvironmentVariableValidation",
+	"ResourceHealthStatus",
+	"RestartAllContainersOnContainerExits",
+	"SELinuxChangePolicy",
+	"SELinuxMount",
+	"StrictIPCIDRValidation",
+	"SupplementalGroupsPolicy",
+	"TaintTolerationComparisonOperators",
+	"UserNamespacesHostNetworkSupport",
+	"UserNamespacesSupport",
+	"VolumeBindMountOptions",
+}
