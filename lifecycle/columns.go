@@ -7,6 +7,8 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
+	"github.com/podlife/podlife/internal/byname"
+	"github.com/podlife/podlife/internal/podutil"
 	"github.com/podlife/podlife/restart"
 )
 
@@ -206,24 +208,10 @@ func PodColumns(pod *corev1.Pod, now time.Time) Columns {
 
 // sidecarLookup returns a function telling whether the init container named name is a
 // sidecar. Like the printer's name map, the last init container of a name decides; an
-// unknown name is not a sidecar. Small specs are scanned, large ones indexed, so the cost
-// stays linear.
+// unknown name is not a sidecar. The cost stays linear ([byname]).
 func sidecarLookup(inits []corev1.Container) func(name string) bool {
-	if len(inits) <= scanLimit {
-		return func(name string) bool {
-			for i := len(inits) - 1; i >= 0; i-- {
-				if inits[i].Name == name {
-					return restart.IsRestartableInitContainer(&inits[i])
-				}
-			}
-			return false
-		}
-	}
-	index := make(map[string]bool, len(inits))
-	for i := range inits {
-		index[inits[i].Name] = restart.IsRestartableInitContainer(&inits[i])
-	}
-	return func(name string) bool { return index[name] }
+	x := byname.Containers(inits)
+	return func(name string) bool { return podutil.IsSidecar(x.LastEntry(name)) }
 }
 
 // later returns the later of the two instants, keeping cur on a tie (metav1.Time.Before).

@@ -6,6 +6,7 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 
+	"github.com/podlife/podlife/internal/byname"
 	"github.com/podlife/podlife/restart"
 )
 
@@ -17,6 +18,11 @@ const (
 	ReasonPodCompleted = "PodCompleted"
 	// ReasonPodFailed: the pod failed.
 	ReasonPodFailed = "PodFailed"
+	// ReasonRestartAllContainersStarted: the AllContainersRestarting condition is True
+	// while the kubelet removes every container to restart them all in place, with
+	// message MessageRestartAllContainers.
+	ReasonRestartAllContainersStarted = "RestartAllContainersStarted"
+	MessageRestartAllContainers       = "container exited with restart policy rule"
 	// ReasonContainersNotReady: a container or sidecar is not ready or has no status.
 	ReasonContainersNotReady = "ContainersNotReady"
 	// ReasonContainersNotInitialized: an init container has not completed (or a sidecar
@@ -37,34 +43,16 @@ func orEmpty(pod *corev1.Pod) *corev1.Pod {
 	return pod
 }
 
-func (o Options) restartOptions() restart.Options {
-	return restart.Options{Features: o.Features}
-}
-
 // statusList is a list of container statuses looked up by name, first match winning
 // (podutil.GetContainerStatus), over two slices read one after the other without building
-// the combined slice. Long lists are indexed so that lookups stay linear overall.
+// the combined slice, in time linear in the pod ([byname]).
 type statusList struct {
-	first, second []corev1.ContainerStatus
-	index         map[string]*corev1.ContainerStatus
+	first, second byname.Index[corev1.ContainerStatus]
+	firstNil      bool
 }
 
-// scanLimit is the length from which lists and specs are indexed rather than scanned.
-const scanLimit = 16
-
 func newStatusList(first, second []corev1.ContainerStatus) statusList {
-	l := statusList{first: first, second: second}
-	if len(first)+len(second) > scanLimit {
-		l.index = make(map[string]*corev1.ContainerStatus, len(first)+len(second))
-		for _, list := range [2][]corev1.ContainerStatus{first, second} {
-			for i := range list {
-				if _, dup := l.index[list[i].Name]; !dup {
-					l.index[list[i].Name] = &list[i]
-				}
-			}
-		}
-	}
-	return l
+	return statusList{first: byname.Statuses(first), second: byname.Statuses(second), firstNil: first == nil}
 }
 
 // podStatuses is the kubelet's "allContainerStatuses": init statuses, then regular ones.
@@ -74,25 +62,15 @@ func podStatuses(pod *corev1.Pod) statusList {
 
 // isNil reports whether append(first, second...) would be nil, which upstream treats as
 // "no statuses known".
-func (l statusList) isNil() bool { return l.first == nil && len(l.second) == 0 }
+func (l *statusList) isNil() bool { return l.firstNil && l.second.Len() == 0 }
 
 // find returns the first status named name.
-func (l statusList) find(name string) (*corev1.ContainerStatus, bool) {
-	if l.index != nil {
-		s, ok := l.index[name]
-		return s, ok
+func (l *statusList) find(name string) (*corev1.ContainerStatus, bool) {
+	if st := l.first.FirstEntry(name); st != nil {
+		return st, true
 	}
-	for i := range l.first {
-		if l.first[i].Name == name {
-			return &l.first[i], true
-		}
-	}
-	for i := range l.second {
-		if l.second[i].Name == name {
-			return &l.second[i], true
-		}
-	}
-	return nil, false
+	st := l.second.FirstEntry(name)
+	return st, st != nil
 }
 
 // observedGeneration is podutil.CalculatePodConditionObservedGeneration with the pod's
@@ -221,35 +199,15 @@ func anyRegularContainerStarted(spec *corev1.PodSpec, statuses statusList) bool 
 	if len(spec.Containers) == 0 {
 		return false
 	}
-	isRegular := containerNameSet(spec.Containers)
-	for _, list := range [2][]corev1.ContainerStatus{statuses.first, statuses.second} {
-		for i := range list {
-			if s := &list[i]; (s.State.Running != nil || s.State.Terminated != nil) && isRegular(s.Name) {
+	regular := byname.Containers(spec.Containers)
+	for _, list := range [2]*byname.Index[corev1.ContainerStatus]{&statuses.first, &statuses.second} {
+		for i := range list.Len() {
+			if s := list.At(i); (s.State.Running != nil || s.State.Terminated != nil) && regular.First(s.Name) >= 0 {
 				return true
 			}
 		}
 	}
 	return false
-}
-
-// containerNameSet returns a membership test for the names of cs, scanning short lists
-// and indexing long ones.
-func containerNameSet(cs []corev1.Container) func(string) bool {
-	if len(cs) <= scanLimit {
-		return func(name string) bool {
-			for i := range cs {
-				if cs[i].Name == name {
-					return true
-				}
-			}
-			return false
-		}
-	}
-	set := make(map[string]struct{}, len(cs))
-	for i := range cs {
-		set[cs[i].Name] = struct{}{}
-	}
-	return func(name string) bool { _, ok := set[name]; return ok }
 }
 
 // ContainersReadyCondition returns the pod's ContainersReady condition as the kubelet

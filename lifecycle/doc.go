@@ -23,7 +23,7 @@
 //     [ActiveDeadline] and [DeadlineEviction];
 //   - k8s.io/kubernetes pkg/kubelet/kuberuntime/kuberuntime_manager.go (computePodActions,
 //     computeInitContainerActions, doBackOff): [Plan] and [ComputePodActions], over a
-//     [View] of the node's runtime ([ViewFromStatus] derives one from pod.Status);
+//     [restart.View] of the node's runtime ([ViewFromStatus] derives one from pod.Status);
 //   - k8s.io/kubernetes pkg/kubelet/kubelet_pods.go (generateAPIPodStatus,
 //     convertToAPIContainerStatuses) and pkg/kubelet/status/generate.go: [NextStatus],
 //     [PodReadyToStartContainersCondition] and [AllContainersRestartingCondition];
@@ -36,7 +36,9 @@
 // lastTransitionTime: the kubelet's status manager stamps the transition time when it
 // stores a status (keeping the previous one when the condition's status is unchanged).
 //
-// Feature gates are read per call from [Options.Features]; the zero [Options] is a default
-// v1.37.2 cluster. Every function is pure: time is a parameter, nothing is logged, inputs
+// [Options] are the restart package's options (restart.Options: feature gates and the
+// kubelet's crash-loop setting), so a lifecycle answer and the restart decisions inside
+// it always see the same cluster; the zero [Options] is a default v1.37.2 cluster. The
+// node's runtime is the restart package's model, restart.View, for every function here. Every function is pure: time is a parameter, nothing is logged, inputs
 // are never modified and nil inputs never panic.
 package lifecycle

@@ -33,19 +33,19 @@ func ExamplePlan() {
 	now := time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
 
 	// A fresh pod: the node has nothing for it yet.
-	fmt.Println(lifecycle.Plan(pod, &lifecycle.View{}, now, lifecycle.Options{}))
+	fmt.Println(lifecycle.Plan(pod, &restart.View{}, now, lifecycle.Options{}))
 
 	// init-myservice ran and succeeded in the new sandbox.
-	view := lifecycle.View{
-		Sandboxes: []lifecycle.Sandbox{{ID: "sb1", Ready: true, Network: &lifecycle.SandboxNetwork{IP: "10.244.1.7"}}},
-		Instances: []lifecycle.Instance{
+	view := restart.View{
+		Sandboxes: []restart.Sandbox{{ID: "sb1", Ready: true, Network: &restart.SandboxNetwork{IP: "10.244.1.7"}}},
+		Instances: []restart.Instance{
 			{Name: "init-myservice", ID: "containerd://a1", State: restart.StateExited, Reason: "Completed", FinishedAt: now.Add(-time.Second)},
 		},
 	}
 	fmt.Println(lifecycle.Plan(pod, &view, now, lifecycle.Options{}))
 
 	// Both init containers succeeded.
-	view.Instances = append([]lifecycle.Instance{
+	view.Instances = append([]restart.Instance{
 		{Name: "init-mydb", ID: "containerd://b2", State: restart.StateExited, Reason: "Completed", FinishedAt: now},
 	}, view.Instances...)
 	a := lifecycle.Plan(pod, &view, now, lifecycle.Options{})

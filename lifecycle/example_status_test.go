@@ -15,9 +15,9 @@ import (
 func ExampleNextStatus() {
 	pod := myappPod()
 	now := time.Date(2026, 1, 1, 12, 0, 30, 0, time.UTC)
-	view := lifecycle.View{
-		Sandboxes: []lifecycle.Sandbox{{ID: "sb1", Ready: true, Network: &lifecycle.SandboxNetwork{IP: "10.244.1.7"}}},
-		Instances: []lifecycle.Instance{
+	view := restart.View{
+		Sandboxes: []restart.Sandbox{{ID: "sb1", Ready: true, Network: &restart.SandboxNetwork{IP: "10.244.1.7"}}},
+		Instances: []restart.Instance{
 			{Name: "init-mydb", ID: "containerd://b2", State: restart.StateRunning, StartedAt: now.Add(-10 * time.Second)},
 			{Name: "init-myservice", ID: "containerd://a1", State: restart.StateExited, Reason: "Completed",
 				StartedAt: now.Add(-30 * time.Second), FinishedAt: now.Add(-11 * time.Second)},
@@ -56,7 +56,7 @@ func ExampleNextStatus() {
 // The runtime conditions of a pod whose sandbox died.
 func ExamplePodReadyToStartContainersCondition() {
 	pod := &corev1.Pod{}
-	view := lifecycle.View{Sandboxes: []lifecycle.Sandbox{{ID: "sb1", Ready: false, Attempt: 0}}}
+	view := restart.View{Sandboxes: []restart.Sandbox{{ID: "sb1", Ready: false, Attempt: 0}}}
 	c := lifecycle.PodReadyToStartContainersCondition(pod, &view, lifecycle.Options{})
 	fmt.Println(c.Status, c.Reason, c.Message)
 	fmt.Println(lifecycle.ComputePodActions(pod, &view, false, lifecycle.Options{}))

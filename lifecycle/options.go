@@ -1,22 +1,15 @@
 package lifecycle
 
-import (
-	"time"
+import "github.com/podlife/podlife/restart"
 
-	"github.com/podlife/podlife/internal/gates"
-)
-
-// Options selects the cluster the answers are computed for. The zero value is a default
-// Kubernetes v1.37.2 cluster.
-type Options struct {
-	// Features overrides feature gates by upstream name; nil means the v1.37.2 defaults.
-	// Phase and the conditions read ContainerRestartRules,
-	// RestartAllContainersOnContainerExits and PodObservedGenerationTracking.
-	Features gates.FeatureGates
-
-	// MaxContainerRestartPeriod is the kubelet configuration field
-	// crashLoopBackOff.maxContainerRestartPeriod (honoured with the
-	// KubeletCrashLoopBackOffMax gate, on by default); zero means unset (300s). It sets
-	// the crash-loop back-off [Plan] and [Simulate] apply.
-	MaxContainerRestartPeriod time.Duration
-}
+// Options selects the cluster the answers are computed for: the feature gates
+// (Features; nil means the v1.37.2 defaults) and the kubelet's crash-loop setting
+// (MaxContainerRestartPeriod, crashLoopBackOff.maxContainerRestartPeriod, honoured with
+// the KubeletCrashLoopBackOffMax gate; zero means 300s). They are the restart
+// package's options, so that a lifecycle answer and the restart decision inside it
+// always see the same cluster. The zero value is a default Kubernetes v1.37.2 cluster.
+//
+// Phase and the conditions read ContainerRestartRules,
+// RestartAllContainersOnContainerExits and PodObservedGenerationTracking; [Plan] and
+// [Simulate] apply the crash-loop back-off of restart.CrashLoopBackOffPolicy.
+type Options = restart.Options

@@ -8,11 +8,6 @@ import (
 	"github.com/podlife/podlife/restart"
 )
 
-// ReasonRestartingAllContainers is the reason the kubelet gives a container it stopped or
-// removed because a RestartAllContainers rule fired. getPhase treats a container that
-// terminated with it as restartable.
-const ReasonRestartingAllContainers = "RestartingAllContainers"
-
 // configSourceAnnotation names the kubelet's pod source; a pod whose source is anything
 // but "api" is a static pod (k8s.io/kubernetes pkg/kubelet/types/pod_update.go).
 const configSourceAnnotation = "kubernetes.io/config.source"
@@ -62,9 +57,9 @@ type PhaseOptions struct {
 func Phase(pod *corev1.Pod, opts PhaseOptions) corev1.PodPhase {
 	pod = orEmpty(pod)
 	spec := &pod.Spec
-	crr := opts.Features.Resolve().ContainerRestartRules
-	rac := opts.Features.Resolve().RestartAllContainersOnContainerExits
-	ropts := opts.restartOptions()
+	g := opts.Features.Resolve()
+	crr, rac := g.ContainerRestartRules, g.RestartAllContainersOnContainerExits
+	ropts := opts.Options
 	// getPhase looks statuses up in ContainerStatuses followed by InitContainerStatuses.
 	statuses := newStatusList(pod.Status.ContainerStatuses, pod.Status.InitContainerStatuses)
 
@@ -74,7 +69,7 @@ func Phase(pod *corev1.Pod, opts PhaseOptions) corev1.PodPhase {
 		if restart.ContainerShouldRestart(c, spec, t.ExitCode, ropts) {
 			return true
 		}
-		return rac && t.Reason == ReasonRestartingAllContainers
+		return rac && t.Reason == restart.ReasonRestartingAllContainers
 	}
 
 	var pendingSidecars, pendingInit, failedInit, failedInitNotRestartable int

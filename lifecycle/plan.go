@@ -25,7 +25,7 @@ type ContainerRef struct {
 type ContainerKill struct {
 	// Container is the container the instance belongs to.
 	Container ContainerRef
-	// ID is the instance's ID, as in [Instance.ID].
+	// ID is the instance's ID, as in [restart.Instance.ID].
 	ID string
 	// Reason is the kill reason, which selects the grace period.
 	Reason KillReason
@@ -63,10 +63,6 @@ type BackOffWait struct {
 	// "back-off 20s restarting failed container=app pod=web_default(uid)".
 	Message string
 }
-
-// ReasonCrashLoopBackOff is the waiting reason of a container held back by the
-// crash-loop back-off.
-const ReasonCrashLoopBackOff = "CrashLoopBackOff"
 
 // PodActions is the kubelet's next action for a pod: what one SyncPod does. Containers
 // are listed in the order the kubelet starts them.
@@ -115,7 +111,7 @@ type PodActions struct {
 	NotAttempted []ContainerRef
 	// BackOffUpdates are the crash-loop back-off entries the allowed starts advance
 	// (doBackOff calls Next for a container that has exited before); a caller keeping a
-	// View across syncs stores them in [View.BackOff]. Only [Plan] fills it.
+	// restart.View across syncs stores them in [restart.View.BackOff]. Only [Plan] fills it.
 	BackOffUpdates []BackOffUpdate
 }
 
@@ -124,10 +120,10 @@ type PodActions struct {
 type BackOffUpdate struct {
 	// Container is the container that starts.
 	Container ContainerRef
-	// Key is the entry's key, [restart.BackoffKey].
+	// Key is the entry's key, [restart.BackOffKey].
 	Key string
-	// Backoff is the entry after the start.
-	Backoff restart.Backoff
+	// BackOff is the entry after the start.
+	BackOff restart.BackOff
 }
 
 // Plan returns the kubelet's next action for pod at time now, given the runtime view:
@@ -139,7 +135,7 @@ type BackOffUpdate struct {
 // the next status's AllContainersRestarting condition, followed by the crash-loop
 // back-off the kubelet checks before every start (doBackOff): a container that has
 // exited before (an exited instance in any sandbox) starts only when its back-off entry
-// ([View.BackOff]) lets it; otherwise it moves to BackOff with the time it may start
+// ([restart.View.BackOff]) lets it; otherwise it moves to BackOff with the time it may start
 // and the CrashLoopBackOff message, and when it is a regular init container the rest of
 // the sync's starts move to NotAttempted.
 //
@@ -147,7 +143,7 @@ type BackOffUpdate struct {
 //
 // The back-off follows ReduceDefaultCrashLoopBackOffDecay, KubeletCrashLoopBackOffMax and
 // [Options.MaxContainerRestartPeriod] as the kubelet's newCrashLoopBackOff does.
-func Plan(pod *corev1.Pod, view *View, now time.Time, opts Options) PodActions {
+func Plan(pod *corev1.Pod, view *restart.View, now time.Time, opts Options) PodActions {
 	pod = orEmpty(pod)
 	v := orEmptyView(view)
 	if pod.DeletionTimestamp != nil {
@@ -160,7 +156,7 @@ func Plan(pod *corev1.Pod, view *View, now time.Time, opts Options) PodActions {
 	}
 	restartAll := false
 	if restarting {
-		cond, _ := restart.AllContainersRestartingCondition(pod, x.runtime(), phase, opts.restartOptions())
+		cond, _ := AllContainersRestartingCondition(pod, x.v, phase, opts)
 		restartAll = cond.Status == corev1.ConditionTrue
 	}
 	a := ComputePodActions(pod, v, restartAll, opts)
@@ -173,7 +169,7 @@ func applyBackOff(pod *corev1.Pod, x *lookup, a *PodActions, now time.Time, opts
 	if len(a.EphemeralContainersToStart)+len(a.InitContainersToStart)+len(a.ContainersToStart) == 0 {
 		return
 	}
-	policy := restart.CrashLoopPolicy(restart.Options{Features: opts.Features, MaxContainerRestartPeriod: opts.MaxContainerRestartPeriod})
+	policy := restart.CrashLoopBackOffPolicy(restart.Options{Features: opts.Features, MaxContainerRestartPeriod: opts.MaxContainerRestartPeriod})
 	aborted := false
 	gate := func(refs []ContainerRef) []ContainerRef {
 		kept := refs[:0:0]
@@ -188,11 +184,11 @@ func applyBackOff(pod *corev1.Pod, x *lookup, a *PodActions, now time.Time, opts
 				continue
 			}
 			c := specOf(pod, r)
-			key := restart.BackoffKey(pod, c)
+			key := restart.BackOffKey(pod, c)
 			chk := policy.CheckStart(x.v.BackOff[key], exited.FinishedAt, true, now)
 			if chk.Allowed {
 				kept = append(kept, r)
-				a.BackOffUpdates = append(a.BackOffUpdates, BackOffUpdate{Container: r, Key: key, Backoff: chk.Backoff})
+				a.BackOffUpdates = append(a.BackOffUpdates, BackOffUpdate{Container: r, Key: key, BackOff: chk.BackOff})
 				continue
 			}
 			a.BackOff = append(a.BackOff, BackOffWait{
@@ -234,7 +230,7 @@ const (
 )
 
 // sandboxChanged is PodSandboxChanged (pkg/kubelet/kuberuntime/util/util.go).
-func sandboxChanged(pod *corev1.Pod, v *View) (changed bool, attempt uint32, id, msg string) {
+func sandboxChanged(pod *corev1.Pod, v *restart.View) (changed bool, attempt uint32, id, msg string) {
 	if len(v.Sandboxes) == 0 {
 		return true, 0, "", msgNoSandbox
 	}
@@ -258,9 +254,9 @@ func sandboxChanged(pod *corev1.Pod, v *View) (changed bool, attempt uint32, id,
 	return false, sb.Attempt, sb.ID, ""
 }
 
-var emptyView = &View{}
+var emptyView = &restart.View{}
 
-func orEmptyView(v *View) *View {
+func orEmptyView(v *restart.View) *restart.View {
 	if v == nil {
 		return emptyView
 	}
@@ -275,10 +271,10 @@ func orEmptyView(v *View) *View {
 // Most callers want [Plan], which decides that flag, terminates terminal and deleted
 // pods, and applies the back-off. ComputePodActions is the unit upstream's tests
 // exercise; it does not look at the pod's phase.
-func ComputePodActions(pod *corev1.Pod, view *View, restartAllContainers bool, opts Options) PodActions {
+func ComputePodActions(pod *corev1.Pod, view *restart.View, restartAllContainers bool, opts Options) PodActions {
 	pod = orEmpty(pod)
 	v := orEmptyView(view)
-	ro := opts.restartOptions()
+	ro := opts
 	x := newLookup(v)
 	changed, attempt, sandboxID, msg := sandboxChanged(pod, v)
 	a := PodActions{
@@ -330,7 +326,7 @@ func ComputePodActions(pod *corev1.Pod, view *View, restartAllContainers bool, o
 
 	for i := range pod.Spec.EphemeralContainers {
 		name := pod.Spec.EphemeralContainers[i].Name
-		if x.first(name) < 0 {
+		if x.names.First(name) < 0 {
 			a.EphemeralContainersToStart = append(a.EphemeralContainersToStart, ContainerRef{Kind: KindEphemeralContainer, Index: i, Name: name})
 		}
 	}
@@ -345,10 +341,10 @@ func ComputePodActions(pod *corev1.Pod, view *View, restartAllContainers bool, o
 		c := &pod.Spec.Containers[i]
 		ref := ContainerRef{Kind: KindContainer, Index: i, Name: c.Name}
 		inst := x.newest(c.Name)
-		if inst == nil || inst.kubeletState() != restart.StateRunning {
+		if inst == nil || inst.State.Kubelet() != restart.StateRunning {
 			if shouldRestart(pod, c, inst, ro) {
 				a.ContainersToStart = append(a.ContainersToStart, ref)
-				if inst != nil && inst.kubeletState() == restart.StateUnknown {
+				if inst != nil && inst.State.Kubelet() == restart.StateUnknown {
 					a.ContainersToKill = append(a.ContainersToKill, ContainerKill{
 						Container: ref, ID: inst.ID, Reason: KillReasonUnknown,
 						Message: `Container is in "unknown" state, try killing it before restart`,
@@ -369,10 +365,10 @@ func ComputePodActions(pod *corev1.Pod, view *View, restartAllContainers bool, o
 		case inst.SpecChanged:
 			message = "Container " + c.Name + " definition changed"
 			restartIt = true
-		case inst.Liveness == ProbeFailure:
+		case inst.Liveness == restart.ProbeFailure:
 			message = "Container " + c.Name + " failed liveness probe"
 			reason = KillReasonLivenessProbe
-		case inst.Startup == ProbeFailure:
+		case inst.Startup == restart.ProbeFailure:
 			message = "Container " + c.Name + " failed startup probe"
 			reason = KillReasonStartupProbe
 		default:
@@ -402,7 +398,7 @@ func computeInitContainerActions(pod *corev1.Pod, x *lookup, a *PodActions, opts
 	if len(inits) == 0 {
 		return true
 	}
-	ro := opts.restartOptions()
+	ro := opts
 	crr := opts.Features.Resolve().ContainerRestartRules
 	hasInitialized := anyActiveRegularContainer(pod, x)
 	previouslyInitialized := hasInitialized
@@ -412,7 +408,7 @@ func computeInitContainerActions(pod *corev1.Pod, x *lookup, a *PodActions, opts
 	var starts []ContainerRef
 	var kills []ContainerKill
 	ref := func(i int) ContainerRef { return initRef(inits, i) }
-	kill := func(i int, inst *Instance, reason KillReason, message string) {
+	kill := func(i int, inst *restart.Instance, reason KillReason, message string) {
 		kills = append(kills, ContainerKill{Container: ref(i), ID: inst.ID, Reason: reason, Message: message})
 	}
 	fail := func() bool {
@@ -437,7 +433,7 @@ func computeInitContainerActions(pod *corev1.Pod, x *lookup, a *PodActions, opts
 		if previouslyInitialized && !sidecar {
 			continue
 		}
-		switch inst.kubeletState() {
+		switch inst.State.Kubelet() {
 		case restart.StateCreated:
 			starts = append(starts, ref(i))
 		case restart.StateRunning:
@@ -445,11 +441,11 @@ func computeInitContainerActions(pod *corev1.Pod, x *lookup, a *PodActions, opts
 				break
 			}
 			if c.StartupProbe != nil {
-				if inst.Startup == ProbeNone {
+				if inst.Startup == restart.ProbeNone {
 					break
 				}
-				if inst.Startup != ProbeSuccess {
-					if inst.Startup == ProbeFailure {
+				if inst.Startup != restart.ProbeSuccess {
+					if inst.Startup == restart.ProbeFailure {
 						kill(i, inst, KillReasonStartupProbe, "Init container "+c.Name+" failed startup probe")
 						starts = append(starts, ref(i))
 					}
@@ -466,7 +462,7 @@ func computeInitContainerActions(pod *corev1.Pod, x *lookup, a *PodActions, opts
 				starts = append(starts, ref(i))
 				break
 			}
-			if c.LivenessProbe != nil && inst.Liveness == ProbeFailure {
+			if c.LivenessProbe != nil && inst.Liveness == restart.ProbeFailure {
 				kill(i, inst, KillReasonLivenessProbe, "Init container "+c.Name+" failed liveness probe")
 				starts = append(starts, ref(i))
 			}
@@ -475,7 +471,7 @@ func computeInitContainerActions(pod *corev1.Pod, x *lookup, a *PodActions, opts
 				starts = append(starts, ref(i))
 				break
 			}
-			if initContainerFailed(inst) {
+			if restart.IsInitContainerFailed(inst) {
 				again := restartOnFailure
 				if crr {
 					again = shouldRestart(pod, c, x.newest(c.Name), ro)
@@ -527,34 +523,19 @@ func reverseKills(k []ContainerKill) []ContainerKill {
 	return k
 }
 
-// initContainerFailed is isInitContainerFailed: OOMKilled whatever the exit code,
-// exited non-zero, or unknown.
-func initContainerFailed(inst *Instance) bool {
-	if inst.Reason == "OOMKilled" {
-		return true
-	}
-	switch inst.kubeletState() {
-	case restart.StateExited:
-		return inst.ExitCode != 0
-	case restart.StateUnknown:
-		return true
-	}
-	return false
-}
-
 // shouldRestart is ShouldContainerBeRestarted over the view's newest instance.
-func shouldRestart(pod *corev1.Pod, c *corev1.Container, inst *Instance, ro restart.Options) bool {
+func shouldRestart(pod *corev1.Pod, c *corev1.Container, inst *restart.Instance, ro restart.Options) bool {
 	if inst == nil {
 		return restart.ShouldRestartInstance(pod, c, nil, ro).Restart
 	}
-	ri := inst.restartInstance()
+	ri := *inst
 	return restart.ShouldRestartInstance(pod, c, &ri, ro).Restart
 }
 
 // containerSucceeded: the newest instance exited with code 0.
 func containerSucceeded(x *lookup, name string) bool {
 	inst := x.newest(name)
-	return inst != nil && inst.kubeletState() == restart.StateExited && inst.ExitCode == 0
+	return inst != nil && inst.State.Kubelet() == restart.StateExited && inst.ExitCode == 0
 }
 
 // anyActiveRegularContainer is HasAnyActiveRegularContainerStarted: some instance in
@@ -570,7 +551,7 @@ func anyActiveRegularContainer(pod *corev1.Pod, x *lookup) bool {
 
 // containersToReset lists every instance of every init and regular container, targets
 // first, as getContainersToReset and computePodActions order them.
-func containersToReset(pod *corev1.Pod, v *View) []ContainerReset {
+func containersToReset(pod *corev1.Pod, v *restart.View) []ContainerReset {
 	var out []ContainerReset
 	collect := func(kind ContainerKind, cs []corev1.Container, sources bool) {
 		for i := range cs {
@@ -585,8 +566,8 @@ func containersToReset(pod *corev1.Pod, v *View) []ContainerReset {
 					ref = initRef(cs, i)
 				}
 				r := ContainerReset{Container: ref, ID: inst.ID}
-				if inst.kubeletState() == restart.StateExited {
-					rule, _, ok := restart.MatchingRule(c, inst.ExitCode, restart.Options{})
+				if inst.State.Kubelet() == restart.StateExited {
+					rule, _, ok := restart.MatchingRule(c, inst.ExitCode)
 					r.Source = ok && rule.Action == corev1.ContainerRestartRuleActionRestartAllContainers
 				} else {
 					r.Kill = true

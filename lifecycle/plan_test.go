@@ -36,10 +36,10 @@ func planBasePod() *corev1.Pod {
 	return pod
 }
 
-func planBaseView() View {
-	return View{
-		Sandboxes: []Sandbox{{ID: sandboxID, Ready: true, Network: &SandboxNetwork{IP: "10.0.0.1"}}},
-		Instances: []Instance{
+func planBaseView() restart.View {
+	return restart.View{
+		Sandboxes: []restart.Sandbox{{ID: sandboxID, Ready: true, Network: &restart.SandboxNetwork{IP: "10.0.0.1"}}},
+		Instances: []restart.Instance{
 			{Name: "foo1", ID: "id1", State: restart.StateRunning},
 			{Name: "foo2", ID: "id2", State: restart.StateRunning},
 			{Name: "foo3", ID: "id3", State: restart.StateRunning},
@@ -58,9 +58,9 @@ func planInitPod() *corev1.Pod {
 	return pod
 }
 
-func planInitView() View {
+func planInitView() restart.View {
 	v := planBaseView()
-	v.Instances = []Instance{
+	v.Instances = []restart.Instance{
 		{Name: "init1", ID: "initid1", State: restart.StateExited},
 		{Name: "init2", ID: "initid2", State: restart.StateExited},
 		{Name: "init3", ID: "initid3", State: restart.StateExited},
@@ -79,12 +79,12 @@ func planSidecarPod() *corev1.Pod {
 }
 
 // planSidecarView has the probe results upstream's test loop sets before each case.
-func planSidecarView() View {
+func planSidecarView() restart.View {
 	v := planBaseView()
-	v.Instances = []Instance{
+	v.Instances = []restart.Instance{
 		{Name: "restartable-init-1", ID: "initid1", State: restart.StateRunning},
-		{Name: "restartable-init-2", ID: "initid2", State: restart.StateRunning, Liveness: ProbeSuccess, Startup: ProbeSuccess},
-		{Name: "restartable-init-3", ID: "initid3", State: restart.StateRunning, Liveness: ProbeSuccess, Startup: ProbeSuccess},
+		{Name: "restartable-init-2", ID: "initid2", State: restart.StateRunning, Liveness: restart.ProbeSuccess, Startup: restart.ProbeSuccess},
+		{Name: "restartable-init-3", ID: "initid3", State: restart.StateRunning, Liveness: restart.ProbeSuccess, Startup: restart.ProbeSuccess},
 	}
 	return v
 }
@@ -96,11 +96,11 @@ func planEphemeralPod() *corev1.Pod {
 	return pod
 }
 
-func planEphemeralView() View {
+func planEphemeralView() restart.View {
 	v := planBaseView()
 	v.Instances = append(v.Instances,
-		Instance{Name: "init1", ID: "initid1", State: restart.StateExited},
-		Instance{Name: "debug", ID: "debug1", State: restart.StateRunning})
+		restart.Instance{Name: "init1", ID: "initid1", State: restart.StateExited},
+		restart.Instance{Name: "debug", ID: "debug1", State: restart.StateRunning})
 	return v
 }
 
@@ -135,12 +135,12 @@ func kill(ref ContainerRef, id string, reason KillReason, msg string) ContainerK
 type planCase struct {
 	name       string
 	pod        func(*corev1.Pod)
-	view       func(*View)
+	view       func(*restart.View)
 	restartAll bool
 	want       PodActions
 }
 
-func runPlanCases(t *testing.T, base func() *corev1.Pod, baseView func() View, cases []planCase, opts Options) {
+func runPlanCases(t *testing.T, base func() *corev1.Pod, baseView func() restart.View, cases []planCase, opts Options) {
 	t.Helper()
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -165,13 +165,13 @@ var computePodActionsCases = []planCase{
 	{name: "everything is good; do nothing", want: PodActions{SandboxID: sandboxID}},
 	{
 		name: "start pod sandbox and all containers for a new pod",
-		view: func(v *View) { v.Sandboxes, v.Instances = nil, nil },
+		view: func(v *restart.View) { v.Sandboxes, v.Instances = nil, nil },
 		want: PodActions{KillPod: true, CreateSandbox: true, SandboxChange: "no pod sandbox exists", ContainersToStart: regs(0, 1, 2)},
 	},
 	{
 		name: "restart exited containers if RestartPolicy == Always",
 		pod:  withPolicy(corev1.RestartPolicyAlways),
-		view: func(v *View) {
+		view: func(v *restart.View) {
 			v.Instances[0].State, v.Instances[0].ExitCode = restart.StateExited, 0
 			v.Instances[1].State, v.Instances[1].ExitCode = restart.StateExited, 111
 		},
@@ -180,7 +180,7 @@ var computePodActionsCases = []planCase{
 	{
 		name: "restart failed containers if RestartPolicy == OnFailure",
 		pod:  withPolicy(corev1.RestartPolicyOnFailure),
-		view: func(v *View) {
+		view: func(v *restart.View) {
 			v.Instances[0].State, v.Instances[0].ExitCode = restart.StateExited, 0
 			v.Instances[1].State, v.Instances[1].ExitCode = restart.StateExited, 111
 		},
@@ -189,7 +189,7 @@ var computePodActionsCases = []planCase{
 	{
 		name: "restart created but not started containers if RestartPolicy == OnFailure",
 		pod:  withPolicy(corev1.RestartPolicyOnFailure),
-		view: func(v *View) {
+		view: func(v *restart.View) {
 			v.Instances[0].State, v.Instances[0].ExitCode = restart.StateExited, 0
 			v.Instances[1].State = restart.StateCreated
 		},
@@ -198,7 +198,7 @@ var computePodActionsCases = []planCase{
 	{
 		name: "don't restart containers if RestartPolicy == Never",
 		pod:  withPolicy(corev1.RestartPolicyNever),
-		view: func(v *View) {
+		view: func(v *restart.View) {
 			v.Instances[0].State, v.Instances[0].ExitCode = restart.StateExited, 0
 			v.Instances[1].State, v.Instances[1].ExitCode = restart.StateExited, 111
 		},
@@ -207,13 +207,13 @@ var computePodActionsCases = []planCase{
 	{
 		name: "Kill pod and recreate everything if the pod sandbox is dead, and RestartPolicy == Always",
 		pod:  withPolicy(corev1.RestartPolicyAlways),
-		view: func(v *View) { v.Sandboxes[0].Ready = false },
+		view: func(v *restart.View) { v.Sandboxes[0].Ready = false },
 		want: PodActions{KillPod: true, CreateSandbox: true, SandboxID: sandboxID, Attempt: 1, SandboxChange: "pod sandbox is not ready", ContainersToStart: regs(0, 1, 2)},
 	},
 	{
 		name: "Kill pod and recreate all containers (except for the succeeded one) if the pod sandbox is dead, and RestartPolicy == OnFailure",
 		pod:  withPolicy(corev1.RestartPolicyOnFailure),
-		view: func(v *View) {
+		view: func(v *restart.View) {
 			v.Sandboxes[0].Ready = false
 			v.Instances[1].State, v.Instances[1].ExitCode = restart.StateExited, 0
 		},
@@ -221,34 +221,34 @@ var computePodActionsCases = []planCase{
 	},
 	{
 		name: "Kill pod and recreate all containers if the PodSandbox does not have an IP",
-		view: func(v *View) { v.Sandboxes[0].Network.IP = "" },
+		view: func(v *restart.View) { v.Sandboxes[0].Network.IP = "" },
 		want: PodActions{KillPod: true, CreateSandbox: true, SandboxID: sandboxID, Attempt: 1, SandboxChange: "pod sandbox has no IP address", ContainersToStart: regs(0, 1, 2)},
 	},
 	{
 		name: "Kill and recreate the container if the container's spec changed",
 		pod:  withPolicy(corev1.RestartPolicyAlways),
-		view: func(v *View) { v.Instances[1].SpecChanged = true },
+		view: func(v *restart.View) { v.Instances[1].SpecChanged = true },
 		want: PodActions{SandboxID: sandboxID, ContainersToStart: regs(1),
 			ContainersToKill: []ContainerKill{kill(regs(1)[0], "id2", KillReasonNone, "Container foo2 definition changed, will be restarted")}},
 	},
 	{
 		name: "Kill and recreate the container if the liveness check has failed",
 		pod:  withPolicy(corev1.RestartPolicyAlways),
-		view: func(v *View) { v.Instances[1].Liveness = ProbeFailure },
+		view: func(v *restart.View) { v.Instances[1].Liveness = restart.ProbeFailure },
 		want: PodActions{SandboxID: sandboxID, ContainersToStart: regs(1),
 			ContainersToKill: []ContainerKill{kill(regs(1)[0], "id2", KillReasonLivenessProbe, "Container foo2 failed liveness probe, will be restarted")}},
 	},
 	{
 		name: "Kill and recreate the container if the startup check has failed",
 		pod:  withPolicy(corev1.RestartPolicyAlways),
-		view: func(v *View) { v.Instances[1].Startup = ProbeFailure },
+		view: func(v *restart.View) { v.Instances[1].Startup = restart.ProbeFailure },
 		want: PodActions{SandboxID: sandboxID, ContainersToStart: regs(1),
 			ContainersToKill: []ContainerKill{kill(regs(1)[0], "id2", KillReasonStartupProbe, "Container foo2 failed startup probe, will be restarted")}},
 	},
 	{
 		name: "Verify we do not create a pod sandbox if no ready sandbox for pod with RestartPolicy=Never and all containers exited",
 		pod:  withPolicy(corev1.RestartPolicyNever),
-		view: func(v *View) {
+		view: func(v *restart.View) {
 			v.Sandboxes[0].Ready, v.Sandboxes[0].Attempt = false, 1
 			for i := range v.Instances {
 				v.Instances[i].State, v.Instances[i].ExitCode = restart.StateExited, 0
@@ -259,7 +259,7 @@ var computePodActionsCases = []planCase{
 	{
 		name: "Verify we do not create a pod sandbox if no ready sandbox for pod with RestartPolicy=OnFailure and all containers succeeded",
 		pod:  withPolicy(corev1.RestartPolicyOnFailure),
-		view: func(v *View) {
+		view: func(v *restart.View) {
 			v.Sandboxes[0].Ready, v.Sandboxes[0].Attempt = false, 1
 			for i := range v.Instances {
 				v.Instances[i].State, v.Instances[i].ExitCode = restart.StateExited, 0
@@ -270,7 +270,7 @@ var computePodActionsCases = []planCase{
 	{
 		name: "Verify we create a pod sandbox if no ready sandbox for pod with RestartPolicy=Never and no containers have ever been created",
 		pod:  withPolicy(corev1.RestartPolicyNever),
-		view: func(v *View) {
+		view: func(v *restart.View) {
 			v.Sandboxes[0].Ready, v.Sandboxes[0].Attempt = false, 2
 			v.Instances = nil
 		},
@@ -279,14 +279,14 @@ var computePodActionsCases = []planCase{
 	{
 		name: "Kill and recreate the container if the container is in unknown state",
 		pod:  withPolicy(corev1.RestartPolicyNever),
-		view: func(v *View) { v.Instances[1].State = restart.StateUnknown },
+		view: func(v *restart.View) { v.Instances[1].State = restart.StateUnknown },
 		want: PodActions{SandboxID: sandboxID, ContainersToStart: regs(1),
 			ContainersToKill: []ContainerKill{kill(regs(1)[0], "id2", KillReasonUnknown, `Container is in "unknown" state, try killing it before restart`)}},
 	},
 	{
 		name: "Restart the container if the container is in created state",
 		pod:  withPolicy(corev1.RestartPolicyNever),
-		view: func(v *View) { v.Instances[1].State = restart.StateCreated },
+		view: func(v *restart.View) { v.Instances[1].State = restart.StateCreated },
 		want: PodActions{SandboxID: sandboxID, ContainersToStart: regs(1)},
 	},
 }
@@ -295,81 +295,81 @@ var computeInitActionsCases = []planCase{
 	{name: "initialization completed; start all containers", want: PodActions{SandboxID: sandboxID, ContainersToStart: regs(0, 1, 2)}},
 	{
 		name: "no init containers have been started; start the first one",
-		view: func(v *View) { v.Instances = nil },
+		view: func(v *restart.View) { v.Instances = nil },
 		want: PodActions{SandboxID: sandboxID, InitContainersToStart: inits(0)},
 	},
 	{
 		name: "initialization in progress; do nothing",
 		pod:  withPolicy(corev1.RestartPolicyAlways),
-		view: func(v *View) { v.Instances[2].State = restart.StateRunning },
+		view: func(v *restart.View) { v.Instances[2].State = restart.StateRunning },
 		want: PodActions{SandboxID: sandboxID},
 	},
 	{
 		name: "Kill pod and restart the first init container if the pod sandbox is dead",
 		pod:  withPolicy(corev1.RestartPolicyAlways),
-		view: func(v *View) { v.Sandboxes[0].Ready = false },
+		view: func(v *restart.View) { v.Sandboxes[0].Ready = false },
 		want: PodActions{KillPod: true, CreateSandbox: true, SandboxID: sandboxID, Attempt: 1, SandboxChange: "pod sandbox is not ready", InitContainersToStart: inits(0)},
 	},
 	{
 		name: "initialization failed; restart the last init container if RestartPolicy == Always",
 		pod:  withPolicy(corev1.RestartPolicyAlways),
-		view: func(v *View) { v.Instances[2].ExitCode = 137 },
+		view: func(v *restart.View) { v.Instances[2].ExitCode = 137 },
 		want: PodActions{SandboxID: sandboxID, InitContainersToStart: inits(2)},
 	},
 	{
 		name: "initialization failed; restart the last init container if RestartPolicy == OnFailure",
 		pod:  withPolicy(corev1.RestartPolicyOnFailure),
-		view: func(v *View) { v.Instances[2].ExitCode = 137 },
+		view: func(v *restart.View) { v.Instances[2].ExitCode = 137 },
 		want: PodActions{SandboxID: sandboxID, InitContainersToStart: inits(2)},
 	},
 	{
 		name: "initialization failed; kill pod if RestartPolicy == Never",
 		pod:  withPolicy(corev1.RestartPolicyNever),
-		view: func(v *View) { v.Instances[2].ExitCode = 137 },
+		view: func(v *restart.View) { v.Instances[2].ExitCode = 137 },
 		want: PodActions{KillPod: true, SandboxID: sandboxID},
 	},
 	{
 		name: "init container state unknown; kill and recreate the last init container if RestartPolicy == Always",
 		pod:  withPolicy(corev1.RestartPolicyAlways),
-		view: func(v *View) { v.Instances[2].State = restart.StateUnknown },
+		view: func(v *restart.View) { v.Instances[2].State = restart.StateUnknown },
 		want: PodActions{SandboxID: sandboxID, InitContainersToStart: inits(2),
 			ContainersToKill: []ContainerKill{kill(inits(2)[0], "initid3", KillReasonUnknown, `Init container is in "unknown" state, try killing it before restart`)}},
 	},
 	{
 		name: "init container state unknown; kill and recreate the last init container if RestartPolicy == OnFailure",
 		pod:  withPolicy(corev1.RestartPolicyOnFailure),
-		view: func(v *View) { v.Instances[2].State = restart.StateUnknown },
+		view: func(v *restart.View) { v.Instances[2].State = restart.StateUnknown },
 		want: PodActions{SandboxID: sandboxID, InitContainersToStart: inits(2),
 			ContainersToKill: []ContainerKill{kill(inits(2)[0], "initid3", KillReasonUnknown, `Init container is in "unknown" state, try killing it before restart`)}},
 	},
 	{
 		name: "init container state unknown; kill pod if RestartPolicy == Never",
 		pod:  withPolicy(corev1.RestartPolicyNever),
-		view: func(v *View) { v.Instances[2].State = restart.StateUnknown },
+		view: func(v *restart.View) { v.Instances[2].State = restart.StateUnknown },
 		want: PodActions{KillPod: true, SandboxID: sandboxID},
 	},
 	{
 		name: "Pod sandbox not ready, init container failed, but RestartPolicy == Never; kill pod only",
 		pod:  withPolicy(corev1.RestartPolicyNever),
-		view: func(v *View) { v.Sandboxes[0].Ready = false },
+		view: func(v *restart.View) { v.Sandboxes[0].Ready = false },
 		want: PodActions{KillPod: true, SandboxID: sandboxID, Attempt: 1},
 	},
 	{
 		name: "Pod sandbox not ready, and RestartPolicy == Never, but no visible init containers;  create a new pod sandbox",
 		pod:  withPolicy(corev1.RestartPolicyNever),
-		view: func(v *View) { v.Sandboxes[0].Ready, v.Instances = false, nil },
+		view: func(v *restart.View) { v.Sandboxes[0].Ready, v.Instances = false, nil },
 		want: PodActions{KillPod: true, CreateSandbox: true, SandboxID: sandboxID, Attempt: 1, SandboxChange: "pod sandbox is not ready", InitContainersToStart: inits(0)},
 	},
 	{
 		name: "Pod sandbox not ready, init container failed, and RestartPolicy == OnFailure; create a new pod sandbox",
 		pod:  withPolicy(corev1.RestartPolicyOnFailure),
-		view: func(v *View) { v.Sandboxes[0].Ready, v.Instances[2].ExitCode = false, 137 },
+		view: func(v *restart.View) { v.Sandboxes[0].Ready, v.Instances[2].ExitCode = false, 137 },
 		want: PodActions{KillPod: true, CreateSandbox: true, SandboxID: sandboxID, Attempt: 1, SandboxChange: "pod sandbox is not ready", InitContainersToStart: inits(0)},
 	},
 	{
 		name: "some of the init container statuses are missing but the last init container is running, don't restart preceding ones",
 		pod:  withPolicy(corev1.RestartPolicyAlways),
-		view: func(v *View) {
+		view: func(v *restart.View) {
 			v.Instances[2].State = restart.StateRunning
 			v.Instances = v.Instances[2:]
 		},
@@ -377,15 +377,15 @@ var computeInitActionsCases = []planCase{
 	},
 	{
 		name: "stale main container from a previous sandbox must not mark pod as initialized",
-		view: func(v *View) {
-			v.Instances = []Instance{{Name: "foo1", ID: "id1", State: restart.StateCreated, Sandbox: "previous-sandbox"}}
+		view: func(v *restart.View) {
+			v.Instances = []restart.Instance{{Name: "foo1", ID: "id1", State: restart.StateCreated, Sandbox: "previous-sandbox"}}
 		},
 		want: PodActions{SandboxID: sandboxID, InitContainersToStart: inits(0)},
 	},
 	{
 		name: "an init container is in the created state due to an unknown error when starting container; restart it",
 		pod:  withPolicy(corev1.RestartPolicyAlways),
-		view: func(v *View) { v.Instances[2].State = restart.StateCreated },
+		view: func(v *restart.View) { v.Instances[2].State = restart.StateCreated },
 		want: PodActions{SandboxID: sandboxID, InitContainersToStart: inits(2)},
 	},
 	// The three resize cases, without their resize fields (not modelled).
@@ -394,7 +394,7 @@ var computeInitActionsCases = []planCase{
 		pod: func(pod *corev1.Pod) {
 			pod.Spec.InitContainers[0].Resources.Requests = corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("200m"), corev1.ResourceMemory: resource.MustParse("200Mi")}
 		},
-		view: func(v *View) { v.Instances = nil },
+		view: func(v *restart.View) { v.Instances = nil },
 		want: PodActions{SandboxID: sandboxID, InitContainersToStart: inits(0)},
 	},
 	{
@@ -402,7 +402,7 @@ var computeInitActionsCases = []planCase{
 		pod: func(pod *corev1.Pod) {
 			pod.Spec.InitContainers[0].Resources.Requests = corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("800m"), corev1.ResourceMemory: resource.MustParse("800Mi")}
 		},
-		view: func(v *View) {
+		view: func(v *restart.View) {
 			v.Instances = v.Instances[:1]
 			v.Instances[0].State = restart.StateRunning
 		},
@@ -418,62 +418,62 @@ var computeSidecarActionsCases = []planCase{
 	{name: "initialization completed; start all containers", want: PodActions{SandboxID: sandboxID, ContainersToStart: regs(0, 1, 2)}},
 	{
 		name: "no init containers have been started; start the first one",
-		view: func(v *View) { v.Instances = nil },
+		view: func(v *restart.View) { v.Instances = nil },
 		want: PodActions{SandboxID: sandboxID, InitContainersToStart: sidecars(0)},
 	},
 	{
 		name: "an init container is stuck in the created state; restart it",
 		pod:  withPolicy(corev1.RestartPolicyAlways),
-		view: func(v *View) { v.Instances[2].State = restart.StateCreated },
+		view: func(v *restart.View) { v.Instances[2].State = restart.StateCreated },
 		want: PodActions{SandboxID: sandboxID, InitContainersToStart: sidecars(2)},
 	},
 	{
 		name: "restartable init container has started; start the next",
 		pod:  withPolicy(corev1.RestartPolicyAlways),
-		view: func(v *View) { v.Instances = v.Instances[:1] },
+		view: func(v *restart.View) { v.Instances = v.Instances[:1] },
 		want: PodActions{SandboxID: sandboxID, InitContainersToStart: sidecars(1)},
 	},
 	{
 		name: "livenessProbe has not been run; start the nothing",
 		pod:  withPolicy(corev1.RestartPolicyAlways),
-		view: func(v *View) { v.Instances[1].Liveness = ProbeNone; v.Instances = v.Instances[:2] },
+		view: func(v *restart.View) { v.Instances[1].Liveness = restart.ProbeNone; v.Instances = v.Instances[:2] },
 		want: PodActions{SandboxID: sandboxID, InitContainersToStart: sidecars(2)},
 	},
 	{
 		name: "livenessProbe in progress; start the next",
 		pod:  withPolicy(corev1.RestartPolicyAlways),
-		view: func(v *View) { v.Instances[1].Liveness = ProbeUnknown; v.Instances = v.Instances[:2] },
+		view: func(v *restart.View) { v.Instances[1].Liveness = restart.ProbeUnknown; v.Instances = v.Instances[:2] },
 		want: PodActions{SandboxID: sandboxID, InitContainersToStart: sidecars(2)},
 	},
 	{
 		name: "livenessProbe has completed; start the next",
 		pod:  withPolicy(corev1.RestartPolicyAlways),
-		view: func(v *View) { v.Instances = v.Instances[:2] },
+		view: func(v *restart.View) { v.Instances = v.Instances[:2] },
 		want: PodActions{SandboxID: sandboxID, InitContainersToStart: sidecars(2)},
 	},
 	{
 		name: "kill and recreate the restartable init container if the liveness check has failed",
 		pod:  withPolicy(corev1.RestartPolicyAlways),
-		view: func(v *View) { v.Instances[2].Liveness = ProbeFailure },
+		view: func(v *restart.View) { v.Instances[2].Liveness = restart.ProbeFailure },
 		want: PodActions{SandboxID: sandboxID, InitContainersToStart: sidecars(2), ContainersToStart: regs(0, 1, 2),
 			ContainersToKill: []ContainerKill{sidecarKill(2, "initid3", KillReasonLivenessProbe, "Init container restartable-init-3 failed liveness probe")}},
 	},
 	{
 		name: "startupProbe has not been run; do nothing",
 		pod:  withPolicy(corev1.RestartPolicyAlways),
-		view: func(v *View) { v.Instances[1].Startup = ProbeNone; v.Instances = v.Instances[:2] },
+		view: func(v *restart.View) { v.Instances[1].Startup = restart.ProbeNone; v.Instances = v.Instances[:2] },
 		want: PodActions{SandboxID: sandboxID},
 	},
 	{
 		name: "startupProbe in progress; do nothing",
 		pod:  withPolicy(corev1.RestartPolicyAlways),
-		view: func(v *View) { v.Instances[1].Startup = ProbeUnknown; v.Instances = v.Instances[:2] },
+		view: func(v *restart.View) { v.Instances[1].Startup = restart.ProbeUnknown; v.Instances = v.Instances[:2] },
 		want: PodActions{SandboxID: sandboxID},
 	},
 	{
 		name: "startupProbe has completed; start the next",
 		pod:  withPolicy(corev1.RestartPolicyAlways),
-		view: func(v *View) { v.Instances = v.Instances[:2] },
+		view: func(v *restart.View) { v.Instances = v.Instances[:2] },
 		want: PodActions{SandboxID: sandboxID, InitContainersToStart: sidecars(2)},
 	},
 	{
@@ -482,7 +482,7 @@ var computeSidecarActionsCases = []planCase{
 			pod.Spec.RestartPolicy = corev1.RestartPolicyAlways
 			pod.Spec.InitContainers[2].StartupProbe = &corev1.Probe{}
 		},
-		view: func(v *View) { v.Instances[2].Startup = ProbeFailure },
+		view: func(v *restart.View) { v.Instances[2].Startup = restart.ProbeFailure },
 		want: PodActions{SandboxID: sandboxID, InitContainersToStart: sidecars(2),
 			ContainersToKill: []ContainerKill{sidecarKill(2, "initid3", KillReasonStartupProbe, "Init container restartable-init-3 failed startup probe")}},
 	},
@@ -492,26 +492,28 @@ var computeSidecarActionsCases = []planCase{
 			pod.Spec.RestartPolicy = corev1.RestartPolicyAlways
 			pod.Spec.InitContainers[2].Image = "foo-image"
 		},
-		view: func(v *View) { v.Instances[2].SpecChanged = true },
+		view: func(v *restart.View) { v.Instances[2].SpecChanged = true },
 		want: PodActions{SandboxID: sandboxID, InitContainersToStart: sidecars(2), ContainersToStart: regs(0, 1, 2),
 			ContainersToKill: []ContainerKill{sidecarKill(2, "initid3", KillReasonNone, "Init container restartable-init-3 definition changed")}},
 	},
 	{
 		name: "restart terminated restartable init container and next init container",
 		pod:  withPolicy(corev1.RestartPolicyAlways),
-		view: func(v *View) { v.Instances[0].State, v.Instances[2].State = restart.StateExited, restart.StateExited },
+		view: func(v *restart.View) {
+			v.Instances[0].State, v.Instances[2].State = restart.StateExited, restart.StateExited
+		},
 		want: PodActions{SandboxID: sandboxID, InitContainersToStart: sidecars(0, 2)},
 	},
 	{
 		name: "restart terminated restartable init container and regular containers",
 		pod:  withPolicy(corev1.RestartPolicyAlways),
-		view: func(v *View) { v.Instances[0].State = restart.StateExited },
+		view: func(v *restart.View) { v.Instances[0].State = restart.StateExited },
 		want: PodActions{SandboxID: sandboxID, InitContainersToStart: sidecars(0), ContainersToStart: regs(0, 1, 2)},
 	},
 	{
 		name: "Pod sandbox not ready, restartable init container failed, but RestartPolicy == Never; kill pod only",
 		pod:  withPolicy(corev1.RestartPolicyNever),
-		view: func(v *View) {
+		view: func(v *restart.View) {
 			v.Sandboxes[0].Ready = false
 			v.Instances[2].State, v.Instances[2].ExitCode = restart.StateExited, 137
 		},
@@ -520,13 +522,13 @@ var computeSidecarActionsCases = []planCase{
 	{
 		name: "Pod sandbox not ready, and RestartPolicy == Never, but no visible restartable init containers;  create a new pod sandbox",
 		pod:  withPolicy(corev1.RestartPolicyNever),
-		view: func(v *View) { v.Sandboxes[0].Ready, v.Instances = false, nil },
+		view: func(v *restart.View) { v.Sandboxes[0].Ready, v.Instances = false, nil },
 		want: PodActions{KillPod: true, CreateSandbox: true, SandboxID: sandboxID, Attempt: 1, SandboxChange: "pod sandbox is not ready", InitContainersToStart: sidecars(0)},
 	},
 	{
 		name: "Pod sandbox not ready, restartable init container failed, and RestartPolicy == OnFailure; create a new pod sandbox",
 		pod:  withPolicy(corev1.RestartPolicyOnFailure),
-		view: func(v *View) {
+		view: func(v *restart.View) {
 			v.Sandboxes[0].Ready = false
 			v.Instances[2].State, v.Instances[2].ExitCode = restart.StateExited, 137
 		},
@@ -535,7 +537,7 @@ var computeSidecarActionsCases = []planCase{
 	{
 		name: "Pod sandbox not ready, restartable init container failed, and RestartPolicy == Always; create a new pod sandbox",
 		pod:  withPolicy(corev1.RestartPolicyAlways),
-		view: func(v *View) {
+		view: func(v *restart.View) {
 			v.Sandboxes[0].Ready = false
 			v.Instances[2].State, v.Instances[2].ExitCode = restart.StateExited, 137
 		},
@@ -544,20 +546,20 @@ var computeSidecarActionsCases = []planCase{
 	{
 		name: "initialization failed; restart the last restartable init container even if pod's RestartPolicy == Never",
 		pod:  withPolicy(corev1.RestartPolicyNever),
-		view: func(v *View) { v.Instances[2].State, v.Instances[2].ExitCode = restart.StateExited, 137 },
+		view: func(v *restart.View) { v.Instances[2].State, v.Instances[2].ExitCode = restart.StateExited, 137 },
 		want: PodActions{SandboxID: sandboxID, InitContainersToStart: sidecars(2)},
 	},
 	{
 		name: "restartable init container state unknown; kill and recreate the last restartable init container even if pod's RestartPolicy == Never",
 		pod:  withPolicy(corev1.RestartPolicyNever),
-		view: func(v *View) { v.Instances[2].State = restart.StateUnknown },
+		view: func(v *restart.View) { v.Instances[2].State = restart.StateUnknown },
 		want: PodActions{SandboxID: sandboxID, InitContainersToStart: sidecars(2),
 			ContainersToKill: []ContainerKill{sidecarKill(2, "initid3", KillReasonUnknown, `Init container is in "unknown" state, try killing it before restart`)}},
 	},
 	{
 		name: "restart restartable init container if regular containers are running even if pod's RestartPolicy == Never",
 		pod:  withPolicy(corev1.RestartPolicyNever),
-		view: func(v *View) {
+		view: func(v *restart.View) {
 			v.Instances[2].State, v.Instances[2].ExitCode = restart.StateExited, 137
 			v.Instances = append(v.Instances, planBaseView().Instances...)
 		},
@@ -566,9 +568,9 @@ var computeSidecarActionsCases = []planCase{
 	{
 		name: "kill the pod if all main containers succeeded if pod's RestartPolicy == Never",
 		pod:  withPolicy(corev1.RestartPolicyNever),
-		view: func(v *View) {
+		view: func(v *restart.View) {
 			for i, n := range []string{"foo1", "foo2", "foo3"} {
-				v.Instances = append(v.Instances, Instance{Name: n, ID: []string{"id1", "id2", "id3"}[i], State: restart.StateExited})
+				v.Instances = append(v.Instances, restart.Instance{Name: n, ID: []string{"id1", "id2", "id3"}[i], State: restart.StateExited})
 			}
 		},
 		want: PodActions{KillPod: true, SandboxID: sandboxID},
@@ -576,14 +578,14 @@ var computeSidecarActionsCases = []planCase{
 	{
 		name: "some of the init container statuses are missing but the last init container is running, restart restartable init and regular containers",
 		pod:  withPolicy(corev1.RestartPolicyAlways),
-		view: func(v *View) { v.Instances = v.Instances[2:] },
+		view: func(v *restart.View) { v.Instances = v.Instances[2:] },
 		want: PodActions{SandboxID: sandboxID, InitContainersToStart: sidecars(0, 1), ContainersToStart: regs(0, 1, 2)},
 	},
 	{
 		name: "stale main container with mixed restartable and non-restartable init containers; start the first one",
 		pod:  func(pod *corev1.Pod) { pod.Spec.InitContainers[1].RestartPolicy = nil },
-		view: func(v *View) {
-			v.Instances = []Instance{{Name: "foo1", ID: "id1", State: restart.StateCreated, Sandbox: "previous-sandbox"}}
+		view: func(v *restart.View) {
+			v.Instances = []restart.Instance{{Name: "foo1", ID: "id1", State: restart.StateCreated, Sandbox: "previous-sandbox"}}
 		},
 		want: PodActions{SandboxID: sandboxID, InitContainersToStart: sidecars(0)},
 	},
@@ -595,7 +597,7 @@ var computeEphemeralActionsCases = []planCase{
 	{name: "steady state; do nothing; ignore ephemeral container", want: PodActions{SandboxID: sandboxID}},
 	{
 		name: "No ephemeral containers running; start one",
-		view: func(v *View) { v.Instances = v.Instances[:4] },
+		view: func(v *restart.View) { v.Instances = v.Instances[:4] },
 		want: PodActions{SandboxID: sandboxID, EphemeralContainersToStart: []ContainerRef{ephRef}},
 	},
 	{
@@ -608,12 +610,12 @@ var computeEphemeralActionsCases = []planCase{
 	{
 		name: "Ephemeral container exited; do not restart",
 		pod:  withPolicy(corev1.RestartPolicyAlways),
-		view: func(v *View) { v.Instances[4].State = restart.StateExited },
+		view: func(v *restart.View) { v.Instances[4].State = restart.StateExited },
 		want: PodActions{SandboxID: sandboxID},
 	},
 	{
 		name: "initialization in progress; start ephemeral container",
-		view: func(v *View) {
+		view: func(v *restart.View) {
 			v.Instances[3].State = restart.StateRunning
 			v.Instances = v.Instances[:4]
 		},
@@ -622,7 +624,7 @@ var computeEphemeralActionsCases = []planCase{
 	{
 		name: "Create a new pod sandbox if the pod sandbox is dead, init container failed and RestartPolicy == OnFailure",
 		pod:  withPolicy(corev1.RestartPolicyOnFailure),
-		view: func(v *View) {
+		view: func(v *restart.View) {
 			v.Sandboxes[0].Ready = false
 			v.Instances = v.Instances[3:]
 			v.Instances[0].ExitCode = 137
@@ -632,13 +634,13 @@ var computeEphemeralActionsCases = []planCase{
 	{
 		name: "Kill pod and do not restart ephemeral container if the pod sandbox is dead",
 		pod:  withPolicy(corev1.RestartPolicyAlways),
-		view: func(v *View) { v.Sandboxes[0].Ready = false },
+		view: func(v *restart.View) { v.Sandboxes[0].Ready = false },
 		want: PodActions{KillPod: true, CreateSandbox: true, SandboxID: sandboxID, Attempt: 1, SandboxChange: "pod sandbox is not ready", InitContainersToStart: []ContainerRef{{Kind: KindInitContainer, Name: "init1"}}},
 	},
 	{
 		name: "Kill pod if all containers exited except ephemeral container",
 		pod:  withPolicy(corev1.RestartPolicyNever),
-		view: func(v *View) {
+		view: func(v *restart.View) {
 			for i := 0; i < 3; i++ {
 				v.Instances[i].State, v.Instances[i].ExitCode = restart.StateExited, 0
 			}
@@ -648,7 +650,7 @@ var computeEphemeralActionsCases = []planCase{
 	{
 		name: "Ephemeral container is in unknown state; leave it alone",
 		pod:  withPolicy(corev1.RestartPolicyNever),
-		view: func(v *View) { v.Instances[4].State = restart.StateUnknown },
+		view: func(v *restart.View) { v.Instances[4].State = restart.StateUnknown },
 		want: PodActions{SandboxID: sandboxID},
 	},
 }
@@ -661,7 +663,7 @@ var computeContainerRestartRulesCases = []planCase{
 			pod.Spec.Containers[1].RestartPolicy = &policyAlways
 			pod.Spec.RestartPolicy = corev1.RestartPolicyNever
 		},
-		view: func(v *View) {
+		view: func(v *restart.View) {
 			v.Instances[0].State, v.Instances[0].ExitCode = restart.StateExited, 0
 			v.Instances[1].State, v.Instances[1].ExitCode = restart.StateExited, 111
 		},
@@ -674,7 +676,7 @@ var computeContainerRestartRulesCases = []planCase{
 			pod.Spec.Containers[1].RestartPolicy = &policyOnFailure
 			pod.Spec.RestartPolicy = corev1.RestartPolicyNever
 		},
-		view: func(v *View) {
+		view: func(v *restart.View) {
 			v.Instances[0].State, v.Instances[0].ExitCode = restart.StateExited, 0
 			v.Instances[1].State, v.Instances[1].ExitCode = restart.StateExited, 111
 		},
@@ -687,7 +689,7 @@ var computeContainerRestartRulesCases = []planCase{
 			pod.Spec.Containers[1].RestartPolicy = &policyOnFailure
 			pod.Spec.RestartPolicy = corev1.RestartPolicyNever
 		},
-		view: func(v *View) {
+		view: func(v *restart.View) {
 			v.Instances[0].State, v.Instances[0].ExitCode = restart.StateExited, 0
 			v.Instances[1].State = restart.StateCreated
 		},
@@ -700,7 +702,7 @@ var computeContainerRestartRulesCases = []planCase{
 			pod.Spec.Containers[1].RestartPolicy = &policyNever
 			pod.Spec.RestartPolicy = corev1.RestartPolicyAlways
 		},
-		view: func(v *View) {
+		view: func(v *restart.View) {
 			v.Instances[0].State, v.Instances[0].ExitCode = restart.StateExited, 0
 			v.Instances[1].State, v.Instances[1].ExitCode = restart.StateExited, 111
 		},
@@ -712,7 +714,7 @@ var computeContainerRestartRulesCases = []planCase{
 			pod.Spec.Containers[1].RestartPolicy = &policyOnFailure
 			pod.Spec.RestartPolicy = corev1.RestartPolicyAlways
 		},
-		view: func(v *View) {
+		view: func(v *restart.View) {
 			v.Sandboxes[0].Ready = false
 			v.Instances[1].State, v.Instances[1].ExitCode = restart.StateExited, 0
 		},
@@ -750,7 +752,7 @@ func TestComputePodActionsForRestartAllContainers(t *testing.T) {
 	cases := []struct {
 		name       string
 		pod        func() *corev1.Pod
-		view       func() View
+		view       func() restart.View
 		restartAll bool
 		want       PodActions
 	}{
@@ -803,7 +805,7 @@ func TestComputePodActionsForRestartAllContainers(t *testing.T) {
 				p.Status.Conditions = trueCond
 				return p
 			},
-			view: func() View {
+			view: func() restart.View {
 				v := planInitView()
 				v.Instances[1].State = restart.StateRunning
 				v.Instances[2].ExitCode = 1
@@ -824,10 +826,10 @@ func TestComputePodActionsForRestartAllContainers(t *testing.T) {
 				p.Status.Conditions = trueCond
 				return p
 			},
-			view: func() View {
+			view: func() restart.View {
 				v := planSidecarView()
 				v.Instances[2].State, v.Instances[2].ExitCode = restart.StateExited, 1
-				v.Instances = append(v.Instances, Instance{Name: "foo1", ID: "id1", State: restart.StateRunning})
+				v.Instances = append(v.Instances, restart.Instance{Name: "foo1", ID: "id1", State: restart.StateRunning})
 				return v
 			},
 			restartAll: true,
@@ -847,12 +849,12 @@ func TestComputePodActionsForRestartAllContainers(t *testing.T) {
 				p.Status.Conditions = trueCond
 				return p
 			},
-			view: func() View {
+			view: func() restart.View {
 				v := planSidecarView()
 				v.Instances = append(v.Instances,
-					Instance{Name: "foo1", ID: "id1", State: restart.StateRunning},
-					Instance{Name: "foo2", ID: "id2", State: restart.StateRunning},
-					Instance{Name: "foo3", ID: "id3", State: restart.StateExited, ExitCode: 1})
+					restart.Instance{Name: "foo1", ID: "id1", State: restart.StateRunning},
+					restart.Instance{Name: "foo2", ID: "id2", State: restart.StateRunning},
+					restart.Instance{Name: "foo3", ID: "id3", State: restart.StateExited, ExitCode: 1})
 				return v
 			},
 			restartAll: true,
@@ -875,13 +877,13 @@ func TestComputePodActionsForRestartAllContainers(t *testing.T) {
 				p.Status.Conditions = trueCond
 				return p
 			},
-			view: func() View {
+			view: func() restart.View {
 				v := planBaseView()
-				v.Instances[2] = Instance{Name: "foo3", ID: "id3", State: restart.StateExited, ExitCode: 1}
+				v.Instances[2] = restart.Instance{Name: "foo3", ID: "id3", State: restart.StateExited, ExitCode: 1}
 				v.Instances = append(v.Instances,
-					Instance{Name: "foo1", ID: "id1-past", State: restart.StateExited, ExitCode: 99},
-					Instance{Name: "foo2", ID: "id2-past", State: restart.StateExited, ExitCode: 99},
-					Instance{Name: "foo3", ID: "id3-past", State: restart.StateExited, ExitCode: 99})
+					restart.Instance{Name: "foo1", ID: "id1-past", State: restart.StateExited, ExitCode: 99},
+					restart.Instance{Name: "foo2", ID: "id2-past", State: restart.StateExited, ExitCode: 99},
+					restart.Instance{Name: "foo3", ID: "id3-past", State: restart.StateExited, ExitCode: 99})
 				return v
 			},
 			restartAll: true,
@@ -897,13 +899,13 @@ func TestComputePodActionsForRestartAllContainers(t *testing.T) {
 		{
 			name: "all containers removed, start init container",
 			pod:  planInitPod,
-			view: func() View { v := planBaseView(); v.Instances = nil; return v },
+			view: func() restart.View { v := planBaseView(); v.Instances = nil; return v },
 			want: PodActions{SandboxID: sandboxID, InitContainersToStart: inits(0)},
 		},
 		{
 			name: "all containers removed, start regular container",
 			pod:  planBasePod,
-			view: func() View { v := planBaseView(); v.Instances = nil; return v },
+			view: func() restart.View { v := planBaseView(); v.Instances = nil; return v },
 			want: PodActions{SandboxID: sandboxID, ContainersToStart: regs(0, 1, 2)},
 		},
 	}
@@ -924,10 +926,10 @@ func TestPlanBackOff(t *testing.T) {
 	t0 := time.Date(2026, 1, 1, 10, 0, 0, 0, time.UTC)
 	pod := planBasePod()
 	pod.Spec.Containers = pod.Spec.Containers[:1]
-	key := restart.BackoffKey(pod, &pod.Spec.Containers[0])
-	view := func(b map[string]restart.Backoff) View {
+	key := restart.BackOffKey(pod, &pod.Spec.Containers[0])
+	view := func(b map[string]restart.BackOff) restart.View {
 		v := planBaseView()
-		v.Instances = []Instance{{Name: "foo1", ID: "id1", State: restart.StateExited, ExitCode: 1, FinishedAt: t0}}
+		v.Instances = []restart.Instance{{Name: "foo1", ID: "id1", State: restart.StateExited, ExitCode: 1, FinishedAt: t0}}
 		v.BackOff = b
 		return v
 	}
@@ -937,10 +939,10 @@ func TestPlanBackOff(t *testing.T) {
 	v := view(nil)
 	a := Plan(pod, &v, t0.Add(time.Second), Options{})
 	assert.Equal(t, ref, a.ContainersToStart)
-	assert.Equal(t, []BackOffUpdate{{Container: ref[0], Key: key, Backoff: restart.Backoff{Exists: true, Delay: 10 * time.Second, LastUpdate: t0.Add(time.Second)}}}, a.BackOffUpdates)
+	assert.Equal(t, []BackOffUpdate{{Container: ref[0], Key: key, BackOff: restart.BackOff{Exists: true, Delay: 10 * time.Second, LastUpdate: t0.Add(time.Second)}}}, a.BackOffUpdates)
 
 	// Inside the delay the start is held back with upstream's message.
-	v = view(map[string]restart.Backoff{key: {Exists: true, Delay: 20 * time.Second, LastUpdate: t0.Add(-time.Minute)}})
+	v = view(map[string]restart.BackOff{key: {Exists: true, Delay: 20 * time.Second, LastUpdate: t0.Add(-time.Minute)}})
 	a = Plan(pod, &v, t0.Add(5*time.Second), Options{})
 	assert.Nil(t, a.ContainersToStart)
 	assert.Equal(t, []BackOffWait{{Container: ref[0], Delay: 20 * time.Second, Until: t0.Add(20 * time.Second),
@@ -950,17 +952,17 @@ func TestPlanBackOff(t *testing.T) {
 	// At the end of the delay it starts and the delay doubles.
 	a = Plan(pod, &v, t0.Add(20*time.Second), Options{})
 	assert.Equal(t, ref, a.ContainersToStart)
-	assert.Equal(t, 40*time.Second, a.BackOffUpdates[0].Backoff.Delay)
+	assert.Equal(t, 40*time.Second, a.BackOffUpdates[0].BackOff.Delay)
 
 	// MaxContainerRestartPeriod caps the delay.
 	a = Plan(pod, &v, t0.Add(20*time.Second), Options{MaxContainerRestartPeriod: 30 * time.Second})
-	assert.Equal(t, 30*time.Second, a.BackOffUpdates[0].Backoff.Delay)
+	assert.Equal(t, 30*time.Second, a.BackOffUpdates[0].BackOff.Delay)
 
 	// A regular init container that cannot start aborts the rest of the sync.
 	ipod := planInitPod()
 	iv := planInitView()
 	iv.Instances[0].ExitCode, iv.Instances[0].FinishedAt = 1, t0
-	iv.BackOff = map[string]restart.Backoff{restart.BackoffKey(ipod, &ipod.Spec.InitContainers[0]): {Exists: true, Delay: 10 * time.Second, LastUpdate: t0}}
+	iv.BackOff = map[string]restart.BackOff{restart.BackOffKey(ipod, &ipod.Spec.InitContainers[0]): {Exists: true, Delay: 10 * time.Second, LastUpdate: t0}}
 	x := newLookup(&iv)
 	acts := PodActions{InitContainersToStart: inits(0), ContainersToStart: regs(1)}
 	applyBackOff(ipod, &x, &acts, t0, Options{})
@@ -1082,7 +1084,7 @@ func FuzzComputePodActions(f *testing.F) {
 }
 
 // checkStarts asserts the start-order invariants of an action.
-func checkStarts(t *testing.T, pod *corev1.Pod, v *View, a PodActions) {
+func checkStarts(t *testing.T, pod *corev1.Pod, v *restart.View, a PodActions) {
 	t.Helper()
 	for _, r := range a.InitContainersToStart {
 		require.Equal(t, pod.Spec.InitContainers[r.Index].Name, r.Name)
@@ -1117,8 +1119,8 @@ func checkStarts(t *testing.T, pod *corev1.Pod, v *View, a PodActions) {
 		x := newLookup(v)
 		last := &pod.Spec.InitContainers[len(pod.Spec.InitContainers)-1]
 		inst := x.newestActive(last.Name)
-		done := inst != nil && (restart.IsRestartableInitContainer(last) && inst.kubeletState() == restart.StateRunning ||
-			!restart.IsRestartableInitContainer(last) && inst.kubeletState() == restart.StateExited && !initContainerFailed(inst))
+		done := inst != nil && (restart.IsRestartableInitContainer(last) && inst.State.Kubelet() == restart.StateRunning ||
+			!restart.IsRestartableInitContainer(last) && inst.State.Kubelet() == restart.StateExited && !restart.IsInitContainerFailed(inst))
 		require.True(t, done || anyActiveRegularContainer(pod, &x), "regular container started before initialization")
 	}
 }
@@ -1140,7 +1142,7 @@ func (r *fuzzReader) pick(n int) int { return r.next() % n }
 var fuzzT0 = time.Date(2026, 1, 1, 10, 0, 0, 0, time.UTC)
 
 // fuzzPodAndView builds a pod with statuses and a runtime view from fuzz bytes.
-func fuzzPodAndView(data []byte) (*corev1.Pod, *View) {
+func fuzzPodAndView(data []byte) (*corev1.Pod, *restart.View) {
 	r := &fuzzReader{b: data}
 	pod := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Name: "p", Namespace: "ns", UID: "u", Generation: int64(r.pick(3))}}
 	pod.Spec.RestartPolicy = []corev1.RestartPolicy{"", corev1.RestartPolicyAlways, corev1.RestartPolicyOnFailure, corev1.RestartPolicyNever}[r.pick(4)]
@@ -1238,24 +1240,24 @@ func fuzzPodAndView(data []byte) (*corev1.Pod, *View) {
 	}
 
 	// Runtime view.
-	v := &View{}
+	v := &restart.View{}
 	for i := r.pick(3); i > 0; i-- {
-		sb := Sandbox{ID: "s" + strconv.Itoa(len(v.Sandboxes)), Ready: r.pick(4) != 0, Attempt: uint32(r.pick(3)), HostNetwork: r.pick(6) == 0}
+		sb := restart.Sandbox{ID: "s" + strconv.Itoa(len(v.Sandboxes)), Ready: r.pick(4) != 0, Attempt: uint32(r.pick(3)), HostNetwork: r.pick(6) == 0}
 		switch r.pick(4) {
 		case 0:
 		case 1:
-			sb.Network = &SandboxNetwork{}
+			sb.Network = &restart.SandboxNetwork{}
 		case 2:
-			sb.Network = &SandboxNetwork{IP: "10.0.0.1", AdditionalIPs: []string{"fd00::1"}}
+			sb.Network = &restart.SandboxNetwork{IP: "10.0.0.1", AdditionalIPs: []string{"fd00::1"}}
 		default:
-			sb.Network = &SandboxNetwork{IP: "10.0.0." + strconv.Itoa(r.pick(300))}
+			sb.Network = &restart.SandboxNetwork{IP: "10.0.0." + strconv.Itoa(r.pick(300))}
 		}
 		v.Sandboxes = append(v.Sandboxes, sb)
 	}
 	states := []restart.State{restart.StateCreated, restart.StateRunning, restart.StateExited, restart.StateUnknown, restart.StateNone}
-	results := []ProbeResult{ProbeNone, ProbeSuccess, ProbeFailure, ProbeUnknown}
+	results := []restart.ProbeResult{restart.ProbeNone, restart.ProbeSuccess, restart.ProbeFailure, restart.ProbeUnknown}
 	for i := r.pick(8); i > 0; i-- {
-		inst := Instance{
+		inst := restart.Instance{
 			Name: names[r.pick(len(names))], ID: "x://" + strconv.Itoa(r.pick(6)),
 			State: states[r.pick(len(states))], ExitCode: int32(r.pick(4)), RestartCount: int32(r.pick(4)),
 			StartedAt: fuzzT0.Add(time.Duration(r.pick(60)) * time.Second), FinishedAt: fuzzT0.Add(time.Duration(r.pick(120)) * time.Second),
@@ -1270,21 +1272,21 @@ func fuzzPodAndView(data []byte) (*corev1.Pod, *View) {
 		v.Instances = append(v.Instances, inst)
 	}
 	if r.pick(2) == 0 {
-		v.BackOff = map[string]restart.Backoff{}
+		v.BackOff = map[string]restart.BackOff{}
 		for _, c := range pod.Spec.Containers {
-			v.BackOff[restart.BackoffKey(pod, &c)] = restart.Backoff{Exists: true, Delay: time.Duration(10*(1+r.pick(4))) * time.Second, LastUpdate: fuzzT0}
+			v.BackOff[restart.BackOffKey(pod, &c)] = restart.BackOff{Exists: true, Delay: time.Duration(10*(1+r.pick(4))) * time.Second, LastUpdate: fuzzT0}
 		}
 	}
 	if r.pick(2) == 0 {
-		v.StartFailures = map[string]StartFailure{names[r.pick(len(names))]: {Reason: "ErrImagePull", Message: "m"}}
+		v.StartFailures = map[string]restart.StartFailure{names[r.pick(len(names))]: {Reason: "ErrImagePull", Message: "m"}}
 	}
 	return pod, v
 }
 
 // cloneView deep-copies a view for the "input untouched" checks.
-func cloneView(v *View) *View {
+func cloneView(v *restart.View) *restart.View {
 	c := *v
-	c.Sandboxes = append([]Sandbox(nil), v.Sandboxes...)
+	c.Sandboxes = append([]restart.Sandbox(nil), v.Sandboxes...)
 	for i := range c.Sandboxes {
 		if n := c.Sandboxes[i].Network; n != nil {
 			cp := *n
@@ -1292,15 +1294,15 @@ func cloneView(v *View) *View {
 			c.Sandboxes[i].Network = &cp
 		}
 	}
-	c.Instances = append([]Instance(nil), v.Instances...)
+	c.Instances = append([]restart.Instance(nil), v.Instances...)
 	if v.BackOff != nil {
-		c.BackOff = make(map[string]restart.Backoff, len(v.BackOff))
+		c.BackOff = make(map[string]restart.BackOff, len(v.BackOff))
 		for k, b := range v.BackOff {
 			c.BackOff[k] = b
 		}
 	}
 	if v.StartFailures != nil {
-		c.StartFailures = make(map[string]StartFailure, len(v.StartFailures))
+		c.StartFailures = make(map[string]restart.StartFailure, len(v.StartFailures))
 		for k, f := range v.StartFailures {
 			c.StartFailures[k] = f
 		}
@@ -1319,7 +1321,7 @@ var fuzzSeeds = [][]byte{
 
 // benchPod is a realistic running pod: two init containers (one a sidecar with
 // probes), two app containers with resources and probes, full statuses.
-func benchPod() (*corev1.Pod, View) {
+func benchPod() (*corev1.Pod, restart.View) {
 	t0 := time.Date(2026, 1, 1, 10, 0, 0, 0, time.UTC)
 	res := corev1.ResourceRequirements{
 		Requests: corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("100m"), corev1.ResourceMemory: resource.MustParse("128Mi")},
@@ -1361,12 +1363,12 @@ func benchPod() (*corev1.Pod, View) {
 		},
 		ContainerStatuses: []corev1.ContainerStatus{run("app", "containerd://a1", t0.Add(6*time.Second)), run("worker", "containerd://w1", t0.Add(6*time.Second))},
 	}
-	v := View{
-		Sandboxes: []Sandbox{{ID: "s1", Ready: true, Network: &SandboxNetwork{IP: "10.1.2.3"}}},
-		Instances: []Instance{
+	v := restart.View{
+		Sandboxes: []restart.Sandbox{{ID: "s1", Ready: true, Network: &restart.SandboxNetwork{IP: "10.1.2.3"}}},
+		Instances: []restart.Instance{
 			{Name: "worker", ID: "containerd://w1", State: restart.StateRunning, StartedAt: t0.Add(6 * time.Second)},
-			{Name: "app", ID: "containerd://a1", State: restart.StateRunning, StartedAt: t0.Add(6 * time.Second), Liveness: ProbeSuccess, Readiness: ProbeSuccess},
-			{Name: "proxy", ID: "containerd://p1", State: restart.StateRunning, StartedAt: t0.Add(5 * time.Second), Startup: ProbeSuccess, Readiness: ProbeSuccess},
+			{Name: "app", ID: "containerd://a1", State: restart.StateRunning, StartedAt: t0.Add(6 * time.Second), Liveness: restart.ProbeSuccess, Readiness: restart.ProbeSuccess},
+			{Name: "proxy", ID: "containerd://p1", State: restart.StateRunning, StartedAt: t0.Add(5 * time.Second), Startup: restart.ProbeSuccess, Readiness: restart.ProbeSuccess},
 			{Name: "migrate", ID: "containerd://m1", State: restart.StateExited, Reason: "Completed", FinishedAt: t0.Add(4 * time.Second)},
 		},
 		HostIPs: []string{"192.168.1.1"},
@@ -1399,7 +1401,7 @@ func TestPodSandboxChanged(t *testing.T) {
 	cases := []struct {
 		name      string
 		hostNet   bool
-		sandboxes []Sandbox
+		sandboxes []restart.Sandbox
 		changed   bool
 		attempt   uint32
 		id        string
@@ -1407,27 +1409,27 @@ func TestPodSandboxChanged(t *testing.T) {
 	}{
 		{name: "Pod with no existing sandboxes", changed: true, reason: "no pod sandbox exists"},
 		{name: "Pod with multiple ready sandbox statuses",
-			sandboxes: []Sandbox{{ID: "sandboxID2", Ready: true, Attempt: 1}, {ID: "sandboxID1", Ready: true}},
+			sandboxes: []restart.Sandbox{{ID: "sandboxID2", Ready: true, Attempt: 1}, {ID: "sandboxID1", Ready: true}},
 			changed:   true, attempt: 2, id: "sandboxID2", reason: "multiple pod sandboxes are ready and need to be reconciled"},
 		{name: "Pod with no ready sandbox statuses",
-			sandboxes: []Sandbox{{ID: "sandboxID2", Attempt: 1}, {ID: "sandboxID1"}},
+			sandboxes: []restart.Sandbox{{ID: "sandboxID2", Attempt: 1}, {ID: "sandboxID1"}},
 			changed:   true, attempt: 2, id: "sandboxID2", reason: "pod sandbox is not ready"},
 		{name: "Pod with ready sandbox status but network namespace mismatch", hostNet: true,
-			sandboxes: []Sandbox{{ID: "sandboxID1", Ready: true}},
+			sandboxes: []restart.Sandbox{{ID: "sandboxID1", Ready: true}},
 			changed:   true, attempt: 1, reason: "network namespace mode changed and sandbox needs to be recreated"},
 		{name: "Pod with ready sandbox status but no IP",
-			sandboxes: []Sandbox{{ID: "sandboxID1", Ready: true, Network: &SandboxNetwork{}}},
+			sandboxes: []restart.Sandbox{{ID: "sandboxID1", Ready: true, Network: &restart.SandboxNetwork{}}},
 			changed:   true, attempt: 1, id: "sandboxID1", reason: "pod sandbox has no IP address"},
 		{name: "Pod with ready sandbox status with IP",
-			sandboxes: []Sandbox{{ID: "sandboxID1", Ready: true, Network: &SandboxNetwork{IP: "10.0.0.10"}}},
+			sandboxes: []restart.Sandbox{{ID: "sandboxID1", Ready: true, Network: &restart.SandboxNetwork{IP: "10.0.0.10"}}},
 			id:        "sandboxID1"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			pod := &corev1.Pod{Spec: corev1.PodSpec{HostNetwork: tc.hostNet}}
-			changed, attempt, id, reason := sandboxChanged(pod, &View{Sandboxes: tc.sandboxes})
+			changed, attempt, id, reason := sandboxChanged(pod, &restart.View{Sandboxes: tc.sandboxes})
 			assert.Equal(t, []any{tc.changed, tc.attempt, tc.id, tc.reason}, []any{changed, attempt, id, reason})
-			a := ComputePodActions(pod, &View{Sandboxes: tc.sandboxes}, false, Options{})
+			a := ComputePodActions(pod, &restart.View{Sandboxes: tc.sandboxes}, false, Options{})
 			assert.Equal(t, tc.changed, a.CreateSandbox)
 			assert.Equal(t, tc.attempt, a.Attempt)
 			assert.Equal(t, tc.id, a.SandboxID)
@@ -1441,23 +1443,23 @@ func TestDoBackOff(t *testing.T) {
 	now := time.Date(2026, 1, 1, 10, 0, 0, 0, time.UTC)
 	pod := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{UID: "12345678", Name: "foo", Namespace: "new"},
 		Spec: corev1.PodSpec{Containers: []corev1.Container{{Name: "foocontainer", Image: "busybox"}}}}
-	key := restart.BackoffKey(pod, &pod.Spec.Containers[0])
+	key := restart.BackOffKey(pod, &pod.Spec.Containers[0])
 	opts := Options{Features: podlife.FeatureGates{"ReduceDefaultCrashLoopBackOffDecay": true}, MaxContainerRestartPeriod: time.Minute}
 	ref := ContainerRef{Kind: KindContainer, Name: "foocontainer"}
 	cases := []struct {
 		name    string
-		inst    Instance
-		backoff map[string]restart.Backoff
+		inst    restart.Instance
+		backoff map[string]restart.BackOff
 		held    bool
 	}{
-		{name: "container running", inst: Instance{Name: "foocontainer", State: restart.StateRunning}},
-		{name: "not in backoff", inst: Instance{Name: "foocontainer", State: restart.StateExited, FinishedAt: now}},
-		{name: "in backoff", inst: Instance{Name: "foocontainer", State: restart.StateExited, FinishedAt: now},
-			backoff: map[string]restart.Backoff{key: {Exists: true, Delay: time.Second, LastUpdate: now}}, held: true},
+		{name: "container running", inst: restart.Instance{Name: "foocontainer", State: restart.StateRunning}},
+		{name: "not in backoff", inst: restart.Instance{Name: "foocontainer", State: restart.StateExited, FinishedAt: now}},
+		{name: "in backoff", inst: restart.Instance{Name: "foocontainer", State: restart.StateExited, FinishedAt: now},
+			backoff: map[string]restart.BackOff{key: {Exists: true, Delay: time.Second, LastUpdate: now}}, held: true},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			v := &View{Instances: []Instance{tc.inst}, BackOff: tc.backoff}
+			v := &restart.View{Instances: []restart.Instance{tc.inst}, BackOff: tc.backoff}
 			x := newLookup(v)
 			a := PodActions{ContainersToStart: []ContainerRef{ref}}
 			applyBackOff(pod, &x, &a, now, opts)
@@ -1478,12 +1480,12 @@ func TestDoBackOff(t *testing.T) {
 func TestLargePod(t *testing.T) {
 	const n = 10000
 	pod := &corev1.Pod{}
-	v := &View{Sandboxes: []Sandbox{{ID: "s", Ready: true}}}
+	v := &restart.View{Sandboxes: []restart.Sandbox{{ID: "s", Ready: true}}}
 	for i := 0; i < n; i++ {
 		name := "c" + strconv.Itoa(i)
 		pod.Spec.InitContainers = append(pod.Spec.InitContainers, corev1.Container{Name: "i" + name})
 		pod.Spec.Containers = append(pod.Spec.Containers, corev1.Container{Name: name})
-		v.Instances = append(v.Instances, Instance{Name: name, State: restart.StateRunning}, Instance{Name: "i" + name, State: restart.StateExited})
+		v.Instances = append(v.Instances, restart.Instance{Name: name, State: restart.StateRunning}, restart.Instance{Name: "i" + name, State: restart.StateExited})
 	}
 	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	assert.Equal(t, "nothing to do", Plan(pod, v, now, Options{}).String())

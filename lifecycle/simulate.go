@@ -6,6 +6,7 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 
+	"github.com/podlife/podlife/internal/byname"
 	"github.com/podlife/podlife/restart"
 )
 
@@ -27,7 +28,7 @@ type ContainerScript struct {
 	// StartErrors are reasons (and messages) of the container's first start attempts
 	// after a successful pull that fail before the container runs, for example
 	// {Reason: "CreateContainerConfigError", Message: `secret "db" not found`}.
-	StartErrors []StartFailure
+	StartErrors []restart.StartFailure
 }
 
 // Run is one run of a container.
@@ -53,7 +54,7 @@ type ProbeStep struct {
 	// At is the time after the start of the run from which Result holds.
 	At time.Duration
 	// Result is the probe's result from then on.
-	Result ProbeResult
+	Result restart.ProbeResult
 }
 
 // SimulateOptions bounds and parameterises a simulation.
@@ -93,7 +94,7 @@ type Timeline struct {
 	// Pod is the pod with its last status.
 	Pod *corev1.Pod
 	// View is the runtime view at the end.
-	View View
+	View restart.View
 	// End says why the simulation stopped: "terminal" (the pod reached Succeeded or
 	// Failed and every container is stopped), "steady" (nothing more will happen),
 	// "max-duration" or "max-steps".
@@ -132,7 +133,6 @@ func Simulate(pod *corev1.Pod, script Script, opts SimulateOptions) Timeline {
 		tl.End = "steady"
 		return tl
 	}
-	p := pod.DeepCopy()
 	maxDur, maxSteps, relist, resync := opts.MaxDuration, opts.MaxSteps, opts.RelistPeriod, opts.ResyncPeriod
 	if maxDur <= 0 {
 		maxDur = time.Hour
@@ -147,19 +147,14 @@ func Simulate(pod *corev1.Pod, script Script, opts SimulateOptions) Timeline {
 		resync = time.Minute
 	}
 	end := opts.Start.Add(maxDur)
-	var v View
-	runs := map[string]simRun{}         // by instance ID
-	state := map[string]*simContainer{} // by container name
-	pulls := map[string]restart.ImagePullState{}
-	cs := func(name string) *simContainer {
-		c := state[name]
-		if c == nil {
-			c = &simContainer{}
-			state[name] = c
-		}
-		return c
+	sim := simulator{
+		pod:    pod.DeepCopy(),
+		script: script,
+		runs:   map[string]simRun{},
+		state:  map[string]*simContainer{},
+		pulls:  map[string]restart.ImagePullState{},
 	}
-	sandboxes := 0
+	p, v := sim.pod, &sim.view
 
 	now := opts.Start
 	for step := 0; ; step++ {
@@ -171,12 +166,11 @@ func Simulate(pod *corev1.Pod, script Script, opts SimulateOptions) Timeline {
 			tl.End = "max-duration"
 			break
 		}
-		advanceRuntime(p, &v, runs, now)
+		sim.advance(now)
 
-		status := NextStatus(p, &v, now, opts.Options)
-		p.Status = status
-		a := Plan(p, &v, now, opts.Options)
-		changed := applyActions(p, &v, a, now, script, runs, cs, pulls, &sandboxes, opts.Options)
+		p.Status = NextStatus(p, v, now, opts.Options)
+		a := Plan(p, v, now, opts.Options)
+		changed := sim.apply(a, now)
 		if a.Terminate {
 			// Stop everything, then report the terminal status.
 			for i := range v.Instances {
@@ -185,19 +179,19 @@ func Simulate(pod *corev1.Pod, script Script, opts SimulateOptions) Timeline {
 			for i := range v.Sandboxes {
 				v.Sandboxes[i].Ready = false
 			}
-			p.Status = NextStatus(p, &v, now, opts.Options)
+			p.Status = NextStatus(p, v, now, opts.Options)
 		}
 		tl.Steps = append(tl.Steps, Step{Time: now, Actions: a, Status: *p.Status.DeepCopy(), Row: PodColumns(p, now)})
-		if a.Terminate && !anyRunning(&v) && isTerminal(p.Status.Phase) {
+		if a.Terminate && !anyRunning(v) && isTerminal(p.Status.Phase) {
 			tl.End = "terminal"
 			break
 		}
-		if a.Terminate && p.DeletionTimestamp != nil && !anyRunning(&v) {
+		if a.Terminate && p.DeletionTimestamp != nil && !anyRunning(v) {
 			tl.End = "terminal"
 			break
 		}
 
-		next, ok := nextEvent(p, &v, a, runs, now, resync)
+		next, ok := sim.nextEvent(a, now, resync)
 		if changed {
 			next, ok = now.Add(relist), true
 		}
@@ -208,14 +202,44 @@ func Simulate(pod *corev1.Pod, script Script, opts SimulateOptions) Timeline {
 		now = next
 	}
 	tl.Pod = p
-	tl.View = v
+	tl.View = sim.view
 	return tl
 }
 
-// advanceRuntime ends the runs that are over and updates the probe results.
-func advanceRuntime(pod *corev1.Pod, v *View, runs map[string]simRun, now time.Time) {
-	for i := range v.Instances {
-		inst := &v.Instances[i]
+// simulator is the virtual node of [Simulate]: the pod as the kubelet holds it, the
+// runtime view it acts on, and what the script has consumed so far.
+type simulator struct {
+	pod    *corev1.Pod
+	view   restart.View
+	script Script
+	// runs is the script's run of each instance, by instance ID; state the script
+	// position of each container, by name; pulls the image-pull back-off by key.
+	runs      map[string]simRun
+	state     map[string]*simContainer
+	pulls     map[string]restart.ImagePullState
+	sandboxes int // sandboxes created so far
+}
+
+// container returns the script position of the named container.
+func (s *simulator) container(name string) *simContainer {
+	c := s.state[name]
+	if c == nil {
+		c = &simContainer{}
+		s.state[name] = c
+	}
+	return c
+}
+
+// advance ends the runs that are over at now and updates the probe results.
+func (s *simulator) advance(now time.Time) {
+	advanceRuntime(specLookup(&s.pod.Spec), s.view.Instances, s.runs, now)
+}
+
+// advanceRuntime ends the runs of instances that are over and updates the probe
+// results.
+func advanceRuntime(spec func(name string) *corev1.Container, instances []restart.Instance, runs map[string]simRun, now time.Time) {
+	for i := range instances {
+		inst := &instances[i]
 		if inst.State != restart.StateRunning {
 			continue
 		}
@@ -236,16 +260,16 @@ func advanceRuntime(pod *corev1.Pod, v *View, runs map[string]simRun, now time.T
 			inst.FinishedAt = inst.StartedAt.Add(r.run.Duration)
 			continue
 		}
-		c := specByName(pod, inst.Name)
+		c := spec(inst.Name)
 		elapsed := now.Sub(inst.StartedAt)
-		inst.Startup = probeAt(r.run.Startup, elapsed, c != nil && c.StartupProbe != nil, ProbeUnknown)
-		inst.Liveness = probeAt(r.run.Liveness, elapsed, c != nil && c.LivenessProbe != nil, ProbeSuccess)
-		inst.Readiness = probeAt(r.run.Readiness, elapsed, c != nil && c.ReadinessProbe != nil, ProbeFailure)
+		inst.Startup = probeAt(r.run.Startup, elapsed, c != nil && c.StartupProbe != nil, restart.ProbeUnknown)
+		inst.Liveness = probeAt(r.run.Liveness, elapsed, c != nil && c.LivenessProbe != nil, restart.ProbeSuccess)
+		inst.Readiness = probeAt(r.run.Readiness, elapsed, c != nil && c.ReadinessProbe != nil, restart.ProbeFailure)
 	}
 }
 
-func probeAt(steps []ProbeStep, elapsed time.Duration, has bool, initial ProbeResult) ProbeResult {
-	res := ProbeNone
+func probeAt(steps []ProbeStep, elapsed time.Duration, has bool, initial restart.ProbeResult) restart.ProbeResult {
+	res := restart.ProbeNone
 	if has {
 		res = initial
 	}
@@ -257,17 +281,7 @@ func probeAt(steps []ProbeStep, elapsed time.Duration, has bool, initial ProbeRe
 	return res
 }
 
-func specByName(pod *corev1.Pod, name string) *corev1.Container {
-	if c := findIn(pod.Spec.InitContainers, name); c != nil {
-		return c
-	}
-	if c := findIn(pod.Spec.Containers, name); c != nil {
-		return c
-	}
-	return findEphemeral(&pod.Spec, name)
-}
-
-func stopInstance(inst *Instance, now time.Time) {
+func stopInstance(inst *restart.Instance, now time.Time) {
 	if inst.State == restart.StateRunning || inst.State == restart.StateCreated || inst.State == restart.StateUnknown {
 		inst.State = restart.StateExited
 		inst.ExitCode = 137
@@ -276,7 +290,7 @@ func stopInstance(inst *Instance, now time.Time) {
 	}
 }
 
-func anyRunning(v *View) bool {
+func anyRunning(v *restart.View) bool {
 	for i := range v.Instances {
 		if v.Instances[i].State == restart.StateRunning {
 			return true
@@ -285,10 +299,10 @@ func anyRunning(v *View) bool {
 	return false
 }
 
-// applyActions carries out one sync's actions on the simulated runtime and reports
-// whether anything changed in it.
-func applyActions(pod *corev1.Pod, v *View, a PodActions, now time.Time, script Script, runs map[string]simRun,
-	cs func(string) *simContainer, pulls map[string]restart.ImagePullState, sandboxes *int, opts Options) bool {
+// apply carries out one sync's actions on the simulated runtime and reports whether
+// anything changed in it.
+func (s *simulator) apply(a PodActions, now time.Time) bool {
+	pod, v := s.pod, &s.view
 	changed := false
 	if a.Terminate {
 		return anyRunning(v)
@@ -309,8 +323,9 @@ func applyActions(pod *corev1.Pod, v *View, a PodActions, now time.Time, script 
 		if a.CreateSandbox {
 			// Old init containers are purged so that they run again.
 			kept := v.Instances[:0:0]
+			inits := byname.Containers(pod.Spec.InitContainers)
 			for _, inst := range v.Instances {
-				if findIn(pod.Spec.InitContainers, inst.Name) == nil {
+				if inits.First(inst.Name) < 0 {
 					kept = append(kept, inst)
 				}
 			}
@@ -341,84 +356,33 @@ func applyActions(pod *corev1.Pod, v *View, a PodActions, now time.Time, script 
 		}
 	}
 	if a.CreateSandbox {
-		*sandboxes++
-		n := *sandboxes
-		sb := Sandbox{ID: "sandbox-" + strconv.Itoa(n), Ready: true, Attempt: a.Attempt, HostNetwork: pod.Spec.HostNetwork}
+		s.sandboxes++
+		n := s.sandboxes
+		sb := restart.Sandbox{ID: "sandbox-" + strconv.Itoa(n), Ready: true, Attempt: a.Attempt, HostNetwork: pod.Spec.HostNetwork}
 		if !pod.Spec.HostNetwork {
-			sb.Network = &SandboxNetwork{IP: "10.0.0." + strconv.Itoa(n%250+1)}
+			sb.Network = &restart.SandboxNetwork{IP: "10.0.0." + strconv.Itoa(n%250+1)}
 		}
-		v.Sandboxes = append([]Sandbox{sb}, v.Sandboxes...)
+		v.Sandboxes = append([]restart.Sandbox{sb}, v.Sandboxes...)
 		changed = true
 	}
 	for _, u := range a.BackOffUpdates {
 		if v.BackOff == nil {
-			v.BackOff = map[string]restart.Backoff{}
+			v.BackOff = map[string]restart.BackOff{}
 		}
-		v.BackOff[u.Key] = u.Backoff
+		v.BackOff[u.Key] = u.BackOff
 	}
 	for _, w := range a.BackOff {
-		setStartFailure(v, w.Container.Name, StartFailure{Reason: ReasonCrashLoopBackOff, Message: w.Message})
+		s.setStartFailure(w.Container.Name, restart.StartFailure{Reason: restart.ReasonCrashLoopBackOff, Message: w.Message})
 	}
 	if len(v.Sandboxes) == 0 || !v.Sandboxes[0].Ready {
 		return changed
 	}
 	sandbox := v.Sandboxes[0].ID
-	start := func(r ContainerRef) bool {
-		c := specOf(pod, r)
-		name := c.Name
-		st := cs(name)
-		sc := script[name]
-		pullKey := restart.ImagePullBackoffKey(string(pod.UID), c.Image)
-		ps, held, msg := pulls[pullKey].BeforePull(c.Image, now)
-		if held {
-			pulls[pullKey] = ps
-			setStartFailure(v, name, StartFailure{Reason: "ImagePullBackOff", Message: msg})
-			return false
-		}
-		if st.pulls < len(sc.PullErrors) {
-			next, reason, message := ps.PullFailed(c.Image, sc.PullErrors[st.pulls], now)
-			st.pulls++
-			pulls[pullKey] = next
-			setStartFailure(v, name, StartFailure{Reason: reason, Message: message})
-			return false
-		}
-		st.pulls++
-		pulls[pullKey] = ps.PullSucceeded(now)
-		if st.startTries < len(sc.StartErrors) {
-			f := sc.StartErrors[st.startTries]
-			st.startTries++
-			setStartFailure(v, name, f)
-			return false
-		}
-		st.startTries++
-		run := Run{Forever: true}
-		if len(sc.Runs) > 0 {
-			run = sc.Runs[min(st.starts, len(sc.Runs)-1)]
-		}
-		restarts := st.restarts
-		if prev := newestByName(v, name); prev != nil {
-			restarts = prev.RestartCount + 1
-		} else if st.starts > 0 {
-			restarts = st.restarts + 1
-		}
-		st.restarts = restarts
-		st.starts++
-		id := "sim://" + name + "-" + strconv.Itoa(st.starts)
-		inst := Instance{Name: name, ID: id, Sandbox: sandbox, State: restart.StateRunning, Image: c.Image,
-			StartedAt: now, RestartCount: restarts}
-		runs[id] = simRun{run: run}
-		v.Instances = append([]Instance{inst}, v.Instances...)
-		advanceRuntime(pod, &View{Instances: v.Instances[:1]}, runs, now)
-		if v.StartFailures != nil {
-			delete(v.StartFailures, name)
-		}
-		return true
-	}
 	for _, r := range a.EphemeralContainersToStart {
-		changed = start(r) || changed
+		changed = s.start(r, sandbox, now) || changed
 	}
 	for _, r := range a.InitContainersToStart {
-		if start(r) {
+		if s.start(r, sandbox, now) {
 			changed = true
 			continue
 		}
@@ -427,13 +391,67 @@ func applyActions(pod *corev1.Pod, v *View, a PodActions, now time.Time, script 
 		}
 	}
 	for _, r := range a.ContainersToStart {
-		changed = start(r) || changed
+		changed = s.start(r, sandbox, now) || changed
 	}
-	_ = opts
 	return changed
 }
 
-func newestByName(v *View, name string) *Instance {
+// start pulls the image of the referenced container and starts it in sandbox at now,
+// as the script says, and reports whether an instance now runs.
+func (s *simulator) start(r ContainerRef, sandbox string, now time.Time) bool {
+	pod, v := s.pod, &s.view
+	c := specOf(pod, r)
+	name := c.Name
+	st := s.container(name)
+	sc := s.script[name]
+	pullKey := restart.ImagePullBackOffKey(string(pod.UID), c.Image)
+	ps, held, msg := s.pulls[pullKey].BeforePull(c.Image, now)
+	if held {
+		s.pulls[pullKey] = ps
+		s.setStartFailure(name, restart.StartFailure{Reason: restart.ReasonImagePullBackOff, Message: msg})
+		return false
+	}
+	if st.pulls < len(sc.PullErrors) {
+		next, reason, message := ps.PullFailed(c.Image, sc.PullErrors[st.pulls], now)
+		st.pulls++
+		s.pulls[pullKey] = next
+		s.setStartFailure(name, restart.StartFailure{Reason: reason, Message: message})
+		return false
+	}
+	st.pulls++
+	s.pulls[pullKey] = ps.PullSucceeded(now)
+	if st.startTries < len(sc.StartErrors) {
+		f := sc.StartErrors[st.startTries]
+		st.startTries++
+		s.setStartFailure(name, f)
+		return false
+	}
+	st.startTries++
+	run := Run{Forever: true}
+	if len(sc.Runs) > 0 {
+		run = sc.Runs[min(st.starts, len(sc.Runs)-1)]
+	}
+	restarts := st.restarts
+	if prev := newestByName(v, name); prev != nil {
+		restarts = prev.RestartCount + 1
+	} else if st.starts > 0 {
+		restarts = st.restarts + 1
+	}
+	st.restarts = restarts
+	st.starts++
+	id := "sim://" + name + "-" + strconv.Itoa(st.starts)
+	inst := restart.Instance{Name: name, ID: id, Sandbox: sandbox, State: restart.StateRunning, Image: c.Image,
+		StartedAt: now, RestartCount: restarts}
+	s.runs[id] = simRun{run: run}
+	v.Instances = append([]restart.Instance{inst}, v.Instances...)
+	advanceRuntime(specLookup(&pod.Spec), v.Instances[:1], s.runs, now)
+	if v.StartFailures != nil {
+		delete(v.StartFailures, name)
+	}
+	return true
+}
+
+func newestByName(v *restart.View, name string) *restart.Instance {
 	for i := range v.Instances {
 		if v.Instances[i].Name == name {
 			return &v.Instances[i]
@@ -442,15 +460,16 @@ func newestByName(v *View, name string) *Instance {
 	return nil
 }
 
-func setStartFailure(v *View, name string, f StartFailure) {
-	if v.StartFailures == nil {
-		v.StartFailures = map[string]StartFailure{}
+func (s *simulator) setStartFailure(name string, f restart.StartFailure) {
+	if s.view.StartFailures == nil {
+		s.view.StartFailures = map[string]restart.StartFailure{}
 	}
-	v.StartFailures[name] = f
+	s.view.StartFailures[name] = f
 }
 
 // nextEvent returns the time of the next sync when nothing changed now.
-func nextEvent(pod *corev1.Pod, v *View, a PodActions, runs map[string]simRun, now time.Time, resync time.Duration) (time.Time, bool) {
+func (s *simulator) nextEvent(a PodActions, now time.Time, resync time.Duration) (time.Time, bool) {
+	pod, v, runs := s.pod, &s.view, s.runs
 	var next time.Time
 	consider := func(t time.Time) {
 		if t.After(now) && (next.IsZero() || t.Before(next)) {
@@ -488,8 +507,8 @@ func nextEvent(pod *corev1.Pod, v *View, a PodActions, runs map[string]simRun, n
 	if len(v.StartFailures) > 0 && len(a.BackOff) == 0 {
 		consider(now.Add(resync))
 		for _, f := range v.StartFailures {
-			if f.Reason == "ImagePullBackOff" || f.Reason == "ErrImagePull" {
-				consider(now.Add(restart.ImagePullPolicy().Initial))
+			if f.Reason == restart.ReasonImagePullBackOff || f.Reason == restart.ReasonErrImagePull {
+				consider(now.Add(restart.ImagePullBackOffPolicy().Initial))
 			}
 		}
 	}

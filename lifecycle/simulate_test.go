@@ -10,6 +10,8 @@ import (
 	"github.com/stretchr/testify/require"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/podlife/podlife/restart"
 )
 
 var simStart = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
@@ -113,7 +115,7 @@ func TestSimulateImagePullAndLiveness(t *testing.T) {
 	tl := Simulate(pod, Script{"app": {
 		PullErrors: []string{"rpc error: not found", "rpc error: not found"},
 		Runs: []Run{
-			{Forever: true, Liveness: []ProbeStep{{At: 30 * time.Second, Result: ProbeFailure}}},
+			{Forever: true, Liveness: []ProbeStep{{At: 30 * time.Second, Result: restart.ProbeFailure}}},
 			{Forever: true},
 		},
 	}}, SimulateOptions{Start: simStart, MaxDuration: 3 * time.Minute})

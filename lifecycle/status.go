@@ -10,6 +10,7 @@ import (
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
+	"github.com/podlife/podlife/internal/byname"
 	"github.com/podlife/podlife/resources"
 	"github.com/podlife/podlife/restart"
 )
@@ -46,7 +47,7 @@ const (
 // "network namespace mode changed and sandbox needs to be recreated", "pod sandbox has
 // no IP address"). It carries observedGeneration = pod.generation; times are left to
 // [NextStatus].
-func PodReadyToStartContainersCondition(pod *corev1.Pod, view *View, opts Options) corev1.PodCondition {
+func PodReadyToStartContainersCondition(pod *corev1.Pod, view *restart.View, opts Options) corev1.PodCondition {
 	pod = orEmpty(pod)
 	cond := corev1.PodCondition{
 		Type:               corev1.PodReadyToStartContainers,
@@ -70,9 +71,23 @@ func PodReadyToStartContainersCondition(pod *corev1.Pod, view *View, opts Option
 // phase; True with reason RestartAllContainersStarted and message "container exited
 // with restart policy rule" while a restart of all containers is under way and some
 // instance is left to remove; False otherwise. The condition has no observedGeneration.
-func AllContainersRestartingCondition(pod *corev1.Pod, view *View, phase corev1.PodPhase, opts Options) (corev1.PodCondition, bool) {
-	x := newLookup(orEmptyView(view))
-	return restart.AllContainersRestartingCondition(orEmpty(pod), x.runtime(), phase, opts.restartOptions())
+func AllContainersRestartingCondition(pod *corev1.Pod, view *restart.View, phase corev1.PodPhase, opts Options) (corev1.PodCondition, bool) {
+	pod, view = orEmpty(pod), orEmptyView(view)
+	cond := corev1.PodCondition{Type: corev1.AllContainersRestarting, Status: corev1.ConditionFalse}
+	included := opts.Features.Resolve().RestartAllContainersOnContainerExits && restart.AllContainersCouldRestart(&pod.Spec)
+	switch {
+	case phase == corev1.PodSucceeded:
+		cond.Reason = ReasonPodCompleted
+	case phase == corev1.PodFailed:
+		cond.Reason = ReasonPodFailed
+	case !restart.ShouldAllContainersRestart(pod, view):
+	case restart.AllContainersRestartCleanedUp(pod, view):
+	default:
+		cond.Status = corev1.ConditionTrue
+		cond.Reason = ReasonRestartAllContainersStarted
+		cond.Message = MessageRestartAllContainers
+	}
+	return cond, included
 }
 
 // NextStatus returns the status the kubelet writes next for pod, given the runtime
@@ -90,7 +105,7 @@ func AllContainersRestartingCondition(pod *corev1.Pod, view *View, phase corev1.
 // lastTerminationState. A previously running container that vanished becomes terminated
 // with reason ContainerStatusUnknown (unknown runtime state) or gets that last
 // termination (no instance at all). A container the kubelet would restart whose last
-// start failed shows the reason cache ([View.StartFailures]) as its waiting state,
+// start failed shows the reason cache ([restart.View.StartFailures]) as its waiting state,
 // for example CrashLoopBackOff. Restarting all containers in place shows
 // RestartingAllContainers.
 //
@@ -104,7 +119,7 @@ func AllContainersRestartingCondition(pod *corev1.Pod, view *View, phase corev1.
 // manager, the merge into the API object (a terminal phase held back while containers
 // may still run), the refusal of a status in which a container that cannot restart
 // leaves the terminated state (checkContainerStateTransition) and the TerminatePod step
-// for pods that have finished terminating. The node's IPs come from [View.HostIPs],
+// for pods that have finished terminating. The node's IPs come from [restart.View.HostIPs],
 // else from pod.Status.
 //
 // Besides the gates of [Phase] and the condition functions, NextStatus reads
@@ -112,7 +127,7 @@ func AllContainersRestartingCondition(pod *corev1.Pod, view *View, phase corev1.
 // ChangeContainerStatusOnKubeletRestart (whether a running container keeps its previous
 // started flag), PodReadyToStartContainersCondition, PodLevelResources and
 // PodLevelResourcesFixKubeletQOSClass (the QoS class).
-func NextStatus(pod *corev1.Pod, view *View, now time.Time, opts Options) corev1.PodStatus {
+func NextStatus(pod *corev1.Pod, view *restart.View, now time.Time, opts Options) corev1.PodStatus {
 	pod = orEmpty(pod)
 	v := orEmptyView(view)
 	x := newLookup(v)
@@ -129,7 +144,7 @@ type proberFunc func(pod *corev1.Pod, x *lookup, s *corev1.PodStatus, opts Optio
 func generateStatus(pod *corev1.Pod, old *corev1.PodStatus, x *lookup, now time.Time, podIsTerminal bool, prober proberFunc, opts Options) corev1.PodStatus {
 	v := x.v
 	var s corev1.PodStatus
-	if _, ok := v.activeSandbox(); ok {
+	if _, ok := activeSandbox(v); ok {
 		s.PodIPs = podIPs(v.Sandboxes[0].Network, v.HostIPs, old)
 		if len(s.PodIPs) > 0 {
 			s.PodIP = s.PodIPs[0].IP
@@ -189,8 +204,8 @@ func generateStatus(pod *corev1.Pod, old *corev1.PodStatus, x *lookup, now time.
 		ObservedGeneration: observedGeneration(&oldPod, corev1.PodScheduled, opts),
 		Status:             corev1.ConditionTrue,
 	})
-	if opts.Features.Resolve().RestartAllContainersOnContainerExits && restart.AllContainersCouldRestart(&pod.Spec, opts.restartOptions()) {
-		cond, _ := restart.AllContainersRestartingCondition(&oldPod, x.runtime(), s.Phase, opts.restartOptions())
+	if opts.Features.Resolve().RestartAllContainersOnContainerExits && restart.AllContainersCouldRestart(&pod.Spec) {
+		cond, _ := AllContainersRestartingCondition(&oldPod, x.v, s.Phase, opts)
 		s.Conditions = append(s.Conditions, cond)
 	}
 	setHostIPs(pod, v, &s)
@@ -260,7 +275,7 @@ func restartingAll(pod *corev1.Pod, old *corev1.PodStatus, x *lookup, opts Optio
 	if !opts.Features.Resolve().RestartAllContainersOnContainerExits {
 		return false
 	}
-	if !restart.AllContainersCouldRestart(&pod.Spec, opts.restartOptions()) {
+	if !restart.AllContainersCouldRestart(&pod.Spec) {
 		for i := range old.Conditions {
 			if c := &old.Conditions[i]; c.Type == corev1.AllContainersRestarting && c.Status == corev1.ConditionTrue {
 				return true
@@ -270,7 +285,7 @@ func restartingAll(pod *corev1.Pod, old *corev1.PodStatus, x *lookup, opts Optio
 	}
 	oldPod := *pod
 	oldPod.Status = *old
-	return restart.ShouldAllContainersRestart(&oldPod, x.runtime(), opts.restartOptions())
+	return restart.ShouldAllContainersRestart(&oldPod, x.v)
 }
 
 // resolvedPhase is getPhase over tmp (the pod with its new container statuses)
@@ -283,7 +298,7 @@ func resolvedPhase(pod, tmp *corev1.Pod, old *corev1.PodStatus, x *lookup, now t
 
 // nextPhase is the phase of the next status and whether the pod is restarting all
 // its containers, without the rest of the status.
-func nextPhase(pod *corev1.Pod, v *View, x *lookup, now time.Time, opts Options) (corev1.PodPhase, bool) {
+func nextPhase(pod *corev1.Pod, v *restart.View, x *lookup, now time.Time, opts Options) (corev1.PodPhase, bool) {
 	init, regular, _, restarting := convertAll(pod, &pod.Status, x, false, opts)
 	tmp := *pod
 	tmp.Status = corev1.PodStatus{
@@ -321,7 +336,7 @@ func conditionIndex(cs []corev1.PodCondition, t corev1.PodConditionType) int {
 
 // podIPs is determinePodSandboxIPs followed by sortPodIPs: at most one IP of the node's
 // family, then one of the other family, re-rendered in canonical form.
-func podIPs(n *SandboxNetwork, hostIPs []string, old *corev1.PodStatus) []corev1.PodIP {
+func podIPs(n *restart.SandboxNetwork, hostIPs []string, old *corev1.PodStatus) []corev1.PodIP {
 	if n == nil {
 		return nil
 	}
@@ -428,7 +443,7 @@ func canonicalIP(ip netip.Addr, raw string) string {
 }
 
 // setHostIPs fills hostIP(s), and the pod IPs of a hostNetwork pod, from the node.
-func setHostIPs(pod *corev1.Pod, v *View, s *corev1.PodStatus) {
+func setHostIPs(pod *corev1.Pod, v *restart.View, s *corev1.PodStatus) {
 	var host []string
 	if len(v.HostIPs) > 0 {
 		host = v.HostIPs
@@ -470,27 +485,10 @@ func convertStatuses(pod *corev1.Pod, x *lookup, previous []corev1.ContainerStat
 		defaultReason = ReasonPodInitializing
 	}
 	// The previous status of a name is the last one with that name.
+	previousByName := byname.Statuses(previous)
 	oldOf := func(name string) (*corev1.ContainerStatus, bool) {
-		for i := len(previous) - 1; i >= 0; i-- {
-			if previous[i].Name == name {
-				return &previous[i], true
-			}
-		}
-		return nil, false
-	}
-	var oldIdx map[string]int
-	if len(previous) > 16 {
-		oldIdx = make(map[string]int, len(previous))
-		for i := range previous {
-			oldIdx[previous[i].Name] = i
-		}
-		oldOf = func(name string) (*corev1.ContainerStatus, bool) {
-			i, ok := oldIdx[name]
-			if !ok {
-				return nil, false
-			}
-			return &previous[i], true
-		}
+		st := previousByName.LastEntry(name)
+		return st, st != nil
 	}
 
 	out := make([]corev1.ContainerStatus, len(containers))
@@ -499,7 +497,7 @@ func convertStatuses(pod *corev1.Pod, x *lookup, previous []corev1.ContainerStat
 		c := &containers[i]
 		st := &out[i]
 		old, found := oldOf(c.Name)
-		if x.first(c.Name) < 0 {
+		if x.names.First(c.Name) < 0 {
 			*st = statusWithoutInstance(pod, c, old, defaultReason, rac && restarting)
 			continue
 		}
@@ -508,7 +506,7 @@ func convertStatuses(pod *corev1.Pod, x *lookup, previous []corev1.ContainerStat
 		for j := range x.all(c.Name) {
 			inst := &x.v.Instances[j]
 			conv := convertInstance(inst, old, restarting, rac)
-			if !g.ChangeContainerStatusOnKubeletRestart && inst.kubeletState() == restart.StateRunning && found && old.Started != nil {
+			if !g.ChangeContainerStatusOnKubeletRestart && inst.State.Kubelet() == restart.StateRunning && found && old.Started != nil {
 				// The prober replaces the flag of init and regular containers; only
 				// ephemeral ones keep a copy.
 				conv.Started = old.Started
@@ -538,7 +536,7 @@ func convertStatuses(pod *corev1.Pod, x *lookup, previous []corev1.ContainerStat
 	}
 
 	// Containers whose last start failed show why, if they are to be restarted.
-	ro := opts.restartOptions()
+	ro := opts
 	created := -1 // HasAnyRegularContainerCreated, computed once when needed
 	regularCreated := func() bool {
 		if created < 0 {
@@ -554,7 +552,7 @@ func convertStatuses(pod *corev1.Pod, x *lookup, previous []corev1.ContainerStat
 		st := &out[i]
 		newest := x.newest(c.Name)
 		if kind == KindInitContainer {
-			if newest != nil && newest.kubeletState() == restart.StateExited && newest.ExitCode == 0 {
+			if newest != nil && newest.State.Kubelet() == restart.StateExited && newest.ExitCode == 0 {
 				continue
 			}
 			if newest == nil && !restart.IsRestartableInitContainer(c) && st.State.Waiting != nil && regularCreated() {
@@ -614,7 +612,7 @@ func statusWithoutInstance(pod *corev1.Pod, c *corev1.Container, old *corev1.Con
 }
 
 // convertInstance is convertContainerStatus.
-func convertInstance(inst *Instance, old *corev1.ContainerStatus, restarting, rac bool) corev1.ContainerStatus {
+func convertInstance(inst *restart.Instance, old *corev1.ContainerStatus, restarting, rac bool) corev1.ContainerStatus {
 	st := corev1.ContainerStatus{
 		Name:         inst.Name,
 		RestartCount: inst.RestartCount,
@@ -635,7 +633,7 @@ func convertInstance(inst *Instance, old *corev1.ContainerStatus, restarting, ra
 			}
 		}
 	}
-	switch state := inst.kubeletState(); {
+	switch state := inst.State.Kubelet(); {
 	case state == restart.StateRunning:
 		st.State.Running = &corev1.ContainerStateRunning{StartedAt: metav1.NewTime(inst.StartedAt)}
 		if rac && old != nil && old.State.Terminated != nil && old.RestartCount >= inst.RestartCount {
@@ -669,9 +667,9 @@ func convertInstance(inst *Instance, old *corev1.ContainerStatus, restarting, ra
 // resources: the allocated (spec) resources, keeping for a container still running
 // under the same ID the CPU and memory values reported before. The lists share the
 // spec's maps unless a kept value differs, which saves a copy of every list.
-func statusResources(r *corev1.ResourceRequirements, c *corev1.Container, inst *Instance, st *corev1.ContainerStatus, old *corev1.ContainerStatus) *corev1.ResourceRequirements {
+func statusResources(r *corev1.ResourceRequirements, c *corev1.Container, inst *restart.Instance, st *corev1.ContainerStatus, old *corev1.ContainerStatus) *corev1.ResourceRequirements {
 	*r = corev1.ResourceRequirements{Limits: c.Resources.Limits, Requests: c.Resources.Requests, Claims: c.Resources.Claims}
-	if inst.kubeletState() != restart.StateRunning {
+	if inst.State.Kubelet() != restart.StateRunning {
 		return r
 	}
 	if old == nil || old.State.Running == nil || st.ContainerID != old.ContainerID || old.Resources == nil {
@@ -721,7 +719,7 @@ func identicalQuantity(a, b resource.Quantity) bool {
 // running since before every container started.
 func updateProbeStatus(pod *corev1.Pod, x *lookup, s *corev1.PodStatus, opts Options) {
 	keepStarted := !opts.Features.Resolve().ChangeContainerStatusOnKubeletRestart
-	probes := func(st *corev1.ContainerStatus) *Instance {
+	probes := func(st *corev1.ContainerStatus) *restart.Instance {
 		if st.ContainerID == "" {
 			return nil
 		}
@@ -732,43 +730,32 @@ func updateProbeStatus(pod *corev1.Pod, x *lookup, s *corev1.PodStatus, opts Opt
 		}
 		return nil
 	}
-	started := func(st *corev1.ContainerStatus, c *corev1.Container, inst *Instance) bool {
+	started := func(st *corev1.ContainerStatus, c *corev1.Container, inst *restart.Instance) bool {
 		if st.State.Running == nil {
 			return false
 		}
-		if inst != nil && inst.Startup != ProbeNone {
-			return inst.Startup == ProbeSuccess
+		if inst != nil && inst.Startup != restart.ProbeNone {
+			return inst.Startup == restart.ProbeSuccess
 		}
 		if keepStarted && st.Started != nil && *st.Started {
 			return true
 		}
 		return c == nil || c.StartupProbe == nil
 	}
-	ready := func(st *corev1.ContainerStatus, c *corev1.Container, inst *Instance) bool {
+	ready := func(st *corev1.ContainerStatus, c *corev1.Container, inst *restart.Instance) bool {
 		if st.State.Running == nil {
 			return false
 		}
-		if inst != nil && inst.Readiness == ProbeSuccess {
+		if inst != nil && inst.Readiness == restart.ProbeSuccess {
 			return true
 		}
 		return c == nil || c.ReadinessProbe == nil
 	}
 	flags := make([]bool, len(s.ContainerStatuses)+len(s.InitContainerStatuses)) // one allocation for every started flag
-	// Regular statuses are sorted by name; large pods look their specs up by name
-	// through an index to stay linear.
-	specOf := func(name string) *corev1.Container { return findIn(pod.Spec.Containers, name) }
-	if n := len(pod.Spec.Containers); n > indexThreshold {
-		idx := make(map[string]int, n)
-		for i := n - 1; i >= 0; i-- {
-			idx[pod.Spec.Containers[i].Name] = i
-		}
-		specOf = func(name string) *corev1.Container {
-			if i, ok := idx[name]; ok {
-				return &pod.Spec.Containers[i]
-			}
-			return nil
-		}
-	}
+	// Regular statuses are sorted by name; their specs are looked up by name, the
+	// first match winning, in time linear in the pod.
+	specs := byname.Containers(pod.Spec.Containers)
+	specOf := specs.FirstEntry
 	for i := range s.ContainerStatuses {
 		st := &s.ContainerStatuses[i]
 		c := specOf(st.Name)
@@ -780,6 +767,7 @@ func updateProbeStatus(pod *corev1.Pod, x *lookup, s *corev1.PodStatus, opts Opt
 			st.Ready = ready(st, c, inst)
 		}
 	}
+	inits := byname.Containers(pod.Spec.InitContainers)
 	for i := range s.InitContainerStatuses {
 		st := &s.InitContainerStatuses[i]
 		// Init statuses are in spec order.
@@ -787,7 +775,7 @@ func updateProbeStatus(pod *corev1.Pod, x *lookup, s *corev1.PodStatus, opts Opt
 		if i < len(pod.Spec.InitContainers) && pod.Spec.InitContainers[i].Name == st.Name {
 			c = &pod.Spec.InitContainers[i]
 		} else {
-			c = findIn(pod.Spec.InitContainers, st.Name)
+			c = inits.FirstEntry(st.Name)
 		}
 		inst := probes(st)
 		b := &flags[len(s.ContainerStatuses)+i]

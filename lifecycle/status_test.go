@@ -21,30 +21,30 @@ func TestPodReadyToStartContainersCondition(t *testing.T) {
 	cases := []struct {
 		name            string
 		pod             *corev1.Pod
-		sandboxes       []Sandbox
+		sandboxes       []restart.Sandbox
 		status          corev1.ConditionStatus
 		reason, message string
 	}{
 		{name: "Empty pod status", pod: &corev1.Pod{}, status: corev1.ConditionFalse, reason: "PodSandboxNotReady", message: "no pod sandbox exists"},
-		{name: "Pod sandbox status not ready", pod: &corev1.Pod{}, sandboxes: []Sandbox{{Attempt: 0}},
+		{name: "Pod sandbox status not ready", pod: &corev1.Pod{}, sandboxes: []restart.Sandbox{{Attempt: 0}},
 			status: corev1.ConditionFalse, reason: "PodSandboxNotReady", message: "pod sandbox is not ready"},
 		{name: "Pod with multiple ready sandboxes", pod: &corev1.Pod{},
-			sandboxes: []Sandbox{{Ready: true, Attempt: 1, Network: &SandboxNetwork{IP: "10.0.0.10"}}, {Ready: true, Network: &SandboxNetwork{IP: "10.0.0.11"}}},
+			sandboxes: []restart.Sandbox{{Ready: true, Attempt: 1, Network: &restart.SandboxNetwork{IP: "10.0.0.10"}}, {Ready: true, Network: &restart.SandboxNetwork{IP: "10.0.0.11"}}},
 			status:    corev1.ConditionFalse, reason: "PodSandboxNotReady", message: "multiple pod sandboxes are ready and need to be reconciled"},
 		{name: "Pod sandbox status ready but network namespace mode changed", pod: hostNet,
-			sandboxes: []Sandbox{{Ready: true, Network: &SandboxNetwork{IP: "10.0.0.10"}}},
+			sandboxes: []restart.Sandbox{{Ready: true, Network: &restart.SandboxNetwork{IP: "10.0.0.10"}}},
 			status:    corev1.ConditionFalse, reason: "PodSandboxNotReady", message: "network namespace mode changed and sandbox needs to be recreated"},
 		{name: "Pod sandbox status ready but no IP configured", pod: &corev1.Pod{},
-			sandboxes: []Sandbox{{Ready: true, Network: &SandboxNetwork{}}},
+			sandboxes: []restart.Sandbox{{Ready: true, Network: &restart.SandboxNetwork{}}},
 			status:    corev1.ConditionFalse, reason: "PodSandboxNotReady", message: "pod sandbox has no IP address"},
 		{name: "Pod sandbox status ready and IP configured", pod: &corev1.Pod{},
-			sandboxes: []Sandbox{{Ready: true, Network: &SandboxNetwork{IP: "10.0.0.10"}}}, status: corev1.ConditionTrue},
-		{name: "host network sandbox without IP", pod: hostNet, sandboxes: []Sandbox{{Ready: true, HostNetwork: true, Network: &SandboxNetwork{}}}, status: corev1.ConditionTrue},
-		{name: "no network status", pod: &corev1.Pod{}, sandboxes: []Sandbox{{Ready: true}}, status: corev1.ConditionTrue},
+			sandboxes: []restart.Sandbox{{Ready: true, Network: &restart.SandboxNetwork{IP: "10.0.0.10"}}}, status: corev1.ConditionTrue},
+		{name: "host network sandbox without IP", pod: hostNet, sandboxes: []restart.Sandbox{{Ready: true, HostNetwork: true, Network: &restart.SandboxNetwork{}}}, status: corev1.ConditionTrue},
+		{name: "no network status", pod: &corev1.Pod{}, sandboxes: []restart.Sandbox{{Ready: true}}, status: corev1.ConditionTrue},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			got := PodReadyToStartContainersCondition(tc.pod, &View{Sandboxes: tc.sandboxes}, Options{})
+			got := PodReadyToStartContainersCondition(tc.pod, &restart.View{Sandboxes: tc.sandboxes}, Options{})
 			assert.Equal(t, corev1.PodCondition{Type: corev1.PodReadyToStartContainers, Status: tc.status, Reason: tc.reason, Message: tc.message}, got)
 		})
 	}
@@ -54,56 +54,6 @@ func TestPodReadyToStartContainersCondition(t *testing.T) {
 		assert.Equal(t, int64(7), PodReadyToStartContainersCondition(pod, nil, Options{}).ObservedGeneration)
 		assert.Equal(t, "no pod sandbox exists", PodReadyToStartContainersCondition(nil, nil, Options{}).Message)
 	})
-}
-
-// Upstream's TestGenerateAllContainersRestartingCondition.
-func TestAllContainersRestartingCondition(t *testing.T) {
-	pod := &corev1.Pod{Spec: corev1.PodSpec{Containers: []corev1.Container{
-		{Name: "container1"},
-		{Name: "trigger", RestartPolicy: &policyNever, RestartPolicyRules: []corev1.ContainerRestartRule{{
-			Action:    corev1.ContainerRestartRuleActionRestartAllContainers,
-			ExitCodes: &corev1.ContainerRestartRuleOnExitCodes{Operator: corev1.ContainerRestartRuleOnExitCodesOpIn, Values: []int32{42}},
-		}}},
-	}}}
-	restarting := []corev1.PodCondition{{Type: corev1.AllContainersRestarting, Status: corev1.ConditionTrue}}
-	started := corev1.PodCondition{Type: corev1.AllContainersRestarting, Status: corev1.ConditionTrue, Reason: "RestartAllContainersStarted", Message: "container exited with restart policy rule"}
-	cases := []struct {
-		name      string
-		instances []Instance
-		old       []corev1.PodCondition
-		phase     corev1.PodPhase
-		want      corev1.PodCondition
-	}{
-		{name: "pod pending", phase: corev1.PodPending, want: corev1.PodCondition{Type: corev1.AllContainersRestarting, Status: corev1.ConditionFalse}},
-		{name: "pod failed", phase: corev1.PodFailed, want: corev1.PodCondition{Type: corev1.AllContainersRestarting, Status: corev1.ConditionFalse, Reason: "PodFailed"}},
-		{name: "pod succeeded", phase: corev1.PodSucceeded, want: corev1.PodCondition{Type: corev1.AllContainersRestarting, Status: corev1.ConditionFalse, Reason: "PodCompleted"}},
-		{
-			name:      "container triggers RestartAllContainers rule",
-			instances: []Instance{{Name: "container", State: restart.StateRunning}, {Name: "trigger", State: restart.StateExited, ExitCode: 42}},
-			phase:     corev1.PodRunning, want: started,
-		},
-		{
-			name:      "container triggres RestartAllContainers rule, cleaning up",
-			instances: []Instance{{Name: "container", State: restart.StateExited}, {Name: "trigger", State: restart.StateExited, ExitCode: 42}},
-			old:       restarting, phase: corev1.PodRunning, want: started,
-		},
-		{
-			name: "container triggres RestartAllContainers rule, cleaned up",
-			old:  restarting, phase: corev1.PodPending,
-			want: corev1.PodCondition{Type: corev1.AllContainersRestarting, Status: corev1.ConditionFalse},
-		},
-	}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			p := pod.DeepCopy()
-			p.Status.Conditions = tc.old
-			got, included := AllContainersRestartingCondition(p, &View{Instances: tc.instances}, tc.phase, Options{})
-			assert.True(t, included)
-			assert.Equal(t, tc.want, got)
-		})
-	}
-	_, included := AllContainersRestartingCondition(&corev1.Pod{}, nil, corev1.PodRunning, Options{})
-	assert.False(t, included, "a pod without RestartAllContainers rules has no such condition")
 }
 
 // Helpers with the meaning of upstream's kubelet_pods_test.go helpers.
@@ -157,7 +107,7 @@ func TestConvertToAPIContainerStatuses(t *testing.T) {
 	cases := []struct {
 		name       string
 		pod        *corev1.Pod
-		instances  []Instance
+		instances  []restart.Instance
 		previous   []corev1.ContainerStatus
 		init       bool
 		restarting bool
@@ -184,7 +134,7 @@ func TestConvertToAPIContainerStatuses(t *testing.T) {
 		{
 			name:      "currently running with lower restartCount; should keeping previous restartCount",
 			pod:       &corev1.Pod{Spec: two},
-			instances: []Instance{{Name: "containerA", ID: "containerA", State: restart.StateRunning}, {Name: "containerB", ID: "containerB", State: restart.StateRunning}},
+			instances: []restart.Instance{{Name: "containerA", ID: "containerA", State: restart.StateRunning}, {Name: "containerB", ID: "containerB", State: restart.StateRunning}},
 			previous:  []corev1.ContainerStatus{withRestarts(csTerminated("containerA", -1), 5), withRestarts(csTerminated("containerB", -1), 5)},
 			want: []corev1.ContainerStatus{
 				withRestarts(withLast(csRunning("containerA"), corev1.ContainerState{Terminated: &corev1.ContainerStateTerminated{ExitCode: -1}}), 6),
@@ -194,7 +144,7 @@ func TestConvertToAPIContainerStatuses(t *testing.T) {
 		{
 			name:       "containerB dies and triggers RestartAllContainers in place",
 			pod:        &corev1.Pod{Spec: two},
-			instances:  []Instance{{Name: "containerA", State: restart.StateRunning}, {Name: "containerB", State: restart.StateExited, ExitCode: 42}},
+			instances:  []restart.Instance{{Name: "containerA", State: restart.StateRunning}, {Name: "containerB", State: restart.StateExited, ExitCode: 42}},
 			previous:   []corev1.ContainerStatus{csRunning("containerA"), csRunning("containerB")},
 			restarting: true,
 			want:       []corev1.ContainerStatus{csRunning("containerA"), csTerminated("containerB", 42)},
@@ -202,7 +152,7 @@ func TestConvertToAPIContainerStatuses(t *testing.T) {
 		{
 			name:       "containerB dies and triggers RestartAllContainers in place, containerA killed",
 			pod:        &corev1.Pod{Spec: two},
-			instances:  []Instance{{Name: "containerA", State: restart.StateExited, ExitCode: 137}},
+			instances:  []restart.Instance{{Name: "containerA", State: restart.StateExited, ExitCode: 137}},
 			previous:   []corev1.ContainerStatus{csRunning("containerA"), csTerminated("containerB", 42)},
 			restarting: true,
 			want:       []corev1.ContainerStatus{csTerminated("containerA", 137), csRestartingAll("containerB", 1)},
@@ -224,7 +174,7 @@ func TestConvertToAPIContainerStatuses(t *testing.T) {
 		{
 			name:       "containerB dies and triggers RestartAllContainers in place, containerA rerun",
 			pod:        &corev1.Pod{Spec: two},
-			instances:  []Instance{{Name: "containerA", ID: "containerA-new", State: restart.StateRunning}},
+			instances:  []restart.Instance{{Name: "containerA", ID: "containerA-new", State: restart.StateRunning}},
 			previous:   []corev1.ContainerStatus{csRestartingAll("containerA", 1), csTerminated("containerB", 42)},
 			restarting: true,
 			want: []corev1.ContainerStatus{
@@ -236,7 +186,7 @@ func TestConvertToAPIContainerStatuses(t *testing.T) {
 		{
 			name:       "containerB dies and triggers RestartAllContainers in place, containerA succeeded",
 			pod:        &corev1.Pod{Spec: two},
-			instances:  []Instance{{Name: "containerA", State: restart.StateExited}},
+			instances:  []restart.Instance{{Name: "containerA", State: restart.StateExited}},
 			previous:   []corev1.ContainerStatus{withRestarts(csRunning("containerA"), 1), csTerminated("containerB", 42)},
 			restarting: true,
 			want:       []corev1.ContainerStatus{withRestarts(csTerminated("containerA", 0), 1), csRestartingAll("containerB", 1)},
@@ -244,7 +194,7 @@ func TestConvertToAPIContainerStatuses(t *testing.T) {
 		{
 			name:       "containerB dies and triggers RestartAllContainers in place, containerA failed",
 			pod:        &corev1.Pod{Spec: two},
-			instances:  []Instance{{Name: "containerA", State: restart.StateExited, ExitCode: 1}},
+			instances:  []restart.Instance{{Name: "containerA", State: restart.StateExited, ExitCode: 1}},
 			previous:   []corev1.ContainerStatus{withRestarts(csRunning("containerA"), 1), csTerminated("containerB", 42)},
 			restarting: true,
 			want:       []corev1.ContainerStatus{withRestarts(csTerminated("containerA", 1), 1), csRestartingAll("containerB", 1)},
@@ -252,7 +202,7 @@ func TestConvertToAPIContainerStatuses(t *testing.T) {
 		{
 			name:      "Unable to get init container status from container runtime and pod has been initialized, treat it as exited normally",
 			pod:       &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Name: "my-pod"}, Spec: withInit},
-			instances: []Instance{{Name: "containerA", ID: "foo", StartedAt: time.Unix(1, 0).UTC(), State: restart.StateRunning}},
+			instances: []restart.Instance{{Name: "containerA", ID: "foo", StartedAt: time.Unix(1, 0).UTC(), State: restart.StateRunning}},
 			init:      true,
 			want: []corev1.ContainerStatus{{Name: "init-1", State: corev1.ContainerState{Terminated: &corev1.ContainerStateTerminated{
 				Reason: "Completed", Message: "Unable to get init container status from container runtime and pod has been initialized, treat it as exited normally"}}}},
@@ -260,14 +210,14 @@ func TestConvertToAPIContainerStatuses(t *testing.T) {
 		{
 			name:      "Unable to get sidecar container status from container runtime and pod has been initialized, sidecar container should be waiting",
 			pod:       &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Name: "my-pod"}, Spec: withSidecar},
-			instances: []Instance{{Name: "containerA", ID: "foo", StartedAt: time.Unix(1, 0).UTC(), State: restart.StateRunning}},
+			instances: []restart.Instance{{Name: "containerA", ID: "foo", StartedAt: time.Unix(1, 0).UTC(), State: restart.StateRunning}},
 			init:      true,
 			want:      []corev1.ContainerStatus{csWaiting("sidecar-1", "PodInitializing")},
 		},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			v := &View{Instances: tc.instances}
+			v := &restart.View{Instances: tc.instances}
 			x := newLookup(v)
 			containers, kind := tc.pod.Spec.Containers, KindContainer
 			if tc.init {
@@ -303,7 +253,7 @@ func TestGenerateAPIPodStatus(t *testing.T) {
 	two := corev1.PodSpec{NodeName: "machine", RestartPolicy: corev1.RestartPolicyAlways, Containers: []corev1.Container{{Name: "containerA"}, {Name: "containerB"}}}
 	never := *two.DeepCopy()
 	never.RestartPolicy = corev1.RestartPolicyNever
-	readySandbox := []Sandbox{{Ready: true}}
+	readySandbox := []restart.Sandbox{{Ready: true}}
 	hostIPs := []string{"127.0.0.1", "::1"}
 	ready := func(s corev1.ContainerStatus) corev1.ContainerStatus { s.Ready = true; return s }
 	withRes := func(s corev1.ContainerStatus) corev1.ContainerStatus {
@@ -335,7 +285,7 @@ func TestGenerateAPIPodStatus(t *testing.T) {
 	cases := []struct {
 		name     string
 		pod      *corev1.Pod
-		view     View
+		view     restart.View
 		previous corev1.PodStatus
 		terminal bool
 		want     corev1.PodStatus
@@ -346,7 +296,7 @@ func TestGenerateAPIPodStatus(t *testing.T) {
 				ContainerStatuses: []corev1.ContainerStatus{csRunning("containerA"), csRunning("containerB")},
 				Conditions:        []corev1.PodCondition{disruption},
 			}},
-			view: View{Sandboxes: readySandbox},
+			view: restart.View{Sandboxes: readySandbox},
 			previous: corev1.PodStatus{
 				ContainerStatuses: []corev1.ContainerStatus{csRunning("containerA"), csRunning("containerB")},
 				Conditions:        []corev1.PodCondition{disruption},
@@ -366,7 +316,7 @@ func TestGenerateAPIPodStatus(t *testing.T) {
 			pod: &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Name: "my-pod", DeletionTimestamp: &now}, Spec: two, Status: corev1.PodStatus{
 				ContainerStatuses: []corev1.ContainerStatus{csRunning("containerA"), csRunning("containerB")},
 			}},
-			view:     View{Sandboxes: readySandbox},
+			view:     restart.View{Sandboxes: readySandbox},
 			previous: corev1.PodStatus{ContainerStatuses: []corev1.ContainerStatus{csRunning("containerA"), csRunning("containerB")}},
 			want: corev1.PodStatus{Phase: corev1.PodRunning, QOSClass: corev1.PodQOSBestEffort, Conditions: append(conds(readyToStart), running...),
 				ContainerStatuses: []corev1.ContainerStatus{ready(csLostWhileRunning("containerA", 0)), ready(csLostWhileRunning("containerB", 0))}},
@@ -376,7 +326,7 @@ func TestGenerateAPIPodStatus(t *testing.T) {
 			pod: &corev1.Pod{Spec: two, Status: corev1.PodStatus{
 				ContainerStatuses: []corev1.ContainerStatus{csRunning("containerA"), csRunning("containerB")},
 			}},
-			view:     View{Sandboxes: readySandbox},
+			view:     restart.View{Sandboxes: readySandbox},
 			previous: corev1.PodStatus{ContainerStatuses: []corev1.ContainerStatus{csRunning("containerA"), csRunning("containerB")}},
 			want: corev1.PodStatus{Phase: corev1.PodRunning, QOSClass: corev1.PodQOSBestEffort, Conditions: append(conds(readyToStart), running...),
 				ContainerStatuses: []corev1.ContainerStatus{ready(csLostWhileRunning("containerA", 1)), ready(csLostWhileRunning("containerB", 1))}},
@@ -415,7 +365,7 @@ func TestGenerateAPIPodStatus(t *testing.T) {
 			pod: &corev1.Pod{Spec: two, Status: corev1.PodStatus{Phase: corev1.PodRunning,
 				ContainerStatuses: []corev1.ContainerStatus{csRunning("containerA"), csRunning("containerB")},
 			}},
-			view:     View{Sandboxes: readySandbox},
+			view:     restart.View{Sandboxes: readySandbox},
 			previous: corev1.PodStatus{ContainerStatuses: []corev1.ContainerStatus{csWaiting("containerA", ""), csWaiting("containerB", "")}},
 			want: corev1.PodStatus{Phase: corev1.PodPending, QOSClass: corev1.PodQOSBestEffort, Conditions: append(conds(readyToStart), running...),
 				ContainerStatuses: []corev1.ContainerStatus{ready(csWaiting("containerA", "ContainerCreating")), ready(csWaiting("containerB", "ContainerCreating"))}},
@@ -425,7 +375,7 @@ func TestGenerateAPIPodStatus(t *testing.T) {
 			pod: &corev1.Pod{Spec: two, Status: corev1.PodStatus{Phase: corev1.PodRunning,
 				ContainerStatuses: []corev1.ContainerStatus{csWaiting("containerA", ""), csWaiting("containerB", "")},
 			}},
-			view: View{Sandboxes: readySandbox, Instances: []Instance{{ID: "://foo", Name: "containerB", StartedAt: time.Unix(1, 0).UTC(), State: restart.StateRunning}}},
+			view: restart.View{Sandboxes: readySandbox, Instances: []restart.Instance{{ID: "://foo", Name: "containerB", StartedAt: time.Unix(1, 0).UTC(), State: restart.StateRunning}}},
 			previous: corev1.PodStatus{Phase: corev1.PodPending, Reason: "Test", Message: "test",
 				ContainerStatuses: []corev1.ContainerStatus{csWaiting("containerA", ""), csRunning("containerB")}},
 			want: corev1.PodStatus{Phase: corev1.PodPending, Reason: "Test", Message: "test", QOSClass: corev1.PodQOSBestEffort, Conditions: append(conds(readyToStart), running...),
@@ -437,7 +387,7 @@ func TestGenerateAPIPodStatus(t *testing.T) {
 			pod: &corev1.Pod{Spec: two, Status: corev1.PodStatus{Phase: corev1.PodPending,
 				ContainerStatuses: []corev1.ContainerStatus{csWaiting("containerA", ""), csWaiting("containerB", "")},
 			}},
-			view: View{Sandboxes: readySandbox, Instances: []Instance{
+			view: restart.View{Sandboxes: readySandbox, Instances: []restart.Instance{
 				{ID: "://c1", Name: "containerA", StartedAt: time.Unix(1, 0).UTC(), State: restart.StateRunning},
 				{ID: "://c2", Name: "containerB", StartedAt: time.Unix(2, 0).UTC(), State: restart.StateRunning},
 			}},
@@ -485,17 +435,17 @@ func TestNextStatus(t *testing.T) {
 			{Type: corev1.PodInitialized, Status: corev1.ConditionFalse, LastTransitionTime: metav1.NewTime(t0)},
 		},
 	}
-	v := &View{
-		Sandboxes: []Sandbox{{ID: "s", Ready: true, Network: &SandboxNetwork{IP: "10.0.0.7"}}},
-		Instances: []Instance{
+	v := &restart.View{
+		Sandboxes: []restart.Sandbox{{ID: "s", Ready: true, Network: &restart.SandboxNetwork{IP: "10.0.0.7"}}},
+		Instances: []restart.Instance{
 			{Name: "b-app", ID: "cri://b", State: restart.StateRunning, StartedAt: t0.Add(80 * time.Second)},
 			{Name: "a-worker", ID: "cri://a2", State: restart.StateExited, ExitCode: 1, Reason: "Error", RestartCount: 1,
 				StartedAt: t0.Add(70 * time.Second), FinishedAt: t0.Add(85*time.Second + 500*time.Millisecond), Message: strings.Repeat("x", 5000)},
-			{Name: "proxy", ID: "cri://p", State: restart.StateRunning, StartedAt: t0.Add(60 * time.Second), Startup: ProbeSuccess},
+			{Name: "proxy", ID: "cri://p", State: restart.StateRunning, StartedAt: t0.Add(60 * time.Second), Startup: restart.ProbeSuccess},
 			{Name: "a-worker", ID: "cri://a1", State: restart.StateExited, ExitCode: 2, Reason: "Error", StartedAt: t0.Add(50 * time.Second), FinishedAt: t0.Add(55 * time.Second)},
 			{Name: "setup", ID: "cri://s", State: restart.StateExited, Reason: "Completed", StartedAt: t0, FinishedAt: t0.Add(50 * time.Second)},
 		},
-		StartFailures: map[string]StartFailure{
+		StartFailures: map[string]restart.StartFailure{
 			"a-worker": {Reason: "CrashLoopBackOff", Message: "back-off 10s restarting failed container=a-worker pod=web_ns(u)"},
 			"setup":    {Reason: "CreateContainerConfigError", Message: "ignored: setup completed"},
 		},
@@ -551,7 +501,7 @@ func TestNextStatus(t *testing.T) {
 	assert.Equal(t, s, NextStatus(before.DeepCopy(), v, now, Options{}), "deterministic")
 
 	// Readiness success makes the app ready; a second status keeps the times.
-	v.Instances[0].Readiness = ProbeSuccess
+	v.Instances[0].Readiness = restart.ProbeSuccess
 	pod.Status = s
 	s2 := NextStatus(pod, v, now.Add(time.Minute), Options{})
 	assert.True(t, s2.ContainerStatuses[1].Ready)
@@ -568,7 +518,7 @@ func TestNextStatusEdges(t *testing.T) {
 	// Dual-stack sandbox on an IPv6 node: the IPv6 address is primary; leading zeros
 	// are accepted and rendered canonically.
 	pod := &corev1.Pod{Spec: corev1.PodSpec{Containers: []corev1.Container{{Name: "a"}}}}
-	v := &View{Sandboxes: []Sandbox{{Ready: true, Network: &SandboxNetwork{IP: "10.000.0.01", AdditionalIPs: []string{"fd00:0::1"}}}}, HostIPs: []string{"fd00::100"}}
+	v := &restart.View{Sandboxes: []restart.Sandbox{{Ready: true, Network: &restart.SandboxNetwork{IP: "10.000.0.01", AdditionalIPs: []string{"fd00:0::1"}}}}, HostIPs: []string{"fd00::100"}}
 	s = NextStatus(pod, v, now, Options{})
 	assert.Equal(t, []corev1.PodIP{{IP: "fd00::1"}, {IP: "10.0.0.1"}}, s.PodIPs)
 	assert.Equal(t, "fd00::1", s.PodIP)
@@ -578,7 +528,7 @@ func TestNextStatusEdges(t *testing.T) {
 
 	// A hostNetwork pod takes the node's IPs.
 	pod.Spec.HostNetwork = true
-	v = &View{Sandboxes: []Sandbox{{Ready: true, HostNetwork: true}}, HostIPs: []string{"192.168.0.1", "fd00::1"}}
+	v = &restart.View{Sandboxes: []restart.Sandbox{{Ready: true, HostNetwork: true}}, HostIPs: []string{"192.168.0.1", "fd00::1"}}
 	s = NextStatus(pod, v, now, Options{})
 	assert.Equal(t, []corev1.PodIP{{IP: "192.168.0.1"}, {IP: "fd00::1"}}, s.PodIPs)
 	assert.Equal(t, []corev1.HostIP{{IP: "192.168.0.1"}, {IP: "fd00::1"}}, s.HostIPs)
@@ -586,14 +536,14 @@ func TestNextStatusEdges(t *testing.T) {
 	// A container that vanished while running: lost, restart count +1.
 	pod = &corev1.Pod{Spec: corev1.PodSpec{Containers: []corev1.Container{{Name: "a"}}}}
 	pod.Status.ContainerStatuses = []corev1.ContainerStatus{{Name: "a", RestartCount: 2, State: corev1.ContainerState{Running: &corev1.ContainerStateRunning{}}}}
-	s = NextStatus(pod, &View{Sandboxes: []Sandbox{{Ready: true}}, Instances: []Instance{{Name: "a", State: restart.StateUnknown}}}, now, Options{})
+	s = NextStatus(pod, &restart.View{Sandboxes: []restart.Sandbox{{Ready: true}}, Instances: []restart.Instance{{Name: "a", State: restart.StateUnknown}}}, now, Options{})
 	assert.Equal(t, &corev1.ContainerStateTerminated{Reason: "ContainerStatusUnknown", Message: "The container could not be located when the pod was terminated", ExitCode: 137}, s.ContainerStatuses[0].State.Terminated)
 	assert.Equal(t, int32(3), s.ContainerStatuses[0].RestartCount)
 
 	// A Never container that exited does not show its stale start failure.
 	pod = &corev1.Pod{Spec: corev1.PodSpec{RestartPolicy: corev1.RestartPolicyNever, Containers: []corev1.Container{{Name: "a"}, {Name: "b"}}}}
-	v = &View{Sandboxes: []Sandbox{{Ready: true}}, Instances: []Instance{{Name: "a", State: restart.StateExited, ExitCode: 1}},
-		StartFailures: map[string]StartFailure{"a": {Reason: "CrashLoopBackOff"}, "b": {Reason: "ErrImagePull", Message: "pull failed"}}}
+	v = &restart.View{Sandboxes: []restart.Sandbox{{Ready: true}}, Instances: []restart.Instance{{Name: "a", State: restart.StateExited, ExitCode: 1}},
+		StartFailures: map[string]restart.StartFailure{"a": {Reason: "CrashLoopBackOff"}, "b": {Reason: "ErrImagePull", Message: "pull failed"}}}
 	s = NextStatus(pod, v, now, Options{})
 	assert.NotNil(t, s.ContainerStatuses[0].State.Terminated)
 	assert.Equal(t, &corev1.ContainerStateWaiting{Reason: "ErrImagePull", Message: "pull failed"}, s.ContainerStatuses[1].State.Waiting)
@@ -670,7 +620,7 @@ func FuzzRuntimeConditions(f *testing.F) {
 		require.Equal(t, corev1.PodReadyToStartContainers, c1.Type)
 		require.Equal(t, c1.Status == corev1.ConditionTrue, c1.Reason == "")
 		require.Equal(t, corev1.AllContainersRestarting, c2.Type)
-		require.Equal(t, restart.AllContainersCouldRestart(&pod.Spec, restart.Options{}), included)
+		require.Equal(t, restart.AllContainersCouldRestart(&pod.Spec), included)
 		if p == corev1.PodSucceeded || p == corev1.PodFailed {
 			require.Equal(t, corev1.ConditionFalse, c2.Status)
 		}
@@ -720,7 +670,7 @@ func TestNextStatusPodIPs(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			pod := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{UID: "12345", Name: "test-pod", Namespace: "test-namespace"}}
-			v := &View{Sandboxes: []Sandbox{{Ready: true, Network: &SandboxNetwork{IP: tc.cri[0], AdditionalIPs: tc.cri[1:]}}}}
+			v := &restart.View{Sandboxes: []restart.Sandbox{{Ready: true, Network: &restart.SandboxNetwork{IP: tc.cri[0], AdditionalIPs: tc.cri[1:]}}}}
 			if tc.nodeIP != "" {
 				v.HostIPs = []string{tc.nodeIP}
 			}

@@ -6,6 +6,8 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 
+	"github.com/podlife/podlife/internal/byname"
+	"github.com/podlife/podlife/internal/podutil"
 	"github.com/podlife/podlife/restart"
 )
 
@@ -74,30 +76,24 @@ func ephemeralAsContainer(e *corev1.EphemeralContainer) *corev1.Container {
 	return &c
 }
 
-// specLookup returns containerSpec for repeated lookups: long specs are indexed once.
+// specLookup returns containerSpec for repeated lookups, in time linear in the spec
+// ([byname]): init containers, then regular, then ephemeral ones, the first match
+// winning.
 func specLookup(spec *corev1.PodSpec) func(name string) *corev1.Container {
-	n := len(spec.InitContainers) + len(spec.Containers) + len(spec.EphemeralContainers)
-	if n <= scanLimit {
-		return func(name string) *corev1.Container { return containerSpec(spec, name) }
-	}
-	index := make(map[string]*corev1.Container, n)
-	add := func(c *corev1.Container) {
-		if _, dup := index[c.Name]; !dup {
-			index[c.Name] = c
+	inits, regular := byname.Containers(spec.InitContainers), byname.Containers(spec.Containers)
+	eph := byname.New(spec.EphemeralContainers, func(e *corev1.EphemeralContainer) string { return e.Name })
+	return func(name string) *corev1.Container {
+		if c := inits.FirstEntry(name); c != nil {
+			return c
 		}
-	}
-	for i := range spec.InitContainers {
-		add(&spec.InitContainers[i])
-	}
-	for i := range spec.Containers {
-		add(&spec.Containers[i])
-	}
-	for i := range spec.EphemeralContainers {
-		if _, dup := index[spec.EphemeralContainers[i].Name]; !dup {
-			index[spec.EphemeralContainers[i].Name] = ephemeralAsContainer(&spec.EphemeralContainers[i])
+		if c := regular.FirstEntry(name); c != nil {
+			return c
 		}
+		if e := eph.FirstEntry(name); e != nil {
+			return ephemeralAsContainer(e)
+		}
+		return nil
 	}
-	return func(name string) *corev1.Container { return index[name] }
 }
 
 // GracePeriod returns the grace period, in seconds, the kubelet starts from when it stops
@@ -376,7 +372,7 @@ type ScheduledStop struct {
 // ordering otherwise.
 func TerminationSchedule(pod *corev1.Pod, steps []TerminationStep, gracePeriodOverride *int64, behavior map[string]StopBehavior) []ScheduledStop {
 	pod = orEmpty(pod)
-	ordered := hasSidecar(&pod.Spec)
+	ordered := podutil.HasSidecar(&pod.Spec)
 	out := make([]ScheduledStop, len(steps))
 	exits := make(map[string]time.Duration, len(steps))
 	lookup := specLookup(&pod.Spec)
@@ -410,13 +406,4 @@ func TerminationSchedule(pod *corev1.Pod, steps []TerminationStep, gracePeriodOv
 		out[i] = ScheduledStop{TerminationStep: step, Waited: waited, Signal: signal, Timeout: grace, Exit: exit}
 	}
 	return out
-}
-
-func hasSidecar(spec *corev1.PodSpec) bool {
-	for i := range spec.InitContainers {
-		if restart.IsRestartableInitContainer(&spec.InitContainers[i]) {
-			return true
-		}
-	}
-	return false
 }

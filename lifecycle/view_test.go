@@ -1,6 +1,8 @@
 package lifecycle
 
 import (
+	"slices"
+	"strconv"
 	"testing"
 	"time"
 
@@ -9,6 +11,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
+	"github.com/podlife/podlife/internal/byname"
 	"github.com/podlife/podlife/restart"
 )
 
@@ -43,14 +46,14 @@ func TestViewFromStatus(t *testing.T) {
 	assert.Equal(t, before, pod, "input untouched")
 
 	require.Len(t, v.Sandboxes, 1)
-	assert.Equal(t, Sandbox{ID: "sandbox", Ready: true, Network: &SandboxNetwork{IP: "10.1.2.3", AdditionalIPs: []string{"fd00::3"}}}, v.Sandboxes[0])
+	assert.Equal(t, restart.Sandbox{ID: "sandbox", Ready: true, Network: &restart.SandboxNetwork{IP: "10.1.2.3", AdditionalIPs: []string{"fd00::3"}}}, v.Sandboxes[0])
 	assert.Equal(t, []string{"192.168.0.1"}, v.HostIPs)
-	assert.Equal(t, map[string]StartFailure{"worker": {Reason: "CrashLoopBackOff", Message: "back-off 40s restarting failed container=worker pod=p_ns(u)"}}, v.StartFailures)
+	assert.Equal(t, map[string]restart.StartFailure{"worker": {Reason: "CrashLoopBackOff", Message: "back-off 40s restarting failed container=worker pod=p_ns(u)"}}, v.StartFailures)
 
-	want := []Instance{
+	want := []restart.Instance{
 		{Name: "init", ID: "containerd://i1", Sandbox: "sandbox", State: restart.StateExited, Reason: "Completed", StartedAt: t0.Time, FinishedAt: t0.Time},
-		{Name: "proxy", ID: "containerd://p1", Sandbox: "sandbox", State: restart.StateRunning, StartedAt: t0.Time, Startup: ProbeSuccess},
-		{Name: "app", ID: "containerd://a2", Sandbox: "sandbox", State: restart.StateRunning, StartedAt: t1.Time, RestartCount: 1, Readiness: ProbeSuccess},
+		{Name: "proxy", ID: "containerd://p1", Sandbox: "sandbox", State: restart.StateRunning, StartedAt: t0.Time, Startup: restart.ProbeSuccess},
+		{Name: "app", ID: "containerd://a2", Sandbox: "sandbox", State: restart.StateRunning, StartedAt: t1.Time, RestartCount: 1, Readiness: restart.ProbeSuccess},
 		{Name: "app", ID: "containerd://a1", Sandbox: "sandbox", State: restart.StateExited, ExitCode: 2, Reason: "Error", StartedAt: t0.Time, FinishedAt: t1.Time},
 		{Name: "worker", ID: "containerd://w3", Sandbox: "sandbox", State: restart.StateExited, ExitCode: 1, Reason: "Error", FinishedAt: t1.Time, RestartCount: 2},
 	}
@@ -67,13 +70,13 @@ func TestViewFromStatus(t *testing.T) {
 }
 
 func TestViewFromStatusEdges(t *testing.T) {
-	assert.Equal(t, View{}, ViewFromStatus(nil))
-	assert.Equal(t, View{}, ViewFromStatus(&corev1.Pod{}))
+	assert.Equal(t, restart.View{}, ViewFromStatus(nil))
+	assert.Equal(t, restart.View{}, ViewFromStatus(&corev1.Pod{}))
 
 	// A pending pod with only default waiting states has no sandbox and no instance.
 	pod := &corev1.Pod{Spec: corev1.PodSpec{Containers: []corev1.Container{{Name: "a"}}}}
 	pod.Status.ContainerStatuses = []corev1.ContainerStatus{{Name: "a", State: corev1.ContainerState{Waiting: &corev1.ContainerStateWaiting{Reason: "ContainerCreating"}}}}
-	assert.Equal(t, View{}, ViewFromStatus(pod))
+	assert.Equal(t, restart.View{}, ViewFromStatus(pod))
 
 	// A created container (waiting with no reason and an ID) is a created instance.
 	pod.Status.ContainerStatuses[0] = corev1.ContainerStatus{Name: "a", ContainerID: "cri://x", State: corev1.ContainerState{Waiting: &corev1.ContainerStateWaiting{}}}
@@ -92,12 +95,12 @@ func TestViewFromStatusEdges(t *testing.T) {
 }
 
 func TestViewRuntime(t *testing.T) {
-	var nilView *View
+	var nilView *restart.View
 	_, ok := nilView.Newest("a")
 	assert.False(t, ok)
 	_, ok = nilView.NewestExited("a")
 	assert.False(t, ok)
-	v := &View{Instances: []Instance{
+	v := &restart.View{Instances: []restart.Instance{
 		{Name: "a", State: restart.StateRunning},
 		{Name: "a", State: restart.StateExited, ExitCode: 3},
 		{Name: "b"},
@@ -110,21 +113,52 @@ func TestViewRuntime(t *testing.T) {
 	assert.Equal(t, int32(3), inst.ExitCode)
 	inst, ok = v.Newest("b")
 	assert.True(t, ok)
-	assert.Equal(t, restart.StateUnknown, inst.State, "an empty state reads as unknown")
+	assert.Equal(t, restart.StateNone, inst.State, "Newest returns the instance as stored")
+	assert.Equal(t, restart.StateUnknown, inst.State.Kubelet(), "an empty state reads as unknown")
+	_, ok = v.NewestExited("b")
+	assert.False(t, ok, "an empty state is not exited")
+}
 
-	// Large views are indexed; the answers do not change.
-	big := &View{}
-	for i := 0; i < 100; i++ {
-		big.Instances = append(big.Instances, Instance{Name: string(rune('a' + i%26)), ID: string(rune('A' + i%50))})
+// The view lookup answers as scans of the view do, on views shorter and longer than
+// byname.Threshold (scanned and indexed), with repeated names, in every state.
+func TestLookupMatchesScans(t *testing.T) {
+	states := []restart.State{restart.StateRunning, restart.StateExited, restart.StateCreated, restart.StateUnknown, restart.StateNone, "paused"}
+	for _, n := range []int{0, 1, byname.Threshold, byname.Threshold + 1, 100} {
+		v := &restart.View{Sandboxes: []restart.Sandbox{{ID: "s1", Ready: true}}}
+		for i := 0; i < n; i++ {
+			inst := restart.Instance{Name: string(rune('a' + i%26)), ID: strconv.Itoa(i), State: states[i%len(states)]}
+			if i%4 == 1 {
+				inst.Sandbox = "s0" // an older sandbox
+			}
+			v.Instances = append(v.Instances, inst)
+		}
+		x := newLookup(v)
+		for c := 'a'; c <= 'z'+1; c++ {
+			name := string(c)
+			var all []int
+			var newest, exited, active *restart.Instance
+			for i := range v.Instances {
+				inst := &v.Instances[i]
+				if inst.Name != name {
+					continue
+				}
+				all = append(all, i)
+				if newest == nil {
+					newest = inst
+				}
+				if exited == nil && inst.State.Kubelet() == restart.StateExited {
+					exited = inst
+				}
+				if active == nil && (inst.Sandbox == "" || inst.Sandbox == "s1") {
+					active = inst
+				}
+			}
+			assert.Equal(t, all, slices.Collect(x.all(name)), "n=%d all(%s)", n, name)
+			assert.Same(t, newest, x.newest(name), "n=%d newest(%s)", n, name)
+			assert.Same(t, exited, x.newestExited(name), "n=%d newestExited(%s)", n, name)
+			assert.Same(t, active, x.newestActive(name), "n=%d newestActive(%s)", n, name)
+		}
 	}
-	small := newLookup(&View{Instances: big.Instances[:indexThreshold]})
-	large := newLookup(big)
-	assert.NotNil(t, large.byName)
-	assert.Nil(t, small.byName)
-	for c := 'a'; c <= 'z'; c++ {
-		assert.Equal(t, big.Instances[c-'a'].ID, large.newest(string(c)).ID)
-	}
-	assert.Nil(t, large.newest("zz"))
 }
 
 func FuzzViewFromStatus(f *testing.F) {

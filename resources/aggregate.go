@@ -4,6 +4,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 
+	"github.com/podlife/podlife/internal/byname"
 	"github.com/podlife/podlife/internal/podutil"
 )
 
@@ -56,44 +57,22 @@ func (src source) usesStatus() bool {
 	return src == allocatedRequests || src == actuatedRequests || src == actuatedLimits
 }
 
-// statusFinder looks container statuses up by name as upstream does: the first match
-// in status.containerStatuses, then in status.initContainerStatuses. Large pods get a
-// map index so the lookups stay linear overall.
+// statusFinder finds a container's status as upstream's podutil.GetContainerStatus
+// over ContainerStatuses then InitContainerStatuses, the first match winning, in time
+// linear in the pod ([byname]).
 type statusFinder struct {
-	pod   *corev1.Pod
-	index map[string]*corev1.ContainerStatus
+	regular, init byname.Index[corev1.ContainerStatus]
 }
 
-const statusIndexMin = 16
-
 func newStatusFinder(pod *corev1.Pod) statusFinder {
-	f := statusFinder{pod: pod}
-	regular, init := pod.Status.ContainerStatuses, pod.Status.InitContainerStatuses
-	if len(regular)+len(init) >= statusIndexMin {
-		f.index = make(map[string]*corev1.ContainerStatus, len(regular)+len(init))
-		for _, list := range [2][]corev1.ContainerStatus{regular, init} {
-			for i := range list {
-				if _, dup := f.index[list[i].Name]; !dup {
-					f.index[list[i].Name] = &list[i]
-				}
-			}
-		}
-	}
-	return f
+	return statusFinder{regular: byname.Statuses(pod.Status.ContainerStatuses), init: byname.Statuses(pod.Status.InitContainerStatuses)}
 }
 
 func (f *statusFinder) find(name string) *corev1.ContainerStatus {
-	if f.index != nil {
-		return f.index[name]
+	if st := f.regular.FirstEntry(name); st != nil {
+		return st
 	}
-	for _, list := range [2][]corev1.ContainerStatus{f.pod.Status.ContainerStatuses, f.pod.Status.InitContainerStatuses} {
-		for i := range list {
-			if list[i].Name == name {
-				return &list[i]
-			}
-		}
-	}
-	return nil
+	return f.init.FirstEntry(name)
 }
 
 // aggregation describes one container aggregation.

@@ -75,11 +75,11 @@ type errorString string
 
 func (e errorString) Error() string { return string(e) }
 
-// Policy is an exponential back-off as client-go's flowcontrol.Backoff runs it without
+// BackOffPolicy is an exponential back-off as client-go's flowcontrol.BackOff runs it without
 // jitter: the first failure waits Initial, each further one doubles the wait up to
 // Max, and a failure more than ResetAfter after the last update starts again at
 // Initial.
-type Policy struct {
+type BackOffPolicy struct {
 	// Initial is the first delay. Like upstream it is not capped by Max.
 	Initial time.Duration
 	// Max caps the doubled delays.
@@ -90,13 +90,13 @@ type Policy struct {
 	ResetAfter time.Duration
 }
 
-// CrashLoopPolicy returns the kubelet's crash-loop back-off under opts
+// CrashLoopBackOffPolicy returns the kubelet's crash-loop back-off under opts
 // (newCrashLoopBackOff): 10s doubling to 300s; 1s to 60s with
 // ReduceDefaultCrashLoopBackOffDecay; with KubeletCrashLoopBackOffMax (on by default)
 // the maximum is MaxContainerRestartPeriod (300s when unset) and the initial delay is
 // lowered to it when larger. Entries reset after 600s.
-func CrashLoopPolicy(opts Options) Policy {
-	p := Policy{Initial: DefaultInitialCrashLoopBackOff, Max: DefaultMaxCrashLoopBackOff, ResetAfter: CrashLoopBackOffReset}
+func CrashLoopBackOffPolicy(opts Options) BackOffPolicy {
+	p := BackOffPolicy{Initial: DefaultInitialCrashLoopBackOff, Max: DefaultMaxCrashLoopBackOff, ResetAfter: CrashLoopBackOffReset}
 	g := opts.Features.Resolve()
 	if g.ReduceDefaultCrashLoopBackOffDecay {
 		p.Initial, p.Max = ReducedInitialCrashLoopBackOff, ReducedMaxCrashLoopBackOff
@@ -115,20 +115,20 @@ func CrashLoopPolicy(opts Options) Policy {
 
 // ImagePullPolicy returns the kubelet's image-pull back-off: 10s doubling to 300s,
 // entries expiring after 600s (client-go's default of 2×Max).
-func ImagePullPolicy() Policy {
-	return Policy{Initial: DefaultInitialImagePullBackOff, Max: DefaultMaxImagePullBackOff}
+func ImagePullBackOffPolicy() BackOffPolicy {
+	return BackOffPolicy{Initial: DefaultInitialImagePullBackOff, Max: DefaultMaxImagePullBackOff}
 }
 
-func (p Policy) resetAfter() time.Duration {
+func (p BackOffPolicy) resetAfter() time.Duration {
 	if p.ResetAfter != 0 {
 		return p.ResetAfter
 	}
 	return 2 * p.Max
 }
 
-// Backoff is the back-off state of one key (one entry of flowcontrol.Backoff). The
+// BackOff is the back-off state of one key (one entry of flowcontrol.BackOff). The
 // zero value is "no entry".
-type Backoff struct {
+type BackOff struct {
 	// Exists is false for a key that has no entry (never failed, reset or
 	// garbage-collected).
 	Exists bool
@@ -140,24 +140,24 @@ type Backoff struct {
 
 // Expired reports whether an event at eventTime finds b expired: more than
 // ResetAfter after its last update. A missing entry is not expired.
-func (p Policy) Expired(b Backoff, eventTime time.Time) bool {
+func (p BackOffPolicy) Expired(b BackOff, eventTime time.Time) bool {
 	return b.Exists && eventTime.Sub(b.LastUpdate) > p.resetAfter()
 }
 
 // Next returns the state after a failure at eventTime recorded at now
 // (flowcontrol's Next): a missing or expired entry restarts at Initial, otherwise the
 // delay doubles up to Max. LastUpdate becomes now.
-func (p Policy) Next(b Backoff, eventTime, now time.Time) Backoff {
+func (p BackOffPolicy) Next(b BackOff, eventTime, now time.Time) BackOff {
 	if !b.Exists || p.Expired(b, eventTime) {
-		return Backoff{Exists: true, Delay: p.Initial, LastUpdate: now}
+		return BackOff{Exists: true, Delay: p.Initial, LastUpdate: now}
 	}
-	return Backoff{Exists: true, Delay: min(b.Delay*2, p.Max), LastUpdate: now}
+	return BackOff{Exists: true, Delay: min(b.Delay*2, p.Max), LastUpdate: now}
 }
 
 // InBackOffSince reports whether, at now, an event at eventTime is still inside the
 // delay (flowcontrol's IsInBackOffSince): the entry exists, has not expired at
 // eventTime, and now − eventTime < Delay.
-func (p Policy) InBackOffSince(b Backoff, eventTime, now time.Time) bool {
+func (p BackOffPolicy) InBackOffSince(b BackOff, eventTime, now time.Time) bool {
 	if !b.Exists || p.Expired(b, eventTime) {
 		return false
 	}
@@ -167,7 +167,7 @@ func (p Policy) InBackOffSince(b Backoff, eventTime, now time.Time) bool {
 // InBackOffSinceUpdate reports whether eventTime falls inside the delay counted
 // from the last update (flowcontrol's IsInBackOffSinceUpdate, which the image
 // manager uses with eventTime = now).
-func (p Policy) InBackOffSinceUpdate(b Backoff, eventTime time.Time) bool {
+func (p BackOffPolicy) InBackOffSinceUpdate(b BackOff, eventTime time.Time) bool {
 	if !b.Exists || p.Expired(b, eventTime) {
 		return false
 	}
@@ -176,9 +176,9 @@ func (p Policy) InBackOffSinceUpdate(b Backoff, eventTime time.Time) bool {
 
 // GC returns b, or no entry when b has expired at now (flowcontrol's GC, which the
 // kubelet's housekeeping runs about every 2s).
-func (p Policy) GC(b Backoff, now time.Time) Backoff {
+func (p BackOffPolicy) GC(b BackOff, now time.Time) BackOff {
 	if p.Expired(b, now) {
-		return Backoff{}
+		return BackOff{}
 	}
 	return b
 }
@@ -188,10 +188,10 @@ func (p Policy) GC(b Backoff, now time.Time) Backoff {
 type StartCheck struct {
 	// Allowed is true when the start goes ahead.
 	Allowed bool
-	// Backoff is the container's back-off state after the check: unchanged when the
+	// BackOff is the container's back-off state after the check: unchanged when the
 	// start is held back or when there is no exited instance; advanced by Next
 	// otherwise.
-	Backoff Backoff
+	BackOff BackOff
 	// Delay is the delay being waited when the start is held back: the "20s" of
 	// "back-off 20s restarting failed container=…".
 	Delay time.Duration
@@ -206,21 +206,21 @@ type StartCheck struct {
 // is then immediate and leaves the state alone (the very first start, and every start
 // after a restart-all cleanup). Otherwise the start is held back while now − finishedAt
 // < Delay; when allowed, the state advances with Next(finishedAt, now).
-func (p Policy) CheckStart(b Backoff, finishedAt time.Time, hasExited bool, now time.Time) StartCheck {
+func (p BackOffPolicy) CheckStart(b BackOff, finishedAt time.Time, hasExited bool, now time.Time) StartCheck {
 	if !hasExited {
-		return StartCheck{Allowed: true, Backoff: b}
+		return StartCheck{Allowed: true, BackOff: b}
 	}
 	if p.InBackOffSince(b, finishedAt, now) {
-		return StartCheck{Backoff: b, Delay: b.Delay, RetryAt: finishedAt.Add(b.Delay)}
+		return StartCheck{BackOff: b, Delay: b.Delay, RetryAt: finishedAt.Add(b.Delay)}
 	}
-	return StartCheck{Allowed: true, Backoff: p.Next(b, finishedAt, now)}
+	return StartCheck{Allowed: true, BackOff: p.Next(b, finishedAt, now)}
 }
 
 // RestartAllowedAt returns the earliest time at or after finishedAt at which
 // CheckStart allows a start for a container whose newest exit finished at
 // finishedAt: finishedAt itself when it is not in back-off then, else
 // finishedAt + Delay.
-func (p Policy) RestartAllowedAt(b Backoff, finishedAt time.Time) time.Time {
+func (p BackOffPolicy) RestartAllowedAt(b BackOff, finishedAt time.Time) time.Time {
 	if p.InBackOffSince(b, finishedAt, finishedAt) {
 		return finishedAt.Add(b.Delay)
 	}
@@ -229,9 +229,9 @@ func (p Policy) RestartAllowedAt(b Backoff, finishedAt time.Time) time.Time {
 
 // AfterExit returns, for a container whose newest exit finished at finishedAt and
 // which the kubelet starts again as soon as the back-off allows, when that start
-// happens ([Policy.RestartAllowedAt]) and the state after it: the next state after a
+// happens ([BackOffPolicy.RestartAllowedAt]) and the state after it: the next state after a
 // failure that finished at finishedAt.
-func (p Policy) AfterExit(b Backoff, finishedAt time.Time) (restartAt time.Time, next Backoff) {
+func (p BackOffPolicy) AfterExit(b BackOff, finishedAt time.Time) (restartAt time.Time, next BackOff) {
 	restartAt = p.RestartAllowedAt(b, finishedAt)
 	return restartAt, p.Next(b, finishedAt, restartAt)
 }
@@ -240,12 +240,12 @@ func (p Policy) AfterExit(b Backoff, finishedAt time.Time) (restartAt time.Time,
 // that keeps failing soon after each start (within ResetAfter), when the kubelet
 // restarts it as soon as allowed: 0, then Initial doubling up to Max. With the
 // defaults: 0s 10s 20s 40s 1m20s 2m40s 5m0s 5m0s … A negative n gives nil.
-func (p Policy) Schedule(n int) []time.Duration {
+func (p BackOffPolicy) Schedule(n int) []time.Duration {
 	if n <= 0 {
 		return nil
 	}
 	out := make([]time.Duration, n)
-	var b Backoff
+	var b BackOff
 	for i := range out {
 		if b.Exists {
 			out[i] = b.Delay
@@ -256,13 +256,13 @@ func (p Policy) Schedule(n int) []time.Duration {
 	return out
 }
 
-// BackoffKey returns the kubelet's crash-loop back-off key for a container of pod
+// BackOffKey returns the kubelet's crash-loop back-off key for a container of pod
 // (kuberuntime.GetBackoffKey): the lower-case hex FNV-1a 64 hash of pod name,
 // namespace, UID, container name, image and the container's resources in their
 // generated String form, joined with "/". Changing the image or the resources (an
 // in-place resize) or getting a new pod UID therefore starts a fresh back-off; no
 // other spec change does. A nil pod or container hashes as empty.
-func BackoffKey(pod *corev1.Pod, c *corev1.Container) string {
+func BackOffKey(pod *corev1.Pod, c *corev1.Container) string {
 	h := fnv.New64a()
 	var name, ns, uid string
 	if pod != nil {
@@ -305,9 +305,9 @@ func CrashLoopEventMessage(container string, pod *corev1.Pod) string {
 	return "Back-off restarting failed container " + container + " in pod " + PodDesc(pod)
 }
 
-// ImagePullBackoffKey returns the image-pull back-off key, "<podUID>_<image>": it is
+// ImagePullBackOffKey returns the image-pull back-off key, "<podUID>_<image>": it is
 // shared by every container of the pod that uses the same image.
-func ImagePullBackoffKey(podUID, image string) string {
+func ImagePullBackOffKey(podUID, image string) string {
 	return podUID + "_" + image
 }
 
@@ -342,12 +342,12 @@ func ImagePullError(image, criError string) (reason, message, prev string) {
 func hasPrefix(s, p string) bool { return len(s) >= len(p) && s[:len(p)] == p }
 
 // CrashLoopState is the crash-loop back-off of one container as the kubelet keeps
-// it: the entry under the container's [BackoffKey].
+// it: the entry under the container's [BackOffKey].
 type CrashLoopState struct {
-	// Key is the BackoffKey the entry belongs to.
+	// Key is the BackOffKey the entry belongs to.
 	Key string
-	// Backoff is the entry.
-	Backoff Backoff
+	// BackOff is the entry.
+	BackOff BackOff
 }
 
 // For returns the state that applies to container c of pod: s itself when its key is
@@ -355,20 +355,20 @@ type CrashLoopState struct {
 // (or a new pod UID) therefore starts the back-off over. The kubelet keeps the old
 // entry until housekeeping drops it (600s after its last update), so changing back
 // within that time resumes the old entry; a caller that needs that keeps a
-// map[string]Backoff keyed by [BackoffKey] instead.
+// map[string]BackOff keyed by [BackOffKey] instead.
 func (s CrashLoopState) For(pod *corev1.Pod, c *corev1.Container) CrashLoopState {
-	key := BackoffKey(pod, c)
+	key := BackOffKey(pod, c)
 	if key == s.Key {
 		return s
 	}
 	return CrashLoopState{Key: key}
 }
 
-// ImagePullState is the image-pull back-off of one key ([ImagePullBackoffKey]) with
+// ImagePullState is the image-pull back-off of one key ([ImagePullBackOffKey]) with
 // the error text the kubelet remembers from the last failed pull.
 type ImagePullState struct {
-	// Backoff is the entry, run with [ImagePullPolicy].
-	Backoff Backoff
+	// BackOff is the entry, run with [ImagePullBackOffPolicy].
+	BackOff BackOff
 	// Prev is "<reason>: <message>" of the last failed pull, "" when there is none.
 	Prev string
 }
@@ -378,7 +378,7 @@ type ImagePullState struct {
 // last error appended); otherwise the pull goes ahead and the remembered error is
 // dropped.
 func (s ImagePullState) BeforePull(image string, now time.Time) (next ImagePullState, held bool, message string) {
-	if ImagePullPolicy().InBackOffSinceUpdate(s.Backoff, now) {
+	if ImagePullBackOffPolicy().InBackOffSinceUpdate(s.BackOff, now) {
 		return s, true, ImagePullBackOffMessage(image, s.Prev)
 	}
 	s.Prev = ""
@@ -390,12 +390,12 @@ func (s ImagePullState) BeforePull(image string, now time.Time) (next ImagePullS
 // (ErrImagePull, RegistryUnavailable or SignatureValidationFailed).
 func (s ImagePullState) PullFailed(image, criError string, now time.Time) (next ImagePullState, reason, message string) {
 	reason, message, prev := ImagePullError(image, criError)
-	return ImagePullState{Backoff: ImagePullPolicy().Next(s.Backoff, now, now), Prev: prev}, reason, message
+	return ImagePullState{BackOff: ImagePullBackOffPolicy().Next(s.BackOff, now, now), Prev: prev}, reason, message
 }
 
 // PullSucceeded returns the state after a successful pull at now: the entry is not
 // reset, only garbage-collected when expired.
 func (s ImagePullState) PullSucceeded(now time.Time) ImagePullState {
-	s.Backoff = ImagePullPolicy().GC(s.Backoff, now)
+	s.BackOff = ImagePullBackOffPolicy().GC(s.BackOff, now)
 	return s
 }

@@ -42,9 +42,9 @@ func TestCrashLoopPolicy(t *testing.T) {
 		{"whole milliseconds are compared", Options{MaxContainerRestartPeriod: 300*time.Second + 999*time.Microsecond}, 10 * time.Second, 300*time.Second + 999*time.Microsecond, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			p := CrashLoopPolicy(tc.opts)
+			p := CrashLoopBackOffPolicy(tc.opts)
 			if p.Initial != tc.initial || p.Max != tc.max || p.ResetAfter != 600*time.Second {
-				t.Errorf("CrashLoopPolicy = %+v, want initial %v max %v reset 10m", p, tc.initial, tc.max)
+				t.Errorf("CrashLoopBackOffPolicy = %+v, want initial %v max %v reset 10m", p, tc.initial, tc.max)
 			}
 			err := tc.opts.Validate()
 			switch {
@@ -58,7 +58,7 @@ func TestCrashLoopPolicy(t *testing.T) {
 }
 
 func TestSchedule(t *testing.T) {
-	got := CrashLoopPolicy(Options{}).Schedule(9)
+	got := CrashLoopBackOffPolicy(Options{}).Schedule(9)
 	want := []time.Duration{0, 10 * time.Second, 20 * time.Second, 40 * time.Second, 80 * time.Second, 160 * time.Second, 300 * time.Second, 300 * time.Second, 300 * time.Second}
 	if len(got) != len(want) {
 		t.Fatalf("Schedule = %v", got)
@@ -71,10 +71,10 @@ func TestSchedule(t *testing.T) {
 	if s := fmtDurations(got); s != "0s 10s 20s 40s 1m20s 2m40s 5m0s 5m0s 5m0s" {
 		t.Errorf("Schedule renders %q", s)
 	}
-	if CrashLoopPolicy(Options{}).Schedule(0) != nil || CrashLoopPolicy(Options{}).Schedule(-1) != nil {
+	if CrashLoopBackOffPolicy(Options{}).Schedule(0) != nil || CrashLoopBackOffPolicy(Options{}).Schedule(-1) != nil {
 		t.Errorf("Schedule of n <= 0 is not nil")
 	}
-	reduced := CrashLoopPolicy(Options{Features: podlife.FeatureGates{"ReduceDefaultCrashLoopBackOffDecay": true, "KubeletCrashLoopBackOffMax": false}})
+	reduced := CrashLoopBackOffPolicy(Options{Features: podlife.FeatureGates{"ReduceDefaultCrashLoopBackOffDecay": true, "KubeletCrashLoopBackOffMax": false}})
 	if s := fmtDurations(reduced.Schedule(9)); s != "0s 1s 2s 4s 8s 16s 32s 1m0s 1m0s" {
 		t.Errorf("reduced Schedule renders %q", s)
 	}
@@ -93,8 +93,8 @@ func fmtDurations(ds []time.Duration) string {
 
 // Upstream TestSlowBackoff (k8s.io/client-go util/flowcontrol/backoff_test.go).
 func TestSlowBackoff(t *testing.T) {
-	p := Policy{Initial: time.Second, Max: 50 * time.Second}
-	var b Backoff
+	p := BackOffPolicy{Initial: time.Second, Max: 50 * time.Second}
+	var b BackOff
 	now := t0
 	for i, want := range []time.Duration{0, 1, 2, 4, 8, 16, 32, 50, 50, 50} {
 		now = now.Add(time.Second)
@@ -107,9 +107,9 @@ func TestSlowBackoff(t *testing.T) {
 
 // Upstream TestBackoffReset, TestBackoffHighWaterMark and TestBackoffGC.
 func TestBackoffResetHighWaterMarkGC(t *testing.T) {
-	p := Policy{Initial: time.Second, Max: 5 * time.Second}
-	climb := func() (Backoff, time.Time) {
-		var b Backoff
+	p := BackOffPolicy{Initial: time.Second, Max: 5 * time.Second}
+	climb := func() (BackOff, time.Time) {
+		var b BackOff
 		now := t0
 		for i := 0; i <= 5; i++ {
 			now = now.Add(time.Second)
@@ -144,8 +144,8 @@ func TestBackoffResetHighWaterMarkGC(t *testing.T) {
 
 // Upstream TestAlternateBackoffGC and TestAlternateHasExpiredFunc, default expiry.
 func TestBackoffDefaultExpiry(t *testing.T) {
-	p := Policy{Initial: time.Second, Max: 50 * time.Second}
-	b := p.Next(Backoff{}, t0, t0)
+	p := BackOffPolicy{Initial: time.Second, Max: 50 * time.Second}
+	b := p.Next(BackOff{}, t0, t0)
 	if !p.GC(b, t0.Add(5*time.Second)).Exists || p.GC(b, t0.Add(106*time.Second)).Exists {
 		t.Errorf("GC expiry wrong")
 	}
@@ -158,20 +158,20 @@ func TestBackoffDefaultExpiry(t *testing.T) {
 		t.Errorf("no reset after expiry: %v", b.Delay)
 	}
 	// Exactly 2×Max is not expired; strictly more is.
-	b = p.Next(Backoff{}, t0, t0)
+	b = p.Next(BackOff{}, t0, t0)
 	if p.Expired(b, t0.Add(100*time.Second)) || !p.Expired(b, t0.Add(100*time.Second+1)) {
 		t.Errorf("expiry boundary wrong")
 	}
 	// Expired needs an entry.
-	if p.Expired(Backoff{}, t0.Add(time.Hour)) {
+	if p.Expired(BackOff{}, t0.Add(time.Hour)) {
 		t.Errorf("missing entry expired")
 	}
 }
 
 // Upstream TestIsInBackOffSinceUpdate (k8s.io/client-go util/flowcontrol/backoff_test.go).
 func TestInBackOffSinceUpdate(t *testing.T) {
-	p := Policy{Initial: time.Second, Max: 10 * time.Second}
-	var b Backoff
+	p := BackOffPolicy{Initial: time.Second, Max: 10 * time.Second}
+	var b BackOff
 	for _, c := range []struct {
 		tick      time.Duration
 		inBackOff bool
@@ -199,29 +199,29 @@ func TestInBackOffSinceUpdate(t *testing.T) {
 
 // Upstream TestDoBackOff (k8s.io/kubernetes pkg/kubelet/kuberuntime/kuberuntime_manager_test.go).
 func TestCheckStart(t *testing.T) {
-	p := Policy{Initial: time.Second, Max: time.Minute}
+	p := BackOffPolicy{Initial: time.Second, Max: time.Minute}
 	// container running: no exited instance.
-	if c := p.CheckStart(Backoff{}, time.Time{}, false, t0); !c.Allowed || c.Backoff.Exists {
+	if c := p.CheckStart(BackOff{}, time.Time{}, false, t0); !c.Allowed || c.BackOff.Exists {
 		t.Errorf("running: %+v", c)
 	}
 	// not in back-off: the start goes ahead and creates the entry.
-	if c := p.CheckStart(Backoff{}, t0, true, t0); !c.Allowed || c.Backoff.Delay != time.Second || !c.Backoff.LastUpdate.Equal(t0) {
+	if c := p.CheckStart(BackOff{}, t0, true, t0); !c.Allowed || c.BackOff.Delay != time.Second || !c.BackOff.LastUpdate.Equal(t0) {
 		t.Errorf("not in back-off: %+v", c)
 	}
 	// in back-off: held until FinishedAt + 1s.
-	b := p.Next(Backoff{}, t0, t0)
+	b := p.Next(BackOff{}, t0, t0)
 	c := p.CheckStart(b, t0, true, t0)
-	if c.Allowed || !c.RetryAt.Equal(t0.Add(time.Second)) || c.Delay != time.Second || c.Backoff != b {
+	if c.Allowed || !c.RetryAt.Equal(t0.Add(time.Second)) || c.Delay != time.Second || c.BackOff != b {
 		t.Errorf("in back-off: %+v", c)
 	}
 	if got := p.RestartAllowedAt(b, t0); !got.Equal(t0.Add(time.Second)) {
 		t.Errorf("RestartAllowedAt = %v", got)
 	}
-	if got := p.RestartAllowedAt(Backoff{}, t0); !got.Equal(t0) {
+	if got := p.RestartAllowedAt(BackOff{}, t0); !got.Equal(t0) {
 		t.Errorf("RestartAllowedAt without entry = %v", got)
 	}
 	// The boundary is strict: at exactly FinishedAt + delay the start is allowed.
-	if c := p.CheckStart(b, t0, true, t0.Add(time.Second)); !c.Allowed || c.Backoff.Delay != 2*time.Second {
+	if c := p.CheckStart(b, t0, true, t0.Add(time.Second)); !c.Allowed || c.BackOff.Delay != 2*time.Second {
 		t.Errorf("boundary: %+v", c)
 	}
 }
@@ -230,9 +230,9 @@ func TestCheckStart(t *testing.T) {
 // soon as allowed, it runs 1s and exits. The waits between exit and restart follow
 // the schedule, and the messages show the delay being waited.
 func TestCrashLoopTimeline(t *testing.T) {
-	p := CrashLoopPolicy(Options{})
+	p := CrashLoopBackOffPolicy(Options{})
 	pod := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Name: "web", Namespace: "default", UID: "uid-1"}}
-	var b Backoff
+	var b BackOff
 	now := t0
 	var waits []time.Duration
 	for i := 0; i < 8; i++ {
@@ -250,14 +250,14 @@ func TestCrashLoopTimeline(t *testing.T) {
 			}
 		}
 		waits = append(waits, wait)
-		b = c.Backoff
+		b = c.BackOff
 		now = finished.Add(wait)
 	}
 	if s := fmtDurations(waits); s != "0s 10s 20s 40s 1m20s 2m40s 5m0s 5m0s" {
 		t.Errorf("waits %s", s)
 	}
 	// AfterExit walks the same timeline.
-	var ab Backoff
+	var ab BackOff
 	at := t0
 	var afterWaits []time.Duration
 	for range 8 {
@@ -270,7 +270,7 @@ func TestCrashLoopTimeline(t *testing.T) {
 	}
 	// Reset: running more than 600s since the last restart starts over; 599s does not.
 	last := now
-	if c := p.CheckStart(b, last.Add(601*time.Second), true, last.Add(601*time.Second)); !c.Allowed || c.Backoff.Delay != 10*time.Second {
+	if c := p.CheckStart(b, last.Add(601*time.Second), true, last.Add(601*time.Second)); !c.Allowed || c.BackOff.Delay != 10*time.Second {
 		t.Errorf("601s: %+v", c)
 	}
 	if c := p.CheckStart(b, last.Add(599*time.Second), true, last.Add(599*time.Second)); c.Allowed || c.Delay != 300*time.Second {
@@ -296,14 +296,14 @@ func TestBackoffKey(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			pod := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Name: "test_pod", Namespace: "test_pod_namespace", UID: "test_pod_uid"}, Spec: spec}
 			pod.Spec.Containers = append(pod.Spec.Containers, corev1.Container{Name: "second_container", Image: "registry.k8s.io/pause"})
-			key := BackoffKey(pod, &pod.Spec.Containers[0])
+			key := BackOffKey(pod, &pod.Spec.Containers[0])
 			if len(key) == 0 || len(key) > 16 {
 				t.Fatalf("key %q is not a 64-bit hex hash", key)
 			}
 			check := func(desc string, mutate func(*corev1.Pod) *corev1.Container, same bool) {
 				p := pod.DeepCopy()
 				c := mutate(p)
-				if got := BackoffKey(p, c); (got == key) != same {
+				if got := BackOffKey(p, c); (got == key) != same {
 					t.Errorf("%s: key %q vs %q, same=%v expected", desc, got, key, same)
 				}
 			}
@@ -328,18 +328,18 @@ func TestBackoffKey(t *testing.T) {
 			}, false)
 
 			s := CrashLoopState{}.For(pod, &pod.Spec.Containers[0])
-			s.Backoff = Backoff{Exists: true, Delay: 40 * time.Second}
+			s.BackOff = BackOff{Exists: true, Delay: 40 * time.Second}
 			if again := s.For(pod, &pod.Spec.Containers[0]); again != s {
 				t.Errorf("same key lost the state")
 			}
 			p := pod.DeepCopy()
 			p.Spec.Containers[0].Image = "foo/image:v3"
-			if fresh := s.For(p, &p.Spec.Containers[0]); fresh.Backoff.Exists || fresh.Key == s.Key {
+			if fresh := s.For(p, &p.Spec.Containers[0]); fresh.BackOff.Exists || fresh.Key == s.Key {
 				t.Errorf("new image kept the state: %+v", fresh)
 			}
 		})
 	}
-	if BackoffKey(nil, nil) != BackoffKey(&corev1.Pod{}, &corev1.Container{}) {
+	if BackOffKey(nil, nil) != BackOffKey(&corev1.Pod{}, &corev1.Container{}) {
 		t.Errorf("nil pod and container do not hash as empty")
 	}
 }
@@ -379,23 +379,23 @@ func TestImagePullState(t *testing.T) {
 		t.Errorf("after 10s: held=%v prev=%q", held, s2.Prev)
 	}
 	s2, _, _ = s2.PullFailed("typo_image", "boom", t0.Add(10*time.Second))
-	if s2.Backoff.Delay != 20*time.Second || s2.Prev != "ErrImagePull: boom" {
+	if s2.BackOff.Delay != 20*time.Second || s2.Prev != "ErrImagePull: boom" {
 		t.Errorf("second failure: %+v", s2)
 	}
-	if got := s2.PullSucceeded(t0.Add(11 * time.Second)); !got.Backoff.Exists {
+	if got := s2.PullSucceeded(t0.Add(11 * time.Second)); !got.BackOff.Exists {
 		t.Errorf("success reset the entry")
 	}
-	if got := s2.PullSucceeded(t0.Add(611*time.Second + 1)); got.Backoff.Exists {
+	if got := s2.PullSucceeded(t0.Add(611*time.Second + 1)); got.BackOff.Exists {
 		t.Errorf("success did not GC an expired entry")
 	}
 	if got := ImagePullBackOffMessage("nginx", ""); got != `Back-off pulling image "nginx"` {
 		t.Errorf("message %q", got)
 	}
-	if ImagePullBackoffKey("uid", "nginx:1") != "uid_nginx:1" {
+	if ImagePullBackOffKey("uid", "nginx:1") != "uid_nginx:1" {
 		t.Errorf("image key")
 	}
-	if p := ImagePullPolicy(); p.Initial != 10*time.Second || p.Max != 300*time.Second || p.resetAfter() != 600*time.Second {
-		t.Errorf("ImagePullPolicy = %+v", p)
+	if p := ImagePullBackOffPolicy(); p.Initial != 10*time.Second || p.Max != 300*time.Second || p.resetAfter() != 600*time.Second {
+		t.Errorf("ImagePullBackOffPolicy = %+v", p)
 	}
 }
 

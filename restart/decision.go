@@ -3,41 +3,9 @@ package restart
 import (
 	"strconv"
 	"strings"
-	"time"
 
 	corev1 "k8s.io/api/core/v1"
 )
-
-// State is the kubelet's view of a container instance, as the runtime reports it
-// (k8s.io/kubernetes pkg/kubelet/container/runtime.go ContainerState).
-type State string
-
-// The runtime states of a container instance. StateNone is not a runtime state: it
-// stands for "no instance", a container that never ran or whose instances were all
-// garbage-collected.
-const (
-	StateNone    State = ""
-	StateCreated State = "created"
-	StateRunning State = "running"
-	StateExited  State = "exited"
-	StateUnknown State = "unknown"
-)
-
-// Instance is one runtime instance of a container: the part of the kubelet's
-// kubecontainer.Status that restart decisions read.
-type Instance struct {
-	// Name is the container's name.
-	Name string
-	// State is the instance's runtime state.
-	State State
-	// ExitCode is the exit code of an exited instance.
-	ExitCode int32
-	// Reason is the runtime's reason for the state, for example "OOMKilled".
-	Reason string
-	// FinishedAt is when an exited instance stopped; the crash-loop back-off is
-	// measured from it.
-	FinishedAt time.Time
-}
 
 // InstanceFromStatus derives the newest runtime instance of a container from its API
 // status, as the package documents for [ShouldRestart]: State.Running is a running
@@ -59,14 +27,29 @@ func InstanceFromStatus(st *corev1.ContainerStatus) (inst Instance, ok bool) {
 	return Instance{}, false
 }
 
+// exitedInstance is the exited instance a termination record describes.
 func exitedInstance(name string, t *corev1.ContainerStateTerminated) Instance {
 	return Instance{
 		Name:       name,
+		ID:         t.ContainerID,
 		State:      StateExited,
 		ExitCode:   t.ExitCode,
 		Reason:     t.Reason,
+		Message:    t.Message,
+		StartedAt:  t.StartedAt.Time,
 		FinishedAt: t.FinishedAt.Time,
 	}
+}
+
+// ExitedInstance returns the exited instance a termination record of the named
+// container describes (its ID, exit code, reason, message and times), as
+// [InstanceFromStatus] reads State.Terminated and LastTerminationState.Terminated. A
+// nil record gives an exited instance with only the name.
+func ExitedInstance(name string, t *corev1.ContainerStateTerminated) Instance {
+	if t == nil {
+		return Instance{Name: name, State: StateExited}
+	}
+	return exitedInstance(name, t)
 }
 
 // Basis names the step of the kubelet's decision that settled it.
@@ -123,7 +106,7 @@ func (b Basis) String() string {
 
 // Decision is the kubelet's answer to "is this container (re)started?" together with
 // what led to it. It holds no allocations of its own: Rule points into the pod spec
-// it was computed from, and the human text is built only when [Decision.Reason] is
+// it was computed from, and the human text is built only when [Decision.Explain] is
 // called.
 type Decision struct {
 	// Restart is the kubelet's answer (ShouldContainerBeRestarted).
@@ -204,9 +187,10 @@ func ShouldRestart(pod *corev1.Pod, container string, opts Options) Decision {
 }
 
 // ShouldRestartInstance is [ShouldRestart] for a caller that holds the container
-// and its newest runtime instance (from any sandbox) itself, for example a runtime
-// view with created or unknown instances. A nil newest means the container has no
-// instance. A nil pod or container gives Restart false.
+// and its newest runtime instance (from any sandbox) itself, for example from a
+// [View] with created or unknown instances. A nil newest means the container has no
+// instance; its state is read through [State.Kubelet]. A nil pod or container gives
+// Restart false.
 func ShouldRestartInstance(pod *corev1.Pod, c *corev1.Container, newest *Instance, opts Options) Decision {
 	var d Decision
 	d.RuleIndex = -1
@@ -222,12 +206,7 @@ func ShouldRestartInstance(pod *corev1.Pod, c *corev1.Container, newest *Instanc
 	d.Container = c.Name
 	state, exitCode := StateNone, int32(0)
 	if newest != nil {
-		state, exitCode = newest.State, newest.ExitCode
-		if state == StateNone {
-			// An instance always has a state; the kubelet treats any state it does
-			// not name as exited.
-			state = StateExited
-		}
+		state, exitCode = newest.State.Kubelet(), newest.ExitCode
 	}
 	decide(&d, pod, c, state, exitCode, opts)
 	return d
@@ -251,7 +230,6 @@ func decide(d *Decision, pod *corev1.Pod, c *corev1.Container, state State, exit
 		d.Basis, d.Restart = BasisCreatedOrUnknown, true
 		return
 	}
-	// Any other state is an exited one for the kubelet.
 	d.ExitCode = exitCode
 	if !opts.containerRestartRules() {
 		d.Basis = BasisPodPolicyRulesOff
@@ -338,9 +316,11 @@ func findContainer(pod *corev1.Pod, name string) (*corev1.Container, []corev1.Co
 	return nil, nil
 }
 
-// Reason renders the decision as one stable line of text, for example
-// "exit code 42 matched rule 1 (In [42]) → Restart". Only the Reason call allocates.
-func (d Decision) Reason() string {
+// Explain renders the decision as one stable line of text, for example
+// "exit code 42 matched rule 1 (In [42]) → Restart". Only the Explain call allocates.
+// (It is not named Reason: in Kubernetes a reason is a CamelCase token such as
+// CrashLoopBackOff; [Decision.Basis] is the token here.)
+func (d Decision) Explain() string {
 	var b strings.Builder
 	switch d.Basis {
 	case BasisNoPod:
@@ -432,5 +412,5 @@ func writeRule(b *strings.Builder, r *corev1.ContainerRestartRule) {
 	b.WriteByte(']')
 }
 
-// String is [Decision.Reason].
-func (d Decision) String() string { return d.Reason() }
+// String is [Decision.Explain].
+func (d Decision) String() string { return d.Explain() }

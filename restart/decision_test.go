@@ -15,14 +15,14 @@ import (
 // the same with a deletionTimestamp. The runtime holds two instances of "alive" and
 // "failed"; the newest decides.
 func TestShouldRestartInstanceUpstreamTable(t *testing.T) {
-	rt := Instances{
+	rt := &View{Instances: []Instance{
 		{Name: "alive", State: StateRunning},
 		{Name: "succeed", State: StateExited, ExitCode: 0},
 		{Name: "failed", State: StateExited, ExitCode: 1},
 		{Name: "alive", State: StateExited, ExitCode: 2},
 		{Name: "unknown", State: StateUnknown},
 		{Name: "failed", State: StateExited, ExitCode: 3},
-	}
+	}}
 	policies := []corev1.RestartPolicy{corev1.RestartPolicyNever, corev1.RestartPolicyOnFailure, corev1.RestartPolicyAlways}
 	want := map[string][3]bool{
 		"no-history": {true, true, true},
@@ -131,11 +131,11 @@ func TestShouldRestart(t *testing.T) {
 			if (d.Rule == nil) != (d.RuleIndex < 0) {
 				t.Errorf("Rule %v inconsistent with RuleIndex %d", d.Rule, d.RuleIndex)
 			}
-			if got := d.Reason(); got != tc.wantReason {
-				t.Errorf("Reason() = %q\nwant        %q", got, tc.wantReason)
+			if got := d.Explain(); got != tc.wantReason {
+				t.Errorf("Explain() = %q\nwant         %q", got, tc.wantReason)
 			}
-			if d.String() != d.Reason() {
-				t.Errorf("String() != Reason()")
+			if d.String() != d.Explain() {
+				t.Errorf("String() != Explain()")
 			}
 		})
 	}
@@ -154,11 +154,14 @@ func TestShouldRestartInstanceStates(t *testing.T) {
 		{&Instance{State: StateUnknown}, true, "container is in state unknown → Restart"},
 		{&Instance{State: StateRunning}, false, "container is running → no restart"},
 		{&Instance{State: StateExited, ExitCode: 1}, false, "exit code 1; pod restartPolicy Never → no restart"},
-		{&Instance{State: "paused", ExitCode: 1}, false, "exit code 1; pod restartPolicy Never → no restart"},
+		// A state the kubelet does not name is unknown (State.Kubelet), as
+		// toKubeContainerState maps it, and an unknown instance is restarted.
+		{&Instance{State: "paused", ExitCode: 1}, true, "container is in state unknown → Restart"},
+		{&Instance{State: StateNone, ExitCode: 1}, true, "container is in state unknown → Restart"},
 	} {
 		d := ShouldRestartInstance(pod, c, tc.inst, Options{})
-		if d.Restart != tc.want || d.Reason() != tc.reason {
-			t.Errorf("%+v: got %v %q, want %v %q", tc.inst, d.Restart, d.Reason(), tc.want, tc.reason)
+		if d.Restart != tc.want || d.Explain() != tc.reason {
+			t.Errorf("%+v: got %v %q, want %v %q", tc.inst, d.Restart, d.Explain(), tc.want, tc.reason)
 		}
 	}
 	if d := ShouldRestartInstance(nil, c, nil, Options{}); d.Restart || d.Basis != BasisNoPod {
@@ -182,11 +185,33 @@ func TestInstanceFromStatus(t *testing.T) {
 		{"running", &corev1.ContainerStatus{Name: "a", State: corev1.ContainerState{Running: &corev1.ContainerStateRunning{}}}, Instance{Name: "a", State: StateRunning}, true},
 		{"terminated", &corev1.ContainerStatus{Name: "a", State: corev1.ContainerState{Terminated: &corev1.ContainerStateTerminated{ExitCode: 137, Reason: "OOMKilled", FinishedAt: at}}}, Instance{Name: "a", State: StateExited, ExitCode: 137, Reason: "OOMKilled", FinishedAt: at.Time}, true},
 		{"waiting after termination", &corev1.ContainerStatus{Name: "a", State: corev1.ContainerState{Waiting: &corev1.ContainerStateWaiting{}}, LastTerminationState: corev1.ContainerState{Terminated: &corev1.ContainerStateTerminated{ExitCode: 2, FinishedAt: at}}}, Instance{Name: "a", State: StateExited, ExitCode: 2, FinishedAt: at.Time}, true},
+		{"terminated, whole record", &corev1.ContainerStatus{Name: "a", ContainerID: "cri://status", Image: "img", RestartCount: 3,
+			State: corev1.ContainerState{Terminated: &corev1.ContainerStateTerminated{ContainerID: "cri://t", ExitCode: 1, Reason: "Error", Message: "boom", StartedAt: at, FinishedAt: metav1.NewTime(at.Add(time.Minute))}}},
+			Instance{Name: "a", ID: "cri://t", State: StateExited, ExitCode: 1, Reason: "Error", Message: "boom", StartedAt: at.Time, FinishedAt: at.Add(time.Minute)}, true},
+		{"last termination, whole record", &corev1.ContainerStatus{Name: "a", State: corev1.ContainerState{Waiting: &corev1.ContainerStateWaiting{Reason: "CrashLoopBackOff"}},
+			LastTerminationState: corev1.ContainerState{Terminated: &corev1.ContainerStateTerminated{ContainerID: "cri://l", ExitCode: 137, Reason: "OOMKilled", Message: "oom", StartedAt: at, FinishedAt: at}}},
+			Instance{Name: "a", ID: "cri://l", State: StateExited, ExitCode: 137, Reason: "OOMKilled", Message: "oom", StartedAt: at.Time, FinishedAt: at.Time}, true},
 	} {
 		got, ok := InstanceFromStatus(tc.st)
 		if ok != tc.ok || got != tc.want {
 			t.Errorf("%s: got %+v %v, want %+v %v", tc.name, got, ok, tc.want, tc.ok)
 		}
+	}
+}
+
+func TestExitedInstance(t *testing.T) {
+	at := metav1.NewTime(time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC))
+	if got, want := ExitedInstance("a", nil), (Instance{Name: "a", State: StateExited}); got != want {
+		t.Errorf("nil record: got %+v, want %+v", got, want)
+	}
+	term := &corev1.ContainerStateTerminated{ContainerID: "cri://x", ExitCode: 2, Signal: 9, Reason: "Error", Message: "m", StartedAt: at, FinishedAt: metav1.NewTime(at.Add(time.Second))}
+	want := Instance{Name: "a", ID: "cri://x", State: StateExited, ExitCode: 2, Reason: "Error", Message: "m", StartedAt: at.Time, FinishedAt: at.Add(time.Second)}
+	if got := ExitedInstance("a", term); got != want {
+		t.Errorf("got %+v, want %+v", got, want)
+	}
+	// The same record read by InstanceFromStatus gives the same instance.
+	if got, _ := InstanceFromStatus(&corev1.ContainerStatus{Name: "a", State: corev1.ContainerState{Terminated: term}}); got != want {
+		t.Errorf("InstanceFromStatus disagrees: %+v", got)
 	}
 }
 
@@ -244,8 +269,8 @@ func TestShouldRestartResolvesSpecialGates(t *testing.T) {
 	}
 	for _, tc := range cases {
 		d := ShouldRestart(pod, "app", Options{Features: tc.gates})
-		if d.Restart != tc.want || d.Reason() != tc.text {
-			t.Errorf("%v: Restart=%t %q, want %t %q", tc.gates, d.Restart, d.Reason(), tc.want, tc.text)
+		if d.Restart != tc.want || d.Explain() != tc.text {
+			t.Errorf("%v: Restart=%t %q, want %t %q", tc.gates, d.Restart, d.Explain(), tc.want, tc.text)
 		}
 	}
 }

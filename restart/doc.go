@@ -11,29 +11,33 @@
 //     [IsContainerRestartable] and [AllContainersCouldRestart];
 //   - k8s.io/kubernetes pkg/kubelet/container/helpers.go: [ShouldRestart]
 //     (ShouldContainerBeRestarted), [ShouldAllContainersRestart] and
-//     [AllContainersRestartCleanedUp];
-//   - k8s.io/kubernetes pkg/kubelet/status/generate.go:
-//     [AllContainersRestartingCondition] (GenerateAllContainersRestartingCondition);
+//     [AllContainersRestartCleanedUp] (the AllContainersRestarting condition built on
+//     them is the lifecycle package's);
+//   - k8s.io/kubernetes pkg/kubelet/container/runtime.go (PodStatus, Status,
+//     ContainerState): the node's runtime model, [View] and [Instance], which the
+//     lifecycle package reads too;
 //   - k8s.io/kubernetes pkg/kubelet/kuberuntime/helpers.go and kuberuntime_container.go:
 //     [IsInitContainerFailed], what the kubelet does about an init container's newest
 //     instance ([InitContainerAction], from computeInitContainerActions), and
-//     [BackoffKey] (GetBackoffKey);
+//     [BackOffKey] (GetBackoffKey);
 //   - k8s.io/kubernetes pkg/kubelet/kuberuntime/kuberuntime_manager.go (doBackOff) and
 //     pkg/kubelet/kubelet.go (newCrashLoopBackOff), on top of k8s.io/client-go
-//     util/flowcontrol/backoff.go: [CrashLoopPolicy], [Policy], [Backoff],
-//     [Policy.CheckStart], [CrashLoopMessage] and [CrashLoopEventMessage];
+//     util/flowcontrol/backoff.go: [CrashLoopBackOffPolicy], [BackOffPolicy], [BackOff],
+//     [BackOffPolicy.CheckStart], [CrashLoopMessage] and [CrashLoopEventMessage];
 //   - k8s.io/kubernetes pkg/kubelet/images/image_manager.go: the image-pull back-off
-//     ([ImagePullPolicy], [ImagePullBackoffKey], [ImagePullState], [ImagePullError]).
+//     ([ImagePullBackOffPolicy], [ImagePullBackOffKey], [ImagePullState], [ImagePullError]).
 //
 // # Runtime state
 //
 // [ShouldRestart] reads a container's state from pod.Status as the project's contract
 // says: no status, a waiting state without a last termination, or no state at all is
 // "no instance"; State.Running is running; State.Terminated is exited with its code;
-// otherwise LastTerminationState.Terminated is exited with that code. Callers that
-// hold the runtime's view (created and unknown instances, several sandboxes) use
-// [ShouldRestartInstance] and pass a [Runtime] to the restart-all functions;
-// [Instances] and [StatusRuntime] are ready-made ones.
+// otherwise LastTerminationState.Terminated is exited with that code
+// ([InstanceFromStatus]). Callers that hold the runtime's view (created and unknown
+// instances, several sandboxes) use [ShouldRestartInstance] and pass a [View] to the
+// restart-all functions. A [View] is the module's one model of the node's runtime:
+// sandboxes, container instances newest first, probe results, the crash-loop back-off
+// and the reasons of failed starts, as the kubelet holds them.
 //
 // Feature gates are read per call from [Options.Features]; the zero [Options] is a
 // default v1.37.2 kubelet, where ContainerRestartRules, RestartAllContainersOnContainerExits

@@ -33,7 +33,7 @@ func ExampleShouldRestart() {
 			State: corev1.ContainerState{Terminated: &corev1.ContainerStateTerminated{ExitCode: code}},
 		}}
 		d := restart.ShouldRestart(pod, "trainer", restart.Options{})
-		fmt.Printf("%v %v: %s\n", d.Restart, d.RestartAllContainers, d.Reason())
+		fmt.Printf("%v %v: %s\n", d.Restart, d.RestartAllContainers, d.Explain())
 	}
 	// Output:
 	// true true: exit code 42 matched rule 1 (In [42]) → RestartAllContainers
@@ -43,10 +43,10 @@ func ExampleShouldRestart() {
 
 // The back-off of a container that crashes one second after every start, under a
 // default kubelet: the kubelet restarts it as soon as CheckStart allows.
-func ExamplePolicy_CheckStart() {
+func ExampleBackOffPolicy_CheckStart() {
 	pod := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Name: "web", Namespace: "default", UID: "0c5a"}}
-	p := restart.CrashLoopPolicy(restart.Options{})
-	var b restart.Backoff
+	p := restart.CrashLoopBackOffPolicy(restart.Options{})
+	var b restart.BackOff
 	now := time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC)
 	for range 8 {
 		finished := now.Add(time.Second) // it ran for a second and crashed
@@ -57,7 +57,7 @@ func ExamplePolicy_CheckStart() {
 		} else {
 			fmt.Println("restarted at once")
 		}
-		b, now = c.Backoff, c.Backoff.LastUpdate
+		b, now = c.BackOff, c.BackOff.LastUpdate
 	}
 	fmt.Println(p.Schedule(9))
 	// Output:

@@ -135,14 +135,32 @@ func fuzzOptions(b byte) Options {
 	return Options{Features: fg, MaxContainerRestartPeriod: time.Duration(b/8) * 3 * time.Second}
 }
 
-func fuzzInstances(data []byte) Instances {
+func fuzzInstances(data []byte) []Instance {
 	r := &bytesReader{b: data}
-	var out Instances
+	var out []Instance
 	for range r.n(6) {
 		out = append(out, Instance{Name: fuzzNames[r.n(len(fuzzNames))], State: []State{StateCreated, StateRunning, StateExited, StateUnknown, "paused", ""}[r.n(6)],
 			ExitCode: r.int32(), Reason: []string{"", "OOMKilled"}[r.n(2)], FinishedAt: time.Unix(int64(r.byte()), 0)})
 	}
 	return out
+}
+
+// fuzzView is the runtime view holding fuzzInstances(data).
+func fuzzView(data []byte) *View { return &View{Instances: fuzzInstances(data)} }
+
+// cloneInstances copies a view's instances for the "input untouched" checks.
+func cloneInstances(v *View) []Instance {
+	if v == nil {
+		return nil
+	}
+	return append([]Instance(nil), v.Instances...)
+}
+
+func viewUnchanged(t *testing.T, before []Instance, v *View) {
+	t.Helper()
+	if v != nil && !reflect.DeepEqual(before, append([]Instance(nil), v.Instances...)) {
+		t.Fatalf("view modified")
+	}
 }
 
 var fuzzSeeds = [][]byte{
@@ -213,7 +231,7 @@ func FuzzShouldRestart(f *testing.F) {
 		for _, name := range append(fuzzNames, "missing") {
 			d := ShouldRestart(pod, name, opts)
 			unchanged(t, before, pod)
-			if d2 := ShouldRestart(pod, name, opts); d2 != d || d2.Reason() != d.Reason() {
+			if d2 := ShouldRestart(pod, name, opts); d2 != d || d2.Explain() != d.Explain() {
 				t.Fatalf("not deterministic")
 			}
 			checkDecision(t, pod, lookup(pod, name), d, opts)
@@ -235,7 +253,7 @@ func checkDecision(t *testing.T, pod *corev1.Pod, c *corev1.Container, d Decisio
 	if d.Rule != nil && !opts.containerRestartRules() {
 		t.Fatalf("a rule with ContainerRestartRules off: %+v", d)
 	}
-	reason := d.Reason()
+	reason := d.Explain()
 	if !strings.HasSuffix(reason, "→ Restart") && !strings.HasSuffix(reason, "→ no restart") && !strings.HasSuffix(reason, "→ RestartAllContainers") {
 		t.Fatalf("reason %q", reason)
 	}
@@ -254,21 +272,31 @@ func FuzzShouldRestartInstance(f *testing.F) {
 	addSeeds(f)
 	f.Fuzz(func(t *testing.T, data []byte, o byte) {
 		pod, opts := fuzzPod(data), fuzzOptions(o)
-		insts := fuzzInstances(data)
-		before, beforeInsts := pod.DeepCopy(), append(Instances(nil), insts...)
+		v := fuzzView(data)
+		before, beforeInsts := pod.DeepCopy(), cloneInstances(v)
 		for _, c := range append(allContainers(pod), nil) {
 			var newest *Instance
 			if c != nil {
-				if in, ok := insts.Newest(c.Name); ok {
+				if in, ok := v.Newest(c.Name); ok {
 					newest = &in
 				}
 			}
+			var beforeNewest Instance
+			if newest != nil {
+				beforeNewest = *newest
+			}
 			d := ShouldRestartInstance(pod, c, newest, opts)
 			unchanged(t, before, pod)
-			unchanged(t, beforeInsts, insts)
+			viewUnchanged(t, beforeInsts, v)
+			if newest != nil && *newest != beforeNewest {
+				t.Fatalf("instance modified")
+			}
 			checkDecision(t, pod, c, d, opts)
-			if newest != nil && (newest.State == StateCreated || newest.State == StateUnknown) && pod.DeletionTimestamp == nil && !d.Restart {
-				t.Fatalf("created or unknown instance not restarted")
+			// Any state the kubelet does not name ("", "paused") is unknown.
+			if newest != nil && pod.DeletionTimestamp == nil && !d.Restart {
+				if k := newest.State.Kubelet(); k == StateCreated || k == StateUnknown {
+					t.Fatalf("created or unknown (%q) instance not restarted", newest.State)
+				}
 			}
 			if newest != nil && newest.State == StateRunning && d.Restart {
 				t.Fatalf("running instance restarted")
@@ -312,12 +340,12 @@ func FuzzIsRestartableInitContainer(f *testing.F) {
 
 func FuzzMatchingRule(f *testing.F) {
 	addSeeds(f)
-	f.Fuzz(func(t *testing.T, data []byte, o byte) {
+	f.Fuzz(func(t *testing.T, data []byte, _ byte) {
 		r := &bytesReader{b: data}
 		c := r.container()
 		code := r.int32()
 		before := c.DeepCopy()
-		rule, i, ok := MatchingRule(&c, code, fuzzOptions(o))
+		rule, i, ok := MatchingRule(&c, code)
 		unchanged(t, *before, c)
 		if !ok {
 			if i != -1 || !reflect.DeepEqual(rule, corev1.ContainerRestartRule{}) {
@@ -330,7 +358,7 @@ func FuzzMatchingRule(f *testing.F) {
 		}
 		for j := range i {
 			one := corev1.Container{RestartPolicyRules: c.RestartPolicyRules[j : j+1]}
-			if _, _, ok := MatchingRule(&one, code, Options{}); ok {
+			if _, _, ok := MatchingRule(&one, code); ok {
 				t.Fatalf("rule %d matched before rule %d", j, i)
 			}
 		}
@@ -363,8 +391,8 @@ func FuzzContainerShouldRestart(f *testing.F) {
 		}
 		// A container that is not restartable only restarts through a
 		// RestartAllContainers rule.
-		if got && !IsContainerRestartable(&pod.Spec, &c, opts) {
-			if rule, _, ok := MatchingRule(&c, code, opts); !ok || rule.Action != corev1.ContainerRestartRuleActionRestartAllContainers {
+		if got && !IsContainerRestartable(&pod.Spec, &c) {
+			if rule, _, ok := MatchingRule(&c, code); !ok || rule.Action != corev1.ContainerRestartRuleActionRestartAllContainers {
 				t.Fatalf("restarted a non-restartable container")
 			}
 		}
@@ -373,12 +401,12 @@ func FuzzContainerShouldRestart(f *testing.F) {
 
 func FuzzIsContainerRestartable(f *testing.F) {
 	addSeeds(f)
-	f.Fuzz(func(t *testing.T, data []byte, o byte) {
+	f.Fuzz(func(t *testing.T, data []byte, _ byte) {
 		r := &bytesReader{b: data}
 		c := r.container()
 		spec := &corev1.PodSpec{RestartPolicy: []corev1.RestartPolicy{"Always", "OnFailure", "Never", ""}[r.n(4)]}
 		before := c.DeepCopy()
-		got := IsContainerRestartable(spec, &c, fuzzOptions(o))
+		got := IsContainerRestartable(spec, &c)
 		unchanged(t, *before, c)
 		if c.RestartPolicy == nil && got != (spec.RestartPolicy != corev1.RestartPolicyNever) {
 			t.Fatalf("pod fallback wrong")
@@ -386,24 +414,24 @@ func FuzzIsContainerRestartable(f *testing.F) {
 		if c.RestartPolicy != nil && *c.RestartPolicy != corev1.ContainerRestartPolicyNever && !got {
 			t.Fatalf("container policy %q not restartable", *c.RestartPolicy)
 		}
-		if got != IsContainerRestartable(spec, &c, Options{}) {
-			t.Fatalf("gates changed the answer")
+		if got != IsContainerRestartable(spec, &c) {
+			t.Fatalf("not deterministic")
 		}
 	})
 }
 
 func FuzzAllContainersCouldRestart(f *testing.F) {
 	addSeeds(f)
-	f.Fuzz(func(t *testing.T, data []byte, o byte) {
+	f.Fuzz(func(t *testing.T, data []byte, _ byte) {
 		pod := fuzzPod(data)
 		if pod == nil {
-			if AllContainersCouldRestart(nil, fuzzOptions(o)) {
+			if AllContainersCouldRestart(nil) {
 				t.Fatalf("nil spec could restart")
 			}
 			return
 		}
 		before := pod.DeepCopy()
-		got := AllContainersCouldRestart(&pod.Spec, fuzzOptions(o))
+		got := AllContainersCouldRestart(&pod.Spec)
 		unchanged(t, before, pod)
 		want := false
 		for _, c := range append(append([]corev1.Container{}, pod.Spec.InitContainers...), pod.Spec.Containers...) {
@@ -419,19 +447,24 @@ func FuzzAllContainersCouldRestart(f *testing.F) {
 
 func FuzzShouldAllContainersRestart(f *testing.F) {
 	addSeeds(f)
-	f.Fuzz(func(t *testing.T, data []byte, o byte) {
-		pod, opts, insts := fuzzPod(data), fuzzOptions(o), fuzzInstances(data)
+	f.Fuzz(func(t *testing.T, data []byte, _ byte) {
+		pod := fuzzPod(data)
 		before := pod.DeepCopy()
-		for _, rt := range []Runtime{nil, insts, StatusRuntime{}, StatusRuntime{Status: statusOf(pod)}} {
-			got := ShouldAllContainersRestart(pod, rt, opts)
+		for _, v := range []*View{nil, fuzzView(data), {}} {
+			beforeInsts := cloneInstances(v)
+			got := ShouldAllContainersRestart(pod, v)
 			unchanged(t, before, pod)
-			if got != ShouldAllContainersRestart(pod, rt, opts) {
+			viewUnchanged(t, beforeInsts, v)
+			if got != ShouldAllContainersRestart(pod, v) {
 				t.Fatalf("not deterministic")
 			}
-			if got && (!opts.restartAllContainers() || pod == nil) {
-				t.Fatalf("restart-all with the gate off or no pod")
+			if want := shouldAllRestartByScan(pod, v); got != want {
+				t.Fatalf("ShouldAllContainersRestart(view %v) = %v, upstream's algorithm %v", v != nil, got, want)
 			}
-			if pod != nil && opts.restartAllContainers() {
+			if got && pod == nil {
+				t.Fatalf("restart-all without a pod")
+			}
+			if pod != nil {
 				for _, c := range pod.Status.Conditions {
 					if c.Type == corev1.AllContainersRestarting && c.Status == corev1.ConditionTrue && !got {
 						t.Fatalf("sticky condition ignored")
@@ -440,6 +473,69 @@ func FuzzShouldAllContainersRestart(f *testing.F) {
 			}
 		}
 	})
+}
+
+// shouldAllRestartByScan is upstream's kubecontainer.ShouldAllContainersRestart
+// written out with plain scans: the condition; then, for each init and regular
+// container, the newest instance in the view (when there is a view) must have exited
+// (skip the container otherwise) and may match a RestartAllContainers rule; then the
+// API status (the last regular status of the name, else the last init one) may be
+// terminated with a matching code.
+func shouldAllRestartByScan(pod *corev1.Pod, v *View) bool {
+	if pod == nil {
+		return false
+	}
+	for _, c := range pod.Status.Conditions {
+		if c.Type == corev1.AllContainersRestarting && c.Status == corev1.ConditionTrue {
+			return true
+		}
+	}
+	restartsAll := func(c *corev1.Container, code int32) bool {
+		for _, r := range c.RestartPolicyRules {
+			if r.ExitCodes == nil {
+				continue
+			}
+			in := false
+			for _, x := range r.ExitCodes.Values {
+				in = in || x == code
+			}
+			switch {
+			case r.ExitCodes.Operator == corev1.ContainerRestartRuleOnExitCodesOpIn && in,
+				r.ExitCodes.Operator == corev1.ContainerRestartRuleOnExitCodesOpNotIn && !in:
+				return r.Action == corev1.ContainerRestartRuleActionRestartAllContainers
+			}
+		}
+		return false
+	}
+	for _, c := range append(append([]corev1.Container{}, pod.Spec.InitContainers...), pod.Spec.Containers...) {
+		if v != nil {
+			var newest *Instance
+			for i := range v.Instances {
+				if v.Instances[i].Name == c.Name {
+					newest = &v.Instances[i]
+					break
+				}
+			}
+			if newest == nil || newest.State.Kubelet() != StateExited {
+				continue
+			}
+			if restartsAll(&c, newest.ExitCode) {
+				return true
+			}
+		}
+		var api *corev1.ContainerStatus
+		for _, list := range [][]corev1.ContainerStatus{pod.Status.InitContainerStatuses, pod.Status.ContainerStatuses} {
+			for i := range list {
+				if list[i].Name == c.Name {
+					api = &list[i]
+				}
+			}
+		}
+		if api != nil && api.State.Terminated != nil && restartsAll(&c, api.State.Terminated.ExitCode) {
+			return true
+		}
+	}
+	return false
 }
 
 func statusOf(pod *corev1.Pod) *corev1.PodStatus {
@@ -451,57 +547,55 @@ func statusOf(pod *corev1.Pod) *corev1.PodStatus {
 
 func FuzzAllContainersRestartCleanedUp(f *testing.F) {
 	addSeeds(f)
-	f.Fuzz(func(t *testing.T, data []byte, o byte) {
-		pod, opts, insts := fuzzPod(data), fuzzOptions(o), fuzzInstances(data)
-		before := pod.DeepCopy()
-		got := AllContainersRestartCleanedUp(pod, insts, opts)
-		_ = AllContainersRestartCleanedUp(pod, nil, opts)
+	f.Fuzz(func(t *testing.T, data []byte, _ byte) {
+		pod, v := fuzzPod(data), fuzzView(data)
+		before, beforeInsts := pod.DeepCopy(), cloneInstances(v)
+		got := AllContainersRestartCleanedUp(pod, v)
+		gotStatus := AllContainersRestartCleanedUp(pod, nil)
 		unchanged(t, before, pod)
-		if !AllContainersRestartCleanedUp(pod, Instances{}, opts) {
-			t.Fatalf("an empty runtime is not cleaned up")
+		viewUnchanged(t, beforeInsts, v)
+		if !AllContainersRestartCleanedUp(pod, &View{}) {
+			t.Fatalf("an empty view is not cleaned up")
 		}
-		for _, c := range allContainers(pod)[:] {
-			if _, ok := insts.Newest(c.Name); ok && got && !isEphemeral(pod, c) {
-				t.Fatalf("cleaned up while %q has an instance", c.Name)
+		if pod == nil {
+			if !got || !gotStatus {
+				t.Fatalf("a nil pod is not cleaned up")
 			}
+			return
+		}
+		// By scan: no init or regular container has an instance.
+		want, wantStatus := true, true
+		for _, c := range append(append([]corev1.Container{}, pod.Spec.InitContainers...), pod.Spec.Containers...) {
+			if _, ok := v.Newest(c.Name); ok {
+				want = false
+			}
+			if _, ok := statusInstanceByScan(statusOf(pod), c.Name); ok {
+				wantStatus = false
+			}
+		}
+		if got != want || gotStatus != wantStatus {
+			t.Fatalf("AllContainersRestartCleanedUp = %v (view) %v (status), by scan %v %v", got, gotStatus, want, wantStatus)
 		}
 	})
 }
 
-func isEphemeral(pod *corev1.Pod, c *corev1.Container) bool {
-	for i := range pod.Spec.EphemeralContainers {
-		if (*corev1.Container)(&pod.Spec.EphemeralContainers[i].EphemeralContainerCommon) == c {
-			// Only ephemeral if no init or regular container shares the name.
-			for _, x := range append(append([]corev1.Container{}, pod.Spec.InitContainers...), pod.Spec.Containers...) {
-				if x.Name == c.Name {
-					return false
-				}
+// statusInstanceByScan is the newest instance of a container read from the API
+// statuses without a view: init, regular, then ephemeral statuses, the first status
+// with the name that yields an instance (InstanceFromStatus), a status waiting with
+// reason RestartingAllContainers yielding none.
+func statusInstanceByScan(s *corev1.PodStatus, name string) (Instance, bool) {
+	for _, list := range [][]corev1.ContainerStatus{s.InitContainerStatuses, s.ContainerStatuses, s.EphemeralContainerStatuses} {
+		for i := range list {
+			st := &list[i]
+			if st.Name != name || st.State.Waiting != nil && st.State.Waiting.Reason == ReasonRestartingAllContainers {
+				continue
 			}
-			return true
+			if inst, ok := InstanceFromStatus(st); ok {
+				return inst, true
+			}
 		}
 	}
-	return false
-}
-
-func FuzzAllContainersRestartingCondition(f *testing.F) {
-	addSeeds(f)
-	f.Fuzz(func(t *testing.T, data []byte, o byte) {
-		pod, opts, insts := fuzzPod(data), fuzzOptions(o), fuzzInstances(data)
-		before := pod.DeepCopy()
-		for _, phase := range []corev1.PodPhase{corev1.PodPending, corev1.PodRunning, corev1.PodSucceeded, corev1.PodFailed} {
-			cond, included := AllContainersRestartingCondition(pod, insts, phase, opts)
-			unchanged(t, before, pod)
-			if cond.Type != corev1.AllContainersRestarting {
-				t.Fatalf("type %q", cond.Type)
-			}
-			if included && (pod == nil || !AllContainersCouldRestart(&pod.Spec, opts) || !opts.restartAllContainers()) {
-				t.Fatalf("included without a RestartAllContainers rule or gate")
-			}
-			if cond.Status == corev1.ConditionTrue && (phase == corev1.PodSucceeded || phase == corev1.PodFailed || AllContainersRestartCleanedUp(pod, insts, opts)) {
-				t.Fatalf("True in phase %s or after cleanup", phase)
-			}
-		}
-	})
+	return Instance{}, false
 }
 
 func FuzzIsInitContainerFailed(f *testing.F) {
@@ -522,11 +616,11 @@ func FuzzIsInitContainerFailed(f *testing.F) {
 func FuzzInitContainerAction(f *testing.F) {
 	addSeeds(f)
 	f.Fuzz(func(t *testing.T, data []byte, o byte) {
-		pod, opts, insts := fuzzPod(data), fuzzOptions(o), fuzzInstances(data)
+		pod, opts, v := fuzzPod(data), fuzzOptions(o), fuzzView(data)
 		before := pod.DeepCopy()
 		for _, c := range allContainers(pod) {
 			var newest *Instance
-			if in, ok := insts.Newest(c.Name); ok {
+			if in, ok := v.Newest(c.Name); ok {
 				newest = &in
 			}
 			a := InitContainerAction(pod, c, newest, opts)
@@ -570,21 +664,21 @@ func FuzzCrashLoopPolicy(f *testing.F) {
 	addSeeds(f)
 	f.Fuzz(func(t *testing.T, _ []byte, o byte) {
 		opts := fuzzOptions(o)
-		p := CrashLoopPolicy(opts)
+		p := CrashLoopBackOffPolicy(opts)
 		if p.ResetAfter != CrashLoopBackOffReset || p.Initial > p.Max || p.Initial <= 0 {
 			t.Fatalf("policy %+v for %+v", p, opts)
 		}
 		if opts.Validate() == nil && opts.Features.Enabled("KubeletCrashLoopBackOffMax") && opts.MaxContainerRestartPeriod != 0 && p.Max != opts.MaxContainerRestartPeriod {
 			t.Fatalf("max %v, configured %v", p.Max, opts.MaxContainerRestartPeriod)
 		}
-		if ip := ImagePullPolicy(); ip.Initial != 10*time.Second || ip.Max != 300*time.Second {
+		if ip := ImagePullBackOffPolicy(); ip.Initial != 10*time.Second || ip.Max != 300*time.Second {
 			t.Fatalf("image pull policy %+v", ip)
 		}
 	})
 }
 
-func fuzzPolicy(r *bytesReader) Policy {
-	return Policy{Initial: time.Duration(r.byte()+1) * 100 * time.Millisecond, Max: time.Duration(r.byte()) * time.Second, ResetAfter: time.Duration(r.byte()) * 5 * time.Second}
+func fuzzPolicy(r *bytesReader) BackOffPolicy {
+	return BackOffPolicy{Initial: time.Duration(r.byte()+1) * 100 * time.Millisecond, Max: time.Duration(r.byte()) * time.Second, ResetAfter: time.Duration(r.byte()) * 5 * time.Second}
 }
 
 func FuzzPolicy(f *testing.F) {
@@ -592,7 +686,7 @@ func FuzzPolicy(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte, _ byte) {
 		r := &bytesReader{b: data}
 		p := fuzzPolicy(r)
-		var b Backoff
+		var b BackOff
 		now := t0
 		for range 20 {
 			ev := now.Add(time.Duration(int8(r.byte())) * time.Second)
@@ -609,14 +703,14 @@ func FuzzPolicy(f *testing.F) {
 				}
 			case 2:
 				c := p.CheckStart(b, ev, r.n(2) == 0, now)
-				if !c.Allowed && (!c.RetryAt.After(now) || c.Backoff != b || c.Delay != b.Delay) {
+				if !c.Allowed && (!c.RetryAt.After(now) || c.BackOff != b || c.Delay != b.Delay) {
 					t.Fatalf("held start %+v at %v", c, now)
 				}
 				if !c.Allowed && !p.RestartAllowedAt(b, ev).Equal(c.RetryAt) {
 					t.Fatalf("RestartAllowedAt disagrees with CheckStart")
 				}
 				at, next := p.AfterExit(b, ev)
-				if c2 := p.CheckStart(b, ev, true, at); !c2.Allowed || c2.Backoff != next {
+				if c2 := p.CheckStart(b, ev, true, at); !c2.Allowed || c2.BackOff != next {
 					t.Fatalf("AfterExit %v %+v disagrees with CheckStart %+v", at, next, c2)
 				}
 			case 3:
@@ -655,13 +749,13 @@ func FuzzBackoffKey(f *testing.F) {
 		pod := fuzzPod(data)
 		before := pod.DeepCopy()
 		for _, c := range append(allContainers(pod), nil) {
-			k := BackoffKey(pod, c)
+			k := BackOffKey(pod, c)
 			unchanged(t, before, pod)
-			if k != BackoffKey(pod, c) || len(k) == 0 || len(k) > 16 || strings.Trim(k, "0123456789abcdef") != "" {
+			if k != BackOffKey(pod, c) || len(k) == 0 || len(k) > 16 || strings.Trim(k, "0123456789abcdef") != "" {
 				t.Fatalf("key %q", k)
 			}
 			s := CrashLoopState{}.For(pod, c)
-			if s.Key != k || s.Backoff.Exists || s.For(pod, c) != s {
+			if s.Key != k || s.BackOff.Exists || s.For(pod, c) != s {
 				t.Fatalf("CrashLoopState.For %+v", s)
 			}
 		}
@@ -680,7 +774,7 @@ func FuzzMessages(f *testing.F) {
 		if got := CrashLoopEventMessage(name, pod); !strings.HasPrefix(got, "Back-off restarting failed container ") || !strings.HasSuffix(got, " in pod "+PodDesc(pod)) {
 			t.Fatalf("%q", got)
 		}
-		if got := ImagePullBackoffKey("u", name); got != "u_"+name {
+		if got := ImagePullBackOffKey("u", name); got != "u_"+name {
 			t.Fatalf("%q", got)
 		}
 		if got := ImagePullBackOffMessage(name, ""); !strings.HasPrefix(got, "Back-off pulling image \"") {
@@ -728,7 +822,7 @@ func FuzzImagePullState(f *testing.F) {
 			if !held {
 				if r.n(2) == 0 {
 					s, _, _ = s.PullFailed("img", "boom", now)
-					if !s.Backoff.Exists || s.Prev == "" {
+					if !s.BackOff.Exists || s.Prev == "" {
 						t.Fatalf("PullFailed %+v", s)
 					}
 				} else {
@@ -740,24 +834,34 @@ func FuzzImagePullState(f *testing.F) {
 	})
 }
 
-func FuzzRuntimes(f *testing.F) {
+func FuzzViews(f *testing.F) {
 	addSeeds(f)
 	f.Fuzz(func(t *testing.T, data []byte, _ byte) {
-		insts := fuzzInstances(data)
+		v := fuzzView(data)
 		pod := fuzzPod(data)
-		for _, name := range fuzzNames {
-			if in, ok := insts.NewestExited(name); ok && (in.State != StateExited || in.Name != name) {
-				t.Fatalf("NewestExited %+v", in)
-			}
-			if in, ok := insts.Newest(name); ok && in.Name != name {
+		for _, name := range append(fuzzNames, "missing") {
+			in, ok := v.Newest(name)
+			if ok && in.Name != name {
 				t.Fatalf("Newest %+v", in)
 			}
-			sr := StatusRuntime{Status: statusOf(pod)}
-			if in, ok := sr.NewestExited(name); ok && in.State != StateExited {
-				t.Fatalf("StatusRuntime.NewestExited %+v", in)
+			x := newNewest(v, nil)
+			if got, gok := x.get(name); gok != ok || got != in {
+				t.Fatalf("newest.get(%q) = %+v %v, View.Newest %+v %v", name, got, gok, in, ok)
 			}
-			if in, ok := sr.Newest(name); ok && in.Name != name {
-				t.Fatalf("StatusRuntime.Newest %+v", in)
+			ex, eok := v.NewestExited(name)
+			if eok && (ex.State.Kubelet() != StateExited || ex.Name != name) {
+				t.Fatalf("NewestExited %+v", ex)
+			}
+			if ok && in.State.Kubelet() == StateExited && (!eok || ex != in) {
+				t.Fatalf("the newest instance %+v is exited but NewestExited gives %+v %v", in, ex, eok)
+			}
+			if pod != nil {
+				x := newNewest(nil, &pod.Status)
+				got, gok := x.get(name)
+				want, wok := statusInstanceByScan(&pod.Status, name)
+				if got != want || gok != wok {
+					t.Fatalf("newest.get(%q) from status = %+v %v, by scan %+v %v", name, got, gok, want, wok)
+				}
 			}
 		}
 		if len(data) > 0 && Basis(data[0]).String() == "" {

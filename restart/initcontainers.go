@@ -10,14 +10,16 @@ const ReasonOOMKilled = "OOMKilled"
 
 // IsInitContainerFailed reports whether an init container instance counts as failed
 // (kuberuntime isInitContainerFailed): its reason is OOMKilled (whatever the exit
-// code), it exited with a non-zero code, or its state is unknown. nil is not failed.
+// code), it exited with a non-zero code, or its state is unknown ([State.Kubelet]: an
+// unrecognised state is unknown). nil is not failed.
 func IsInitContainerFailed(inst *Instance) bool {
 	if inst == nil {
 		return false
 	}
+	state := inst.State.Kubelet()
 	return inst.Reason == ReasonOOMKilled ||
-		inst.State == StateExited && inst.ExitCode != 0 ||
-		inst.State == StateUnknown
+		state == StateExited && inst.ExitCode != 0 ||
+		state == StateUnknown
 }
 
 // InitAction is what the kubelet does next about one init container, given the

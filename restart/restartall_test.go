@@ -18,77 +18,73 @@ func TestShouldAllContainersRestart(t *testing.T) {
 	for _, tc := range []struct {
 		name string
 		pod  *corev1.Pod
-		rt   Runtime
-		opts Options
+		view *View
 		want bool
 	}{
 		{"pod marked with condition", &corev1.Pod{
 			Spec:   corev1.PodSpec{Containers: []corev1.Container{{Name: "regular", RestartPolicy: &never}}},
 			Status: corev1.PodStatus{Conditions: []corev1.PodCondition{cond}},
-		}, Instances{{Name: "regular", State: StateRunning}}, Options{}, true},
+		}, view(Instance{Name: "regular", State: StateRunning}), true},
 		{"regular container exited with matching rules", &corev1.Pod{
 			Spec: corev1.PodSpec{Containers: []corev1.Container{{Name: "regular", RestartPolicy: &never, RestartPolicyRules: all42}}},
-		}, Instances{{Name: "regular", State: StateExited, ExitCode: 42}}, Options{}, true},
+		}, view(Instance{Name: "regular", State: StateExited, ExitCode: 42}), true},
 		{"init container exited with matching rules", &corev1.Pod{
 			Spec: corev1.PodSpec{InitContainers: []corev1.Container{{Name: "init", RestartPolicy: &never, RestartPolicyRules: all42}}},
-		}, Instances{{Name: "init", State: StateExited, ExitCode: 42}}, Options{}, true},
+		}, view(Instance{Name: "init", State: StateExited, ExitCode: 42}), true},
 		{"sidecar container exited with matching rules", &corev1.Pod{
 			Spec: corev1.PodSpec{InitContainers: []corev1.Container{{Name: "init", RestartPolicy: &always, RestartPolicyRules: all42}}},
-		}, Instances{{Name: "init", State: StateExited, ExitCode: 42}}, Options{}, true},
+		}, view(Instance{Name: "init", State: StateExited, ExitCode: 42}), true},
 		{"container exited without rules", &corev1.Pod{
 			Spec: corev1.PodSpec{Containers: []corev1.Container{{Name: "regular"}}},
-		}, Instances{{Name: "regular", State: StateExited, ExitCode: 1}}, Options{}, false},
+		}, view(Instance{Name: "regular", State: StateExited, ExitCode: 1}), false},
 		// Beyond upstream's table.
-		{"gate off", &corev1.Pod{
-			Spec: corev1.PodSpec{Containers: []corev1.Container{{Name: "regular", RestartPolicy: &never, RestartPolicyRules: all42}}},
-		}, Instances{{Name: "regular", State: StateExited, ExitCode: 42}}, racOff, false},
-		{"nil pod", nil, nil, Options{}, false},
-		{"condition False does not count", &corev1.Pod{Status: corev1.PodStatus{Conditions: []corev1.PodCondition{{Type: corev1.AllContainersRestarting, Status: corev1.ConditionFalse}}}}, nil, Options{}, false},
+		{"nil pod", nil, nil, false},
+		{"condition False does not count", &corev1.Pod{Status: corev1.PodStatus{Conditions: []corev1.PodCondition{{Type: corev1.AllContainersRestarting, Status: corev1.ConditionFalse}}}}, nil, false},
 		{"only the newest instance counts", &corev1.Pod{
 			Spec: corev1.PodSpec{Containers: []corev1.Container{{Name: "c", RestartPolicy: &never, RestartPolicyRules: all42}}},
-		}, Instances{{Name: "c", State: StateRunning}, {Name: "c", State: StateExited, ExitCode: 42}}, Options{}, false},
+		}, view(Instance{Name: "c", State: StateRunning}, Instance{Name: "c", State: StateExited, ExitCode: 42}), false},
 		{"rules match without a container policy", &corev1.Pod{
 			Spec: corev1.PodSpec{Containers: []corev1.Container{{Name: "c", RestartPolicyRules: all42}}},
-		}, Instances{{Name: "c", State: StateExited, ExitCode: 42}}, Options{}, true},
+		}, view(Instance{Name: "c", State: StateExited, ExitCode: 42}), true},
 		{"API status terminated, no runtime", &corev1.Pod{
 			Spec:   corev1.PodSpec{Containers: []corev1.Container{{Name: "c", RestartPolicy: &never, RestartPolicyRules: all42}}},
 			Status: corev1.PodStatus{ContainerStatuses: []corev1.ContainerStatus{terminated("c", 42)}},
-		}, nil, Options{}, true},
+		}, nil, true},
 		{"API last termination is not consulted", &corev1.Pod{
 			Spec: corev1.PodSpec{Containers: []corev1.Container{{Name: "c", RestartPolicy: &never, RestartPolicyRules: all42}}},
 			Status: corev1.PodStatus{ContainerStatuses: []corev1.ContainerStatus{{Name: "c",
 				State:                corev1.ContainerState{Waiting: &corev1.ContainerStateWaiting{}},
 				LastTerminationState: corev1.ContainerState{Terminated: &corev1.ContainerStateTerminated{ExitCode: 42}}}}},
-		}, nil, Options{}, false},
+		}, nil, false},
 		{"a regular status shadows an init status of the same name", &corev1.Pod{
 			Spec: corev1.PodSpec{InitContainers: []corev1.Container{{Name: "c", RestartPolicy: &never, RestartPolicyRules: all42}}},
 			Status: corev1.PodStatus{
 				InitContainerStatuses: []corev1.ContainerStatus{terminated("c", 42)},
 				ContainerStatuses:     []corev1.ContainerStatus{terminated("c", 1)},
 			},
-		}, nil, Options{}, false},
+		}, nil, false},
 		{"the last status of a name wins", &corev1.Pod{
 			Spec:   corev1.PodSpec{Containers: []corev1.Container{{Name: "c", RestartPolicy: &never, RestartPolicyRules: all42}}},
 			Status: corev1.PodStatus{ContainerStatuses: []corev1.ContainerStatus{terminated("c", 1), terminated("c", 42)}},
-		}, nil, Options{}, true},
+		}, nil, true},
 		{"with a runtime, the API status is only read after a runtime exit", &corev1.Pod{
 			Spec:   corev1.PodSpec{Containers: []corev1.Container{{Name: "c", RestartPolicy: &never, RestartPolicyRules: all42}}},
 			Status: corev1.PodStatus{ContainerStatuses: []corev1.ContainerStatus{terminated("c", 42)}},
-		}, Instances{{Name: "c", State: StateCreated}}, Options{}, false},
+		}, view(Instance{Name: "c", State: StateCreated}), false},
 		{"with a runtime exit that does not match, the API status is read", &corev1.Pod{
 			Spec:   corev1.PodSpec{Containers: []corev1.Container{{Name: "c", RestartPolicy: &never, RestartPolicyRules: all42}}},
 			Status: corev1.PodStatus{ContainerStatuses: []corev1.ContainerStatus{terminated("c", 42)}},
-		}, Instances{{Name: "c", State: StateExited, ExitCode: 1}}, Options{}, true},
+		}, view(Instance{Name: "c", State: StateExited, ExitCode: 1}), true},
 		{"with an empty runtime, the API status is not read", &corev1.Pod{
 			Spec:   corev1.PodSpec{Containers: []corev1.Container{{Name: "c", RestartPolicy: &never, RestartPolicyRules: all42}}},
 			Status: corev1.PodStatus{ContainerStatuses: []corev1.ContainerStatus{terminated("c", 42)}},
-		}, Instances{}, Options{}, false},
+		}, view(), false},
 		{"ephemeral containers are skipped", &corev1.Pod{
 			Spec: corev1.PodSpec{EphemeralContainers: []corev1.EphemeralContainer{{EphemeralContainerCommon: corev1.EphemeralContainerCommon{Name: "e", RestartPolicyRules: all42}}}},
-		}, Instances{{Name: "e", State: StateExited, ExitCode: 42}}, Options{}, false},
+		}, view(Instance{Name: "e", State: StateExited, ExitCode: 42}), false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			if got := ShouldAllContainersRestart(tc.pod, tc.rt, tc.opts); got != tc.want {
+			if got := ShouldAllContainersRestart(tc.pod, tc.view); got != tc.want {
 				t.Errorf("ShouldAllContainersRestart = %v, want %v", got, tc.want)
 			}
 		})
@@ -113,100 +109,146 @@ func TestAllContainersRestartCleanedUp(t *testing.T) {
 		return p
 	}
 	exited := corev1.ContainerStatus{State: corev1.ContainerState{Terminated: &corev1.ContainerStateTerminated{ExitCode: 42}}}
+	running := corev1.ContainerStatus{State: corev1.ContainerState{Running: &corev1.ContainerStateRunning{}}}
+	crashLoop := corev1.ContainerStatus{
+		State:                corev1.ContainerState{Waiting: &corev1.ContainerStateWaiting{Reason: "CrashLoopBackOff"}},
+		LastTerminationState: corev1.ContainerState{Terminated: &corev1.ContainerStateTerminated{ExitCode: 1}},
+	}
+	waiting := corev1.ContainerStatus{State: corev1.ContainerState{Waiting: &corev1.ContainerStateWaiting{Reason: "PodInitializing"}}}
+	// An ephemeral status named after the regular container: without a view, the
+	// statuses yield instances by name from every list.
+	ephemeralNamedApp := pod.DeepCopy()
+	ephemeralNamedApp.Status.EphemeralContainerStatuses = []corev1.ContainerStatus{{Name: "app", State: running.State}}
+	onlyDebug := pod.DeepCopy()
+	onlyDebug.Status.EphemeralContainerStatuses = []corev1.ContainerStatus{{Name: "debug", State: running.State}}
 	for _, tc := range []struct {
 		name string
 		pod  *corev1.Pod
-		rt   Runtime
+		view *View
 		want bool
 	}{
-		{"empty runtime", pod, Instances{}, true},
-		{"an exited instance remains", pod, Instances{{Name: "app", State: StateExited}}, false},
-		{"an init instance remains", pod, Instances{{Name: "init", State: StateUnknown}}, false},
-		{"ephemeral instances are ignored", pod, Instances{{Name: "debug", State: StateRunning}}, true},
+		{"empty view", pod, view(), true},
+		{"an exited instance remains", pod, view(Instance{Name: "app", State: StateExited}), false},
+		{"an init instance remains", pod, view(Instance{Name: "init", State: StateUnknown}), false},
+		{"an instance in any state remains", pod, view(Instance{Name: "app", State: StateNone}), false},
+		{"ephemeral instances are ignored", pod, view(Instance{Name: "debug", State: StateRunning}), true},
+		{"instances of other names are ignored", pod, view(Instance{Name: "gone", State: StateExited}), true},
+		{"a view ignores the API status", withStatus(exited, running), view(), true},
 		{"status: no statuses", pod, nil, true},
 		{"status: all removed", withStatus(removed, removed), nil, true},
 		{"status: one still terminated", withStatus(removed, exited), nil, false},
+		{"status: one running", withStatus(running, removed), nil, false},
+		{"status: waiting after a termination is an instance", withStatus(removed, crashLoop), nil, false},
+		{"status: waiting without a termination is none", withStatus(waiting, waiting), nil, true},
+		{"status: an ephemeral status counts by name", ephemeralNamedApp, nil, false},
+		{"status: an ephemeral container's status is ignored", onlyDebug, nil, true},
 		{"nil pod", nil, nil, true},
+		{"nil pod with a view", nil, view(Instance{Name: "app", State: StateRunning}), true},
 	} {
-		if got := AllContainersRestartCleanedUp(tc.pod, tc.rt, Options{}); got != tc.want {
+		if got := AllContainersRestartCleanedUp(tc.pod, tc.view); got != tc.want {
 			t.Errorf("%s: got %v, want %v", tc.name, got, tc.want)
 		}
 	}
 }
 
-// Upstream TestGenerateAllContainersRestartingCondition (k8s.io/kubernetes
-// pkg/kubelet/status/generate_test.go).
-func TestAllContainersRestartingCondition(t *testing.T) {
-	never := corev1.ContainerRestartPolicyNever
-	spec := corev1.PodSpec{Containers: []corev1.Container{
-		{Name: "container1"},
-		{Name: "trigger", RestartPolicy: &never, RestartPolicyRules: []corev1.ContainerRestartRule{rule(actRestartAll, opIn, 42)}},
-	}}
-	trueCond := []corev1.PodCondition{{Type: corev1.AllContainersRestarting, Status: corev1.ConditionTrue}}
-	started := corev1.PodCondition{Type: corev1.AllContainersRestarting, Status: corev1.ConditionTrue, Reason: "RestartAllContainersStarted", Message: "container exited with restart policy rule"}
-	falseCond := corev1.PodCondition{Type: corev1.AllContainersRestarting, Status: corev1.ConditionFalse}
-	for _, tc := range []struct {
-		name  string
-		rt    Instances
-		conds []corev1.PodCondition
-		phase corev1.PodPhase
-		want  corev1.PodCondition
-	}{
-		{"pod pending", nil, nil, corev1.PodPending, falseCond},
-		{"pod failed", nil, nil, corev1.PodFailed, corev1.PodCondition{Type: corev1.AllContainersRestarting, Status: corev1.ConditionFalse, Reason: "PodFailed"}},
-		{"pod succeeded", nil, nil, corev1.PodSucceeded, corev1.PodCondition{Type: corev1.AllContainersRestarting, Status: corev1.ConditionFalse, Reason: "PodCompleted"}},
-		{"container triggers RestartAllContainers rule", Instances{{Name: "container", State: StateRunning}, {Name: "trigger", State: StateExited, ExitCode: 42}}, nil, corev1.PodRunning, started},
-		{"container triggers RestartAllContainers rule, cleaning up", Instances{{Name: "container", State: StateExited}, {Name: "trigger", State: StateExited, ExitCode: 42}}, trueCond, corev1.PodRunning, started},
-		{"container triggers RestartAllContainers rule, cleaned up", nil, trueCond, corev1.PodPending, falseCond},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			pod := &corev1.Pod{Spec: spec, Status: corev1.PodStatus{Conditions: tc.conds}}
-			rt := tc.rt
-			if rt == nil {
-				rt = Instances{}
-			}
-			got, included := AllContainersRestartingCondition(pod, rt, tc.phase, Options{})
-			if got != tc.want || !included {
-				t.Errorf("got %+v included=%v, want %+v included", got, included, tc.want)
-			}
-			if _, included := AllContainersRestartingCondition(pod, rt, tc.phase, racOff); included {
-				t.Errorf("included with the gate off")
-			}
-		})
+// view is a runtime view holding only the given instances, newest first.
+func view(insts ...Instance) *View { return &View{Instances: insts} }
+
+func TestViewNewest(t *testing.T) {
+	v := view(
+		Instance{Name: "a", State: StateRunning},
+		Instance{Name: "b", State: StateExited, ExitCode: 1},
+		Instance{Name: "a", State: StateExited, ExitCode: 2},
+		Instance{Name: "a", State: StateExited, ExitCode: 3},
+		Instance{Name: "u", State: StateNone, ExitCode: 4},
+		Instance{Name: "u", State: "paused", ExitCode: 5},
+		Instance{Name: "u", State: StateExited, ExitCode: 6},
+	)
+	if i, ok := v.Newest("a"); !ok || i.State != StateRunning {
+		t.Errorf("Newest(a) = %+v %v", i, ok)
 	}
-	if _, included := AllContainersRestartingCondition(&corev1.Pod{}, nil, corev1.PodRunning, Options{}); included {
-		t.Errorf("included for a pod without RestartAllContainers rules")
+	if i, ok := v.NewestExited("a"); !ok || i.ExitCode != 2 {
+		t.Errorf("NewestExited(a) = %+v %v", i, ok)
 	}
-	if c, included := AllContainersRestartingCondition(nil, nil, corev1.PodRunning, Options{}); included || c != falseCond {
-		t.Errorf("nil pod: %+v %v", c, included)
+	// Newest returns the instance as stored; its state reads as unknown.
+	if i, ok := v.Newest("u"); !ok || i.ExitCode != 4 || i.State != StateNone || i.State.Kubelet() != StateUnknown {
+		t.Errorf("Newest(u) = %+v %v", i, ok)
+	}
+	// NewestExited reads states through Kubelet: "" and "paused" are not exited.
+	if i, ok := v.NewestExited("u"); !ok || i.ExitCode != 6 {
+		t.Errorf("NewestExited(u) = %+v %v", i, ok)
+	}
+	if _, ok := v.Newest("c"); ok {
+		t.Errorf("Newest(c) found")
+	}
+	if _, ok := v.NewestExited("c"); ok {
+		t.Errorf("NewestExited(c) found")
+	}
+	var nilView *View
+	if _, ok := nilView.Newest("a"); ok {
+		t.Errorf("nil view: Newest found")
+	}
+	if _, ok := nilView.NewestExited("a"); ok {
+		t.Errorf("nil view: NewestExited found")
 	}
 }
 
-func TestInstances(t *testing.T) {
-	rt := Instances{{Name: "a", State: StateRunning}, {Name: "b", State: StateExited, ExitCode: 1}, {Name: "a", State: StateExited, ExitCode: 2}, {Name: "a", State: StateExited, ExitCode: 3}}
-	if i, ok := rt.Newest("a"); !ok || i.State != StateRunning {
-		t.Errorf("Newest(a) = %+v %v", i, ok)
+func TestStateKubelet(t *testing.T) {
+	for in, want := range map[State]State{
+		StateCreated: StateCreated, StateRunning: StateRunning, StateExited: StateExited,
+		StateUnknown: StateUnknown, StateNone: StateUnknown, "paused": StateUnknown, "Exited": StateUnknown,
+	} {
+		if got := in.Kubelet(); got != want {
+			t.Errorf("State(%q).Kubelet() = %q, want %q", in, got, want)
+		}
 	}
-	if i, ok := rt.NewestExited("a"); !ok || i.ExitCode != 2 {
-		t.Errorf("NewestExited(a) = %+v %v", i, ok)
+}
+
+// Without a view, the restart-all functions read the newest instance of a container
+// from the API statuses: init, regular, then ephemeral, the first with the name that
+// yields one; a status waiting with reason RestartingAllContainers yields none.
+func TestNewestFromStatus(t *testing.T) {
+	s := &corev1.PodStatus{
+		InitContainerStatuses: []corev1.ContainerStatus{
+			{Name: "both", State: corev1.ContainerState{Waiting: &corev1.ContainerStateWaiting{Reason: ReasonRestartingAllContainers}},
+				LastTerminationState: corev1.ContainerState{Terminated: &corev1.ContainerStateTerminated{ExitCode: 9}}},
+		},
+		ContainerStatuses: []corev1.ContainerStatus{
+			{Name: "run", State: corev1.ContainerState{Running: &corev1.ContainerStateRunning{}}},
+			{Name: "done", State: corev1.ContainerState{Terminated: &corev1.ContainerStateTerminated{ExitCode: 4, ContainerID: "cri://d"}}},
+			{Name: "both", State: corev1.ContainerState{Terminated: &corev1.ContainerStateTerminated{ExitCode: 5}}},
+		},
+		EphemeralContainerStatuses: []corev1.ContainerStatus{
+			{Name: "run", State: corev1.ContainerState{Terminated: &corev1.ContainerStateTerminated{ExitCode: 7}}},
+		},
 	}
-	if _, ok := rt.Newest("c"); ok {
-		t.Errorf("Newest(c) found")
+	x := newNewest(nil, s)
+	for _, tc := range []struct {
+		name  string
+		ok    bool
+		state State
+		code  int32
+	}{
+		{"run", true, StateRunning, 0},
+		{"done", true, StateExited, 4},
+		{"both", true, StateExited, 5}, // the removed init status yields nothing
+		{"missing", false, StateNone, 0},
+	} {
+		inst, ok := x.get(tc.name)
+		if ok != tc.ok || inst.State != tc.state || inst.ExitCode != tc.code || ok && inst.Name != tc.name {
+			t.Errorf("get(%s) = %+v %v, want %v %s %d", tc.name, inst, ok, tc.ok, tc.state, tc.code)
+		}
 	}
-	if _, ok := rt.NewestExited("c"); ok {
-		t.Errorf("NewestExited(c) found")
+	if inst, _ := x.get("done"); inst.ID != "cri://d" {
+		t.Errorf("get(done) lost the container ID: %+v", inst)
 	}
-	sr := StatusRuntime{Status: &corev1.PodStatus{ContainerStatuses: []corev1.ContainerStatus{
-		{Name: "run", State: corev1.ContainerState{Running: &corev1.ContainerStateRunning{}}},
-		{Name: "done", State: corev1.ContainerState{Terminated: &corev1.ContainerStateTerminated{ExitCode: 4}}},
-	}}}
-	if _, ok := sr.NewestExited("run"); ok {
-		t.Errorf("StatusRuntime.NewestExited(run) found")
+	empty := newNewest(nil, &corev1.PodStatus{})
+	if _, ok := empty.get("x"); ok {
+		t.Errorf("an empty status has an instance")
 	}
-	if i, ok := sr.NewestExited("done"); !ok || i.ExitCode != 4 {
-		t.Errorf("StatusRuntime.NewestExited(done) = %+v %v", i, ok)
-	}
-	if _, ok := (StatusRuntime{}).Newest("x"); ok {
-		t.Errorf("empty StatusRuntime found an instance")
+	// A view wins over the statuses, even an empty one.
+	v := newNewest(&View{}, s)
+	if _, ok := v.get("run"); ok {
+		t.Errorf("an empty view has an instance")
 	}
 }

@@ -6,6 +6,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 
 	"github.com/podlife/podlife/internal/gates"
+	"github.com/podlife/podlife/internal/podutil"
 )
 
 // containerRestartRules and restartAllContainers read the two gates decisions
@@ -36,19 +37,15 @@ type Options struct {
 // IsRestartableInitContainer reports whether c has restartPolicy Always, which for an
 // init container makes it a sidecar. Like upstream it does not check that c is an init
 // container. A nil container is not restartable.
-func IsRestartableInitContainer(c *corev1.Container) bool {
-	return c != nil && c.RestartPolicy != nil && *c.RestartPolicy == corev1.ContainerRestartPolicyAlways
-}
+func IsRestartableInitContainer(c *corev1.Container) bool { return podutil.IsSidecar(c) }
 
 // MatchingRule returns the first of c's restartPolicyRules that matches exitCode, its
 // index in c.RestartPolicyRules and true; or the zero rule, -1 and false when none
 // matches. It is upstream's FindMatchingContainerRestartRule: a rule without exitCodes
 // or with an operator other than In and NotIn never matches, In with no values never
 // matches, NotIn with no values always matches. Like upstream it ignores c's
-// restartPolicy and the feature gates, so opts does not change the answer; it is taken
-// for symmetry with the other helpers.
-func MatchingRule(c *corev1.Container, exitCode int32, opts Options) (rule corev1.ContainerRestartRule, index int, ok bool) {
-	_ = opts
+// restartPolicy and the feature gates.
+func MatchingRule(c *corev1.Container, exitCode int32) (rule corev1.ContainerRestartRule, index int, ok bool) {
 	if c == nil {
 		return corev1.ContainerRestartRule{}, -1, false
 	}
@@ -99,8 +96,7 @@ func ContainerShouldRestart(c *corev1.Container, spec *corev1.PodSpec, exitCode 
 // restartPolicy, true when any rule has action Restart or the policy is not Never
 // (RestartAllContainers rules do not count); otherwise true when the pod's policy is
 // not Never.
-func IsContainerRestartable(spec *corev1.PodSpec, c *corev1.Container, opts Options) bool {
-	_ = opts
+func IsContainerRestartable(spec *corev1.PodSpec, c *corev1.Container) bool {
 	if c != nil && c.RestartPolicy != nil {
 		for i := range c.RestartPolicyRules {
 			if c.RestartPolicyRules[i].Action == corev1.ContainerRestartRuleActionRestart {
@@ -117,8 +113,7 @@ func IsContainerRestartable(spec *corev1.PodSpec, c *corev1.Container, opts Opti
 // podutil.AllContainersCouldRestart. Ephemeral containers are not checked, and, like
 // upstream, neither the containers' restartPolicy nor the gates are. A nil spec gives
 // false.
-func AllContainersCouldRestart(spec *corev1.PodSpec, opts Options) bool {
-	_ = opts
+func AllContainersCouldRestart(spec *corev1.PodSpec) bool {
 	if spec == nil {
 		return false
 	}

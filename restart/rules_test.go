@@ -72,11 +72,9 @@ func TestMatchingRule(t *testing.T) {
 		{"duplicate values", &corev1.Container{RestartPolicyRules: []corev1.ContainerRestartRule{rule(actRestart, opNotIn, 3, 3)}}, 3, corev1.ContainerRestartRule{}, -1, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			for _, opts := range []Options{{}, crrOff} {
-				r, i, ok := MatchingRule(tc.c, tc.exitCode, opts)
-				if ok != tc.wantOK || i != tc.wantIndex || !reflect.DeepEqual(r, tc.wantRule) {
-					t.Errorf("MatchingRule = %+v, %d, %v; want %+v, %d, %v", r, i, ok, tc.wantRule, tc.wantIndex, tc.wantOK)
-				}
+			r, i, ok := MatchingRule(tc.c, tc.exitCode)
+			if ok != tc.wantOK || i != tc.wantIndex || !reflect.DeepEqual(r, tc.wantRule) {
+				t.Errorf("MatchingRule = %+v, %d, %v; want %+v, %d, %v", r, i, ok, tc.wantRule, tc.wantIndex, tc.wantOK)
 			}
 		})
 	}
@@ -152,7 +150,7 @@ func TestIsContainerRestartable(t *testing.T) {
 		{"nil spec and container", nil, nil, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			if got := IsContainerRestartable(tc.spec, tc.c, Options{}); got != tc.want {
+			if got := IsContainerRestartable(tc.spec, tc.c); got != tc.want {
 				t.Errorf("IsContainerRestartable = %v, want %v", got, tc.want)
 			}
 		})
@@ -178,7 +176,7 @@ func TestAllContainersCouldRestart(t *testing.T) {
 		{"a rule without exitCodes still counts", &corev1.PodSpec{Containers: []corev1.Container{{}, {RestartPolicyRules: []corev1.ContainerRestartRule{{Action: actRestartAll}}}}}, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			if got := AllContainersCouldRestart(tc.spec, Options{}); got != tc.want {
+			if got := AllContainersCouldRestart(tc.spec); got != tc.want {
 				t.Errorf("AllContainersCouldRestart = %v, want %v", got, tc.want)
 			}
 		})

@@ -15,15 +15,13 @@ import (
 	apiequality "k8s.io/apimachinery/pkg/api/equality"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	utilfeature "k8s.io/apiserver/pkg/util/feature"
-	"k8s.io/component-base/featuregate"
-	featuregatetesting "k8s.io/component-base/featuregate/testing"
 	"k8s.io/kubernetes/pkg/api/legacyscheme"
 	api "k8s.io/kubernetes/pkg/apis/core"
 	_ "k8s.io/kubernetes/pkg/apis/core/install"
 	podstore "k8s.io/kubernetes/pkg/registry/core/pod"
 
 	"github.com/podlife/podlife"
+	"github.com/podlife/podlife/conformance/internal/gatesets"
 )
 
 // podsPerRun is the number of generated pods checked per gate set.
@@ -33,42 +31,42 @@ const podsPerRun = 10000
 // checking that upstream did stamp a time.
 var fixedNow = time.Date(2026, 11, 30, 1, 2, 3, 0, time.UTC)
 
-// gateSet is one feature-gate configuration, applied upstream through the global gate
-// and to podlife through FeatureGates.
+// gateSet is one feature-gate configuration (applied upstream and to podlife by
+// gatesets) with the number of pods compared under it.
 type gateSet struct {
-	name  string
-	gates podlife.FeatureGates
-	pods  int
+	gatesets.Set
+	pods int
 }
 
-var gateSets = []gateSet{
-	{"defaults", nil, podsPerRun},
-	{"PodLevelResourcesFixDefaulting=false", podlife.FeatureGates{"PodLevelResourcesFixDefaulting": false}, podsPerRun / 5},
-	{"PodLevelResources=false", podlife.FeatureGates{"PodLevelResources": false, "PodLevelResourcesFixDefaulting": false,
-		"PodLevelResourcesFixKubeletQOSClass": false, "InPlacePodLevelResourcesVerticalScaling": false}, podsPerRun / 5},
-	{"PodLevelResourcesFixKubeletQOSClass=false", podlife.FeatureGates{"PodLevelResourcesFixKubeletQOSClass": false}, podsPerRun / 5},
-	{"alpha-on", podlife.FeatureGates{"H2CContainerProbe": true, "ContainerStopSignals": true, "GRPCContainerProbeTLS": true,
-		"AtomicWriteVolumeUserFields": true, "EmptyDirVolumeMode": true, "VolumeBindMountOptions": true, "GenericWorkload": true,
-		"EvictionRequestAPI": true}, podsPerRun / 5},
-	{"beta-off", podlife.FeatureGates{"ContainerRestartRules": false, "RestartAllContainersOnContainerExits": false, "EnvFiles": false,
-		"ClusterTrustBundleProjection": false, "PodCertificateRequest": false, "MatchLabelKeysInPodTopologySpread": false,
-		"MatchLabelKeysInPodTopologySpreadSelectorMerge": false}, podsPerRun / 5},
-	{"SelectorMerge=false", podlife.FeatureGates{"MatchLabelKeysInPodTopologySpreadSelectorMerge": false}, podsPerRun / 10},
-	{"AllBeta=false", podlife.FeatureGates{"AllBeta": false}, podsPerRun / 10},
-	{"AllAlpha=true,AllBeta=true", podlife.FeatureGates{"AllAlpha": true, "AllBeta": true}, podsPerRun / 10},
+func set(name string, pods int, overrides map[string]bool) gateSet {
+	return gateSet{gatesets.Set{Name: name, Overrides: overrides}, pods}
 }
 
-func setGates(t testing.TB, gates podlife.FeatureGates) {
-	t.Helper()
-	if len(gates) == 0 {
-		return
+// gateSets are the standard sets (gatesets.Standard) and the gates defaulting reads,
+// flipped.
+var gateSets = func() []gateSet {
+	var out []gateSet
+	for _, s := range gatesets.Standard() {
+		n := podsPerRun / 10
+		if s.Name == gatesets.Defaults.Name {
+			n = podsPerRun
+		}
+		out = append(out, gateSet{s, n})
 	}
-	m := map[featuregate.Feature]bool{}
-	for k, v := range gates {
-		m[featuregate.Feature(k)] = v
-	}
-	featuregatetesting.SetFeatureGatesDuringTest(t, utilfeature.DefaultFeatureGate, m)
-}
+	return append(out,
+		set("PodLevelResourcesFixDefaulting=false", podsPerRun/5, map[string]bool{"PodLevelResourcesFixDefaulting": false}),
+		set("PodLevelResources=false", podsPerRun/5, map[string]bool{"PodLevelResources": false, "PodLevelResourcesFixDefaulting": false,
+			"PodLevelResourcesFixKubeletQOSClass": false, "InPlacePodLevelResourcesVerticalScaling": false}),
+		set("PodLevelResourcesFixKubeletQOSClass=false", podsPerRun/5, map[string]bool{"PodLevelResourcesFixKubeletQOSClass": false}),
+		set("alpha-on", podsPerRun/5, map[string]bool{"H2CContainerProbe": true, "ContainerStopSignals": true, "GRPCContainerProbeTLS": true,
+			"AtomicWriteVolumeUserFields": true, "EmptyDirVolumeMode": true, "VolumeBindMountOptions": true, "GenericWorkload": true,
+			"EvictionRequestAPI": true}),
+		set("beta-off", podsPerRun/5, map[string]bool{"ContainerRestartRules": false, "RestartAllContainersOnContainerExits": false, "EnvFiles": false,
+			"ClusterTrustBundleProjection": false, "PodCertificateRequest": false, "MatchLabelKeysInPodTopologySpread": false,
+			"MatchLabelKeysInPodTopologySpreadSelectorMerge": false}),
+		set("SelectorMerge=false", podsPerRun/10, map[string]bool{"MatchLabelKeysInPodTopologySpreadSelectorMerge": false}),
+	)
+}()
 
 // upstreamDefault runs the API server's create path on a copy of pod.
 func upstreamDefault(t testing.TB, pod *corev1.Pod) *corev1.Pod {
@@ -202,10 +200,10 @@ func TestDefaultMatchesUpstream(t *testing.T) {
 	t.Logf("seed %d (override with PODLIFE_SEED)", s)
 	total := 0
 	for gi, gs := range gateSets {
-		t.Run(gs.name, func(t *testing.T) {
-			setGates(t, gs.gates)
+		t.Run(gs.Name, func(t *testing.T) {
+			gatesets.Apply(t, gs.Set)
 			g := newGen(s + uint64(gi))
-			opts := podlife.DefaultOptions{Features: gs.gates, Now: fixedNow}
+			opts := podlife.DefaultOptions{Features: gs.Features(), Now: fixedNow}
 			failures := 0
 			var cov coverage
 			for i := 0; i < gs.pods; i++ {
@@ -222,14 +220,14 @@ func TestDefaultMatchesUpstream(t *testing.T) {
 				if d := compare(got, want); d != "" {
 					failures++
 					in, _ := json.Marshal(before)
-					t.Errorf("pod %d (seed %d, gates %s): %s\ninput: %s", i, s+uint64(gi), gs.name, d, in)
+					t.Errorf("pod %d (seed %d, gates %s): %s\ninput: %s", i, s+uint64(gi), gs.Name, d, in)
 					if failures > 3 {
 						t.FailNow()
 					}
 				}
 			}
 			total += gs.pods
-			t.Logf("%s: %d pods, 0 disagreements allowed; coverage %s", gs.name, gs.pods, cov)
+			t.Logf("%s: %d pods, 0 disagreements allowed; coverage %s", gs.Name, gs.pods, cov)
 		})
 	}
 	t.Logf("%d pods compared over %d gate sets", total, len(gateSets))

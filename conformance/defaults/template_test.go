@@ -20,6 +20,7 @@ import (
 	podtemplatestore "k8s.io/kubernetes/pkg/registry/core/podtemplate"
 
 	"github.com/podlife/podlife"
+	"github.com/podlife/podlife/conformance/internal/gatesets"
 )
 
 // templatesPerRun is the number of generated templates checked per gate set.
@@ -89,19 +90,19 @@ func TestTemplatesMatchUpstream(t *testing.T) {
 	s := seed()
 	t.Logf("seed %d (override with PODLIFE_SEED)", s)
 	for gi, gs := range gateSets {
-		t.Run(gs.name, func(t *testing.T) {
-			setGates(t, gs.gates)
+		t.Run(gs.Name, func(t *testing.T) {
+			gatesets.Apply(t, gs.Set)
 			g := newGen(s + 1000 + uint64(gi))
-			opts := podlife.DefaultOptions{Features: gs.gates, Now: fixedNow}
+			opts := podlife.DefaultOptions{Features: gs.Features(), Now: fixedNow}
 			n := templatesPerRun
-			if gs.gates != nil {
+			if gs.Name != gatesets.Defaults.Name {
 				n = templatesPerRun / 6
 			}
 			fails := 0
 			fail := func(i int, what, d string, in any) {
 				fails++
 				b, _ := json.Marshal(in)
-				t.Errorf("template %d (seed %d, gates %s) %s: %s\ninput: %s", i, s+1000+uint64(gi), gs.name, what, d, b)
+				t.Errorf("template %d (seed %d, gates %s) %s: %s\ninput: %s", i, s+1000+uint64(gi), gs.Name, what, d, b)
 				if fails > 3 {
 					t.FailNow()
 				}
@@ -138,7 +139,7 @@ func TestTemplatesMatchUpstream(t *testing.T) {
 					}
 				}
 			}
-			t.Logf("%s: %d templates × (2 stored forms + 2 pods), 0 disagreements allowed", gs.name, n)
+			t.Logf("%s: %d templates × (2 stored forms + 2 pods), 0 disagreements allowed", gs.Name, n)
 		})
 	}
 }
@@ -176,12 +177,12 @@ func TestDefaultTemplateForUpdateMatchesUpstream(t *testing.T) {
 	s := seed()
 	t.Logf("seed %d (override with PODLIFE_SEED)", s)
 	for gi, gs := range gateSets {
-		t.Run(gs.name, func(t *testing.T) {
-			setGates(t, gs.gates)
+		t.Run(gs.Name, func(t *testing.T) {
+			gatesets.Apply(t, gs.Set)
 			g := newGen(s + 3000 + uint64(gi))
-			opts := podlife.DefaultOptions{Features: gs.gates}
+			opts := podlife.DefaultOptions{Features: gs.Features()}
 			n := templatesPerRun / 2
-			if gs.gates != nil {
+			if gs.Name != gatesets.Defaults.Name {
 				n = templatesPerRun / 10
 			}
 			fails := 0
@@ -206,13 +207,13 @@ func TestDefaultTemplateForUpdateMatchesUpstream(t *testing.T) {
 					fails++
 					nb, _ := json.Marshal(bn)
 					ob, _ := json.Marshal(bo)
-					t.Errorf("template update %d (seed %d, gates %s): %s\nnew: %s\nold: %s", i, s+3000+uint64(gi), gs.name, d, nb, ob)
+					t.Errorf("template update %d (seed %d, gates %s): %s\nnew: %s\nold: %s", i, s+3000+uint64(gi), gs.Name, d, nb, ob)
 					if fails > 3 {
 						t.FailNow()
 					}
 				}
 			}
-			t.Logf("%s: %d template updates, 0 disagreements allowed", gs.name, n)
+			t.Logf("%s: %d template updates, 0 disagreements allowed", gs.Name, n)
 		})
 	}
 }

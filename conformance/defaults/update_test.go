@@ -14,6 +14,7 @@ import (
 	podstore "k8s.io/kubernetes/pkg/registry/core/pod"
 
 	"github.com/podlife/podlife"
+	"github.com/podlife/podlife/conformance/internal/gatesets"
 )
 
 // updatesPerRun is the number of generated updates checked with default gates.
@@ -125,12 +126,12 @@ func TestDefaultForUpdateMatchesUpstream(t *testing.T) {
 	s := seed()
 	t.Logf("seed %d (override with PODLIFE_SEED)", s)
 	for gi, gs := range gateSets {
-		t.Run(gs.name, func(t *testing.T) {
-			setGates(t, gs.gates)
+		t.Run(gs.Name, func(t *testing.T) {
+			gatesets.Apply(t, gs.Set)
 			g := newGen(s + 2000 + uint64(gi))
-			opts := podlife.DefaultOptions{Features: gs.gates, Now: fixedNow}
+			opts := podlife.DefaultOptions{Features: gs.Features(), Now: fixedNow}
 			n := updatesPerRun
-			if gs.gates != nil {
+			if gs.Name != gatesets.Defaults.Name {
 				n = updatesPerRun / 6
 			}
 			fails := 0
@@ -160,13 +161,13 @@ func TestDefaultForUpdateMatchesUpstream(t *testing.T) {
 					fails++
 					nb, _ := json.Marshal(beforeNew)
 					ob, _ := json.Marshal(beforeOld)
-					t.Errorf("update %d (seed %d, gates %s): %s\nnew: %s\nold: %s", i, s+2000+uint64(gi), gs.name, d, nb, ob)
+					t.Errorf("update %d (seed %d, gates %s): %s\nnew: %s\nold: %s", i, s+2000+uint64(gi), gs.Name, d, nb, ob)
 					if fails > 3 {
 						t.FailNow()
 					}
 				}
 			}
-			t.Logf("%s: %d updates, 0 disagreements allowed", gs.name, n)
+			t.Logf("%s: %d updates, 0 disagreements allowed", gs.Name, n)
 		})
 	}
 }

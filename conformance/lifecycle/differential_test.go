@@ -10,20 +10,16 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	utilfeature "k8s.io/apiserver/pkg/util/feature"
-	"k8s.io/component-base/featuregate"
-	featuregatetesting "k8s.io/component-base/featuregate/testing"
 	"k8s.io/kubernetes/pkg/api/legacyscheme"
 	api "k8s.io/kubernetes/pkg/apis/core"
 	_ "k8s.io/kubernetes/pkg/apis/core/install"
-	"k8s.io/kubernetes/pkg/features"
 	kubecontainer "k8s.io/kubernetes/pkg/kubelet/container"
 	_ "k8s.io/kubernetes/pkg/kubelet/kuberuntime"
 	kubeletstatus "k8s.io/kubernetes/pkg/kubelet/status"
 	"k8s.io/kubernetes/pkg/printers"
 	printersinternal "k8s.io/kubernetes/pkg/printers/internalversion"
 
-	"github.com/podlife/podlife"
+	"github.com/podlife/podlife/conformance/internal/gatesets"
 	"github.com/podlife/podlife/lifecycle"
 )
 
@@ -35,36 +31,13 @@ func upstreamSetTerminationGracePeriod(ctx context.Context, pod *corev1.Pod, con
 
 const numPods = 10000
 
-// gateSets are the clusters the kubelet-side functions are compared on: the v1.37.2
-// defaults, and the beta gates this area reads turned off. (PodObservedGenerationTracking
-// is locked on upstream.)
-var gateSets = []struct {
-	name  string
-	gates map[featuregate.Feature]bool
-}{
-	{"defaults", nil},
-	{"RestartAllContainers off", map[featuregate.Feature]bool{features.RestartAllContainersOnContainerExits: false}},
-	{"ContainerRestartRules and RestartAllContainers off", map[featuregate.Feature]bool{
-		features.ContainerRestartRules: false, features.RestartAllContainersOnContainerExits: false,
-	}},
-}
-
-func podlifeGates(m map[featuregate.Feature]bool) podlife.FeatureGates {
-	if m == nil {
-		return nil
-	}
-	out := podlife.FeatureGates{}
-	for k, v := range m {
-		out[string(k)] = v
-	}
-	return out
-}
-
-func setUpstreamGates(t *testing.T, m map[featuregate.Feature]bool) {
-	if len(m) > 0 {
-		featuregatetesting.SetFeatureGatesDuringTest(t, utilfeature.DefaultFeatureGate, featuregatetesting.FeatureOverrides(m))
-	}
-}
+// gateSets are the clusters the kubelet-side functions are compared on: the standard
+// sets (gatesets.Standard) and the beta gates this area reads turned off one by one.
+// (PodObservedGenerationTracking is locked on upstream.)
+var gateSets = gatesets.Standard(
+	gatesets.Set{Name: "RestartAllContainers off", Overrides: map[string]bool{"RestartAllContainersOnContainerExits": false}},
+	gatesets.Set{Name: "ContainerRestartRules and RestartAllContainers off", Overrides: map[string]bool{"ContainerRestartRules": false, "RestartAllContainersOnContainerExits": false}},
+)
 
 // allStatuses is the kubelet's append(InitContainerStatuses, ContainerStatuses...) without
 // writing into the pod's backing array.
@@ -85,43 +58,40 @@ func dump(p *corev1.Pod) string { return fmt.Sprintf("%+v", p) }
 // phase and every gate set.
 func TestConditionsDifferential(t *testing.T) {
 	s := seed(t)
-	for _, gs := range gateSets {
-		t.Run(gs.name, func(t *testing.T) {
-			setUpstreamGates(t, gs.gates)
-			opts := lifecycle.Options{Features: podlifeGates(gs.gates)}
-			g := newGen(s, time.Now())
-			compared, disagreements := 0, 0
-			for i := range numPods {
-				pod := g.pod()
-				before := pod.DeepCopy()
-				old := pod.Status.DeepCopy()
-				statuses := allStatuses(&pod.Status)
-				for _, phase := range condPhases {
-					type pair struct {
-						name           string
-						ours, upstream corev1.PodCondition
-					}
-					for _, c := range []pair{
-						{"Initialized", lifecycle.InitializedCondition(pod, phase, opts), kubeletstatus.GeneratePodInitializedCondition(pod, old, statuses, phase)},
-						{"ContainersReady", lifecycle.ContainersReadyCondition(pod, phase, opts), kubeletstatus.GenerateContainersReadyCondition(pod, old, statuses, phase)},
-						{"Ready", lifecycle.ReadyCondition(pod, phase, opts), kubeletstatus.GeneratePodReadyCondition(pod, old, pod.Status.Conditions, statuses, phase)},
-					} {
-						compared++
-						if !reflect.DeepEqual(c.ours, c.upstream) {
-							disagreements++
-							if disagreements <= 5 {
-								t.Errorf("seed %d pod %d phase %s %s:\n ours     %+v\n upstream %+v\n pod %s", s, i, phase, c.name, c.ours, c.upstream, dump(pod))
-							}
+	gatesets.Run(t, gateSets, func(t *testing.T, gs gatesets.Set) {
+		opts := lifecycle.Options{Features: gs.Features()}
+		g := newGen(s, time.Now())
+		compared, disagreements := 0, 0
+		for i := range numPods {
+			pod := g.pod()
+			before := pod.DeepCopy()
+			old := pod.Status.DeepCopy()
+			statuses := allStatuses(&pod.Status)
+			for _, phase := range condPhases {
+				type pair struct {
+					name           string
+					ours, upstream corev1.PodCondition
+				}
+				for _, c := range []pair{
+					{"Initialized", lifecycle.InitializedCondition(pod, phase, opts), kubeletstatus.GeneratePodInitializedCondition(pod, old, statuses, phase)},
+					{"ContainersReady", lifecycle.ContainersReadyCondition(pod, phase, opts), kubeletstatus.GenerateContainersReadyCondition(pod, old, statuses, phase)},
+					{"Ready", lifecycle.ReadyCondition(pod, phase, opts), kubeletstatus.GeneratePodReadyCondition(pod, old, pod.Status.Conditions, statuses, phase)},
+				} {
+					compared++
+					if !reflect.DeepEqual(c.ours, c.upstream) {
+						disagreements++
+						if disagreements <= 5 {
+							t.Errorf("seed %d pod %d phase %s %s:\n ours     %+v\n upstream %+v\n pod %s", s, i, phase, c.name, c.ours, c.upstream, dump(pod))
 						}
 					}
 				}
-				if !reflectEqual(before, pod) {
-					t.Fatalf("seed %d pod %d: input modified", s, i)
-				}
 			}
-			t.Logf("seed %d, gates %q: %d pods x %d phases x 3 conditions = %d comparisons, %d disagreements", s, gs.name, numPods, len(condPhases), compared, disagreements)
-		})
-	}
+			if !reflectEqual(before, pod) {
+				t.Fatalf("seed %d pod %d: input modified", s, i)
+			}
+		}
+		t.Logf("seed %d, gates %q: %d pods x %d phases x 3 conditions = %d comparisons, %d disagreements", s, gs.Name, numPods, len(condPhases), compared, disagreements)
+	})
 }
 
 var tableGenerator = printers.NewTableGenerator().With(printersinternal.AddHandlers)
@@ -147,23 +117,29 @@ func cells(c lifecycle.Columns) []interface{} {
 //
 // The printer reads the wall clock. Each pod is generated with timestamps relative to a
 // `now` taken just before the printer runs, offset by whole seconds plus 500ms, and ours
-// is called with that same now: as long as the printer's own reading is less than 500ms
-// later, every rounding boundary of HumanDuration (whole seconds and above) falls the
-// same way.
+// is called with that same now. The printer reads the clock somewhere between now and
+// the moment it returns; HumanDuration only grows with time, so on a machine slow
+// enough to cross a rounding boundary in between, the row ours gives for the later
+// instant is accepted too. No timing decides the verdict.
 func TestColumnsDifferential(t *testing.T) {
 	s := seed(t)
 	g := newGen(s, time.Now())
-	disagreements := 0
+	disagreements, late := 0, 0
 	for i := range numPods {
 		g.now = time.Now()
 		pod := g.pod()
 		before := pod.DeepCopy()
 		up := upstreamRow(t, pod)
+		after := time.Now()
 		ours := lifecycle.PodColumns(pod, g.now)
-		if time.Since(g.now) >= 400*time.Millisecond {
-			t.Logf("pod %d: slow call, timestamps may round differently", i)
+		match := reflect.DeepEqual(cells(ours), up.Cells)
+		if !match {
+			if later := lifecycle.PodColumns(pod, after); reflect.DeepEqual(cells(later), up.Cells) {
+				match = true
+				late++
+			}
 		}
-		if !reflect.DeepEqual(cells(ours), up.Cells) || !reflect.DeepEqual(lifecycle.RowConditions(pod), up.Conditions) {
+		if !match || !reflect.DeepEqual(lifecycle.RowConditions(pod), up.Conditions) {
 			disagreements++
 			if disagreements <= 5 {
 				t.Errorf("seed %d pod %d:\n ours     %q %+v\n upstream %q %+v\n pod %s", s, i, cells(ours), lifecycle.RowConditions(pod), up.Cells, up.Conditions, dump(pod))
@@ -173,7 +149,7 @@ func TestColumnsDifferential(t *testing.T) {
 			t.Fatalf("seed %d pod %d: input modified", s, i)
 		}
 	}
-	t.Logf("seed %d: %d pods, 9 cells + row conditions each, %d disagreements", s, numPods, disagreements)
+	t.Logf("seed %d: %d pods, 9 cells + row conditions each, %d disagreements (%d rows matched at the printer's later clock reading)", s, numPods, disagreements, late)
 }
 
 var killReasons = []lifecycle.KillReason{

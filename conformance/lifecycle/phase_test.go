@@ -9,6 +9,7 @@ import (
 	"k8s.io/klog/v2"
 	_ "k8s.io/kubernetes/pkg/kubelet"
 
+	"github.com/podlife/podlife/conformance/internal/gatesets"
 	"github.com/podlife/podlife/lifecycle"
 )
 
@@ -29,39 +30,36 @@ func kubeletStatuses(st *corev1.PodStatus) []corev1.ContainerStatus {
 func TestPhaseDifferential(t *testing.T) {
 	s := seed(t)
 	logger := klog.Background()
-	for _, gs := range gateSets {
-		t.Run(gs.name, func(t *testing.T) {
-			setUpstreamGates(t, gs.gates)
-			g := newGen(s, time.Now())
-			compared, disagreements := 0, 0
-			counts := map[corev1.PodPhase]int{}
-			for i := range numPods {
-				pod := g.pod()
-				before := pod.DeepCopy()
-				info := kubeletStatuses(&pod.Status)
-				for _, terminal := range []bool{false, true} {
-					for _, initialized := range []bool{false, true} {
-						ours := lifecycle.Phase(pod, lifecycle.PhaseOptions{
-							Options:           lifecycle.Options{Features: podlifeGates(gs.gates)},
-							PodIsTerminal:     terminal,
-							PodHasInitialized: &initialized,
-						})
-						up := upstreamGetPhase(logger, pod, info, terminal, initialized)
-						compared++
-						counts[up]++
-						if ours != up {
-							disagreements++
-							if disagreements <= 5 {
-								t.Errorf("seed %d pod %d terminal=%v initialized=%v: ours %s, upstream %s\n pod %s", s, i, terminal, initialized, ours, up, dump(pod))
-							}
+	gatesets.Run(t, gateSets, func(t *testing.T, gs gatesets.Set) {
+		g := newGen(s, time.Now())
+		compared, disagreements := 0, 0
+		counts := map[corev1.PodPhase]int{}
+		for i := range numPods {
+			pod := g.pod()
+			before := pod.DeepCopy()
+			info := kubeletStatuses(&pod.Status)
+			for _, terminal := range []bool{false, true} {
+				for _, initialized := range []bool{false, true} {
+					ours := lifecycle.Phase(pod, lifecycle.PhaseOptions{
+						Options:           lifecycle.Options{Features: gs.Features()},
+						PodIsTerminal:     terminal,
+						PodHasInitialized: &initialized,
+					})
+					up := upstreamGetPhase(logger, pod, info, terminal, initialized)
+					compared++
+					counts[up]++
+					if ours != up {
+						disagreements++
+						if disagreements <= 5 {
+							t.Errorf("seed %d pod %d terminal=%v initialized=%v: ours %s, upstream %s\n pod %s", s, i, terminal, initialized, ours, up, dump(pod))
 						}
 					}
 				}
-				if !reflectEqual(before, pod) {
-					t.Fatalf("seed %d pod %d: input modified", s, i)
-				}
 			}
-			t.Logf("seed %d, gates %q: %d pods x 4 (terminal, initialized) = %d comparisons, %d disagreements; upstream phases %v", s, gs.name, numPods, compared, disagreements, counts)
-		})
-	}
+			if !reflectEqual(before, pod) {
+				t.Fatalf("seed %d pod %d: input modified", s, i)
+			}
+		}
+		t.Logf("seed %d, gates %q: %d pods x 4 (terminal, initialized) = %d comparisons, %d disagreements; upstream phases %v", s, gs.Name, numPods, compared, disagreements, counts)
+	})
 }

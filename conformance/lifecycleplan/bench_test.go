@@ -9,11 +9,12 @@ import (
 	kubecontainer "k8s.io/kubernetes/pkg/kubelet/container"
 
 	"github.com/podlife/podlife/lifecycle"
+	"github.com/podlife/podlife/restart"
 )
 
 type benchInput struct {
 	pod  *v1.Pod
-	view lifecycle.View
+	view restart.View
 	ps   *kubecontainer.PodStatus
 }
 

@@ -23,6 +23,7 @@ import (
 	proberesults "k8s.io/kubernetes/pkg/kubelet/prober/results"
 	"k8s.io/kubernetes/pkg/kubelet/status"
 
+	"github.com/podlife/podlife/conformance/internal/gatesets"
 	"github.com/podlife/podlife/lifecycle"
 	"github.com/podlife/podlife/restart"
 )
@@ -150,18 +151,18 @@ func (g gen) pod() *v1.Pod {
 	return pod
 }
 
-var probeResults = []lifecycle.ProbeResult{lifecycle.ProbeNone, lifecycle.ProbeSuccess, lifecycle.ProbeFailure, lifecycle.ProbeUnknown}
+var probeResults = []restart.ProbeResult{restart.ProbeNone, restart.ProbeSuccess, restart.ProbeFailure, restart.ProbeUnknown}
 
-func (g gen) view(pod *v1.Pod) lifecycle.View {
-	var v lifecycle.View
+func (g gen) view(pod *v1.Pod) restart.View {
+	var v restart.View
 	for i := g.pick(4); i > 0; i-- {
-		sb := lifecycle.Sandbox{ID: "sb" + strconv.Itoa(len(v.Sandboxes)), Ready: g.pick(3) != 0, Attempt: uint32(g.pick(3)), HostNetwork: g.pick(5) == 0}
+		sb := restart.Sandbox{ID: "sb" + strconv.Itoa(len(v.Sandboxes)), Ready: g.pick(3) != 0, Attempt: uint32(g.pick(3)), HostNetwork: g.pick(5) == 0}
 		switch g.pick(4) {
 		case 0:
 		case 1:
-			sb.Network = &lifecycle.SandboxNetwork{}
+			sb.Network = &restart.SandboxNetwork{}
 		default:
-			sb.Network = &lifecycle.SandboxNetwork{IP: "10.0.0." + strconv.Itoa(1+g.pick(9))}
+			sb.Network = &restart.SandboxNetwork{IP: "10.0.0." + strconv.Itoa(1+g.pick(9))}
 		}
 		if pod.Spec.HostNetwork && g.pick(3) != 0 {
 			sb.HostNetwork = true
@@ -170,14 +171,14 @@ func (g gen) view(pod *v1.Pod) lifecycle.View {
 	}
 	if g.pick(10) < 7 {
 		// Most inputs have a healthy current sandbox, so that the container logic runs.
-		good := lifecycle.Sandbox{ID: "sb-current", Ready: true, Attempt: uint32(g.pick(3)), HostNetwork: pod.Spec.HostNetwork}
+		good := restart.Sandbox{ID: "sb-current", Ready: true, Attempt: uint32(g.pick(3)), HostNetwork: pod.Spec.HostNetwork}
 		if !pod.Spec.HostNetwork {
-			good.Network = &lifecycle.SandboxNetwork{IP: "10.0.0.100"}
+			good.Network = &restart.SandboxNetwork{IP: "10.0.0.100"}
 		}
 		for i := range v.Sandboxes {
 			v.Sandboxes[i].Ready = false
 		}
-		v.Sandboxes = append([]lifecycle.Sandbox{good}, v.Sandboxes...)
+		v.Sandboxes = append([]restart.Sandbox{good}, v.Sandboxes...)
 	}
 	var names []string
 	for _, c := range pod.Spec.InitContainers {
@@ -191,7 +192,7 @@ func (g gen) view(pod *v1.Pod) lifecycle.View {
 	}
 	states := []restart.State{restart.StateCreated, restart.StateRunning, restart.StateExited, restart.StateExited, restart.StateUnknown}
 	for i := g.pick(2 * (len(names) + 1)); i > 0; i-- {
-		inst := lifecycle.Instance{
+		inst := restart.Instance{
 			Name:        names[g.pick(len(names))],
 			ID:          "cri://c" + strconv.Itoa(len(v.Instances)),
 			State:       states[g.pick(len(states))],
@@ -216,7 +217,7 @@ func (g gen) view(pod *v1.Pod) lifecycle.View {
 
 // runtimeStatus converts a view to the kubelet's kubecontainer.PodStatus, as
 // kuberuntime's GetPodStatus builds it.
-func runtimeStatus(pod *v1.Pod, v *lifecycle.View) *kubecontainer.PodStatus {
+func runtimeStatus(pod *v1.Pod, v *restart.View) *kubecontainer.PodStatus {
 	ps := &kubecontainer.PodStatus{ID: pod.UID, Name: pod.Name, Namespace: pod.Namespace}
 	for _, sb := range v.Sandboxes {
 		st := &runtimeapi.PodSandboxStatus{Id: sb.ID, Metadata: &runtimeapi.PodSandboxMetadata{Attempt: sb.Attempt}, State: runtimeapi.PodSandboxState_SANDBOX_NOTREADY}
@@ -347,127 +348,136 @@ func theirs(a upstreamActions) plan {
 }
 
 func TestComputePodActionsAgainstUpstream(t *testing.T) {
-	s := seed(t)
-	g := gen{rand.New(rand.NewSource(s))}
-	m, liveness, startup := newManager(t)
-	ctx := context.Background()
-	n, disagreements := count(), 0
-	var cover struct{ killPod, create, inits, regular, eph, kills, resets, nothing int }
-	for i := 0; i < n; i++ {
-		pod := g.pod()
-		v := g.view(pod)
-		restartAll := g.pick(4) == 0
-		ps := runtimeStatus(pod, &v)
-		for _, inst := range v.Instances {
-			id := containerID(inst.ID)
-			for _, pr := range []struct {
-				m proberesults.Manager
-				r lifecycle.ProbeResult
-			}{{liveness, inst.Liveness}, {startup, inst.Startup}} {
-				switch pr.r {
-				case lifecycle.ProbeSuccess:
-					pr.m.Set(id, proberesults.Success, pod)
-				case lifecycle.ProbeFailure:
-					pr.m.Set(id, proberesults.Failure, pod)
-				case lifecycle.ProbeUnknown:
-					pr.m.Set(id, proberesults.Unknown, pod)
+	gatesets.Run(t, gatesets.Standard(), func(t *testing.T, gs gatesets.Set) {
+		opts := lifecycle.Options{Features: gs.Features()}
+		s := seed(t)
+		g := gen{rand.New(rand.NewSource(s))}
+		m, liveness, startup := newManager(t)
+		ctx := context.Background()
+		n, disagreements := count(), 0
+		var cover struct{ killPod, create, inits, regular, eph, kills, resets, nothing int }
+		for i := 0; i < n; i++ {
+			pod := g.pod()
+			v := g.view(pod)
+			restartAll := g.pick(4) == 0
+			ps := runtimeStatus(pod, &v)
+			for _, inst := range v.Instances {
+				id := containerID(inst.ID)
+				for _, pr := range []struct {
+					m proberesults.Manager
+					r restart.ProbeResult
+				}{{liveness, inst.Liveness}, {startup, inst.Startup}} {
+					switch pr.r {
+					case restart.ProbeSuccess:
+						pr.m.Set(id, proberesults.Success, pod)
+					case restart.ProbeFailure:
+						pr.m.Set(id, proberesults.Failure, pod)
+					case restart.ProbeUnknown:
+						pr.m.Set(id, proberesults.Unknown, pod)
+					}
+				}
+			}
+			want := theirs(computePodActions(m, ctx, pod, ps, restartAll))
+			got := ours(lifecycle.ComputePodActions(pod, &v, restartAll, opts))
+			for _, inst := range v.Instances {
+				id := containerID(inst.ID)
+				liveness.Remove(id)
+				startup.Remove(id)
+			}
+			switch {
+			case want.CreateSandbox:
+				cover.create++
+			case want.KillPod:
+				cover.killPod++
+			case len(want.Resets) > 0:
+				cover.resets++
+			case len(want.Kills) > 0:
+				cover.kills++
+			case len(want.Init) > 0:
+				cover.inits++
+			case len(want.Regular) > 0:
+				cover.regular++
+			case len(want.Eph) > 0:
+				cover.eph++
+			default:
+				cover.nothing++
+			}
+			if fmt.Sprint(want) != fmt.Sprint(got) {
+				disagreements++
+				if disagreements <= 3 {
+					t.Errorf("seed %d input %d: restartAll=%t\npod spec: %+v\nview: %+v\nupstream: %+v\npodlife:  %+v", s, i, restartAll, pod.Spec, v, want, got)
 				}
 			}
 		}
-		want := theirs(computePodActions(m, ctx, pod, ps, restartAll))
-		got := ours(lifecycle.ComputePodActions(pod, &v, restartAll, lifecycle.Options{}))
-		for _, inst := range v.Instances {
-			id := containerID(inst.ID)
-			liveness.Remove(id)
-			startup.Remove(id)
-		}
-		switch {
-		case want.CreateSandbox:
-			cover.create++
-		case want.KillPod:
-			cover.killPod++
-		case len(want.Resets) > 0:
-			cover.resets++
-		case len(want.Kills) > 0:
-			cover.kills++
-		case len(want.Init) > 0:
-			cover.inits++
-		case len(want.Regular) > 0:
-			cover.regular++
-		case len(want.Eph) > 0:
-			cover.eph++
-		default:
-			cover.nothing++
-		}
-		if fmt.Sprint(want) != fmt.Sprint(got) {
-			disagreements++
-			if disagreements <= 3 {
-				t.Errorf("seed %d input %d: restartAll=%t\npod spec: %+v\nview: %+v\nupstream: %+v\npodlife:  %+v", s, i, restartAll, pod.Spec, v, want, got)
-			}
-		}
-	}
-	t.Logf("computePodActions: %d inputs, %d disagreements (seed %d); outcomes %+v", n, disagreements, s, cover)
+		t.Logf("computePodActions: %d inputs, %d disagreements (seed %d); outcomes %+v", n, disagreements, s, cover)
+	})
 }
 
 func TestConditionsAgainstUpstream(t *testing.T) {
-	s := seed(t)
-	g := gen{rand.New(rand.NewSource(s + 1))}
-	n, disagreements := count(), 0
-	phases := []v1.PodPhase{v1.PodPending, v1.PodRunning, v1.PodSucceeded, v1.PodFailed}
-	for i := 0; i < n; i++ {
-		pod := g.pod()
-		v := g.view(pod)
-		ps := runtimeStatus(pod, &v)
-		phase := phases[g.pick(4)]
-		old := pod.Status.DeepCopy()
+	gatesets.Run(t, gatesets.Standard(), func(t *testing.T, gs gatesets.Set) {
+		opts := lifecycle.Options{Features: gs.Features()}
+		s := seed(t)
+		g := gen{rand.New(rand.NewSource(s + 1))}
+		n, disagreements := count(), 0
+		phases := []v1.PodPhase{v1.PodPending, v1.PodRunning, v1.PodSucceeded, v1.PodFailed}
+		for i := 0; i < n; i++ {
+			pod := g.pod()
+			v := g.view(pod)
+			ps := runtimeStatus(pod, &v)
+			phase := phases[g.pick(4)]
+			old := pod.Status.DeepCopy()
 
-		want := status.GeneratePodReadyToStartContainersCondition(pod, old, ps)
-		got := lifecycle.PodReadyToStartContainersCondition(pod, &v, lifecycle.Options{})
-		if want != got {
-			disagreements++
-			t.Errorf("seed %d input %d PodReadyToStartContainers:\n%+v\nupstream %+v\npodlife  %+v", s, i, v.Sandboxes, want, got)
-		}
+			want := status.GeneratePodReadyToStartContainersCondition(pod, old, ps)
+			got := lifecycle.PodReadyToStartContainersCondition(pod, &v, opts)
+			if want != got {
+				disagreements++
+				t.Errorf("seed %d input %d PodReadyToStartContainers:\n%+v\nupstream %+v\npodlife  %+v", s, i, v.Sandboxes, want, got)
+			}
 
-		want = status.GenerateAllContainersRestartingCondition(pod, ps, old, phase)
-		got, _ = lifecycle.AllContainersRestartingCondition(pod, &v, phase, lifecycle.Options{})
-		if want != got {
-			disagreements++
-			t.Errorf("seed %d input %d AllContainersRestarting (%s):\n%+v\nupstream %+v\npodlife  %+v", s, i, phase, v.Instances, want, got)
+			want = status.GenerateAllContainersRestartingCondition(pod, ps, old, phase)
+			got, _ = lifecycle.AllContainersRestartingCondition(pod, &v, phase, opts)
+			if want != got {
+				disagreements++
+				t.Errorf("seed %d input %d AllContainersRestarting (%s):\n%+v\nupstream %+v\npodlife  %+v", s, i, phase, v.Instances, want, got)
+			}
+			if disagreements > 5 {
+				t.FailNow()
+			}
 		}
-		if disagreements > 5 {
-			t.FailNow()
-		}
-	}
-	t.Logf("conditions: %d inputs × 2 conditions, %d disagreements (seed %d)", n, disagreements, s)
+		t.Logf("conditions: %d inputs × 2 conditions, %d disagreements (seed %d)", n, disagreements, s)
+	})
 }
 
 func TestRuntimeHelpersAgainstUpstream(t *testing.T) {
-	s := seed(t)
-	g := gen{rand.New(rand.NewSource(s + 2))}
-	n, disagreements, checks := count(), 0, 0
-	for i := 0; i < n; i++ {
-		pod := g.pod()
-		v := g.view(pod)
-		ps := runtimeStatus(pod, &v)
-		// ShouldContainerBeRestarted for every container, through the plan's view of the
-		// newest instance (restart.ShouldRestartInstance fed by View.Newest).
-		for _, c := range append(append([]v1.Container{}, pod.Spec.InitContainers...), pod.Spec.Containers...) {
-			want := kubecontainer.ShouldContainerBeRestarted(klogDiscard(), &c, pod, ps)
-			inst, ok := v.Newest(c.Name)
-			var ip *restart.Instance
-			if ok {
-				ip = &inst
+	gatesets.Run(t, gatesets.Standard(), func(t *testing.T, gs gatesets.Set) {
+		opts := lifecycle.Options{Features: gs.Features()}
+		s := seed(t)
+		g := gen{rand.New(rand.NewSource(s + 2))}
+		n, disagreements, checks := count(), 0, 0
+		for i := 0; i < n; i++ {
+			pod := g.pod()
+			v := g.view(pod)
+			ps := runtimeStatus(pod, &v)
+			// ShouldContainerBeRestarted for every container, through the plan's view of the
+			// newest instance (restart.ShouldRestartInstance fed by View.Newest).
+			for _, c := range append(append([]v1.Container{}, pod.Spec.InitContainers...), pod.Spec.Containers...) {
+				want := kubecontainer.ShouldContainerBeRestarted(klogDiscard(), &c, pod, ps)
+				inst, ok := v.Newest(c.Name)
+				var ip *restart.Instance
+				if ok {
+					ip = &inst
+				}
+				got := restart.ShouldRestartInstance(pod, &c, ip, opts).Restart
+				checks++
+				if want != got {
+					disagreements++
+					t.Errorf("seed %d input %d ShouldContainerBeRestarted(%s): upstream %t podlife %t\n%+v", s, i, c.Name, want, got, v.Instances)
+				}
 			}
-			got := restart.ShouldRestartInstance(pod, &c, ip, restart.Options{}).Restart
-			checks++
-			if want != got {
-				disagreements++
-				t.Errorf("seed %d input %d ShouldContainerBeRestarted(%s): upstream %t podlife %t\n%+v", s, i, c.Name, want, got, v.Instances)
+			if disagreements > 5 {
+				t.FailNow()
 			}
 		}
-		if disagreements > 5 {
-			t.FailNow()
-		}
-	}
-	t.Logf("ShouldContainerBeRestarted: %d checks over %d inputs, %d disagreements (seed %d)", checks, n, disagreements, s)
+		t.Logf("ShouldContainerBeRestarted: %d checks over %d inputs, %d disagreements (seed %d)", checks, n, disagreements, s)
+	})
 }

@@ -18,13 +18,15 @@ import (
 	"k8s.io/kubernetes/pkg/kubelet"
 	kubecontainer "k8s.io/kubernetes/pkg/kubelet/container"
 
+	"github.com/podlife/podlife/conformance/internal/gatesets"
 	"github.com/podlife/podlife/lifecycle"
+	"github.com/podlife/podlife/restart"
 )
 
 // newKubelet returns a bare Kubelet whose reason cache holds the view's start
 // failures: all that convertToAPIContainerStatuses reads (image-volume digests and
 // recursive read-only mounts are off or absent).
-func newKubelet(pod *v1.Pod, v *lifecycle.View) *kubelet.Kubelet {
+func newKubelet(pod *v1.Pod, v *restart.View) *kubelet.Kubelet {
 	kl := &kubelet.Kubelet{}
 	rc := kubelet.NewReasonCache()
 	var result kubecontainer.PodSyncResult
@@ -45,7 +47,7 @@ func newKubelet(pod *v1.Pod, v *lifecycle.View) *kubelet.Kubelet {
 	return kl
 }
 
-var startFailureReasons = []lifecycle.StartFailure{
+var startFailureReasons = []restart.StartFailure{
 	{Reason: "CrashLoopBackOff", Message: "back-off 10s restarting failed container=x pod=p_ns(uid)"},
 	{Reason: "ErrImagePull", Message: "rpc error: not found"},
 	{Reason: "CreateContainerConfigError", Message: `secret "s" not found`},
@@ -53,7 +55,7 @@ var startFailureReasons = []lifecycle.StartFailure{
 
 // statusInputs adds what the status conversion reads on top of the plan inputs:
 // previous statuses of every shape, times, messages and start failures.
-func (g gen) statusInputs(pod *v1.Pod, v *lifecycle.View) {
+func (g gen) statusInputs(pod *v1.Pod, v *restart.View) {
 	t0 := time.Date(2026, 1, 1, 10, 0, 0, 0, time.UTC)
 	prev := func(name string) v1.ContainerStatus {
 		cs := v1.ContainerStatus{Name: name, RestartCount: int32(g.pick(4)), ContainerID: "cri://c" + fmt.Sprint(g.pick(8))}
@@ -107,7 +109,7 @@ func (g gen) statusInputs(pod *v1.Pod, v *lifecycle.View) {
 	for _, name := range []string{"init0", "init1", "app0", "app1", "app2", "debug1"} {
 		if g.pick(4) == 0 {
 			if v.StartFailures == nil {
-				v.StartFailures = map[string]lifecycle.StartFailure{}
+				v.StartFailures = map[string]restart.StartFailure{}
 			}
 			v.StartFailures[name] = startFailureReasons[g.pick(len(startFailureReasons))]
 		}
@@ -130,47 +132,50 @@ func forCompare(list []v1.ContainerStatus) []v1.ContainerStatus {
 // the same previous statuses, runtime status and reason cache. The prober's started
 // and ready flags, which NextStatus adds after the conversion, are left out.
 func TestContainerStatusesAgainstUpstream(t *testing.T) {
-	s := seed(t)
-	g := gen{rand.New(rand.NewSource(s + 3))}
-	ctx := context.Background()
-	now := time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
-	n, disagreements := count(), 0
-	for i := 0; i < n; i++ {
-		pod := g.pod()
-		v := g.view(pod)
-		g.statusInputs(pod, &v)
-		ps := runtimeStatus(pod, &v)
-		for j, inst := range v.Instances {
-			ps.ContainerStatuses[j].RestartCount = int(inst.RestartCount)
-			ps.ContainerStatuses[j].StartedAt, ps.ContainerStatuses[j].FinishedAt = inst.StartedAt, inst.FinishedAt
-			ps.ContainerStatuses[j].Image, ps.ContainerStatuses[j].ImageRef = inst.Image, inst.ImageID
-			ps.ContainerStatuses[j].Message = inst.Message
-		}
-		kl := newKubelet(pod, &v)
-		restarting := kubecontainer.ShouldAllContainersRestart(pod, ps, &pod.Status)
-		hasInit := len(pod.Spec.InitContainers) > 0
-		var eph []v1.Container
-		for _, e := range pod.Spec.EphemeralContainers {
-			eph = append(eph, v1.Container(e.EphemeralContainerCommon))
-		}
-		want := [3][]v1.ContainerStatus{
-			convertToAPIContainerStatuses(kl, ctx, pod, ps, pod.Status.InitContainerStatuses, pod.Spec.InitContainers, nil, hasInit, true, restarting),
-			convertToAPIContainerStatuses(kl, ctx, pod, ps, pod.Status.ContainerStatuses, pod.Spec.Containers, nil, hasInit, false, restarting),
-			convertToAPIContainerStatuses(kl, ctx, pod, ps, pod.Status.EphemeralContainerStatuses, eph, nil, hasInit, false, restarting),
-		}
-		st := lifecycle.NextStatus(pod, &v, now, lifecycle.Options{})
-		got := [3][]v1.ContainerStatus{st.InitContainerStatuses, st.ContainerStatuses, st.EphemeralContainerStatuses}
-		for k := range want {
-			w, o := forCompare(want[k]), forCompare(got[k])
-			if !apiequality.Semantic.DeepEqual(w, o) {
-				disagreements++
-				if disagreements <= 3 {
-					t.Errorf("seed %d input %d list %d:\npod: %+v\nview: %+v\nupstream: %s\npodlife:  %s", s, i, k, pod, v, dump(w), dump(o))
+	gatesets.Run(t, gatesets.Standard(), func(t *testing.T, gs gatesets.Set) {
+		opts := lifecycle.Options{Features: gs.Features()}
+		s := seed(t)
+		g := gen{rand.New(rand.NewSource(s + 3))}
+		ctx := context.Background()
+		now := time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
+		n, disagreements := count(), 0
+		for i := 0; i < n; i++ {
+			pod := g.pod()
+			v := g.view(pod)
+			g.statusInputs(pod, &v)
+			ps := runtimeStatus(pod, &v)
+			for j, inst := range v.Instances {
+				ps.ContainerStatuses[j].RestartCount = int(inst.RestartCount)
+				ps.ContainerStatuses[j].StartedAt, ps.ContainerStatuses[j].FinishedAt = inst.StartedAt, inst.FinishedAt
+				ps.ContainerStatuses[j].Image, ps.ContainerStatuses[j].ImageRef = inst.Image, inst.ImageID
+				ps.ContainerStatuses[j].Message = inst.Message
+			}
+			kl := newKubelet(pod, &v)
+			restarting := kubecontainer.ShouldAllContainersRestart(pod, ps, &pod.Status)
+			hasInit := len(pod.Spec.InitContainers) > 0
+			var eph []v1.Container
+			for _, e := range pod.Spec.EphemeralContainers {
+				eph = append(eph, v1.Container(e.EphemeralContainerCommon))
+			}
+			want := [3][]v1.ContainerStatus{
+				convertToAPIContainerStatuses(kl, ctx, pod, ps, pod.Status.InitContainerStatuses, pod.Spec.InitContainers, nil, hasInit, true, restarting),
+				convertToAPIContainerStatuses(kl, ctx, pod, ps, pod.Status.ContainerStatuses, pod.Spec.Containers, nil, hasInit, false, restarting),
+				convertToAPIContainerStatuses(kl, ctx, pod, ps, pod.Status.EphemeralContainerStatuses, eph, nil, hasInit, false, restarting),
+			}
+			st := lifecycle.NextStatus(pod, &v, now, opts)
+			got := [3][]v1.ContainerStatus{st.InitContainerStatuses, st.ContainerStatuses, st.EphemeralContainerStatuses}
+			for k := range want {
+				w, o := forCompare(want[k]), forCompare(got[k])
+				if !apiequality.Semantic.DeepEqual(w, o) {
+					disagreements++
+					if disagreements <= 3 {
+						t.Errorf("seed %d input %d list %d:\npod: %+v\nview: %+v\nupstream: %s\npodlife:  %s", s, i, k, pod, v, dump(w), dump(o))
+					}
 				}
 			}
 		}
-	}
-	t.Logf("container statuses: %d pods × 3 lists, %d disagreements (seed %d)", n, disagreements, s)
+		t.Logf("container statuses: %d pods × 3 lists, %d disagreements (seed %d)", n, disagreements, s)
+	})
 }
 
 func dump(list []v1.ContainerStatus) string {

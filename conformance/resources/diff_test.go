@@ -10,12 +10,10 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 	"k8s.io/apimachinery/pkg/util/json"
-	utilfeature "k8s.io/apiserver/pkg/util/feature"
-	featuregatetesting "k8s.io/component-base/featuregate/testing"
 	upstream "k8s.io/component-helpers/resource"
 	"k8s.io/kubernetes/pkg/apis/core/v1/helper/qos"
-	"k8s.io/kubernetes/pkg/features"
 
+	"github.com/podlife/podlife/conformance/internal/gatesets"
 	"github.com/podlife/podlife/resources"
 )
 
@@ -261,28 +259,21 @@ func TestDifferentialPredicates(t *testing.T) {
 // TestDifferentialQOS compares ComputePodQOS and GetPodQOS under the default gates and
 // under the gate settings that change the answer.
 func TestDifferentialQOS(t *testing.T) {
-	type gates struct {
-		name string
-		set  map[string]bool
-		opts resources.QOSOptions
-	}
-	cases := []gates{
-		{"defaults", nil, resources.QOSOptions{}},
-		{"PodLevelResourcesFixKubeletQOSClass=false", map[string]bool{string(features.PodLevelResourcesFixKubeletQOSClass): false},
-			resources.QOSOptions{DisablePodLevelResourcesFixKubeletQOSClass: true}},
-		{"PodLevelResources=false", map[string]bool{
-			string(features.PodLevelResources):                       false,
-			string(features.PodLevelResourcesFixDefaulting):          false,
-			string(features.PodLevelResourcesFixKubeletQOSClass):     false,
-			string(features.InPlacePodLevelResourcesVerticalScaling): false,
-		}, resources.QOSOptions{DisablePodLevelResources: true, DisablePodLevelResourcesFixKubeletQOSClass: true}},
-	}
+	sets := gatesets.Standard(
+		gatesets.Set{Name: "PodLevelResourcesFixKubeletQOSClass=false", Overrides: map[string]bool{"PodLevelResourcesFixKubeletQOSClass": false}},
+		gatesets.Set{Name: "PodLevelResources=false", Overrides: map[string]bool{
+			"PodLevelResources": false, "PodLevelResourcesFixDefaulting": false,
+			"PodLevelResourcesFixKubeletQOSClass": false, "InPlacePodLevelResourcesVerticalScaling": false,
+		}},
+	)
 	s := seed(t)
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			for name, v := range c.set {
-				featuregatetesting.SetFeatureGateDuringTest(t, utilfeature.DefaultFeatureGate, featureName(name), v)
-			}
+	gatesets.Run(t, sets, func(t *testing.T, set gatesets.Set) {
+		// resources takes plain options, not gates: they are derived as its godoc says.
+		c := struct{ opts resources.QOSOptions }{resources.QOSOptions{
+			DisablePodLevelResources:                   !set.Features().Enabled("PodLevelResources"),
+			DisablePodLevelResourcesFixKubeletQOSClass: !set.Features().Enabled("PodLevelResourcesFixKubeletQOSClass"),
+		}}
+		{
 			g := newGen(s + 2)
 			fails, n := 0, 0
 			byClass := map[corev1.PodQOSClass]int{}
@@ -301,8 +292,8 @@ func TestDifferentialQOS(t *testing.T) {
 				}
 			}
 			t.Logf("seed %d: %d pods (%v), %d disagreements", s+2, n, byClass, fails)
-		})
-	}
+		}
+	})
 }
 
 // TestUpstreamWritesThroughSharedDecimal documents why the differential tests give

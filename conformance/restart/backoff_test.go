@@ -69,7 +69,7 @@ func kubeletDoBackOff(pod *corev1.Pod, c *corev1.Container, ps *kubecontainer.Po
 
 // TestCrashLoopMatchesKubelet drives a container through random exits, restarts,
 // spec changes (image, resources) and housekeeping, checking every start with the
-// kubelet's doBackOff on a fake clock and with restart.Policy.CheckStart, and the
+// kubelet's doBackOff on a fake clock and with restart.BackOffPolicy.CheckStart, and the
 // back-off value after each step.
 func TestCrashLoopMatchesKubelet(t *testing.T) {
 	s := seed(t)
@@ -77,7 +77,7 @@ func TestCrashLoopMatchesKubelet(t *testing.T) {
 	const steps = 60
 	total, bad, held, allowed := 0, 0, 0, 0
 	for oi, opts := range crashLoopOptions {
-		policy := restart.CrashLoopPolicy(opts)
+		policy := restart.CrashLoopBackOffPolicy(opts)
 		g := newGen(s + 10 + uint64(oi))
 		for run := range runs {
 			clock := testingclock.NewFakeClock(epoch)
@@ -85,9 +85,9 @@ func TestCrashLoopMatchesKubelet(t *testing.T) {
 			pod := g.pod(true)
 			pod.Spec.Containers = append(pod.Spec.Containers, g.container("app"))
 			c := &pod.Spec.Containers[len(pod.Spec.Containers)-1]
-			var insts restart.Instances // newest first
+			var insts []restart.Instance // newest first
 			// The kubelet keeps one entry per key; so does the caller here.
-			entries := map[string]restart.Backoff{}
+			entries := map[string]restart.BackOff{}
 			fail := func(format string, args ...any) {
 				bad++
 				if bad <= 5 {
@@ -99,9 +99,9 @@ func TestCrashLoopMatchesKubelet(t *testing.T) {
 				switch op := g.r.IntN(10); {
 				case op < 4: // the container exits some time ago
 					ago := pick(g, 0, time.Second, 5*time.Second, policy.Initial, policy.Max, time.Duration(g.r.Int64N(int64(700*time.Second))))
-					insts = append(restart.Instances{{Name: c.Name, State: restart.StateExited, FinishedAt: clock.Now().Add(-ago)}}, insts...)
+					insts = append([]restart.Instance{{Name: c.Name, State: restart.StateExited, FinishedAt: clock.Now().Add(-ago)}}, insts...)
 				case op < 5: // a running or created instance appears
-					insts = append(restart.Instances{{Name: c.Name, State: pick(g, restart.StateRunning, restart.StateCreated, restart.StateUnknown)}}, insts...)
+					insts = append([]restart.Instance{{Name: c.Name, State: pick(g, restart.StateRunning, restart.StateCreated, restart.StateUnknown)}}, insts...)
 				case op < 6: // the spec changes
 					switch g.r.IntN(3) {
 					case 0:
@@ -123,11 +123,11 @@ func TestCrashLoopMatchesKubelet(t *testing.T) {
 				default: // a sync tries to start the container
 					ps := toRuntime(pod, insts)
 					inBackOff, msg, event, retryAt := kubeletDoBackOff(pod, c, ps, kb)
-					key := restart.BackoffKey(pod, c)
-					finished, exited := insts.NewestExited(c.Name)
+					key := restart.BackOffKey(pod, c)
+					finished, exited := (&restart.View{Instances: insts}).NewestExited(c.Name)
 					check := policy.CheckStart(entries[key], finished.FinishedAt, exited, clock.Now())
-					if check.Backoff.Exists {
-						entries[key] = check.Backoff
+					if check.BackOff.Exists {
+						entries[key] = check.BackOff
 					}
 					if check.Allowed == inBackOff {
 						fail("allowed %v, kubelet in back-off %v", check.Allowed, inBackOff)
@@ -155,7 +155,7 @@ func TestCrashLoopMatchesKubelet(t *testing.T) {
 						}
 					}
 				}
-				if got, want := entries[restart.BackoffKey(pod, c)].Delay, kb.Get(kuberuntime.GetBackoffKey(pod, c)); got != want {
+				if got, want := entries[restart.BackOffKey(pod, c)].Delay, kb.Get(kuberuntime.GetBackoffKey(pod, c)); got != want {
 					fail("delay %v, kubelet %v", got, want)
 				}
 				clock.Step(pick(g, 0, time.Second, policy.Initial, policy.Max, 600*time.Second, time.Duration(g.r.Int64N(int64(400*time.Second)))))
@@ -180,7 +180,7 @@ func TestPolicyMatchesFlowcontrol(t *testing.T) {
 		max := pick(g, initial, 2*initial, 300*time.Second, time.Duration(1+g.r.Int64N(int64(400*time.Second))))
 		clock := testingclock.NewFakeClock(epoch)
 		fb := flowcontrol.NewFakeBackOff(initial, max, clock)
-		p := restart.Policy{Initial: initial, Max: max}
+		p := restart.BackOffPolicy{Initial: initial, Max: max}
 		if g.pct(50) {
 			reset := pick(g, 600*time.Second, max, time.Duration(g.r.Int64N(int64(900*time.Second))))
 			fb.HasExpiredFunc = func(eventTime, lastUpdate time.Time, _ time.Duration) bool { return eventTime.Sub(lastUpdate) > reset }
@@ -190,7 +190,7 @@ func TestPolicyMatchesFlowcontrol(t *testing.T) {
 			}
 		}
 		const id = "x"
-		var b restart.Backoff
+		var b restart.BackOff
 		for range 40 {
 			total++
 			ev := clock.Now().Add(time.Duration(g.r.Int64N(int64(2*max+time.Second))) - max)
@@ -230,7 +230,7 @@ func TestPolicyMatchesFlowcontrol(t *testing.T) {
 // crashes, restarted as soon as allowed.
 func TestScheduleMatchesFlowcontrol(t *testing.T) {
 	for _, opts := range crashLoopOptions {
-		p := restart.CrashLoopPolicy(opts)
+		p := restart.CrashLoopBackOffPolicy(opts)
 		clock := testingclock.NewFakeClock(epoch)
 		kb := kubeletCrashLoop(p.Initial, p.Max, clock)
 		const key = "k"
@@ -264,7 +264,7 @@ func TestImagePullMatchesKubelet(t *testing.T) {
 	for run := range 2000 {
 		clock := testingclock.NewFakeClock(epoch)
 		fb := flowcontrol.NewFakeBackOff(10*time.Second, 300*time.Second, clock)
-		key := restart.ImagePullBackoffKey("uid", "img")
+		key := restart.ImagePullBackOffKey("uid", "img")
 		var st restart.ImagePullState
 		for range 40 {
 			total++
@@ -284,9 +284,9 @@ func TestImagePullMatchesKubelet(t *testing.T) {
 					st = st.PullSucceeded(clock.Now())
 				}
 			}
-			if st.Backoff.Delay != fb.Get(key) {
+			if st.BackOff.Delay != fb.Get(key) {
 				bad++
-				t.Fatalf("run %d: delay %v, kubelet %v", run, st.Backoff.Delay, fb.Get(key))
+				t.Fatalf("run %d: delay %v, kubelet %v", run, st.BackOff.Delay, fb.Get(key))
 			}
 			clock.Step(pick(g, time.Second, 10*time.Second, 300*time.Second, 601*time.Second, time.Duration(g.r.Int64N(int64(400*time.Second)))))
 		}

@@ -10,6 +10,7 @@ import (
 	kubecontainer "k8s.io/kubernetes/pkg/kubelet/container"
 	kubeletstatus "k8s.io/kubernetes/pkg/kubelet/status"
 
+	"github.com/podlife/podlife/lifecycle"
 	"github.com/podlife/podlife/restart"
 )
 
@@ -120,7 +121,7 @@ func BenchmarkShouldRestartSideBySide(b *testing.B) {
 // rule on exit code 42, and a status for each: init containers completed, regular
 // ones running except the last, which exited 42, so only the last container
 // triggers a restart of all containers. ps is the kubelet's runtime status for it.
-func largePod(n int) (pod *corev1.Pod, ps *kubecontainer.PodStatus, rt restart.Runtime) {
+func largePod(n int) (pod *corev1.Pod, ps *kubecontainer.PodStatus, view *restart.View) {
 	never := corev1.ContainerRestartPolicyNever
 	rules := []corev1.ContainerRestartRule{{
 		Action:    corev1.ContainerRestartRuleActionRestartAllContainers,
@@ -128,7 +129,7 @@ func largePod(n int) (pod *corev1.Pod, ps *kubecontainer.PodStatus, rt restart.R
 	}}
 	pod = &corev1.Pod{}
 	ps = &kubecontainer.PodStatus{}
-	var insts restart.Instances
+	var insts []restart.Instance
 	for i := range n {
 		in, cn := "init-"+strconv.Itoa(i), "app-"+strconv.Itoa(i)
 		pod.Spec.InitContainers = append(pod.Spec.InitContainers, corev1.Container{Name: in, RestartPolicy: &never, RestartPolicyRules: rules})
@@ -147,7 +148,7 @@ func largePod(n int) (pod *corev1.Pod, ps *kubecontainer.PodStatus, rt restart.R
 			ps.ContainerStatuses = append(ps.ContainerStatuses, &kubecontainer.Status{Name: inst.Name, State: kubecontainer.State(inst.State), ExitCode: int(inst.ExitCode)})
 		}
 	}
-	return pod, ps, insts
+	return pod, ps, &restart.View{Instances: insts}
 }
 
 // BenchmarkShouldAllContainersRestartLarge runs ShouldAllContainersRestart and the
@@ -161,7 +162,7 @@ func BenchmarkShouldAllContainersRestartLarge(b *testing.B) {
 		api := &pod.Status
 		for _, withRuntime := range []bool{false, true} {
 			name := strconv.Itoa(n) + "/api"
-			var ours restart.Runtime
+			var ours *restart.View
 			var theirs *kubecontainer.PodStatus
 			if withRuntime {
 				name = strconv.Itoa(n) + "/runtime"
@@ -170,7 +171,7 @@ func BenchmarkShouldAllContainersRestartLarge(b *testing.B) {
 			b.Run(name+"/podlife", func(b *testing.B) {
 				b.ReportAllocs()
 				for b.Loop() {
-					if !restart.ShouldAllContainersRestart(pod, ours, restart.Options{}) {
+					if !restart.ShouldAllContainersRestart(pod, ours) {
 						b.Fatal("no restart-all")
 					}
 				}
@@ -197,7 +198,7 @@ func BenchmarkAllContainersRestartingConditionLarge(b *testing.B) {
 		b.Run(strconv.Itoa(n)+"/podlife", func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				if c, _ := restart.AllContainersRestartingCondition(pod, rt, corev1.PodRunning, restart.Options{}); c.Status != corev1.ConditionTrue {
+				if c, _ := lifecycle.AllContainersRestartingCondition(pod, rt, corev1.PodRunning, lifecycle.Options{}); c.Status != corev1.ConditionTrue {
 					b.Fatal("condition not True")
 				}
 			}

@@ -267,7 +267,7 @@ func (g *gen) status(name string) corev1.ContainerStatus {
 
 // instances generates a runtime view (newest first) over the pod's container names
 // and a stray one.
-func (g *gen) instances(pod *corev1.Pod) restart.Instances {
+func (g *gen) instances(pod *corev1.Pod) []restart.Instance {
 	var names []string
 	for _, c := range pod.Spec.InitContainers {
 		names = append(names, c.Name)
@@ -279,7 +279,7 @@ func (g *gen) instances(pod *corev1.Pod) restart.Instances {
 		names = append(names, c.Name)
 	}
 	names = append(names, "stray")
-	var out restart.Instances
+	var out []restart.Instance
 	for _, n := range names {
 		if g.pct(30) {
 			continue
@@ -299,7 +299,7 @@ func (g *gen) instances(pod *corev1.Pod) restart.Instances {
 }
 
 // toRuntime converts a runtime view into the kubelet's PodStatus, same order.
-func toRuntime(pod *corev1.Pod, insts restart.Instances) *kubecontainer.PodStatus {
+func toRuntime(pod *corev1.Pod, insts []restart.Instance) *kubecontainer.PodStatus {
 	ps := &kubecontainer.PodStatus{ID: pod.UID, Name: pod.Name, Namespace: pod.Namespace}
 	for _, in := range insts {
 		ps.ContainerStatuses = append(ps.ContainerStatuses, &kubecontainer.Status{

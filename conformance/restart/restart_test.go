@@ -8,59 +8,37 @@ import (
 	"testing"
 
 	corev1 "k8s.io/api/core/v1"
-	utilfeature "k8s.io/apiserver/pkg/util/feature"
-	featuregatetesting "k8s.io/component-base/featuregate/testing"
 	"k8s.io/klog/v2"
 	podutil "k8s.io/kubernetes/pkg/api/v1/pod"
-	"k8s.io/kubernetes/pkg/features"
 	kubecontainer "k8s.io/kubernetes/pkg/kubelet/container"
 	"k8s.io/kubernetes/pkg/kubelet/kuberuntime"
 	kubeletstatus "k8s.io/kubernetes/pkg/kubelet/status"
 	"sigs.k8s.io/yaml"
 
-	"github.com/podlife/podlife"
+	"github.com/podlife/podlife/conformance/internal/gatesets"
+	"github.com/podlife/podlife/lifecycle"
 	"github.com/podlife/podlife/restart"
 )
 
-// gateSet is one feature-gate configuration, set globally for upstream and passed
-// per call to podlife.
+// gateSet is one feature-gate configuration, applied to upstream by gatesets and
+// passed per call to podlife.
 type gateSet struct {
-	name      string
-	overrides featuregatetesting.FeatureOverrides
-	opts      restart.Options
+	gatesets.Set
+	opts restart.Options
 }
 
-var gateSets = []gateSet{
-	{name: "defaults"},
-	{
-		name:      "RestartAllContainersOnContainerExits=false",
-		overrides: featuregatetesting.FeatureOverrides{features.RestartAllContainersOnContainerExits: false},
-		opts:      restart.Options{Features: podlife.FeatureGates{"RestartAllContainersOnContainerExits": false}},
-	},
-	{
-		name: "ContainerRestartRules=false",
-		overrides: featuregatetesting.FeatureOverrides{
-			features.ContainerRestartRules:                false,
-			features.RestartAllContainersOnContainerExits: false,
-		},
-		opts: restart.Options{Features: podlife.FeatureGates{"ContainerRestartRules": false, "RestartAllContainersOnContainerExits": false}},
-	},
-}
+// gateSets are the standard sets and two of this package's own.
+var gateSets = gatesets.Standard(
+	gatesets.Set{Name: "RestartAllContainersOnContainerExits=false", Overrides: map[string]bool{"RestartAllContainersOnContainerExits": false}},
+	gatesets.Set{Name: "ContainerRestartRules=false", Overrides: map[string]bool{"ContainerRestartRules": false, "RestartAllContainersOnContainerExits": false}},
+)
 
 // withGates runs f under each gate set, in non-parallel subtests since upstream's
 // gates are global.
 func withGates(t *testing.T, f func(t *testing.T, gs gateSet)) {
-	for _, gs := range gateSets {
-		t.Run(gs.name, func(t *testing.T) {
-			if gs.overrides != nil {
-				featuregatetesting.SetFeatureGatesDuringTest(t, utilfeature.DefaultFeatureGate, gs.overrides)
-			}
-			if got, want := utilfeature.DefaultFeatureGate.Enabled(features.ContainerRestartRules), gs.opts.Features.Enabled("ContainerRestartRules"); got != want {
-				t.Fatalf("gate set out of sync: upstream ContainerRestartRules=%v, podlife %v", got, want)
-			}
-			f(t, gs)
-		})
-	}
+	gatesets.Run(t, gateSets, func(t *testing.T, s gatesets.Set) {
+		f(t, gateSet{Set: s, opts: restart.Options{Features: s.Features()}})
+	})
 }
 
 // disagreements collects mismatches and reports the first few with their input.
@@ -130,20 +108,21 @@ func TestShouldRestartMatchesKubelet(t *testing.T) {
 					want := kubecontainer.ShouldContainerBeRestarted(logger, c, pod, runtimeFromAPI(k.statuses, c.Name))
 					got := restart.ShouldRestart(pod, c.Name, gs.opts)
 					bases[fmt.Sprintf("%v/%v/all=%v", got.Basis, got.Restart, got.RestartAllContainers)]++
-					d.check(got.Restart == want, "ShouldRestart", pod, "container %q: podlife %v (%s), upstream %v", c.Name, got.Restart, got.Reason(), want)
+					d.check(got.Restart == want, "ShouldRestart", pod, "container %q: podlife %v (%s), upstream %v", c.Name, got.Restart, got.Explain(), want)
 				}
 			}
 			insts := g.instances(pod)
+			view := &restart.View{Instances: insts}
 			ps := toRuntime(pod, insts)
 			for _, k := range kinds(pod) {
 				for _, c := range k.containers {
 					want := kubecontainer.ShouldContainerBeRestarted(logger, c, pod, ps)
 					var newest *restart.Instance
-					if in, ok := insts.Newest(c.Name); ok {
+					if in, ok := view.Newest(c.Name); ok {
 						newest = &in
 					}
 					got := restart.ShouldRestartInstance(pod, c, newest, gs.opts)
-					di.check(got.Restart == want, "ShouldRestartInstance", pod, "container %q runtime %s: podlife %v (%s), upstream %v", c.Name, dump(insts), got.Restart, got.Reason(), want)
+					di.check(got.Restart == want, "ShouldRestartInstance", pod, "container %q runtime %s: podlife %v (%s), upstream %v", c.Name, dump(insts), got.Restart, got.Explain(), want)
 				}
 			}
 			if !reflect.DeepEqual(pod, before) {
@@ -171,11 +150,11 @@ func TestPodHelpersMatchUpstream(t *testing.T) {
 		for range n {
 			pod := g.pod(g.pct(50))
 			before := pod.DeepCopy()
-			d.check(restart.AllContainersCouldRestart(&pod.Spec, gs.opts) == podutil.AllContainersCouldRestart(&pod.Spec), "AllContainersCouldRestart", pod, "")
+			d.check(restart.AllContainersCouldRestart(&pod.Spec) == podutil.AllContainersCouldRestart(&pod.Spec), "AllContainersCouldRestart", pod, "")
 			for _, k := range kinds(pod) {
 				for _, c := range k.containers {
 					d.check(restart.IsRestartableInitContainer(c) == podutil.IsRestartableInitContainer(c), "IsRestartableInitContainer", pod, "container %q", c.Name)
-					d.check(restart.IsContainerRestartable(&pod.Spec, c, gs.opts) == podutil.IsContainerRestartable(pod.Spec, *c), "IsContainerRestartable", pod, "container %q", c.Name)
+					d.check(restart.IsContainerRestartable(&pod.Spec, c) == podutil.IsContainerRestartable(pod.Spec, *c), "IsContainerRestartable", pod, "container %q", c.Name)
 					codes := append([]int32{g.exitCode(), g.exitCode()}, exitCodes...)
 					for _, r := range c.RestartPolicyRules {
 						if r.ExitCodes != nil {
@@ -184,7 +163,7 @@ func TestPodHelpersMatchUpstream(t *testing.T) {
 					}
 					for _, code := range codes {
 						wantRule, wantOK := podutil.FindMatchingContainerRestartRule(*c, code)
-						rule, idx, ok := restart.MatchingRule(c, code, gs.opts)
+						rule, idx, ok := restart.MatchingRule(c, code)
 						same := ok == wantOK && reflect.DeepEqual(rule, wantRule)
 						if ok {
 							same = same && idx >= 0 && idx < len(c.RestartPolicyRules) && reflect.DeepEqual(c.RestartPolicyRules[idx], rule) && firstMatch(c, code) == idx
@@ -248,7 +227,7 @@ func TestRestartAllLargePodsMatchKubelet(t *testing.T) {
 // from next, under the gate set gs (already applied to upstream).
 func compareRestartAll(t *testing.T, gs gateSet, g *gen, n int, next func() *corev1.Pod) {
 	t.Helper()
-	rac := utilfeature.DefaultFeatureGate.Enabled(features.RestartAllContainersOnContainerExits)
+	rac := gatesets.Enabled("RestartAllContainersOnContainerExits")
 	d := &disagreements{t: t}
 	// How many pods have more than 16 init and regular statuses, or runtime
 	// instances (the lists restart indexes), and how many trigger a restart-all.
@@ -263,35 +242,38 @@ func compareRestartAll(t *testing.T, gs gateSet, g *gen, n int, next func() *cor
 			long++
 		}
 
-		// Without a runtime view, the view derived from the status.
+		view := &restart.View{Instances: insts}
+		// Without a runtime view: the runtime the kubelet would hold after the status it
+		// last wrote.
 		sr := statusDerivedRuntime(pod)
-		want := rac && kubecontainer.ShouldAllContainersRestart(pod, ps, api)
-		if want {
+		// The kubelet asks ShouldAllContainersRestart only with the gate on; the
+		// function, as upstream's, does not look at it.
+		want := kubecontainer.ShouldAllContainersRestart(pod, ps, api)
+		if want && rac {
 			triggered++
 		}
-		d.check(restart.ShouldAllContainersRestart(pod, insts, gs.opts) == want, "ShouldAllContainersRestart", pod, "runtime %s: upstream %v", dump(insts), want)
-		want = rac && kubecontainer.ShouldAllContainersRestart(pod, nil, api)
-		d.check(restart.ShouldAllContainersRestart(pod, nil, gs.opts) == want, "ShouldAllContainersRestart(no runtime)", pod, "upstream %v", want)
+		d.check(restart.ShouldAllContainersRestart(pod, view) == want, "ShouldAllContainersRestart", pod, "runtime %s: upstream %v", dump(insts), want)
+		want = kubecontainer.ShouldAllContainersRestart(pod, nil, api)
+		d.check(restart.ShouldAllContainersRestart(pod, nil) == want, "ShouldAllContainersRestart(no runtime)", pod, "upstream %v", want)
 
 		want = kubecontainer.AllContainersRestartCleanedUp(pod, ps)
-		d.check(restart.AllContainersRestartCleanedUp(pod, insts, gs.opts) == want, "AllContainersRestartCleanedUp", pod, "runtime %s: upstream %v", dump(insts), want)
-		want = rac && kubecontainer.ShouldAllContainersRestart(pod, sr, api)
-		d.check(restart.ShouldAllContainersRestart(pod, restart.StatusRuntime{Status: &pod.Status}, gs.opts) == want, "ShouldAllContainersRestart(status)", pod, "upstream %v", want)
+		d.check(restart.AllContainersRestartCleanedUp(pod, view) == want, "AllContainersRestartCleanedUp", pod, "runtime %s: upstream %v", dump(insts), want)
 		want = kubecontainer.AllContainersRestartCleanedUp(pod, sr)
-		d.check(restart.AllContainersRestartCleanedUp(pod, nil, gs.opts) == want, "AllContainersRestartCleanedUp(status)", pod, "upstream %v", want)
+		d.check(restart.AllContainersRestartCleanedUp(pod, nil) == want, "AllContainersRestartCleanedUp(status)", pod, "upstream %v", want)
 
+		// The condition, which lives in the lifecycle package and reads the same view.
 		for _, phase := range []corev1.PodPhase{corev1.PodPending, corev1.PodRunning, corev1.PodSucceeded, corev1.PodFailed} {
 			wantIncluded := rac && podutil.AllContainersCouldRestart(&pod.Spec)
 			wantCond := kubeletstatus.GenerateAllContainersRestartingCondition(pod, ps, api, phase)
-			cond, included := restart.AllContainersRestartingCondition(pod, insts, phase, gs.opts)
-			d.check(included == wantIncluded && (!included || reflect.DeepEqual(cond, wantCond)), "AllContainersRestartingCondition", pod,
+			cond, included := lifecycle.AllContainersRestartingCondition(pod, view, phase, gs.opts)
+			d.check(included == wantIncluded && reflect.DeepEqual(cond, wantCond), "AllContainersRestartingCondition", pod,
 				"phase %s runtime %s: podlife %+v %v, upstream %+v %v", phase, dump(insts), cond, included, wantCond, wantIncluded)
 		}
-		// Without a runtime view: the condition from the status-derived runtime.
+		// A nil view is a node that has no instance of the pod.
 		for _, phase := range []corev1.PodPhase{corev1.PodPending, corev1.PodRunning} {
-			wantCond := kubeletstatus.GenerateAllContainersRestartingCondition(pod, sr, api, phase)
-			cond, _ := restart.AllContainersRestartingCondition(pod, nil, phase, gs.opts)
-			d.check(reflect.DeepEqual(cond, wantCond), "AllContainersRestartingCondition(status)", pod, "phase %s: podlife %+v, upstream %+v", phase, cond, wantCond)
+			wantCond := kubeletstatus.GenerateAllContainersRestartingCondition(pod, &kubecontainer.PodStatus{}, api, phase)
+			cond, _ := lifecycle.AllContainersRestartingCondition(pod, nil, phase, gs.opts)
+			d.check(reflect.DeepEqual(cond, wantCond), "AllContainersRestartingCondition(no instances)", pod, "phase %s: podlife %+v, upstream %+v", phase, cond, wantCond)
 		}
 		if !reflect.DeepEqual(pod, before) {
 			t.Fatalf("input pod was modified")
@@ -338,7 +320,7 @@ func TestBackoffKeyMatchesKubelet(t *testing.T) {
 		for _, k := range kinds(pod) {
 			for _, c := range k.containers {
 				want := kuberuntime.GetBackoffKey(pod, c)
-				got := restart.BackoffKey(pod, c)
+				got := restart.BackOffKey(pod, c)
 				d.check(got == want, "BackoffKey", pod, "container %q: podlife %s, upstream %s", c.Name, got, want)
 			}
 		}

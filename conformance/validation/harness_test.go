@@ -17,9 +17,6 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	genericapirequest "k8s.io/apiserver/pkg/endpoints/request"
 	"k8s.io/apiserver/pkg/registry/rest"
-	utilfeature "k8s.io/apiserver/pkg/util/feature"
-	"k8s.io/component-base/featuregate"
-	featuregatetesting "k8s.io/component-base/featuregate/testing"
 	"k8s.io/kubernetes/pkg/api/legacyscheme"
 	podutil "k8s.io/kubernetes/pkg/api/pod"
 	core "k8s.io/kubernetes/pkg/apis/core"
@@ -28,7 +25,7 @@ import (
 	corevalidation "k8s.io/kubernetes/pkg/apis/core/validation"
 	podstore "k8s.io/kubernetes/pkg/registry/core/pod"
 
-	"github.com/podlife/podlife"
+	"github.com/podlife/podlife/conformance/internal/gatesets"
 	"github.com/podlife/podlife/conformance/internal/upstreamcreate"
 )
 
@@ -143,39 +140,17 @@ func upstreamTemplate(t testing.TB, tmpl *v1.PodTemplateSpec, fldPath *field.Pat
 	return corevalidation.ValidatePodTemplateSpec(&in.Template, fldPath, opts)
 }
 
-// gateSet is a feature-gate configuration both sides run under.
-type gateSet struct {
-	name  string
-	gates podlife.FeatureGates
-}
-
-// gateSets are the configurations the differential tests cover: the v1.37.2 defaults
-// and the non-default values of the gates that change pod validation.
-var gateSets = []gateSet{
-	{"defaults", nil},
-	{"ContainerRestartRules=false", podlife.FeatureGates{"ContainerRestartRules": false, "RestartAllContainersOnContainerExits": false}},
-	{"RestartAllContainersOnContainerExits=false", podlife.FeatureGates{"RestartAllContainersOnContainerExits": false}},
-	{"ContainerStopSignals=true", podlife.FeatureGates{"ContainerStopSignals": true}},
-	{"PodLevelResources=false", podlife.FeatureGates{"PodLevelResources": false, "PodLevelResourcesFixDefaulting": false, "InPlacePodLevelResourcesVerticalScaling": false, "PodLevelResourcesFixKubeletQOSClass": false, "PodLevelResourceManagers": false}},
-	{"PodLevelResourcesFixDefaulting=false", podlife.FeatureGates{"PodLevelResourcesFixDefaulting": false}},
-	{"EnvFiles=false", podlife.FeatureGates{"EnvFiles": false}},
-}
-
-// applyGates sets the global upstream gates for the rest of the (non-parallel) test.
-func applyGates(t *testing.T, g podlife.FeatureGates) {
-	t.Helper()
-	if err := g.Validate(); err != nil {
-		t.Fatalf("gate set: %v", err)
-	}
-	if len(g) == 0 {
-		return
-	}
-	overrides := featuregatetesting.FeatureOverrides{}
-	for name, v := range g {
-		overrides[featuregate.Feature(name)] = v
-	}
-	featuregatetesting.SetFeatureGatesDuringTest(t, utilfeature.DefaultFeatureGate, overrides)
-}
+// gateSets are the configurations the differential tests cover: the standard sets
+// (gatesets.Standard) and the non-default values of the gates that change pod
+// validation.
+var gateSets = gatesets.Standard(
+	gatesets.Set{Name: "ContainerRestartRules=false", Overrides: map[string]bool{"ContainerRestartRules": false, "RestartAllContainersOnContainerExits": false}},
+	gatesets.Set{Name: "RestartAllContainersOnContainerExits=false", Overrides: map[string]bool{"RestartAllContainersOnContainerExits": false}},
+	gatesets.Set{Name: "ContainerStopSignals=true", Overrides: map[string]bool{"ContainerStopSignals": true}},
+	gatesets.Set{Name: "PodLevelResources=false", Overrides: map[string]bool{"PodLevelResources": false, "PodLevelResourcesFixDefaulting": false, "InPlacePodLevelResourcesVerticalScaling": false, "PodLevelResourcesFixKubeletQOSClass": false, "PodLevelResourceManagers": false}},
+	gatesets.Set{Name: "PodLevelResourcesFixDefaulting=false", Overrides: map[string]bool{"PodLevelResourcesFixDefaulting": false}},
+	gatesets.Set{Name: "EnvFiles=false", Overrides: map[string]bool{"EnvFiles": false}},
+)
 
 // isSpecUpdateForbidden reports the generic "pod updates may not change fields" error,
 // whose detail ends in a unified diff of the specs' JSON.

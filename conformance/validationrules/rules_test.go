@@ -15,9 +15,6 @@ import (
 	"k8s.io/apimachinery/pkg/api/resource"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	genericapirequest "k8s.io/apiserver/pkg/endpoints/request"
-	utilfeature "k8s.io/apiserver/pkg/util/feature"
-	"k8s.io/component-base/featuregate"
-	featuregatetesting "k8s.io/component-base/featuregate/testing"
 	"k8s.io/kubernetes/pkg/api/legacyscheme"
 	core "k8s.io/kubernetes/pkg/apis/core"
 	_ "k8s.io/kubernetes/pkg/apis/core/install"
@@ -26,6 +23,7 @@ import (
 	podstore "k8s.io/kubernetes/pkg/registry/core/pod"
 
 	"github.com/podlife/podlife"
+	"github.com/podlife/podlife/conformance/internal/gatesets"
 	"github.com/podlife/podlife/conformance/internal/upstreamcreate"
 	"github.com/podlife/podlife/validation"
 )
@@ -51,19 +49,11 @@ func loadCases(t testing.TB) []goldenCase {
 	return cases
 }
 
+// applyGates runs the rest of the (non-parallel) test under g, upstream and in
+// podlife alike (gatesets.Apply).
 func applyGates(t *testing.T, g podlife.FeatureGates) {
 	t.Helper()
-	if err := g.Validate(); err != nil {
-		t.Fatalf("gate set: %v", err)
-	}
-	if len(g) == 0 {
-		return
-	}
-	overrides := featuregatetesting.FeatureOverrides{}
-	for name, v := range g {
-		overrides[featuregate.Feature(name)] = v
-	}
-	featuregatetesting.SetFeatureGatesDuringTest(t, utilfeature.DefaultFeatureGate, overrides)
+	gatesets.Apply(t, gatesets.Set{Name: "table case", Overrides: g})
 }
 
 func setPrivileged(t *testing.T, allow bool) {

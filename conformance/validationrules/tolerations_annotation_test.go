@@ -11,7 +11,7 @@ import (
 	v1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
-	"github.com/podlife/podlife"
+	"github.com/podlife/podlife/conformance/internal/gatesets"
 	"github.com/podlife/podlife/validation"
 )
 
@@ -146,13 +146,11 @@ func TestTolerationsAnnotationMatchesUpstream(t *testing.T) {
 	if s := os.Getenv("PODLIFE_N"); s != "" {
 		n, _ = strconv.Atoi(s)
 	}
-	for _, gates := range []podlife.FeatureGates{nil, {"TaintTolerationComparisonOperators": true}} {
-		name := "default"
-		if gates != nil {
-			name = "comparison-operators"
-		}
-		t.Run(name, func(t *testing.T) {
-			applyGates(t, gates)
+	sets := gatesets.Standard(gatesets.Set{Name: "comparison-operators", Overrides: map[string]bool{"TaintTolerationComparisonOperators": true}})
+	for _, set := range sets {
+		gates := set.Features()
+		t.Run(set.Name, func(t *testing.T) {
+			gatesets.Apply(t, set)
 			g := tgen{rand.New(rand.NewSource(seed))}
 			total, invalid, decodeErrs, ruleErrs, disagree := 0, 0, 0, 0, 0
 			check := func(i int, value string) {

@@ -1,0 +1,106 @@
+// Package gatesets runs a differential test under several feature-gate
+// configurations, the same way in every conformance package: upstream's process-wide
+// gate is replaced, for the duration of a subtest, by a fresh copy of the v1.37.2 gate
+// configured with SetFromMap exactly as a component started with --feature-gates is
+// (so AllAlpha and AllBeta only set the gates a map leaves unset, and upstream refuses
+// what a component refuses), and podlife gets the same map as its FeatureGates.
+package gatesets
+
+import (
+	"testing"
+
+	"github.com/go-logr/logr"
+	utilfeature "k8s.io/apiserver/pkg/util/feature"
+	"k8s.io/component-base/featuregate"
+	_ "k8s.io/kubernetes/pkg/features" // registers the kube gates
+
+	"github.com/podlife/podlife"
+)
+
+// Set is one cluster configuration: the overrides of its --feature-gates.
+type Set struct {
+	Name      string
+	Overrides map[string]bool
+}
+
+// Features returns the overrides as podlife takes them.
+func (s Set) Features() podlife.FeatureGates { return podlife.FeatureGates(s.Overrides) }
+
+// The gate sets every differential test runs under (issue 8): the defaults, every
+// alpha and beta gate on (AllAlpha alone is refused upstream: beta gates on by
+// default depend on alpha ones), every beta gate off, and the kubelet-side gates the
+// lifecycle and restart packages read flipped away from their defaults.
+var (
+	Defaults = Set{Name: "defaults"}
+	AllOn    = Set{Name: "AllAlpha+AllBeta", Overrides: map[string]bool{"AllAlpha": true, "AllBeta": true}}
+	BetaOff  = Set{Name: "AllBeta=false", Overrides: map[string]bool{"AllBeta": false}}
+	// LifecycleOff turns off the kubelet gates that are on by default and can be
+	// turned off, and turns on the two that change the kubelet's answers when on.
+	LifecycleOff = Set{Name: "lifecycle gates flipped", Overrides: map[string]bool{
+		"ContainerRestartRules":                 false,
+		"RestartAllContainersOnContainerExits":  false,
+		"KubeletCrashLoopBackOffMax":            false,
+		"ReduceDefaultCrashLoopBackOffDecay":    true,
+		"ChangeContainerStatusOnKubeletRestart": true,
+	}}
+)
+
+// Standard returns the four sets every differential test runs under, followed by
+// extra, the package's own.
+func Standard(extra ...Set) []Set {
+	return append([]Set{Defaults, AllOn, BetaOff, LifecycleOff}, extra...)
+}
+
+// Apply makes upstream's process-wide gate a fresh copy of the v1.37.2 gate with
+// s.Overrides set by SetFromMap, until tb ends. It fails tb when upstream refuses the
+// overrides, when podlife's FeatureGates.Validate disagrees about that, or when
+// podlife's resolver answers any gate of its table differently from upstream's
+// Enabled. Tests that
+// call Apply must not run in parallel.
+func Apply(tb testing.TB, s Set) {
+	tb.Helper()
+	base := utilfeature.DefaultMutableFeatureGate
+	gate := base.DeepCopy()
+	err := gate.(interface {
+		SetFromMapWithLogger(logr.Logger, map[string]bool) error
+	}).SetFromMapWithLogger(logr.Discard(), s.Overrides)
+	if err != nil {
+		tb.Fatalf("gate set %s: upstream refuses it: %v", s.Name, err)
+	}
+	if err := s.Features().Validate(); err != nil {
+		tb.Fatalf("gate set %s: upstream accepts it, podlife refuses it: %v", s.Name, err)
+	}
+	// A test binary may register gates beyond those of an API server (component-base
+	// metrics, controller-manager); podlife's table holds the server's, and those are
+	// compared.
+	all := gate.GetAll()
+	for _, name := range podlife.KnownFeatureGates() {
+		if _, ok := all[featuregate.Feature(name)]; !ok {
+			continue
+		}
+		if got, want := s.Features().Enabled(name), gate.Enabled(featuregate.Feature(name)); got != want {
+			tb.Fatalf("gate set %s: %s is %t for podlife, %t upstream", s.Name, name, got, want)
+		}
+	}
+	utilfeature.DefaultMutableFeatureGate, utilfeature.DefaultFeatureGate = gate, gate
+	tb.Cleanup(func() {
+		utilfeature.DefaultMutableFeatureGate, utilfeature.DefaultFeatureGate = base, base
+	})
+}
+
+// Run runs f in one subtest per set, in order and never in parallel, with the set
+// applied upstream (Apply).
+func Run(t *testing.T, sets []Set, f func(t *testing.T, s Set)) {
+	t.Helper()
+	for _, s := range sets {
+		t.Run(s.Name, func(t *testing.T) {
+			Apply(t, s)
+			f(t, s)
+		})
+	}
+}
+
+// Enabled reports whether upstream's current process-wide gate has the named gate on.
+func Enabled(name string) bool {
+	return utilfeature.DefaultFeatureGate.Enabled(featuregate.Feature(name))
+}

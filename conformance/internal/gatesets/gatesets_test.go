@@ -1,0 +1,32 @@
+package gatesets
+
+import (
+	"testing"
+
+	utilfeature "k8s.io/apiserver/pkg/util/feature"
+)
+
+// TestApply: every standard set is accepted by both sides, applied upstream with the
+// same resolution as podlife's, and the process-wide gate is restored afterwards.
+func TestApply(t *testing.T) {
+	base := utilfeature.DefaultFeatureGate
+	ran := 0
+	Run(t, Standard(), func(t *testing.T, s Set) {
+		ran++
+		if s.Name == AllOn.Name && !Enabled("ContainerStopSignals") {
+			t.Error("AllAlpha did not reach the alpha gate ContainerStopSignals upstream")
+		}
+		if s.Name == BetaOff.Name && Enabled("ContainerRestartRules") {
+			t.Error("AllBeta=false left the beta gate ContainerRestartRules on upstream")
+		}
+		if s.Name == LifecycleOff.Name && Enabled("RestartAllContainersOnContainerExits") {
+			t.Error("the lifecycle set left RestartAllContainersOnContainerExits on")
+		}
+	})
+	if ran != 4 {
+		t.Fatalf("ran %d sets, want 4", ran)
+	}
+	if utilfeature.DefaultFeatureGate != base || !Enabled("ContainerRestartRules") {
+		t.Fatal("the process-wide gate was not restored")
+	}
+}
