@@ -20,8 +20,9 @@ func (o Options) restartAllContainers() bool {
 // Options selects the cluster the answers are computed for. The zero value is a
 // default Kubernetes v1.37.2 kubelet.
 type Options struct {
-	// Features overrides feature gates by upstream name; nil means the v1.37.2
-	// defaults. The gates read here are ContainerRestartRules,
+	// Features overrides feature gates by upstream name: a podlife.FeatureGates
+	// (the same type), resolved as a v1.37.2 component resolves --feature-gates; nil
+	// means the v1.37.2 defaults. The gates read here are ContainerRestartRules,
 	// RestartAllContainersOnContainerExits, ReduceDefaultCrashLoopBackOffDecay and
 	// KubeletCrashLoopBackOffMax.
 	Features gates.FeatureGates

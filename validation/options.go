@@ -10,7 +10,9 @@ import (
 // Options tune validation to a particular API server. The zero value validates as a
 // default Kubernetes v1.37.2 kube-apiserver.
 type Options struct {
-	// Features overrides feature gates by upstream name; nil means the v1.37.2 defaults.
+	// Features overrides feature gates by upstream name: a podlife.FeatureGates (the
+	// same type), resolved as a v1.37.2 component resolves --feature-gates; nil means
+	// the v1.37.2 defaults.
 	// Gates reach validation the way they do upstream: through the fields the server
 	// drops before validating (DropDisabledPodFields) and through the derived
 	// validation options (GetValidationOptionsFromPodSpecAndMeta).
