@@ -86,7 +86,8 @@ func TestSimulateNeverInitFailure(t *testing.T) {
 	assert.Equal(t, "terminal", tl.End)
 	assert.Equal(t, corev1.PodFailed, tl.Pod.Status.Phase)
 	last := tl.Steps[len(tl.Steps)-1]
-	assert.True(t, last.Actions.Terminate)
+	assert.True(t, tl.Steps[len(tl.Steps)-2].Actions.Terminate)
+	assert.True(t, last.Final)
 	assert.Equal(t, "Init:Error", last.Row.Status)
 	assert.Equal(t, int32(3), tl.Pod.Status.InitContainerStatuses[0].State.Terminated.ExitCode)
 }
