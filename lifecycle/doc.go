@@ -27,8 +27,15 @@
 //   - k8s.io/kubernetes pkg/kubelet/kubelet_pods.go (generateAPIPodStatus,
 //     convertToAPIContainerStatuses) and pkg/kubelet/status/generate.go: [NextStatus],
 //     [PodReadyToStartContainersCondition] and [AllContainersRestartingCondition];
-//   - and [Simulate], which runs a pod through virtual time under a [Script] of container
-//     behaviours.
+//   - [Simulate], which runs a pod through virtual time under a [Script] of container
+//     behaviours and records the kubelet's events with upstream's texts
+//     (pkg/kubelet/events/event.go and the places the kubelet records them);
+//   - k8s.io/client-go tools/record (EventCorrelator) and k8s.io/kubectl pkg/describe
+//     (DescribeEvents): [RecordEvents], [DescribeEvents] and [FormatEventTable], the
+//     Events table of `kubectl describe pod`;
+//   - and [Explain], which says why a live pod (as `kubectl get pod -o yaml` prints it) is
+//     in its phase, what blocks it, what the kubelet does next and when a backed-off
+//     container starts again, from the functions above.
 //
 // The condition functions read what the kubelet reads: the init and regular container
 // statuses and, as the previous status, the conditions in pod.Status. They return what the

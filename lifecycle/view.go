@@ -2,6 +2,8 @@ package lifecycle
 
 import (
 	"iter"
+	"strings"
+	"time"
 
 	corev1 "k8s.io/api/core/v1"
 
@@ -43,7 +45,13 @@ func isActive(inst *restart.Instance, activeID string, ok bool) bool {
 //     failing;
 //   - a waiting reason other than ContainerCreating, PodInitializing and
 //     RestartingAllContainers becomes a restart.StartFailure (the reason cache);
-//   - the back-off is empty.
+//   - the crash-loop back-off of a container is rebuilt from what the kubelet wrote:
+//     for a container waiting in CrashLoopBackOff, the delay of its message ("back-off
+//     40s restarting failed container=…") with, as the entry's last update, the start
+//     of the run in lastTerminationState (the kubelet advances the entry when it allows
+//     a start); for a container whose state is terminated after restarts, the delay
+//     the default back-off reaches after that many restarts in a row (10s doubling to
+//     5m), updated at the start of that run. Other containers have no entry.
 //
 // The result is deterministic and shares no memory with the pod.
 func ViewFromStatus(pod *corev1.Pod) restart.View {
@@ -85,6 +93,14 @@ func ViewFromStatus(pod *corev1.Pod) restart.View {
 				}
 				v.StartFailures[cs.Name] = restart.StartFailure{Reason: w.Reason, Message: w.Message}
 			}
+			if c != nil {
+				if b, ok := backOffFromStatus(cs); ok {
+					if v.BackOff == nil {
+						v.BackOff = make(map[string]restart.BackOff)
+					}
+					v.BackOff[restart.BackOffKey(pod, c)] = b
+				}
+			}
 		}
 	}
 	inits, regular := byname.Containers(pod.Spec.InitContainers), byname.Containers(pod.Spec.Containers)
@@ -123,6 +139,51 @@ func ViewFromStatus(pod *corev1.Pod) restart.View {
 		v.HostIPs = []string{st.HostIP}
 	}
 	return v
+}
+
+// backOffFromStatus rebuilds a container's crash-loop back-off entry from its status
+// (see ViewFromStatus).
+func backOffFromStatus(cs *corev1.ContainerStatus) (restart.BackOff, bool) {
+	if w := cs.State.Waiting; w != nil && w.Reason == restart.ReasonCrashLoopBackOff {
+		last := cs.LastTerminationState.Terminated
+		d, ok := crashLoopDelay(w.Message)
+		if !ok || last == nil {
+			return restart.BackOff{}, false
+		}
+		// A record without a start time is taken as a run that ended at once.
+		update := last.StartedAt.Time
+		if update.IsZero() {
+			update = last.FinishedAt.Time
+		}
+		return restart.BackOff{Exists: true, Delay: d, LastUpdate: update}, true
+	}
+	if t := cs.State.Terminated; t != nil && cs.RestartCount > 0 {
+		sched := restart.CrashLoopBackOffPolicy(restart.Options{}).Schedule(int(min(cs.RestartCount, 64)) + 1)
+		update := t.StartedAt.Time
+		if update.IsZero() {
+			update = t.FinishedAt.Time
+		}
+		return restart.BackOff{Exists: true, Delay: sched[len(sched)-1], LastUpdate: update}, true
+	}
+	return restart.BackOff{}, false
+}
+
+// crashLoopDelay reads the delay of a CrashLoopBackOff message, "back-off <delay>
+// restarting failed container=<name> pod=<pod>".
+func crashLoopDelay(msg string) (time.Duration, bool) {
+	rest, ok := strings.CutPrefix(msg, "back-off ")
+	if !ok {
+		return 0, false
+	}
+	word, _, ok := strings.Cut(rest, " ")
+	if !ok {
+		return 0, false
+	}
+	d, err := time.ParseDuration(word)
+	if err != nil || d <= 0 {
+		return 0, false
+	}
+	return d, true
 }
 
 // currentInstance maps a container status's current state to an instance.
