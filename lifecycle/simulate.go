@@ -141,12 +141,16 @@ type Step struct {
 
 // Timeline is the result of [Simulate].
 type Timeline struct {
-	// Steps are the kubelet's syncs, in time order.
+	// Steps are the kubelet's syncs, in time order. Consecutive statuses, and Pod's,
+	// share the parts that did not change (the kubelet's status generation copies what
+	// it keeps): copy a status before modifying it.
 	Steps []Step
 	// Events are the events the kubelet recorded, in time order (see [RecordEvents] and
 	// [DescribeEvents] for what `kubectl describe pod` shows of them).
 	Events []Event
-	// Pod is the pod with its last status.
+	// Pod is the pod with its last status. It shares its spec and metadata with the pod
+	// given to Simulate (only the creation timestamp, the deletion fields and the status
+	// are its own): copy it before modifying it.
 	Pod *corev1.Pod
 	// View is the runtime view at the end.
 	View restart.View
@@ -198,6 +202,7 @@ func Simulate(pod *corev1.Pod, script Script, opts SimulateOptions) Timeline {
 	end := opts.Start.Add(maxDur)
 	sim := newSimulator(pod, script, opts)
 	p, v := sim.pod, &sim.view
+	tl.Steps = make([]Step, 0, 8)
 	if p.CreationTimestamp.IsZero() {
 		p.CreationTimestamp = metav1.NewTime(opts.Start)
 	}
@@ -229,19 +234,19 @@ func Simulate(pod *corev1.Pod, script Script, opts SimulateOptions) Timeline {
 		p.Status = sim.status(now, false)
 		a := Plan(p, v, now, opts.Options)
 		if a.Terminate {
-			tl.Steps = append(tl.Steps, Step{Time: now, Actions: a, Status: *p.Status.DeepCopy(), Row: PodColumns(p, now), View: seen})
+			tl.Steps = append(tl.Steps, Step{Time: now, Actions: a, Status: p.Status, Row: PodColumns(p, now), View: seen})
 			done := sim.terminate(now)
 			sim.advance(done)
 			if opts.RecordViews {
 				seen = copyView(v)
 			}
 			p.Status = sim.status(done, true)
-			tl.Steps = append(tl.Steps, Step{Time: done, Status: *p.Status.DeepCopy(), Row: PodColumns(p, done), Final: true, View: seen})
+			tl.Steps = append(tl.Steps, Step{Time: done, Status: p.Status, Row: PodColumns(p, done), Final: true, View: seen})
 			tl.End = "terminal"
 			break
 		}
 		changed, busyUntil := sim.apply(a, now)
-		tl.Steps = append(tl.Steps, Step{Time: now, Actions: a, Status: *p.Status.DeepCopy(), Row: PodColumns(p, now), View: seen})
+		tl.Steps = append(tl.Steps, Step{Time: now, Actions: a, Status: p.Status, Row: PodColumns(p, now), View: seen})
 
 		next, ok := sim.nextEvent(a, busyUntil, resync)
 		if changed {

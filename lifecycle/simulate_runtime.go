@@ -86,8 +86,11 @@ type simulator struct {
 }
 
 func newSimulator(pod *corev1.Pod, script Script, opts SimulateOptions) *simulator {
+	// The simulation never writes into the spec or the metadata; it replaces the status
+	// and sets the creation and deletion fields of its own copy of the object.
+	own := *pod
 	s := &simulator{
-		pod:          pod.DeepCopy(),
+		pod:          &own,
 		script:       script,
 		opts:         opts.Options,
 		runs:         map[string]*simRun{},
