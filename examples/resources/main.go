@@ -10,8 +10,11 @@
 // Without an argument it reads an embedded copy of the myapp-pod of the Init
 // Containers page, with resources added. FILE may hold several YAML documents, each a
 // Pod, Deployment, StatefulSet, DaemonSet, ReplicaSet, Job, CronJob or PodTemplate.
-// Pods are defaulted as the API server does on create (podlife.Default); a workload's
-// pod is built from its template as its controller does (podlife.PodFromTemplate).
+// Pods are defaulted as the API server does on create (podlife.Default): the resources
+// package reads a pod as the server stores it (a container with limits only gets equal
+// requests). A workload's pod is built from its template as its controller does
+// (podlife.PodFromTemplate). Other kinds are skipped with a note on standard error, as
+// examples/validate does.
 package main
 
 import (
@@ -46,14 +49,15 @@ func main() {
 			os.Exit(1)
 		}
 	}
-	if err := run(os.Stdout, data); err != nil {
+	if err := run(os.Stdout, os.Stderr, data); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
 }
 
-// run reports on every object of the YAML (or JSON) stream data.
-func run(w io.Writer, data []byte) error {
+// run reports on every Pod and workload of the YAML (or JSON) stream data; other kinds
+// are skipped with a note on stderr.
+func run(w, stderr io.Writer, data []byte) error {
 	objects, err := manifest.Decode(data)
 	if err != nil {
 		return err
@@ -61,15 +65,21 @@ func run(w io.Writer, data []byte) error {
 	if len(objects) == 0 {
 		return errors.New("no object found")
 	}
+	reported := 0
 	for n, o := range objects {
 		title, pod, err := podOf(o)
 		if err != nil {
-			return fmt.Errorf("document %d: %w", n+1, err)
+			fmt.Fprintf(stderr, "document %d: skipping %s %q: not a Pod or a workload with a pod template\n", n+1, o.Kind, o.Meta.Name)
+			continue
 		}
-		if n > 0 {
+		if reported > 0 {
 			fmt.Fprintln(w)
 		}
 		report(w, title, pod)
+		reported++
+	}
+	if reported == 0 {
+		return errors.New("no Pod or workload with a pod template found")
 	}
 	return nil
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"io"
 	"os"
 	"strings"
 	"testing"
@@ -10,7 +11,7 @@ import (
 // whole output, so the example cannot rot.
 func TestRunDefault(t *testing.T) {
 	var b strings.Builder
-	if err := run(&b, defaultManifest); err != nil {
+	if err := run(&b, io.Discard, defaultManifest); err != nil {
 		t.Fatal(err)
 	}
 	if got := b.String(); got != wantDefault {
@@ -25,7 +26,7 @@ func TestRunWorkloads(t *testing.T) {
 		t.Fatal(err)
 	}
 	var b strings.Builder
-	if err := run(&b, data); err != nil {
+	if err := run(&b, io.Discard, data); err != nil {
 		t.Fatal(err)
 	}
 	if got := b.String(); got != wantWorkloads {
@@ -37,11 +38,11 @@ func TestRunErrors(t *testing.T) {
 	for _, tc := range []struct{ in, want string }{
 		{"", "no object found"},
 		{"---\n---\n", "no object found"},
-		{"kind: Service\napiVersion: v1\n", `document 1: kind "Service" is not a Pod or a workload with a pod template`},
+		{"kind: Service\napiVersion: v1\n", "no Pod or workload with a pod template found"},
 		{"kind: Pod\nspec: [1\n", "document 1: "},
 	} {
 		var b strings.Builder
-		err := run(&b, []byte(tc.in))
+		err := run(&b, io.Discard, []byte(tc.in))
 		if err == nil || !strings.HasPrefix(err.Error(), tc.want) {
 			t.Errorf("run(%q) error = %v, want prefix %q", tc.in, err, tc.want)
 		}
@@ -97,3 +98,19 @@ LIMITS    RESULT  OP   TERM        VALUE     DETAIL
   cpu     2       max  containers  2      *  (report 2)
   memory  1Gi     max  containers  1Gi    *  (report 1Gi)
 `
+
+// TestRunSkipsOtherKinds: a Service next to a Pod is skipped with a note, as
+// examples/validate skips it, and the Pod is reported.
+func TestRunSkipsOtherKinds(t *testing.T) {
+	var b, notes strings.Builder
+	in := "apiVersion: v1\nkind: Service\nmetadata: {name: web}\n---\n" + string(defaultManifest)
+	if err := run(&b, &notes, []byte(in)); err != nil {
+		t.Fatal(err)
+	}
+	if b.String() != wantDefault {
+		t.Errorf("output:\n%s", b.String())
+	}
+	if want := "document 1: skipping Service \"web\": not a Pod or a workload with a pod template\n"; notes.String() != want {
+		t.Errorf("notes %q, want %q", notes.String(), want)
+	}
+}
