@@ -108,4 +108,3 @@ func BenchmarkSimulateVsDeepCopy(b *testing.B) {
 		})
 	}
 }
-

@@ -266,8 +266,13 @@ func DescribeEvents(records []EventRecord, now time.Time) []EventRow {
 // byLastTimestamp is kubectl's SortableEvents.
 type byLastTimestamp []EventRecord
 
-func (l byLastTimestamp) Len() int           { return len(l) }
-func (l byLastTimestamp) Swap(i, j int)      { l[i], l[j] = l[j], l[i] }
+// Len, Swap and Less are sort.Interface's, ordering by last timestamp.
+func (l byLastTimestamp) Len() int { return len(l) }
+
+// Swap exchanges two records.
+func (l byLastTimestamp) Swap(i, j int) { l[i], l[j] = l[j], l[i] }
+
+// Less orders by last timestamp, as kubectl's SortableEvents does.
 func (l byLastTimestamp) Less(i, j int) bool { return l[i].LastTimestamp.Before(l[j].LastTimestamp) }
 
 func sinceOrUnknown(t, now time.Time) string {

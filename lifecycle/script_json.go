@@ -20,7 +20,7 @@ import (
 // Decoding is strict: an unknown field, a malformed duration or an unknown probe result
 // is an error.
 
-// scriptJSON is ContainerScript's JSON form.
+// containerScriptJSON is ContainerScript's JSON form.
 type containerScriptJSON struct {
 	Runs        []Run          `json:"runs,omitempty"`
 	PullErrors  []string       `json:"pullErrors,omitempty"`
@@ -59,10 +59,12 @@ type probeStepJSON struct {
 // jsonDuration is a time.Duration written as a Go duration string.
 type jsonDuration time.Duration
 
+// MarshalJSON writes the duration as a Go duration string, for example "1m30s".
 func (d jsonDuration) MarshalJSON() ([]byte, error) {
 	return json.Marshal(time.Duration(d).String())
 }
 
+// UnmarshalJSON reads a non-negative Go duration string.
 func (d *jsonDuration) UnmarshalJSON(b []byte) error {
 	var s string
 	if err := json.Unmarshal(b, &s); err != nil {

@@ -2,6 +2,7 @@ package lifecycle
 
 import (
 	"fmt"
+	"strconv"
 	"testing"
 	"time"
 
@@ -296,4 +297,81 @@ func TestSimulateReplaysItsFunctions(t *testing.T) {
 			}
 		})
 	}
+}
+
+// FuzzSimulateScripts drives the simulation's newer paths from fuzz bytes: probe steps,
+// pull and start errors, pull times, stop behaviours, deletion and present images. No
+// panic, the input untouched, deterministic, time and events in order, and every step
+// replayable by the library's functions.
+func FuzzSimulateScripts(f *testing.F) {
+	for _, s := range fuzzSeeds {
+		f.Add(s, []byte{1, 2, 3, 4, 5, 6, 7, 8})
+	}
+	f.Add([]byte("sidecars"), []byte("probes and deletion"))
+	f.Fuzz(func(t *testing.T, data, knobs []byte) {
+		pod, _ := fuzzPodAndView(data)
+		pod.Status = corev1.PodStatus{}
+		pod.DeletionTimestamp = nil
+		k := &fuzzReader{b: knobs}
+		results := []restart.ProbeResult{restart.ProbeSuccess, restart.ProbeFailure, restart.ProbeUnknown}
+		steps := func() []ProbeStep {
+			var out []ProbeStep
+			for i := k.pick(3); i > 0; i-- {
+				out = append(out, ProbeStep{At: time.Duration(k.pick(60)) * time.Second, Result: results[k.pick(3)]})
+			}
+			return out
+		}
+		script := Script{}
+		for _, c := range append(append([]corev1.Container{}, pod.Spec.InitContainers...), pod.Spec.Containers...) {
+			if k.pick(4) == 0 {
+				continue // unscripted: runs for ever, passes every probe
+			}
+			cs := ContainerScript{PullTime: time.Duration(k.pick(3)) * time.Second,
+				Stop: StopBehavior{PreStop: time.Duration(k.pick(5)) * time.Second, Exit: time.Duration(k.pick(40)) * time.Second}}
+			for i := k.pick(3); i > 0; i-- {
+				cs.PullErrors = append(cs.PullErrors, "pull error "+strconv.Itoa(i))
+			}
+			if k.pick(4) == 0 {
+				cs.StartErrors = []restart.StartFailure{{Reason: "CreateContainerConfigError", Message: "missing"}}
+			}
+			for i := 1 + k.pick(3); i > 0; i-- {
+				cs.Runs = append(cs.Runs, Run{Forever: k.pick(3) == 0, Duration: time.Duration(1+k.pick(30)) * time.Second, ExitCode: int32(k.pick(3)),
+					Startup: steps(), Liveness: steps(), Readiness: steps()})
+			}
+			script[c.Name] = cs
+		}
+		opts := SimulateOptions{Start: fuzzT0, MaxDuration: 5 * time.Minute, MaxSteps: 150, RecordViews: true}
+		if k.pick(2) == 0 {
+			opts.PresentImages = []string{"img"}
+		}
+		if k.pick(3) == 0 {
+			g := int64(k.pick(20))
+			opts.Delete = &Deletion{After: time.Duration(k.pick(90)) * time.Second, GracePeriodSeconds: &g}
+		}
+		before := pod.DeepCopy()
+		tl := Simulate(pod, script, opts)
+		require.Equal(t, before, pod, "input untouched")
+		require.Equal(t, tl, Simulate(pod, script, opts), "deterministic")
+		for i := 1; i < len(tl.Steps); i++ {
+			require.False(t, tl.Steps[i].Time.Before(tl.Steps[i-1].Time), "time moves forward")
+		}
+		for i := 1; i < len(tl.Events); i++ {
+			require.False(t, tl.Events[i].Time.Before(tl.Events[i-1].Time), "events in time order")
+		}
+		prev := corev1.PodStatus{}
+		for i, s := range tl.Steps {
+			p := tl.Pod.DeepCopy()
+			if opts.Delete == nil || s.Time.Before(fuzzT0.Add(opts.Delete.After)) {
+				p.DeletionTimestamp, p.DeletionGracePeriodSeconds = nil, nil
+			}
+			p.Status = prev
+			if !s.Final {
+				require.Equal(t, s.Status, NextStatus(p, s.View, s.Time, Options{}), "step %d status", i)
+				p.Status = s.Status
+				require.Equal(t, s.Actions, Plan(p, s.View, s.Time, Options{}), "step %d actions", i)
+			}
+			prev = s.Status
+		}
+		_ = RecordEvents(tl.Events)
+	})
 }
