@@ -1,4 +1,4 @@
-package podlife_test
+package examples_test
 
 import (
 	"fmt"

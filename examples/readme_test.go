@@ -1,9 +1,10 @@
-package podlife_test
+package examples_test
 
 import (
 	"go/parser"
 	"go/token"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -56,7 +57,7 @@ func TestReadmeSnippet(t *testing.T) {
 		want.WriteString(strings.TrimPrefix(l, "\t") + "\n")
 	}
 	want.WriteString("```\n")
-	readme, err := os.ReadFile("README.md")
+	readme, err := os.ReadFile(filepath.Join("..", "README.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
