@@ -26,8 +26,9 @@ type chunk struct {
 	// fromYAML is true when raw was converted from YAML (and so has sorted keys and
 	// no duplicates); false for a value of a JSON stream, passed as written.
 	fromYAML bool
-	// line is the 1-based line of the file where text starts.
-	line int
+	// start is the 1-based line of the file where text starts; line is the first line
+	// of text that holds content (not blank, a comment or "---").
+	start, line int
 	// err is the decoder's error for this document; errLine is the file line it
 	// points at (0 when it names none); final means nothing can be read after it.
 	err     error
@@ -141,7 +142,8 @@ func (d *docReader) nextJSON() (chunk, bool) {
 		d.count++
 		end := d.dec.InputOffset()
 		start := end - int64(len(raw))
-		c := chunk{raw: raw, text: raw, line: d.lineAt(start) + 1}
+		line := d.lineAt(start) + 1
+		c := chunk{raw: raw, text: raw, start: line, line: line}
 		d.lineAt(end)
 		d.done = end
 		d.src.drop(end)
@@ -268,7 +270,7 @@ func (d *docReader) convert(doc []byte, line int, tooLarge bool) chunk {
 		return c
 	}
 	d.count++
-	return chunk{raw: ext.Raw, text: doc, fromYAML: true, line: line + contentLine(doc)}
+	return chunk{raw: ext.Raw, text: doc, fromYAML: true, start: line, line: line + contentLine(doc)}
 }
 
 // contentLine is the 0-based index of the first line of a YAML document holding
