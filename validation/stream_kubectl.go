@@ -196,21 +196,25 @@ func itemKind(item runtime.Object) (schema.GroupVersionKind, error) {
 	return kinds[0], nil
 }
 
-// namespaceFor applies kubectl's namespace rules to a namespaced object: an object
-// without a namespace gets kubectl's (-n or the context's, "default" by default);
-// with an explicit -n, an object naming another namespace is refused.
-func (s *streamRun) namespaceFor(u *unstructured.Unstructured) error {
+// namespaceFor applies kubectl's namespace rules to a namespaced object and returns
+// the namespace of the request: an object without a namespace gets kubectl's (-n or
+// the context's, "default" by default), written into the object as kubectl writes it
+// (which silently fails when metadata is not an object); with an explicit -n, an
+// object naming another namespace is refused.
+func (s *streamRun) namespaceFor(u *unstructured.Unstructured) (string, error) {
 	ns := u.GetNamespace()
 	want := s.opts.Namespace
 	switch {
 	case ns == "" && want == "":
-		u.SetNamespace(metav1.NamespaceDefault)
+		ns = metav1.NamespaceDefault
+		u.SetNamespace(ns)
 	case ns == "":
-		u.SetNamespace(want)
+		ns = want
+		u.SetNamespace(ns)
 	case want != "" && ns != want:
-		return &KubectlError{Message: fmt.Sprintf("the namespace from the provided object %q does not match the namespace %q. You must pass '--namespace=%s' to perform this operation.", ns, want, ns)}
+		return ns, &KubectlError{Message: fmt.Sprintf("the namespace from the provided object %q does not match the namespace %q. You must pass '--namespace=%s' to perform this operation.", ns, want, ns)}
 	}
-	return nil
+	return ns, nil
 }
 
 // isLowerKind reports whether kind is the lower-case alias kubectl's discovery mapper

@@ -19,6 +19,8 @@ type streamRun struct {
 	yield  func(ObjectResult) bool
 	server serverDecoder
 	docs   int
+	// slowOnly turns fastObject off (tests compare both paths).
+	slowOnly bool
 }
 
 // document answers for one document; false when the consumer wants no more.
@@ -30,6 +32,11 @@ func (s *streamRun) document(c chunk) bool {
 		return s.yield(s.unreadable(base, c))
 	}
 	base.Warnings = s.duplicateKeys(c)
+	if !s.slowOnly {
+		if r, ok := s.fastObject(base, c); ok {
+			return s.yield(r)
+		}
+	}
 	if _, err := s.checkSchema(c.raw); err != nil {
 		return s.yield(s.rejected(base, c.raw, err))
 	}
@@ -86,8 +93,10 @@ func (s *streamRun) object(r ObjectResult, obj runtime.Object, m mapping) bool {
 		r.Verdict = NotChecked
 		return s.yield(r)
 	}
+	ns := ""
 	if m.served.namespaced && !m.list {
-		if err := s.namespaceFor(u); err != nil {
+		var err error
+		if ns, err = s.namespaceFor(u); err != nil {
 			identify(&r, u)
 			r.Verdict, r.Err = Rejected, err
 			return s.yield(r)
@@ -96,6 +105,7 @@ func (s *streamRun) object(r ObjectResult, obj runtime.Object, m mapping) bool {
 		u.SetNamespace("")
 	}
 	identify(&r, u)
+	r.Namespace = ns
 	resource := schema.GroupVersionKind{Group: m.gvk.Group, Version: m.gvk.Version, Kind: m.served.kind}
 	if m.list || !podKinds[resource.GroupKind()] {
 		r.Verdict = NotChecked
@@ -111,6 +121,7 @@ func (s *streamRun) object(r ObjectResult, obj runtime.Object, m mapping) bool {
 		r.Verdict, r.Err = Rejected, err
 		return s.yield(r)
 	}
+	setNamespace(typed, ns)
 	r.Object = typed
 	return s.yield(s.validate(r, resource.GroupKind()))
 }
@@ -131,6 +142,14 @@ func (s *streamRun) validate(r ObjectResult, gk schema.GroupKind) ObjectResult {
 	r.Verdict, r.Errors = Invalid, errs
 	r.Err = apierrors.NewInvalid(gk, storedName(r.Object), errs)
 	return r
+}
+
+// setNamespace gives a decoded object the request's namespace, as the create handler
+// does for an object that names none (k8s.io/apiserver pkg/registry/rest/meta.go).
+func setNamespace(obj runtime.Object, ns string) {
+	if m, err := meta.Accessor(obj); err == nil && m.GetNamespace() == "" {
+		m.SetNamespace(ns)
+	}
 }
 
 // storedName is the name the server validates an object under: its name, or the
