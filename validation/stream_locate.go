@@ -124,14 +124,27 @@ func (r yamlRegion) at(lines []yamlLine, i int) (int, string) {
 // sequence it holds.
 func (r yamlRegion) child(lines []yamlLine, seg pathSegment) (yamlRegion, int, bool) {
 	col, content := r.at(lines, r.first)
-	if isSequenceEntry(content) {
-		i, err := strconv.Atoi(seg.name)
-		if !seg.bracket || err != nil {
-			return yamlRegion{}, 0, false
-		}
+	if !isSequenceEntry(content) {
+		return r.key(lines, col, seg.name)
+	}
+	if i, err := strconv.Atoi(seg.name); err == nil && seg.bracket {
 		return r.entry(lines, col, i)
 	}
-	return r.key(lines, col, seg.name)
+	// A key met on a sequence: paths without indexes (encoding/json's type errors
+	// name "spec.containers.args") mean the first entry that has the key.
+	for i := 0; ; i++ {
+		e, _, ok := r.entry(lines, col, i)
+		if !ok {
+			return yamlRegion{}, 0, false
+		}
+		ecol, econtent := e.at(lines, e.first)
+		if isSequenceEntry(econtent) {
+			continue
+		}
+		if found, line, ok := e.key(lines, ecol, seg.name); ok {
+			return found, line, true
+		}
+	}
 }
 
 // isSequenceEntry reports whether content starts a block sequence entry.

@@ -157,7 +157,7 @@ func (d *docReader) nextJSON() (chunk, bool) {
 		d.state = readDone
 		return d.readFailure(err), true
 	}
-	first, errLine := err, 0
+	first, errLine := err, d.lineOf(d.nextValue())+1
 	var syntax *json.SyntaxError
 	if errors.As(err, &syntax) {
 		first = utilyaml.JSONSyntaxError{Offset: syntax.Offset, Err: syntax}
@@ -386,6 +386,16 @@ func (d *docReader) lineAt(off int64) int {
 		d.counted = off
 	}
 	return d.lines
+}
+
+// nextValue is the offset of the first byte after the last good JSON value that is not
+// white space (the start of the value that failed).
+func (d *docReader) nextValue() int64 {
+	p := d.done
+	for p < d.src.end() && bytes.IndexByte([]byte(" \t\r\n"), d.src.at(p, 1)[0]) >= 0 {
+		p++
+	}
+	return p
 }
 
 // lineOf is lineAt without moving the count forward.

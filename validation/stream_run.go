@@ -4,9 +4,12 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"net/http"
+	"strconv"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -137,11 +140,42 @@ func (s *streamRun) validate(r ObjectResult, gk schema.GroupKind) ObjectResult {
 	errs := ValidateObjectCreate(r.Object, opts)
 	if len(errs) == 0 {
 		r.Verdict = Valid
+		if rv := resourceVersion(r.Object); rv != 0 {
+			r.Verdict, r.Err = Rejected, errResourceVersionSet()
+		}
 		return r
 	}
 	r.Verdict, r.Errors = Invalid, errs
 	r.Err = apierrors.NewInvalid(gk, storedName(r.Object), errs)
 	return r
+}
+
+// resourceVersion is the object's metadata.resourceVersion as the storage layer reads
+// it (a decimal number; anything else counts as 0).
+func resourceVersion(obj runtime.Object) uint64 {
+	m, err := meta.Accessor(obj)
+	if err != nil {
+		return 0
+	}
+	v, err := strconv.ParseUint(m.GetResourceVersion(), 10, 64)
+	if err != nil {
+		return 0
+	}
+	return v
+}
+
+// errResourceVersionSet is the server's answer, once the object is valid, to a create
+// whose object has a resourceVersion (an object saved with kubectl get -o yaml): the
+// storage refuses it (k8s.io/apiserver pkg/storage/etcd3/store.go Create,
+// storage.ErrResourceVersionSetOnCreate) with an error that is not a status, which the
+// handler sends as a 500 with no reason.
+func errResourceVersionSet() error {
+	return &apierrors.StatusError{ErrStatus: metav1.Status{
+		Status:  metav1.StatusFailure,
+		Code:    http.StatusInternalServerError,
+		Reason:  metav1.StatusReasonUnknown,
+		Message: "resourceVersion should not be set on objects to be created",
+	}}
 }
 
 // setNamespace gives a decoded object the request's namespace, as the create handler
