@@ -25,7 +25,7 @@ func (s *streamRun) hasFieldValidation(gvk schema.GroupVersionKind) bool {
 // whose kind has no server-side field validation.
 func (s *streamRun) clientSideSchema(raw []byte, obj any, gvk schema.GroupVersionKind) error {
 	var errs []error
-	if err := validateOpenAPI(obj, gvk, s.opts.Validation.Features); err != nil {
+	if err := s.validateOpenAPI(obj, gvk); err != nil {
 		errs = append(errs, err)
 	}
 	if err := noDoubleKeys(raw); err != nil {

@@ -24,6 +24,8 @@ type streamRun struct {
 	docs   int
 	// slowOnly turns fastObject off (tests compare both paths).
 	slowOnly bool
+	// models are the OpenAPI models, read when a document first needs them.
+	models *oaModels
 }
 
 // document answers for one document; false when the consumer wants no more.
