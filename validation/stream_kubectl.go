@@ -116,9 +116,11 @@ func objectKind(obj any) (schema.GroupVersionKind, []error) {
 	return gv.WithKind(kind), nil
 }
 
-// metadataOnly is what kubectl's decoder checks a document's metadata against
-// (cli-runtime pkg/resource/metadata_decoder.go).
-type metadataOnly struct {
+// metadataOnlyObject is what kubectl's decoder checks a document's metadata against
+// (cli-runtime pkg/resource/metadata_decoder.go). Its name shows in the messages of
+// the JSON decoder ("Go struct field metadataOnlyObject.metadata ..."), so it is
+// kubectl's.
+type metadataOnlyObject struct {
 	metav1.TypeMeta   `json:""`
 	metav1.ObjectMeta `json:"metadata,omitempty"`
 }
@@ -128,7 +130,7 @@ type metadataOnly struct {
 func (s *streamRun) decodeUnstructured(raw []byte) (runtime.Object, schema.GroupVersionKind, error) {
 	obj, gvk, err := unstructured.UnstructuredJSONScheme.Decode(raw, nil, nil)
 	if err == nil {
-		err = utiljson.Unmarshal(raw, &metadataOnly{})
+		err = utiljson.Unmarshal(raw, &metadataOnlyObject{})
 	}
 	if err != nil {
 		return nil, schema.GroupVersionKind{}, &KubectlError{Message: fmt.Sprintf("unable to decode %q: %v", s.source, err)}

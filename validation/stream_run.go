@@ -111,8 +111,12 @@ func (s *streamRun) object(r ObjectResult, obj runtime.Object, m mapping) bool {
 	}
 	identify(&r, u)
 	r.Namespace = ns
+	if written := u.GroupVersionKind(); written.Version == "" || m.list {
+		r.Verdict, r.Err = Rejected, notFound(written, m)
+		return s.yield(r)
+	}
 	resource := schema.GroupVersionKind{Group: m.gvk.Group, Version: m.gvk.Version, Kind: m.served.kind}
-	if m.list || !podKinds[resource.GroupKind()] {
+	if !podKinds[resource.GroupKind()] {
 		r.Verdict = NotChecked
 		return s.yield(r)
 	}
@@ -150,6 +154,23 @@ func (s *streamRun) validate(r ObjectResult, gk schema.GroupKind) ObjectResult {
 	r.Verdict, r.Errors = Invalid, errs
 	r.Err = apierrors.NewInvalid(gk, storedName(r.Object), errs)
 	return r
+}
+
+// notFound is the answer to a create kubectl sends where the server serves nothing:
+// kubectl builds its client from the object's own apiVersion, so an apiVersion with no
+// version ("apps/", "") posts to /apis/apps/namespaces/NS/... (/api/namespaces/...);
+// and an object of a list kind without items posts to the resource kubectl guesses for
+// the kind ("podlists"). The server answers with a plain-text 404 (Go's http.NotFound),
+// which client-go words as a NotFound status (k8s.io/client-go rest
+// newUnstructuredResponseError, apimachinery NewGenericServerResponse).
+func notFound(written schema.GroupVersionKind, m mapping) error {
+	resource := m.served.resource
+	if m.list {
+		plural, _ := meta.UnsafeGuessKindToResource(m.gvk)
+		resource = plural.Resource
+	}
+	return apierrors.NewGenericServerResponse(http.StatusNotFound, http.MethodPost,
+		schema.GroupResource{Group: written.Group, Resource: resource}, "", "404 page not found", 0, true)
 }
 
 // resourceVersion is the object's metadata.resourceVersion as the storage layer reads

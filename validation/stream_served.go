@@ -11,6 +11,8 @@ import (
 // servedKind is one kind a default v1.37.2 kube-apiserver serves.
 type servedKind struct {
 	group, version, kind string
+	// resource is the resource's plural name, in the URL.
+	resource string
 	// namespaced is the resource's scope.
 	namespaced bool
 	// patch is true when the resource takes PATCH, and so the server-side field

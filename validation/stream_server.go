@@ -16,10 +16,12 @@ import (
 // (k8s.io/apiserver pkg/server/config.go MaxRequestBodyBytes).
 const maxRequestBodyBytes = 3 * 1024 * 1024
 
-// legacySchemeName is the name of the scheme the v1.37.2 kube-apiserver decodes the
-// built-in kinds with, as its messages quote it (k8s.io/kubernetes
-// pkg/api/legacyscheme/scheme.go, named after the line that creates it).
-const legacySchemeName = "k8s.io/kubernetes/pkg/api/legacyscheme/scheme.go:30"
+// legacySchemeName is the name of the scheme a v1.37.2 kube-apiserver decodes the
+// built-in kinds with, as its messages quote it: apimachinery names a scheme after the
+// line that creates it (k8s.io/kubernetes pkg/api/legacyscheme/scheme.go line 30),
+// trimmed up to "pkg/" as release binaries are built with -trimpath
+// (hack/lib/golang.sh). conformance/decoding checks the line.
+const legacySchemeName = "pkg/api/legacyscheme/scheme.go:30"
 
 // podKinds are the kinds that hold a pod, which ValidateObjectCreate checks.
 var podKinds = map[schema.GroupKind]bool{

@@ -118,7 +118,7 @@ func TestValidateStream(t *testing.T) {
 		{
 			name: "lower-case kind: kubectl maps it, the server has no such kind",
 			in:   "apiVersion: v1\nkind: pod\nmetadata:\n  name: web\n",
-			want: []string{`1.0@1 v1 pod default/web rejected: pod in version "v1" cannot be handled as a Pod: no kind "pod" is registered for version "v1" in scheme "k8s.io/kubernetes/pkg/api/legacyscheme/scheme.go:30"`},
+			want: []string{`1.0@1 v1 pod default/web rejected: pod in version "v1" cannot be handled as a Pod: no kind "pod" is registered for version "v1" in scheme "pkg/api/legacyscheme/scheme.go:30"`},
 		},
 		{
 			name: "a syntax error does not stop the stream; its line is the file's",

@@ -22,7 +22,9 @@ import (
 // Kind is one served resource's kind.
 type Kind struct {
 	Group, Version, Kind string
-	Namespaced           bool
+	// Resource is the resource's plural name, in the URL.
+	Resource   string
+	Namespaced bool
 	// Patch is true when the resource supports PATCH (and so kubectl's server-side
 	// field validation); false for create-only kinds such as TokenReview.
 	Patch bool
@@ -140,7 +142,7 @@ func Kinds() ([]Kind, map[string]string, error) {
 				for _, v := range r.Verbs {
 					patch = patch || v == "patch"
 				}
-				kinds = append(kinds, Kind{gv.Group, gv.Version, r.Kind, r.Namespaced, patch, gatedResources[gvr]})
+				kinds = append(kinds, Kind{gv.Group, gv.Version, r.Kind, r.Name, r.Namespaced, patch, gatedResources[gvr]})
 			}
 		}
 	}
@@ -195,7 +197,7 @@ func Generate() ([]byte, error) {
 	fmt.Fprintln(&b, "// version and kind; gate names the feature gate a kind needs on.")
 	fmt.Fprintln(&b, "var servedKinds = [...]servedKind{")
 	for _, k := range kinds {
-		fmt.Fprintf(&b, "\t{%q, %q, %q, %t, %t, %q},\n", k.Group, k.Version, k.Kind, k.Namespaced, k.Patch, k.Gate)
+		fmt.Fprintf(&b, "\t{%q, %q, %q, %q, %t, %t, %q},\n", k.Group, k.Version, k.Kind, k.Resource, k.Namespaced, k.Patch, k.Gate)
 	}
 	fmt.Fprintln(&b, "}")
 	fmt.Fprintln(&b)
