@@ -6,7 +6,9 @@ import (
 	"io"
 	"os"
 	"runtime"
+	"syscall"
 	"testing"
+	"time"
 
 	corev1 "k8s.io/api/core/v1"
 	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
@@ -47,6 +49,7 @@ const benchPods = 2000
 func BenchmarkValidateStream(b *testing.B) {
 	b.SetBytes(streamSize(benchPods))
 	b.ReportAllocs()
+	defer reportStreamCPU(b)()
 	for b.Loop() {
 		n := 0
 		for r := range ValidateStream(newPodStream(benchPods), "pods.yaml", StreamOptions{}) {
@@ -66,21 +69,96 @@ func BenchmarkValidateStream(b *testing.B) {
 func BenchmarkDecodeStream(b *testing.B) {
 	b.SetBytes(streamSize(benchPods))
 	b.ReportAllocs()
+	defer reportStreamCPU(b)()
 	for b.Loop() {
-		d := utilyaml.NewYAMLOrJSONDecoder(newPodStream(benchPods), 4096)
-		n := 0
-		for {
-			var pod corev1.Pod
-			if err := d.Decode(&pod); err == io.EOF {
-				break
-			} else if err != nil {
-				b.Fatal(err)
-			}
-			n++
-		}
-		if n != benchPods {
+		if n := decodeAlone(benchPods); n != benchPods {
 			b.Fatalf("%d pods", n)
 		}
+	}
+}
+
+// decodeAlone decodes a stream of pods into typed objects, as a program using
+// apimachinery's YAMLOrJSONDecoder would, and returns how many it read.
+func decodeAlone(pods int) int {
+	d := utilyaml.NewYAMLOrJSONDecoder(newPodStream(pods), 4096)
+	n := 0
+	for {
+		var pod corev1.Pod
+		if err := d.Decode(&pod); err != nil {
+			return n
+		}
+		n++
+	}
+}
+
+// validateAll validates a stream of pods and returns how many were valid.
+func validateAll(pods int) int {
+	n := 0
+	for r := range ValidateStream(newPodStream(pods), "pods.yaml", StreamOptions{}) {
+		if r.Verdict == Valid {
+			n++
+		}
+	}
+	return n
+}
+
+// reportStreamCPU adds a cpu-ns/op metric, the process CPU time per op: on a shared
+// machine wall time mostly measures the other processes.
+func reportStreamCPU(b *testing.B) func() {
+	start := processCPU()
+	return func() {
+		if b.N > 0 {
+			b.ReportMetric(float64((processCPU()-start).Nanoseconds())/float64(b.N), "cpu-ns/op")
+		}
+	}
+}
+
+func processCPU() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// TestStreamSpeedRatio compares ValidateStream with decoding alone (decodeAlone) on
+// the same stream, in alternating rounds, by the fastest round of each in wall time
+// and in process CPU time, and fails when validating takes more than twice as long.
+// Timing depends on the machine, so it runs only with PODLIFE_SPEED=1.
+func TestStreamSpeedRatio(t *testing.T) {
+	if os.Getenv("PODLIFE_SPEED") == "" {
+		t.Skip("set PODLIFE_SPEED=1 to compare timings")
+	}
+	const pods, rounds = 1000, 15
+	best := func(f func(int) int) (wall, cpu time.Duration) {
+		start, startCPU := time.Now(), processCPU()
+		if n := f(pods); n != pods {
+			t.Fatalf("%d of %d pods", n, pods)
+		}
+		return time.Since(start), processCPU() - startCPU
+	}
+	var ours, base [2]time.Duration
+	for i := range rounds {
+		w1, c1 := best(validateAll)
+		w2, c2 := best(decodeAlone)
+		if i == 0 || w1 < ours[0] {
+			ours[0] = w1
+		}
+		if i == 0 || c1 < ours[1] {
+			ours[1] = c1
+		}
+		if i == 0 || w2 < base[0] {
+			base[0] = w2
+		}
+		if i == 0 || c2 < base[1] {
+			base[1] = c2
+		}
+	}
+	wall, cpu := float64(ours[0])/float64(base[0]), float64(ours[1])/float64(base[1])
+	t.Logf("%d pods: ValidateStream %v (CPU %v), decoding alone %v (CPU %v): ratio %.2f wall, %.2f CPU",
+		pods, ours[0], ours[1], base[0], base[1], wall, cpu)
+	if wall > 2 && cpu > 2 {
+		t.Errorf("ValidateStream takes %.2f× (wall) and %.2f× (CPU) the time of decoding alone, want at most 2×", wall, cpu)
 	}
 }
 

@@ -203,3 +203,18 @@ func TestValidateStreamResult(t *testing.T) {
 		}
 	}
 }
+
+// TestValidateStreamBodyLimit checks the server's 3 MiB limit on a request body: the
+// body is the object as kubectl encodes it.
+func TestValidateStreamBodyLimit(t *testing.T) {
+	big := strings.Repeat("x", maxRequestBodyBytes)
+	in := "apiVersion: v1\nkind: Pod\nmetadata:\n  name: web\n  annotations:\n    blob: " + big + "\nspec:\n  containers:\n  - name: app\n    image: nginx\n"
+	var got []string
+	for r := range ValidateStream(strings.NewReader(in), "f.yaml", StreamOptions{}) {
+		got = append(got, render(r))
+	}
+	want := "1.0@1 v1 Pod default/web rejected: Request entity too large: limit is 3145728"
+	if len(got) != 1 || got[0] != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}
