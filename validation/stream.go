@@ -50,10 +50,11 @@ const (
 	Valid Verdict = iota + 1
 	// Invalid means the server refuses it with 422 Invalid; Errors lists the causes.
 	Invalid
-	// Rejected means the object is refused before it is validated: by kubectl (a
+	// Rejected means the object is refused other than by validation: by kubectl (a
 	// document it cannot read, a missing apiVersion or kind, a kind the server does
-	// not serve) or by the server's decoding (unknown fields under strict field
-	// validation, values of the wrong type, a body over the size limit). Err says why.
+	// not serve) or by the server (unknown fields under strict field validation,
+	// values of the wrong type, a body over the size limit, a path it does not serve, a
+	// resourceVersion on a create). Err says why.
 	Rejected
 	// NotChecked means the server serves the kind but it holds no pod (a Service, a
 	// ConfigMap, ...): ValidateStream does not validate it.
@@ -103,8 +104,12 @@ type ObjectResult struct {
 	// Errors are the server's validation errors (Verdict Invalid).
 	Errors field.ErrorList
 	// Err explains an Invalid or Rejected verdict: a *apierrors.StatusError for an
-	// answer of the server (422 Invalid, 400 BadRequest, 413), a *KubectlError for one
-	// of kubectl, a *ReadError when the reader failed, ErrDocumentTooLarge.
+	// answer of the server (422 Invalid; 400 BadRequest from decoding; 413 for a body
+	// over 3 MiB; 404, as client-go words it, for an apiVersion without a version or a
+	// list kind without items, which kubectl posts where nothing is served; 500 for an
+	// object carrying a resourceVersion, refused by the storage once valid), a
+	// *KubectlError for one of kubectl, a *ReadError when the reader failed,
+	// ErrDocumentTooLarge.
 	Err error
 	// Warnings are remarks that do not change the verdict, such as duplicate keys,
 	// whose earlier values kubectl drops silently.
