@@ -73,6 +73,21 @@
 // the registry's common metadata checks, the strategy's ValidateUpdate, one error
 // per message.
 //
+// # Manifest streams
+//
+// ValidateStream reads a YAML or JSON stream as `kubectl create -f` does and answers,
+// object by object, as kubectl and a default v1.37.2 server would: kubectl's
+// client-side checks (encoding, document splitting, apiVersion and kind, the REST
+// mapping of the kinds the server serves, Lists expanded, the OpenAPI validation kubectl
+// itself applies to Lists), the server's strict decoding (unknown fields, wrong types,
+// the request size limit) and the create path (ValidateObjectCreate). Each result
+// gives the document, the file line and, through FieldLine, the line of each field an
+// error names. conformance/decoding compares it with kubectl's own builder and the
+// create handler's decoding on generated files. Duplicate keys are reported as
+// warnings: kubectl resolves them silently in favour of the last one, so the server
+// never sees them. FeatureGateHints names the feature gates whose absence makes an
+// error.
+//
 // # Not validated yet
 //
 // These parts of ValidatePodSpec are skipped, so a pod that upstream rejects only

@@ -22,7 +22,10 @@ type Options struct {
 	// When false, a container with securityContext.privileged: true is rejected with
 	// Forbidden "disallowed by cluster policy", and a Windows host-process pod with
 	// "hostProcess containers are disallowed by cluster policy", as on a server
-	// started without the flag.
+	// started without the flag. So the zero value is a kube-apiserver started with its
+	// own defaults; the clusters most people run (kubeadm, kind, the managed services)
+	// start it with --allow-privileged=true, so set it to true to answer as they do
+	// (examples/validate does by default).
 	AllowPrivileged bool
 
 	// SkipDefaulting validates the pod without defaulting and without dropping

@@ -10,14 +10,16 @@
 // Without an argument it reads an embedded copy of the myapp-pod of the Init
 // Containers page, with resources added. FILE may hold several YAML documents, each a
 // Pod, Deployment, StatefulSet, DaemonSet, ReplicaSet, Job, CronJob or PodTemplate.
+// The file is read as kubectl reads it (validation.ValidateStream, decoding only).
 // Pods are defaulted as the API server does on create (podlife.Default): the resources
 // package reads a pod as the server stores it (a container with limits only gets equal
 // requests). A workload's pod is built from its template as its controller does
 // (podlife.PodFromTemplate). Other kinds are skipped with a note on standard error, as
-// examples/validate does.
+// examples/validate lists them as not checked.
 package main
 
 import (
+	"bytes"
 	_ "embed"
 	"errors"
 	"fmt"
@@ -26,11 +28,15 @@ import (
 	"slices"
 	"strings"
 
+	appsv1 "k8s.io/api/apps/v1"
+	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
 
 	"github.com/podlife/podlife"
-	"github.com/podlife/podlife/examples/internal/manifest"
 	"github.com/podlife/podlife/resources"
+	"github.com/podlife/podlife/validation"
 )
 
 //go:embed testdata/myapp-pod.yaml
@@ -58,18 +64,15 @@ func main() {
 // run reports on every Pod and workload of the YAML (or JSON) stream data; other kinds
 // are skipped with a note on stderr.
 func run(w, stderr io.Writer, data []byte) error {
-	objects, err := manifest.Decode(data)
-	if err != nil {
-		return err
-	}
-	if len(objects) == 0 {
-		return errors.New("no object found")
-	}
-	reported := 0
-	for n, o := range objects {
-		title, pod, err := podOf(o)
+	seen, reported := 0, 0
+	for r := range validation.ValidateStream(bytes.NewReader(data), "manifest", validation.StreamOptions{DecodeOnly: true}) {
+		seen++
+		if r.Err != nil {
+			return fmt.Errorf("document %d: %s", r.Document, r.Message())
+		}
+		title, pod, err := podOf(r.Object)
 		if err != nil {
-			fmt.Fprintf(stderr, "document %d: skipping %s %q: not a Pod or a workload with a pod template\n", n+1, o.Kind, o.Meta.Name)
+			fmt.Fprintf(stderr, "document %d: skipping %s %q: not a Pod or a workload with a pod template\n", r.Document, r.Kind, r.Name)
 			continue
 		}
 		if reported > 0 {
@@ -78,22 +81,45 @@ func run(w, stderr io.Writer, data []byte) error {
 		report(w, title, pod)
 		reported++
 	}
-	if reported == 0 {
+	switch {
+	case seen == 0:
+		return errors.New("no object found")
+	case reported == 0:
 		return errors.New("no Pod or workload with a pod template found")
 	}
 	return nil
 }
 
-// podOf returns the pod the API server would store for o.
-func podOf(o manifest.Object) (string, *corev1.Pod, error) {
-	switch {
-	case o.Pod != nil:
-		return "Pod " + o.Pod.Name, podlife.Default(o.Pod), nil
-	case o.Template != nil:
-		pod := podlife.PodFromTemplate(o.Template, podlife.PodFromTemplateOptions{ControllerName: o.Meta.Name, Namespace: o.Meta.Namespace})
-		return fmt.Sprintf("%s %s (a pod of its template)", o.Kind, o.Meta.Name), pod, nil
+// podOf returns the pod the API server would store for obj.
+func podOf(obj runtime.Object) (string, *corev1.Pod, error) {
+	var meta *metav1.ObjectMeta
+	var template *corev1.PodTemplateSpec
+	var kind string
+	switch o := obj.(type) {
+	case *corev1.Pod:
+		return "Pod " + o.Name, podlife.Default(o), nil
+	case *corev1.PodTemplate:
+		meta, template, kind = &o.ObjectMeta, &o.Template, "PodTemplate"
+	case *corev1.ReplicationController:
+		meta, template, kind = &o.ObjectMeta, o.Spec.Template, "ReplicationController"
+	case *appsv1.Deployment:
+		meta, template, kind = &o.ObjectMeta, &o.Spec.Template, "Deployment"
+	case *appsv1.ReplicaSet:
+		meta, template, kind = &o.ObjectMeta, &o.Spec.Template, "ReplicaSet"
+	case *appsv1.StatefulSet:
+		meta, template, kind = &o.ObjectMeta, &o.Spec.Template, "StatefulSet"
+	case *appsv1.DaemonSet:
+		meta, template, kind = &o.ObjectMeta, &o.Spec.Template, "DaemonSet"
+	case *batchv1.Job:
+		meta, template, kind = &o.ObjectMeta, &o.Spec.Template, "Job"
+	case *batchv1.CronJob:
+		meta, template, kind = &o.ObjectMeta, &o.Spec.JobTemplate.Spec.Template, "CronJob"
 	}
-	return "", nil, fmt.Errorf("kind %q is not a Pod or a workload with a pod template", o.Kind)
+	if template == nil {
+		return "", nil, errors.New("no pod template")
+	}
+	pod := podlife.PodFromTemplate(template, podlife.PodFromTemplateOptions{ControllerName: meta.Name, Namespace: meta.Namespace})
+	return fmt.Sprintf("%s %s (a pod of its template)", kind, meta.Name), pod, nil
 }
 
 // report prints what the resources package says about pod.

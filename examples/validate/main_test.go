@@ -7,81 +7,365 @@ import (
 	"testing"
 )
 
+// runWith runs the program and returns its exit code and outputs.
+func runWith(t *testing.T, stdin string, args ...string) (int, string, string) {
+	t.Helper()
+	var out, errOut strings.Builder
+	code := run(args, strings.NewReader(stdin), &out, &errOut)
+	return code, out.String(), errOut.String()
+}
+
+// write creates a file in dir and returns its path.
+func write(t *testing.T, dir, name, content string) string {
+	t.Helper()
+	p := filepath.Join(dir, name)
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(content), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
 // TestRunSample runs the program on its embedded sample and checks the whole output.
 func TestRunSample(t *testing.T) {
-	var out, errOut strings.Builder
-	if code := run(nil, &out, &errOut); code != 1 {
-		t.Errorf("exit code %d, want 1", code)
-	}
-	if out.String() != wantSample {
-		t.Errorf("output:\n%s\nwant:\n%s", out.String(), wantSample)
-	}
-	if errOut.String() != "" {
-		t.Errorf("stderr: %s", errOut.String())
+	code, out, errOut := runWith(t, "")
+	if code != 1 || out != wantSample || errOut != "" {
+		t.Errorf("exit %d, stdout:\n%s\nwant:\n%s\nstderr: %q", code, out, wantSample, errOut)
 	}
 }
 
-// TestRunDirectory runs it on a directory of manifests holding workloads, a skipped
-// Service and a file that is not a manifest (ignored for its extension).
-func TestRunDirectory(t *testing.T) {
-	var out, errOut strings.Builder
-	if code := run([]string{"testdata/dir"}, &out, &errOut); code != 1 {
-		t.Errorf("exit code %d, want 1", code)
-	}
-	if out.String() != wantDir {
-		t.Errorf("output:\n%s\nwant:\n%s", out.String(), wantDir)
-	}
-	wantErr := "testdata/dir/good.yml: skipping Service \"ignored\": not a Pod or a workload with a pod template\n"
-	if errOut.String() != wantErr {
-		t.Errorf("stderr: %q, want %q", errOut.String(), wantErr)
-	}
-}
+const wantSample = `sample.yaml:2: Pod "myapp-pod" is valid
+sample.yaml:21: Pod "broken-pod" is invalid:
+  sample.yaml:35: spec.containers[0].ports[0].protocol: Unsupported value: "HTTP": supported values: "SCTP", "TCP", "UDP"
+  sample.yaml:37: spec.containers[0].resources.requests: Invalid value: "2": must be less than or equal to cpu limit of 1
+  sample.yaml:41: spec.containers[1].image: Required value
+  sample.yaml:41: spec.containers[1].name: Duplicate value: "app"
+  sample.yaml:42: spec.containers[1].readinessProbe: Required value: must specify a handler type
+  sample.yaml:29: spec.initContainers[0].restartPolicy: Unsupported value: "Sometimes": supported values: "Always", "Never", "OnFailure"
+  sample.yaml:32: spec.containers[0].image: Invalid value: " nginx:1.27": must not have leading or trailing whitespace
 
-func TestRunExitCodes(t *testing.T) {
-	dir := t.TempDir()
-	write := func(name, content string) string {
-		p := filepath.Join(dir, name)
-		if err := os.WriteFile(p, []byte(content), 0o600); err != nil {
-			t.Fatal(err)
+2 objects in 1 file: 1 valid, 1 invalid, 0 rejected, 0 not checked
+`
+
+func TestHelp(t *testing.T) {
+	for _, arg := range []string{"--help", "-h", "-help"} {
+		code, out, errOut := runWith(t, "", arg)
+		if code != 0 || out != usageText || errOut != "" {
+			t.Errorf("%s: exit %d, stdout %q, stderr %q", arg, code, out, errOut)
 		}
-		return p
 	}
-	valid := write("valid.yaml", "apiVersion: v1\nkind: Pod\nmetadata:\n  name: ok\nspec:\n  containers:\n  - name: c\n    image: busybox\n")
-	broken := write("broken.yaml", "kind: Pod\nspec: [1\n")
+}
+
+func TestUsageErrors(t *testing.T) {
 	for _, tc := range []struct {
-		name    string
-		args    []string
-		code    int
-		out     string
-		errPart string
+		args []string
+		want string
 	}{
-		{"all valid", []string{valid}, 0, "Pod \"ok\" is valid\n", ""},
-		{"missing file", []string{filepath.Join(dir, "nope.yaml")}, 2, "", "no such file or directory"},
-		{"undecodable document", []string{broken}, 2, "", "validate: document 1: "},
-		{"too many arguments", []string{valid, valid}, 2, "", "usage: validate [FILE.yaml | DIRECTORY]"},
-		{"empty directory", []string{t.TempDir()}, 2, "", "no .yaml, .yml or .json file"},
+		{[]string{"--frobnicate"}, "validate: flag provided but not defined: -frobnicate\n"},
+		{[]string{"-o", "yaml"}, "validate: unknown output format \"yaml\" (text, json or sarif)\n"},
+		{[]string{"--feature-gates", "EnvFiles"}, "validate: --feature-gates: malformed pair, expect string=bool\n"},
+		{[]string{"--feature-gates", "EnvFiles=maybe"}, "validate: --feature-gates: invalid value of EnvFiles: maybe, err: strconv.ParseBool: parsing \"maybe\": invalid syntax\n"},
+		{[]string{"--feature-gates", "NoSuchGate=true"}, "validate: --feature-gates: unrecognized feature gate: NoSuchGate\n"},
+	} {
+		code, out, errOut := runWith(t, "", tc.args...)
+		if code != 2 || out != "" || errOut != tc.want+"\n"+usageText {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q; want exit 2 and %q with the usage", tc.args, code, out, errOut, tc.want)
+		}
+	}
+}
+
+const privilegedPod = `apiVersion: v1
+kind: Pod
+metadata:
+  name: debug
+spec:
+  containers:
+  - name: shell
+    image: busybox:1.36
+    securityContext:
+      privileged: true
+`
+
+const comparisonPod = `apiVersion: v1
+kind: Pod
+metadata:
+  name: spot
+spec:
+  tolerations:
+  - key: risk
+    operator: Gt
+    value: "3"
+    effect: NoSchedule
+  containers:
+  - name: w
+    image: busybox:1.36
+`
+
+func TestRun(t *testing.T) {
+	dir := t.TempDir()
+	valid := write(t, dir, "valid.yaml", "apiVersion: v1\nkind: Pod\nmetadata:\n  name: ok\nspec:\n  containers:\n  - name: c\n    image: busybox\n")
+	priv := write(t, dir, "priv.yaml", privilegedPod)
+	cmp := write(t, dir, "cmp.yaml", comparisonPod)
+	binary := write(t, dir, "bin.yaml", "\x1f\x8b\x08\x00\x00")
+	write(t, dir, "tree/a/b.yml", "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cm\n")
+	write(t, dir, "tree/skip.txt", "not a manifest")
+	empty := t.TempDir()
+	for _, tc := range []struct {
+		name   string
+		stdin  string
+		args   []string
+		code   int
+		out    string
+		errOut string
+	}{
+		{
+			name: "valid file",
+			args: []string{valid},
+			code: 0,
+			out:  valid + ":1: Pod \"ok\" is valid\n\n1 object in 1 file: 1 valid, 0 invalid, 0 rejected, 0 not checked\n",
+		},
+		{
+			name: "privileged containers allowed by default",
+			args: []string{priv},
+			code: 0,
+			out:  priv + ":1: Pod \"debug\" is valid\n\n1 object in 1 file: 1 valid, 0 invalid, 0 rejected, 0 not checked\n",
+		},
+		{
+			name: "privileged containers refused",
+			args: []string{"--allow-privileged=false", priv},
+			code: 1,
+			out: priv + ":1: Pod \"debug\" is invalid:\n" +
+				"  " + priv + ":10: spec.containers[0].securityContext.privileged: Forbidden: disallowed by cluster policy\n" +
+				"\n1 object in 1 file: 0 valid, 1 invalid, 0 rejected, 0 not checked\n",
+		},
+		{
+			name: "a gate that lifts an error is named",
+			args: []string{cmp},
+			code: 1,
+			out: cmp + ":1: Pod \"spot\" is invalid:\n" +
+				"  " + cmp + ":8: spec.tolerations[0].operator: Unsupported value: \"Gt\": supported values: \"Equal\", \"Exists\", \"Lt\", \"Gt\"\n" +
+				"  " + cmp + ":8: hint: accepted with --feature-gates=TaintTolerationComparisonOperators=true\n" +
+				"\n1 object in 1 file: 0 valid, 1 invalid, 0 rejected, 0 not checked\n",
+		},
+		{
+			name: "with the gate on",
+			args: []string{"--feature-gates", "TaintTolerationComparisonOperators=true", cmp},
+			code: 0,
+			out:  cmp + ":1: Pod \"spot\" is valid\n\n1 object in 1 file: 1 valid, 0 invalid, 0 rejected, 0 not checked\n",
+		},
+		{
+			name:  "standard input",
+			stdin: "apiVersion: v1\nkind: Service\nmetadata:\n  name: web\n",
+			args:  []string{"-"},
+			code:  0,
+			out:   "STDIN:1: Service \"web\" is not checked: it holds no pod\n\n1 object in 1 file: 0 valid, 0 invalid, 0 rejected, 1 not checked\nnot checked (they hold no pod): Service \"web\" (STDIN:1)\n",
+		},
+		{
+			name: "a directory, recursively, manifests only",
+			args: []string{filepath.Join(dir, "tree")},
+			code: 0,
+			out:  filepath.Join(dir, "tree/a/b.yml") + ":1: ConfigMap \"cm\" is not checked: it holds no pod\n\n1 object in 1 file: 0 valid, 0 invalid, 0 rejected, 1 not checked\nnot checked (they hold no pod): ConfigMap \"cm\" (" + filepath.Join(dir, "tree/a/b.yml") + ":1)\n",
+		},
+		{
+			name:   "a binary file is reported, the others are checked",
+			args:   []string{binary, valid},
+			code:   2,
+			out:    valid + ":1: Pod \"ok\" is valid\n\n1 object in 2 files: 1 valid, 0 invalid, 0 rejected, 0 not checked\n1 file could not be checked (see standard error)\n",
+			errOut: "validate: " + binary + ": not a text file (a NUL byte at offset 3); kubectl cannot read it either\n",
+		},
+		{
+			name:   "missing file",
+			args:   []string{filepath.Join(dir, "nope.yaml")},
+			code:   2,
+			out:    "\n0 objects in 0 files: 0 valid, 0 invalid, 0 rejected, 0 not checked\n1 file could not be checked (see standard error)\n",
+			errOut: "validate: " + filepath.Join(dir, "nope.yaml") + ": stat " + filepath.Join(dir, "nope.yaml") + ": no such file or directory\n",
+		},
+		{
+			name:   "empty directory",
+			args:   []string{empty},
+			code:   2,
+			out:    "\n0 objects in 0 files: 0 valid, 0 invalid, 0 rejected, 0 not checked\n1 file could not be checked (see standard error)\n",
+			errOut: "validate: " + empty + ": no .json, .yaml or .yml file in the directory\n",
+		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			var out, errOut strings.Builder
-			if code := run(tc.args, &out, &errOut); code != tc.code {
-				t.Errorf("exit code %d, want %d (stderr %q)", code, tc.code, errOut.String())
-			}
-			if out.String() != tc.out {
-				t.Errorf("stdout %q, want %q", out.String(), tc.out)
-			}
-			if !strings.Contains(errOut.String(), tc.errPart) {
-				t.Errorf("stderr %q, want it to contain %q", errOut.String(), tc.errPart)
+			code, out, errOut := runWith(t, tc.stdin, tc.args...)
+			if code != tc.code || out != tc.out || errOut != tc.errOut {
+				t.Errorf("exit %d (want %d)\nstdout:\n%s\nwant:\n%s\nstderr: %q\nwant:   %q", code, tc.code, out, tc.out, errOut, tc.errOut)
 			}
 		})
 	}
 }
 
-const wantSample = `Pod "myapp-pod" is valid
-Pod "broken-pod" is invalid: [spec.containers[0].ports[0].protocol: Unsupported value: "HTTP": supported values: "SCTP", "TCP", "UDP", spec.containers[0].resources.requests: Invalid value: "2": must be less than or equal to cpu limit of 1, spec.containers[1].image: Required value, spec.containers[1].name: Duplicate value: "app", spec.containers[1].readinessProbe: Required value: must specify a handler type, spec.initContainers[0].restartPolicy: Unsupported value: "Sometimes": supported values: "Always", "Never", "OnFailure", spec.containers[0].image: Invalid value: " nginx:1.27": must not have leading or trailing whitespace]
+func TestJSON(t *testing.T) {
+	code, out, _ := runWith(t, "apiVersion: v1\nkind: Pod\nmetadata:\n  name: web\nspec:\n  containers:\n  - name: app\n", "-o", "json", "-")
+	if code != 1 || out != wantJSON {
+		t.Errorf("exit %d, output:\n%s\nwant:\n%s", code, out, wantJSON)
+	}
+}
+
+const wantJSON = `{
+  "objects": [
+    {
+      "file": "STDIN",
+      "document": 1,
+      "line": 1,
+      "apiVersion": "v1",
+      "kind": "Pod",
+      "namespace": "default",
+      "name": "web",
+      "verdict": "invalid",
+      "status": {
+        "kind": "Status",
+        "apiVersion": "v1",
+        "metadata": {},
+        "status": "Failure",
+        "message": "Pod \"web\" is invalid: spec.containers[0].image: Required value",
+        "reason": "Invalid",
+        "details": {
+          "name": "web",
+          "kind": "Pod",
+          "causes": [
+            {
+              "reason": "FieldValueRequired",
+              "message": "Required value",
+              "field": "spec.containers[0].image"
+            }
+          ]
+        },
+        "code": 422
+      },
+      "locations": [
+        {
+          "field": "spec.containers[0].image",
+          "line": 7
+        }
+      ]
+    }
+  ],
+  "summary": {
+    "objects": 1,
+    "files": 1,
+    "valid": 0,
+    "invalid": 1,
+    "rejected": 0,
+    "notChecked": 0,
+    "unreadableFiles": 0
+  }
+}
 `
 
-const wantDir = `testdata/dir/deploy.yaml: Deployment.apps "web" is invalid: [spec.template.spec.containers[0].livenessProbe.httpGet.port: Invalid value: 70000: must be between 1 and 65535, inclusive, spec.template.spec.restartPolicy: Unsupported value: "OnFailure": supported values: "Always"]
-testdata/dir/deploy.yaml: CronJob.batch "nightly" is invalid: spec.jobTemplate.spec.template.spec.restartPolicy: Required value: valid values: "OnFailure", "Never"
-testdata/dir/good.yml: Job.batch "once" is valid
-testdata/dir/good.yml: PodTemplate "Bad_Name" is invalid: [metadata.name: Invalid value: "Bad_Name": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*'), template.labels: Invalid value: "not ok!": a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')]
+func TestSARIF(t *testing.T) {
+	in := "apiVersion: v1\nkind: Pod\nmetadata:\n  name: web\n  name: web2\nspec:\n  contianers: []\n"
+	code, out, _ := runWith(t, in, "--output=sarif", "-")
+	if code != 1 || out != wantSARIF {
+		t.Errorf("exit %d, output:\n%s\nwant:\n%s", code, out, wantSARIF)
+	}
+}
+
+const wantSARIF = `{
+  "$schema": "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json",
+  "version": "2.1.0",
+  "runs": [
+    {
+      "tool": {
+        "driver": {
+          "name": "podlife-validate",
+          "informationUri": "https://github.com/podlife/podlife",
+          "rules": [
+            {
+              "id": "server-invalid",
+              "shortDescription": {
+                "text": "The API server refuses the object: 422 Invalid"
+              },
+              "defaultConfiguration": {
+                "level": "error"
+              }
+            },
+            {
+              "id": "server-rejected",
+              "shortDescription": {
+                "text": "The API server cannot decode the object: unknown fields (strict field validation), wrong types, size"
+              },
+              "defaultConfiguration": {
+                "level": "error"
+              }
+            },
+            {
+              "id": "kubectl-rejected",
+              "shortDescription": {
+                "text": "kubectl refuses the document before sending it: unreadable YAML or JSON, no apiVersion or kind, a kind or version the server does not serve"
+              },
+              "defaultConfiguration": {
+                "level": "error"
+              }
+            },
+            {
+              "id": "duplicate-key",
+              "shortDescription": {
+                "text": "A key appears twice: kubectl keeps the last value and the server never sees the others"
+              },
+              "defaultConfiguration": {
+                "level": "warning"
+              }
+            },
+            {
+              "id": "unreadable-file",
+              "shortDescription": {
+                "text": "The file cannot be read as a manifest"
+              },
+              "defaultConfiguration": {
+                "level": "error"
+              }
+            }
+          ]
+        }
+      },
+      "results": [
+        {
+          "ruleId": "server-rejected",
+          "ruleIndex": 1,
+          "level": "error",
+          "message": {
+            "text": "Pod \"web2\": unknown field \"spec.contianers\""
+          },
+          "locations": [
+            {
+              "physicalLocation": {
+                "artifactLocation": {
+                  "uri": "STDIN"
+                },
+                "region": {
+                  "startLine": 7
+                }
+              }
+            }
+          ]
+        },
+        {
+          "ruleId": "duplicate-key",
+          "ruleIndex": 3,
+          "level": "warning",
+          "message": {
+            "text": "Pod \"web2\": duplicate key \"name\": kubectl keeps only the last value and the API server never sees the others"
+          },
+          "locations": [
+            {
+              "physicalLocation": {
+                "artifactLocation": {
+                  "uri": "STDIN"
+                },
+                "region": {
+                  "startLine": 5
+                }
+              }
+            }
+          ]
+        }
+      ]
+    }
+  ]
+}
 `

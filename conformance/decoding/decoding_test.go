@@ -1,0 +1,170 @@
+package decoding
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/podlife/podlife/validation"
+)
+
+// seed returns PODLIFE_SEED or a fixed default.
+func seed(t *testing.T) int64 {
+	if s := os.Getenv("PODLIFE_SEED"); s != "" {
+		v, err := strconv.ParseInt(s, 10, 64)
+		if err != nil {
+			t.Fatalf("PODLIFE_SEED: %v", err)
+		}
+		return v
+	}
+	return 9
+}
+
+// streams is how many generated files one run compares.
+const streams = 1500
+
+// ours runs ValidateStream on a file, decoding only, and splits its results as
+// kubectlOutcome does: the objects sent to the server with its answer, and kubectl's
+// errors. Results after a document at which kubectl stops reading are left out.
+func ours(path string) (kubectlOutcome, int, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return kubectlOutcome{}, 0, err
+	}
+	defer f.Close()
+	var out kubectlOutcome
+	n := 0
+	for r := range validation.ValidateStream(f, path, validation.StreamOptions{DecodeOnly: true}) {
+		n++
+		var ke *validation.KubectlError
+		switch {
+		case errors.As(r.Err, &ke):
+			out.errors = append(out.errors, ke.Message)
+			if ke.Stops {
+				return out, n, nil
+			}
+		case r.Status() != nil:
+			st := r.Status().ErrStatus
+			out.sent = append(out.sent, sentObject{kind: r.Kind, namespace: r.Namespace, name: r.Name, status: int(st.Code), message: st.Message})
+		case r.Err != nil:
+			return out, n, fmt.Errorf("unexpected error %v", r.Err)
+		default:
+			out.sent = append(out.sent, sentObject{kind: r.Kind, namespace: r.Namespace, name: r.Name, status: 201})
+		}
+	}
+	return out, n, nil
+}
+
+// TestDecodingMatchesKubectlAndServer generates manifest files and compares, file by
+// file, what ValidateStream answers with what kubectl create -f and the server's
+// decoding answer: the same objects sent, in order, with the same namespace, name and
+// server answer (status code and message), and the same kubectl errors, in order.
+func TestDecodingMatchesKubectlAndServer(t *testing.T) {
+	u := getUpstream(t)
+	g := newGen(seed(t))
+	dir := t.TempDir()
+	outcomes := map[string]int{}
+	var disagreements, objects int
+	for i := range streams {
+		data := g.stream()
+		path := filepath.Join(dir, fmt.Sprintf("m%04d.yaml", i))
+		if err := os.WriteFile(path, data, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		want := u.createFile(path)
+		got, n, err := ours(path)
+		objects += n
+		if err != nil {
+			t.Errorf("file %d: %v\n%s", i, err, data)
+			disagreements++
+			continue
+		}
+		for _, s := range want.sent {
+			outcomes[fmt.Sprintf("server %d", s.status)]++
+		}
+		for _, e := range want.errors {
+			outcomes["kubectl "+kubectlErrorClass(e)]++
+		}
+		if diff := compare(want, got); diff != "" {
+			disagreements++
+			if disagreements <= 10 {
+				t.Errorf("file %d disagrees: %s\n--- file ---\n%s", i, diff, data)
+			}
+		}
+	}
+	t.Logf("%d files, %d results, %d disagreements; generated: %s", streams, objects, disagreements, g.report())
+	t.Logf("upstream outcomes: %v", outcomes)
+	checkCoverage(t, g.coverage, outcomes)
+}
+
+// compare describes the first difference between two outcomes, "" when they agree.
+func compare(want, got kubectlOutcome) string {
+	for i := 0; i < max(len(want.sent), len(got.sent)); i++ {
+		switch {
+		case i >= len(want.sent):
+			return fmt.Sprintf("object %d: ours sends %+v, kubectl does not", i, got.sent[i])
+		case i >= len(got.sent):
+			return fmt.Sprintf("object %d: kubectl sends %+v, ours does not", i, want.sent[i])
+		case want.sent[i] != got.sent[i]:
+			return fmt.Sprintf("object %d:\n kubectl %+v\n ours    %+v", i, want.sent[i], got.sent[i])
+		}
+	}
+	for i := 0; i < max(len(want.errors), len(got.errors)); i++ {
+		switch {
+		case i >= len(want.errors):
+			return fmt.Sprintf("error %d: ours %q, kubectl none", i, got.errors[i])
+		case i >= len(got.errors):
+			return fmt.Sprintf("error %d: kubectl %q, ours none", i, want.errors[i])
+		case want.errors[i] != got.errors[i]:
+			return fmt.Sprintf("error %d:\n kubectl %q\n ours    %q", i, want.errors[i], got.errors[i])
+		}
+	}
+	return ""
+}
+
+// kubectlErrorClass names the kind of a kubectl error by its wording.
+func kubectlErrorClass(msg string) string {
+	if strings.HasPrefix(msg, "error validating") && strings.Contains(msg, "ValidationError(") {
+		return "error validating (OpenAPI)"
+	}
+	for _, prefix := range []string{"error parsing", "error validating", "unable to decode", "resource mapping not found", "unable to recognize", "unable to get type info"} {
+		if strings.HasPrefix(msg, prefix) {
+			return prefix
+		}
+	}
+	return "other"
+}
+
+// checkCoverage fails when the generator missed a category or the upstream outcomes
+// a class, so that a change to the generator cannot quietly shrink what is compared.
+func checkCoverage(t *testing.T, generated, outcomes map[string]int) {
+	t.Helper()
+	wantGenerated := []string{
+		"kind/Pod", "kind/Deployment", "kind/StatefulSet", "kind/DaemonSet", "kind/Job", "kind/CronJob",
+		"kind/ReplicationController", "kind/PodTemplate", "kind/Service", "kind/ConfigMap",
+		"unknown field at depth 0", "unknown field at depth 1", "unknown field at depth 2", "unknown field at depth 3",
+		"unknown field at depth 4", "unknown field at depth 5",
+		"duplicate key", "wrong type", "metadata", "numbers", "status", "items on an object",
+		"apiVersion missing", "kind missing", "apiVersion not a string", "kind not a string", "version not served",
+		"another group", "kind spelling", "apiVersion malformed", "apiVersion without version", "kind empty", "key case",
+		"list/List", "list/PodList", "list/DeploymentList", "list/apps List", "list/nested",
+		"format/block", "format/flow", "format/JSON stream", "format/JSON document in YAML", "format/JSON tail", "format/broken or empty",
+		"encoding/CRLF", "encoding/UTF-8 BOM", "encoding/UTF-16LE", "encoding/invalid UTF-8",
+	}
+	for _, c := range wantGenerated {
+		if generated[c] < 5 {
+			t.Errorf("generator coverage: %q generated %d times, want at least 5", c, generated[c])
+		}
+	}
+	for _, c := range []string{"server 201", "server 400", "server 404", "kubectl error parsing", "kubectl error validating",
+		"kubectl error validating (OpenAPI)", "kubectl unable to decode",
+		"kubectl resource mapping not found", "kubectl unable to recognize", "kubectl unable to get type info"} {
+		if outcomes[c] < 3 {
+			t.Errorf("outcome coverage: %q seen %d times, want at least 3", c, outcomes[c])
+		}
+	}
+}

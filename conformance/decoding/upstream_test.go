@@ -1,0 +1,326 @@
+package decoding
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	_ "unsafe" // go:linkname
+
+	openapi_v2 "github.com/google/gnostic-models/openapiv2"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	utilerrors "k8s.io/apimachinery/pkg/util/errors"
+	_ "k8s.io/apiserver/pkg/endpoints/handlers" // transformDecodeError, reached with go:linkname
+	"k8s.io/cli-runtime/pkg/resource"
+	dynamicfake "k8s.io/client-go/dynamic/fake"
+	"k8s.io/client-go/rest/fake"
+	"k8s.io/client-go/restmapper"
+	"k8s.io/kubectl/pkg/util/openapi"
+	kubectlvalidation "k8s.io/kubectl/pkg/validation"
+	"k8s.io/kubernetes/pkg/api/legacyscheme"
+	_ "k8s.io/kubernetes/pkg/apis/apps/install"
+	_ "k8s.io/kubernetes/pkg/apis/batch/install"
+	_ "k8s.io/kubernetes/pkg/apis/core/install"
+
+	"github.com/podlife/podlife/conformance/internal/served"
+)
+
+// transformDecodeError is the create handler's wording of a decoding error
+// (k8s.io/apiserver pkg/endpoints/handlers/rest.go).
+//
+//go:linkname transformDecodeError k8s.io/apiserver/pkg/endpoints/handlers.transformDecodeError
+func transformDecodeError(typer runtime.ObjectTyper, baseErr error, into runtime.Object, gvk *schema.GroupVersionKind, body []byte) error
+
+// maxRequestBodyBytes is kube-apiserver's default limit (k8s.io/apiserver
+// pkg/server/config.go).
+const maxRequestBodyBytes = 3 * 1024 * 1024
+
+// kubectlOutcome is what `kubectl create -f FILE` does with a file: for each object it
+// sends, the server's answer, in order; and kubectl's own errors, in order.
+type kubectlOutcome struct {
+	sent   []sentObject
+	errors []string
+}
+
+// sentObject is an object kubectl sent and the server's answer.
+type sentObject struct {
+	kind, namespace, name string
+	status                int    // the server's HTTP status
+	message               string // its status message on failure
+}
+
+// upstream holds what kubectl and the fake server need, built once.
+type upstream struct {
+	mapper  meta.RESTMapper
+	schema  kubectlvalidation.Schema
+	podKind map[schema.GroupVersionResource]schema.GroupVersionKind // resources of the kinds that hold a pod
+	kinds   map[schema.GroupVersionResource]schema.GroupVersionKind
+	// schemeName is the legacy scheme's name in a release build.
+	schemeName string
+}
+
+var (
+	upstreamOnce sync.Once
+	upstreamVal  *upstream
+	upstreamErr  error
+)
+
+// getUpstream builds kubectl's REST mapper and validator for a default v1.37.2 server.
+func getUpstream(t *testing.T) *upstream {
+	t.Helper()
+	upstreamOnce.Do(func() { upstreamVal, upstreamErr = newUpstream() })
+	if upstreamErr != nil {
+		t.Fatal(upstreamErr)
+	}
+	return upstreamVal
+}
+
+func newUpstream() (*upstream, error) {
+	groups, err := served.GroupResources()
+	if err != nil {
+		return nil, err
+	}
+	name, err := releaseSchemeName()
+	if err != nil {
+		return nil, err
+	}
+	u := &upstream{
+		schemeName: name,
+		mapper:     restmapper.NewDiscoveryRESTMapper(groups),
+		podKind:    map[schema.GroupVersionResource]schema.GroupVersionKind{},
+		kinds:      map[schema.GroupVersionResource]schema.GroupVersionKind{},
+	}
+	pods := map[schema.GroupKind]bool{{Kind: "Pod"}: true, {Kind: "PodTemplate"}: true, {Kind: "ReplicationController"}: true,
+		{Group: "apps", Kind: "Deployment"}: true, {Group: "apps", Kind: "ReplicaSet"}: true, {Group: "apps", Kind: "StatefulSet"}: true,
+		{Group: "apps", Kind: "DaemonSet"}: true, {Group: "batch", Kind: "Job"}: true, {Group: "batch", Kind: "CronJob"}: true}
+	for _, g := range groups {
+		for v, rs := range g.VersionedResources {
+			for _, r := range rs {
+				gvr := schema.GroupVersionResource{Group: g.Group.Name, Version: v, Resource: r.Name}
+				gvk := schema.GroupVersionKind{Group: g.Group.Name, Version: v, Kind: r.Kind}
+				u.kinds[gvr] = gvk
+				if pods[gvk.GroupKind()] {
+					u.podKind[gvr] = gvk
+				}
+			}
+		}
+	}
+	doc, err := served.ServedDocument()
+	if err != nil {
+		return nil, err
+	}
+	resources, err := openapi.NewOpenAPIData(doc)
+	if err != nil {
+		return nil, err
+	}
+	crds := schema.GroupVersionResource{Group: "apiextensions.k8s.io", Version: "v1", Resource: "customresourcedefinitions"}
+	dyn := dynamicfake.NewSimpleDynamicClientWithCustomListKinds(runtime.NewScheme(), map[schema.GroupVersionResource]string{crds: "CustomResourceDefinitionList"})
+	verifier := resource.NewQueryParamVerifier(dyn, openAPIDocument{doc}, resource.QueryParamFieldValidation)
+	u.schema = kubectlvalidation.NewParamVerifyingSchema(
+		kubectlvalidation.ConjunctiveSchema{kubectlvalidation.NewSchemaValidation(openAPIResources{resources}), kubectlvalidation.NoDoubleKeySchema{}},
+		verifier, metav1.FieldValidationStrict)
+	return u, nil
+}
+
+// openAPIDocument serves the OpenAPI v2 document to kubectl's parameter verifier.
+type openAPIDocument struct{ doc *openapi_v2.Document }
+
+func (o openAPIDocument) OpenAPISchema() (*openapi_v2.Document, error) { return o.doc, nil }
+
+// openAPIResources serves the parsed models to kubectl's schema validation.
+type openAPIResources struct{ r openapi.Resources }
+
+func (o openAPIResources) OpenAPISchema() (openapi.Resources, error) { return o.r, nil }
+
+// createFile runs what `kubectl create -f path` runs (cmd/create RunCreate: the
+// unstructured builder with the strict validator, continuing on errors, default
+// namespace, flattened lists; each object created with fieldValidation=Strict)
+// against a fake server that decodes the kinds holding a pod as kube-apiserver's
+// create handler does and accepts everything else.
+func (u *upstream) createFile(path string) kubectlOutcome {
+	var out kubectlOutcome
+	clientFn := func(gv schema.GroupVersion) (resource.RESTClient, error) {
+		prefix := "/apis/" + gv.Group + "/" + gv.Version
+		if gv.Group == "" {
+			prefix = "/api/" + gv.Version
+		}
+		return &fake.RESTClient{
+			NegotiatedSerializer: resource.UnstructuredPlusDefaultContentConfig().NegotiatedSerializer,
+			GroupVersion:         gv,
+			VersionedAPIPath:     prefix,
+			Client:               fake.CreateHTTPClient(u.serve),
+		}, nil
+	}
+	r := resource.NewFakeBuilder(clientFn, func() (meta.RESTMapper, error) { return u.mapper, nil }, nil).
+		Unstructured().
+		Schema(u.schema).
+		ContinueOnError().
+		NamespaceParam("default").DefaultNamespace().
+		FilenameParam(false, &resource.FilenameOptions{Filenames: []string{path}}).
+		Flatten().
+		Do()
+	if err := r.Err(); err != nil {
+		out.errors = append(out.errors, err.Error())
+		return out
+	}
+	err := r.Visit(func(info *resource.Info, err error) error {
+		if err != nil {
+			return err
+		}
+		sent := sentObject{kind: info.Object.GetObjectKind().GroupVersionKind().Kind, namespace: info.Namespace, name: info.Name, status: http.StatusCreated}
+		_, err = resource.NewHelper(info.Client, info.Mapping).WithFieldValidation(metav1.FieldValidationStrict).Create(info.Namespace, true, info.Object)
+		var status apierrors.APIStatus
+		switch {
+		case errors.As(err, &status):
+			sent.status, sent.message = int(status.Status().Code), status.Status().Message
+		case err != nil:
+			sent.status, sent.message = -1, err.Error()
+		}
+		out.sent = append(out.sent, sent)
+		return nil
+	})
+	var agg utilerrors.Aggregate
+	if errors.As(err, &agg) {
+		for _, e := range utilerrors.Flatten(agg).Errors() {
+			out.errors = append(out.errors, e.Error())
+		}
+	} else if err != nil {
+		out.errors = append(out.errors, err.Error())
+	}
+	return out
+}
+
+// serve answers a create as kube-apiserver's create handler does up to and including
+// decoding (k8s.io/apiserver pkg/endpoints/handlers/create.go), for the kinds that
+// hold a pod; other kinds are accepted unread.
+func (u *upstream) serve(req *http.Request) (*http.Response, error) {
+	gvr, err := resourceOf(req.URL.Path)
+	if _, served := u.kinds[gvr]; err != nil || !served {
+		// The server's mux answers paths it does not serve with Go's http.NotFound.
+		return &http.Response{StatusCode: http.StatusNotFound, Header: http.Header{"Content-Type": []string{"text/plain; charset=utf-8"}},
+			Body: io.NopCloser(strings.NewReader("404 page not found\n"))}, nil
+	}
+	body, err := io.ReadAll(req.Body)
+	if err != nil {
+		return nil, err
+	}
+	kind, isPod := u.podKind[gvr]
+	if !isPod {
+		return created(u.kinds[gvr]), nil
+	}
+	if len(body) > maxRequestBodyBytes {
+		return status(apierrors.NewRequestEntityTooLargeError(fmt.Sprintf("limit is %d", maxRequestBodyBytes))), nil
+	}
+	if v := req.URL.Query().Get("fieldValidation"); v != metav1.FieldValidationStrict {
+		return nil, fmt.Errorf("fieldValidation=%q, want Strict", v)
+	}
+	info, ok := runtime.SerializerInfoForMediaType(legacyscheme.Codecs.SupportedMediaTypes(), runtime.ContentTypeJSON)
+	if !ok {
+		return nil, errors.New("no JSON serializer")
+	}
+	hub := schema.GroupVersion{Group: kind.Group, Version: runtime.APIVersionInternal}
+	original, err := legacyscheme.Scheme.New(kind.GroupKind().WithVersion(runtime.APIVersionInternal))
+	if err != nil {
+		return nil, err
+	}
+	decoder := legacyscheme.Codecs.DecoderToVersion(info.StrictSerializer, hub)
+	_, gvk, err := decoder.Decode(body, &kind, original)
+	if err != nil {
+		err = transformDecodeError(legacyscheme.Scheme, err, original, gvk, body)
+		// The scheme's name is the line that created it, as a release build (-trimpath)
+		// prints it; built from the module cache here, it would name another file.
+		return status(renameScheme(err, legacyscheme.Scheme.Name(), u.schemeName)), nil
+	}
+	if gvk.GroupVersion() != kind.GroupVersion() {
+		return status(apierrors.NewBadRequest(fmt.Sprintf("the API version in the data (%s) does not match the expected API version (%v)", gvk.GroupVersion(), kind.GroupVersion()))), nil
+	}
+	return created(kind), nil
+}
+
+// created is a 201 answer holding a stored object of the kind (its content does not
+// matter to kubectl create, which only prints its name).
+func created(gvk schema.GroupVersionKind) *http.Response {
+	return respond(http.StatusCreated, fmt.Appendf(nil, `{"apiVersion": %q, "kind": %q, "metadata": {"name": "created"}}`, gvk.GroupVersion().String(), gvk.Kind))
+}
+
+// renameScheme replaces a scheme's name in a status message.
+func renameScheme(err error, from, to string) error {
+	var s apierrors.APIStatus
+	if !errors.As(err, &s) {
+		return err
+	}
+	st := s.Status()
+	st.Message = strings.ReplaceAll(st.Message, fmt.Sprintf("scheme %q", from), fmt.Sprintf("scheme %q", to))
+	return &apierrors.StatusError{ErrStatus: st}
+}
+
+// releaseSchemeName is the name a release kube-apiserver (built with -trimpath) gives
+// the legacy scheme: apimachinery's naming.GetNameFromCallsite on
+// "k8s.io/kubernetes/pkg/api/legacyscheme/scheme.go" and the line of its
+// runtime.NewScheme(), read from the source.
+func releaseSchemeName() (string, error) {
+	dir, err := served.KubernetesDir()
+	if err != nil {
+		return "", err
+	}
+	src, err := os.ReadFile(filepath.Join(dir, "pkg", "api", "legacyscheme", "scheme.go"))
+	if err != nil {
+		return "", err
+	}
+	for i, line := range strings.Split(string(src), "\n") {
+		if strings.Contains(line, "runtime.NewScheme()") {
+			return fmt.Sprintf("pkg/api/legacyscheme/scheme.go:%d", i+1), nil
+		}
+	}
+	return "", errors.New("legacyscheme: no runtime.NewScheme() line")
+}
+
+// resourceOf reads the group, version and resource of a create URL
+// (/api/v1/namespaces/NS/pods, /apis/apps/v1/namespaces/NS/deployments, /api/v1/nodes).
+func resourceOf(path string) (schema.GroupVersionResource, error) {
+	parts := strings.Split(strings.Trim(path, "/"), "/")
+	var gvr schema.GroupVersionResource
+	switch {
+	case len(parts) >= 2 && parts[0] == "api":
+		gvr.Version, parts = parts[1], parts[2:]
+	case len(parts) >= 3 && parts[0] == "apis":
+		gvr.Group, gvr.Version, parts = parts[1], parts[2], parts[3:]
+	default:
+		return gvr, fmt.Errorf("unexpected path %q", path)
+	}
+	if len(parts) >= 3 && parts[0] == "namespaces" {
+		parts = parts[2:]
+	}
+	if len(parts) != 1 {
+		return gvr, fmt.Errorf("unexpected path %q", path)
+	}
+	gvr.Resource = parts[0]
+	return gvr, nil
+}
+
+// respond is an HTTP response with a JSON body.
+func respond(code int, body []byte) *http.Response {
+	return &http.Response{StatusCode: code, Header: http.Header{"Content-Type": []string{"application/json"}}, Body: io.NopCloser(bytes.NewReader(body))}
+}
+
+// status is the response of an API error, as the server writes it.
+func status(err error) *http.Response {
+	var s apierrors.APIStatus
+	if !errors.As(err, &s) {
+		s = apierrors.NewInternalError(err)
+	}
+	st := s.Status()
+	st.Kind, st.APIVersion = "Status", "v1"
+	data, _ := runtime.Encode(legacyscheme.Codecs.LegacyCodec(metav1.SchemeGroupVersion), &st)
+	return respond(int(st.Code), data)
+}

@@ -1,0 +1,210 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/podlife/podlife/validation"
+)
+
+// checker runs the checks and keeps what the outputs print.
+type checker struct {
+	cfg      config
+	stderr   io.Writer
+	objects  []object
+	problems []problem // files that could not be checked
+	files    int
+	ioErrors int
+}
+
+// object is the answer for one object, with the lines of its causes.
+type object struct {
+	file   string
+	result validation.ObjectResult
+	causes []cause
+}
+
+// cause is one reason an object is refused, with the line it points at.
+type cause struct {
+	line    int
+	field   string // the field path, when the cause names one
+	reason  string // the field error type (FieldValueRequired, ...), or a rule name
+	message string
+	hint    string // a feature gate that makes the cause go away
+}
+
+// problem is a file that could not be checked.
+type problem struct {
+	file    string
+	message string
+}
+
+// manifestExtensions are the files kubectl reads in a directory (cli-runtime
+// pkg/resource FileExtensions).
+var manifestExtensions = []string{".json", ".yaml", ".yml"}
+
+// checkPath checks a file, a directory or standard input.
+func (c *checker) checkPath(path string, stdin io.Reader) {
+	if path == "-" {
+		c.checkReader("STDIN", stdin)
+		return
+	}
+	info, err := os.Stat(path)
+	if err != nil {
+		c.fail(path, err.Error())
+		return
+	}
+	if !info.IsDir() {
+		c.checkFile(path)
+		return
+	}
+	found := false
+	err = filepath.WalkDir(path, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			c.fail(p, err.Error())
+			return nil
+		}
+		if d.IsDir() || !slices.Contains(manifestExtensions, filepath.Ext(p)) {
+			return nil
+		}
+		found = true
+		c.checkFile(p)
+		return nil
+	})
+	if err != nil {
+		c.fail(path, err.Error())
+	}
+	if !found {
+		c.fail(path, "no .json, .yaml or .yml file in the directory")
+	}
+}
+
+// checkFile checks one file.
+func (c *checker) checkFile(path string) {
+	f, err := os.Open(path)
+	if err != nil {
+		c.fail(path, err.Error())
+		return
+	}
+	defer f.Close()
+	c.checkReader(path, f)
+}
+
+// checkData checks an in-memory manifest (the embedded sample).
+func (c *checker) checkData(name string, data []byte) {
+	c.checkReader(name, bytes.NewReader(data))
+}
+
+// checkReader checks one stream, unless it is a binary file.
+func (c *checker) checkReader(name string, r io.Reader) {
+	c.files++
+	br := bufio.NewReaderSize(r, 64<<10)
+	if off := binaryOffset(br); off >= 0 {
+		c.fail(name, fmt.Sprintf("not a text file (a NUL byte at offset %d); kubectl cannot read it either", off))
+		return
+	}
+	opts := validation.StreamOptions{
+		Validation: validation.Options{Features: c.cfg.features, AllowPrivileged: c.cfg.allowPrivileged},
+		Namespace:  c.cfg.namespace,
+	}
+	for res := range validation.ValidateStream(br, name, opts) {
+		var readErr *validation.ReadError
+		if errors.As(res.Err, &readErr) {
+			c.fail(name, readErr.Error())
+			continue
+		}
+		c.objects = append(c.objects, object{file: name, result: res, causes: c.causesOf(&res)})
+	}
+}
+
+// binaryOffset returns the offset of a NUL byte in the first 8 KiB of a stream that
+// has no UTF-16 byte-order mark (whose text has NUL bytes), or -1.
+func binaryOffset(br *bufio.Reader) int {
+	head, _ := br.Peek(8 << 10)
+	if bytes.HasPrefix(head, []byte{0xFF, 0xFE}) || bytes.HasPrefix(head, []byte{0xFE, 0xFF}) {
+		return -1
+	}
+	return bytes.IndexByte(head, 0)
+}
+
+// fail records a file that cannot be checked.
+func (c *checker) fail(file, msg string) {
+	c.ioErrors++
+	c.problems = append(c.problems, problem{file: file, message: msg})
+	fmt.Fprintf(c.stderr, "validate: %s: %s\n", file, msg)
+}
+
+// failed reports whether an object is invalid or rejected.
+func (c *checker) failed() bool {
+	for _, o := range c.objects {
+		if o.result.Verdict == validation.Invalid || o.result.Verdict == validation.Rejected {
+			return true
+		}
+	}
+	return false
+}
+
+// strictField finds the fields the server's strict decoding errors name.
+var strictField = regexp.MustCompile(`(unknown|duplicate) field "([^"]*)"`)
+
+// typeField finds the field a JSON type error names ("Go struct field
+// PodSpec.spec.containers of type").
+var typeField = regexp.MustCompile(`Go struct field [A-Za-z0-9_]+\.(\S+) of type`)
+
+// causesOf lists the causes of a refusal, each with its line, and the feature gates
+// that would lift them.
+func (c *checker) causesOf(r *validation.ObjectResult) []cause {
+	switch r.Verdict {
+	case validation.Invalid:
+		hints := map[string]string{}
+		opts := validation.Options{Features: c.cfg.features, AllowPrivileged: c.cfg.allowPrivileged, Namespace: r.Namespace}
+		for _, h := range validation.FeatureGateHints(r.Object, opts) {
+			for _, e := range h.Fixed {
+				if _, seen := hints[e.Error()]; !seen {
+					hints[e.Error()] = gateFlag(h)
+				}
+			}
+		}
+		var out []cause
+		for _, e := range r.Errors {
+			out = append(out, cause{line: r.FieldLine(e.Field), field: e.Field, reason: string(e.Type), message: e.Error(), hint: hints[e.Error()]})
+		}
+		return out
+	case validation.Rejected:
+		msg := r.Message()
+		if r.Status() != nil {
+			var out []cause
+			for _, m := range strictField.FindAllStringSubmatch(msg, -1) {
+				out = append(out, cause{line: r.FieldLine(m[2]), field: m[2], reason: "FieldValueUnknown", message: m[0]})
+			}
+			if m := typeField.FindStringSubmatchIndex(msg); m != nil && len(out) == 0 {
+				field := msg[m[2]:m[3]]
+				detail := msg[strings.LastIndex(msg[:m[0]], "json: "):]
+				out = append(out, cause{line: r.FieldLine(field), field: field, reason: "FieldValueTypeInvalid", message: detail})
+			}
+			if len(out) > 0 {
+				return out
+			}
+		}
+		return []cause{{line: r.Line, reason: "Rejected", message: msg}}
+	}
+	return nil
+}
+
+// gateFlag renders a hint as the flag that applies it.
+func gateFlag(h validation.GateHint) string {
+	parts := []string{h.Gate + "=true"}
+	for _, d := range h.Dependencies {
+		parts = append(parts, d+"=true")
+	}
+	return "--feature-gates=" + strings.Join(parts, ",")
+}

@@ -1,0 +1,110 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/podlife/podlife"
+)
+
+// config is what the command line asks for.
+type config struct {
+	output          string
+	features        podlife.FeatureGates
+	allowPrivileged bool
+	namespace       string
+	paths           []string
+}
+
+const usageText = `Usage: validate [flags] [PATH ...]
+
+Checks Kubernetes manifests as kubectl create -f and a Kubernetes v1.37.2 API
+server would: each object is valid, invalid, rejected, or not checked (kinds
+that hold no pod). PATH is a file, a directory (read recursively: *.json,
+*.yaml, *.yml) or - for standard input; without PATH an embedded sample is
+checked.
+
+Flags:
+  -o, --output FORMAT        text (default), json (the server's Status per
+                             object) or sarif (SARIF 2.1.0 for code scanning)
+      --feature-gates LIST   gate overrides as kube-apiserver takes them, e.g.
+                             TaintTolerationComparisonOperators=true,EnvFiles=false
+      --allow-privileged     allow privileged containers, as kube-apiserver's
+                             --allow-privileged (default true, as kubeadm, kind and
+                             managed clusters run it); use --allow-privileged=false
+                             for a server started without the flag
+  -n, --namespace NAME       kubectl's --namespace: objects without a namespace
+                             go there; objects naming another one are refused
+  -h, --help                 print this help
+
+Exit status: 0 every object valid or not checked, 1 an object invalid or
+rejected, 2 a usage error or a file that cannot be read.
+`
+
+// parseFlags reads the command line. ok is false when the program must exit with code.
+func parseFlags(args []string, stdout, stderr io.Writer) (cfg config, code int, ok bool) {
+	fs := flag.NewFlagSet("validate", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.StringVar(&cfg.output, "o", "text", "")
+	fs.StringVar(&cfg.output, "output", "text", "")
+	gates := fs.String("feature-gates", "", "")
+	fs.BoolVar(&cfg.allowPrivileged, "allow-privileged", true, "")
+	fs.StringVar(&cfg.namespace, "n", "", "")
+	fs.StringVar(&cfg.namespace, "namespace", "", "")
+	help := fs.Bool("h", false, "")
+	fs.BoolVar(help, "help", false, "")
+	usageError := func(msg string) (config, int, bool) {
+		fmt.Fprintf(stderr, "validate: %s\n\n%s", msg, usageText)
+		return config{}, exitUsage, false
+	}
+	if err := fs.Parse(args); err != nil {
+		return usageError(err.Error())
+	}
+	if *help {
+		fmt.Fprint(stdout, usageText)
+		return config{}, exitValid, false
+	}
+	switch cfg.output {
+	case "text", "json", "sarif":
+	default:
+		return usageError(fmt.Sprintf("unknown output format %q (text, json or sarif)", cfg.output))
+	}
+	features, err := parseFeatureGates(*gates)
+	if err != nil {
+		return usageError("--feature-gates: " + err.Error())
+	}
+	if err := features.Validate(); err != nil {
+		return usageError("--feature-gates: " + err.Error())
+	}
+	cfg.features = features
+	cfg.paths = fs.Args()
+	return cfg, 0, true
+}
+
+// parseFeatureGates reads "A=true,B=false" as kube-apiserver's --feature-gates
+// (k8s.io/component-base cli/flag MapStringBool) reads it.
+func parseFeatureGates(s string) (podlife.FeatureGates, error) {
+	if s == "" {
+		return nil, nil
+	}
+	out := podlife.FeatureGates{}
+	for _, pair := range strings.Split(s, ",") {
+		if len(pair) == 0 {
+			continue
+		}
+		k, v, found := strings.Cut(pair, "=")
+		if !found {
+			return nil, fmt.Errorf("malformed pair, expect string=bool")
+		}
+		k, v = strings.TrimSpace(k), strings.TrimSpace(v)
+		b, err := strconv.ParseBool(v)
+		if err != nil {
+			return nil, fmt.Errorf("invalid value of %s: %s, err: %v", k, v, err)
+		}
+		out[k] = b
+	}
+	return out, nil
+}

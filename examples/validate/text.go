@@ -1,0 +1,110 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/podlife/podlife/validation"
+)
+
+// writeText prints one line per object, each cause and warning on its own line with
+// its file and line, then a summary.
+func writeText(w io.Writer, c *checker) {
+	for _, o := range c.objects {
+		r := &o.result
+		at := fmt.Sprintf("%s:%d: ", o.file, r.Line)
+		switch r.Verdict {
+		case validation.Valid:
+			fmt.Fprintf(w, "%s%s is valid\n", at, title(r))
+		case validation.NotChecked:
+			fmt.Fprintf(w, "%s%s is not checked: it holds no pod\n", at, title(r))
+		case validation.Invalid:
+			fmt.Fprintf(w, "%s%s is invalid:\n", at, invalidTitle(r))
+			writeCauses(w, o)
+		case validation.Rejected:
+			by := "kubectl"
+			if r.Status() != nil {
+				by = "the server"
+			}
+			fmt.Fprintf(w, "%s%s is rejected by %s: %s\n", at, title(r), by, indentLines(r.Message()))
+			if len(o.causes) > 1 || len(o.causes) == 1 && o.causes[0].field != "" {
+				writeCauses(w, o)
+			}
+			var ke *validation.KubectlError
+			if errors.As(r.Err, &ke) && ke.Stops {
+				fmt.Fprintf(w, "%snote: kubectl create stops reading %s here and sends none of the documents after it\n", at, o.file)
+			}
+		}
+		for _, warn := range r.Warnings {
+			fmt.Fprintf(w, "%s:%d: warning: %s\n", o.file, warn.Line, warn.Message)
+		}
+	}
+	writeSummary(w, c)
+}
+
+// writeCauses prints an object's causes, indented.
+func writeCauses(w io.Writer, o object) {
+	for _, cs := range o.causes {
+		fmt.Fprintf(w, "  %s:%d: %s\n", o.file, cs.line, cs.message)
+		if cs.hint != "" {
+			fmt.Fprintf(w, "  %s:%d: hint: accepted with %s\n", o.file, cs.line, cs.hint)
+		}
+	}
+}
+
+// writeSummary prints the counts and the objects not checked.
+func writeSummary(w io.Writer, c *checker) {
+	counts := map[validation.Verdict]int{}
+	var notChecked []string
+	for _, o := range c.objects {
+		counts[o.result.Verdict]++
+		if o.result.Verdict == validation.NotChecked {
+			notChecked = append(notChecked, fmt.Sprintf("%s (%s:%d)", title(&o.result), o.file, o.result.Line))
+		}
+	}
+	fmt.Fprintf(w, "\n%s in %s: %d valid, %d invalid, %d rejected, %d not checked\n", plural(len(c.objects), "object"), plural(c.files, "file"),
+		counts[validation.Valid], counts[validation.Invalid], counts[validation.Rejected], counts[validation.NotChecked])
+	if len(notChecked) > 0 {
+		fmt.Fprintf(w, "not checked (they hold no pod): %s\n", strings.Join(notChecked, ", "))
+	}
+	if len(c.problems) > 0 {
+		fmt.Fprintf(w, "%s could not be checked (see standard error)\n", plural(len(c.problems), "file"))
+	}
+}
+
+// title names an object as `Kind "name"`, or by its document when it has no kind.
+func title(r *validation.ObjectResult) string {
+	if r.Kind == "" {
+		if r.Item > 0 {
+			return fmt.Sprintf("item %d of document %d", r.Item, r.Document)
+		}
+		return fmt.Sprintf("document %d", r.Document)
+	}
+	return fmt.Sprintf("%s %q", r.Kind, r.Name)
+}
+
+// invalidTitle names an invalid object as the server's message does
+// (`Deployment.apps "web"`).
+func invalidTitle(r *validation.ObjectResult) string {
+	d := r.Status().ErrStatus.Details
+	kind := d.Kind
+	if d.Group != "" {
+		kind += "." + d.Group
+	}
+	return fmt.Sprintf("%s %q", kind, d.Name)
+}
+
+// indentLines indents the continuation lines of a message.
+func indentLines(s string) string {
+	return strings.ReplaceAll(s, "\n", "\n    ")
+}
+
+// plural writes a count and a noun, in the plural unless the count is 1.
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}

@@ -1,0 +1,209 @@
+package validation
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"iter"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/util/validation/field"
+)
+
+// StreamOptions tune ValidateStream. The zero value reads a stream as `kubectl create
+// -f FILE` does by default (client-side checks of --validate=strict, server-side
+// strict field validation) against a default Kubernetes v1.37.2 API server that
+// refuses privileged containers (see Options.AllowPrivileged).
+type StreamOptions struct {
+	// Validation holds the options every object that holds a pod is validated with:
+	// feature gates (which also decide the kinds the server serves), privileged
+	// containers, defaulting. Its Namespace is set, for each object, to the namespace
+	// the object is created in (see Namespace).
+	Validation Options
+
+	// Namespace is kubectl's --namespace (-n). A namespaced object without a
+	// namespace is created in it, in "default" when it is empty; when it is set, an
+	// object naming another namespace is refused as kubectl refuses it.
+	Namespace string
+
+	// DecodeOnly stops after decoding: every object is read and checked as kubectl and
+	// the server's decoding check it, but not validated; an object that holds a pod and
+	// decodes is Valid. Use it to read the typed objects of a stream.
+	DecodeOnly bool
+
+	// MaxDocumentBytes, when positive, refuses a document longer than this many bytes
+	// (ErrDocumentTooLarge) instead of holding it in memory. kubectl has no such limit;
+	// the server refuses a request body over 3 MiB anyway.
+	MaxDocumentBytes int
+}
+
+// ErrDocumentTooLarge is the error of a document longer than
+// StreamOptions.MaxDocumentBytes.
+var ErrDocumentTooLarge = errDocumentTooLarge
+
+// Verdict is the answer for one object of a stream.
+type Verdict int
+
+const (
+	// Valid means the API server would create the object.
+	Valid Verdict = iota + 1
+	// Invalid means the server refuses it with 422 Invalid; Errors lists the causes.
+	Invalid
+	// Rejected means the object is refused other than by validation: by kubectl (a
+	// document it cannot read, a missing apiVersion or kind, a kind the server does
+	// not serve) or by the server (unknown fields under strict field validation,
+	// values of the wrong type, a body over the size limit, a path it does not serve, a
+	// resourceVersion on a create). Err says why.
+	Rejected
+	// NotChecked means the server serves the kind but it holds no pod (a Service, a
+	// ConfigMap, ...): ValidateStream does not validate it.
+	NotChecked
+)
+
+// String returns "valid", "invalid", "rejected" or "not checked".
+func (v Verdict) String() string {
+	switch v {
+	case Valid:
+		return "valid"
+	case Invalid:
+		return "invalid"
+	case Rejected:
+		return "rejected"
+	case NotChecked:
+		return "not checked"
+	}
+	return fmt.Sprintf("Verdict(%d)", int(v))
+}
+
+// ObjectResult is the answer for one object of a stream, or for a document that holds
+// no object kubectl could read.
+type ObjectResult struct {
+	// Source is the name given to ValidateStream, as kubectl's messages quote it.
+	Source string
+	// Document is the 1-based number of the document in the stream, counting the
+	// documents kubectl reads: empty and comment-only documents are not counted.
+	Document int
+	// Item is the 1-based position of the object in the List the document holds
+	// (nested lists flattened, as kubectl does), 0 when the document is not a List.
+	Item int
+	// Line is the 1-based line of the file where the object starts (its first line
+	// that is not blank, a comment or "---"); for a document that cannot be parsed,
+	// the line the parser's error points at when it names one.
+	Line int
+
+	// APIVersion, Kind, Namespace and Name identify the object as written, with the
+	// namespace kubectl gives it (empty for a cluster-scoped kind); empty when unknown.
+	APIVersion, Kind, Namespace, Name string
+
+	// Verdict is the answer.
+	Verdict Verdict
+	// Object is the object as the server decodes it (a *corev1.Pod, *appsv1.Deployment,
+	// ...), for the kinds that hold a pod; nil otherwise and when decoding failed.
+	Object runtime.Object
+	// Errors are the server's validation errors (Verdict Invalid).
+	Errors field.ErrorList
+	// Err explains an Invalid or Rejected verdict: a *apierrors.StatusError for an
+	// answer of the server (422 Invalid; 400 BadRequest from decoding; 413 for a body
+	// over 3 MiB; 404, as client-go words it, for an apiVersion without a version or a
+	// list kind without items, which kubectl posts where nothing is served; 500 for an
+	// object carrying a resourceVersion, refused by the storage once valid), a
+	// *KubectlError for one of kubectl, a *ReadError when the reader failed,
+	// ErrDocumentTooLarge.
+	Err error
+	// Warnings are remarks that do not change the verdict, such as duplicate keys,
+	// whose earlier values kubectl drops silently.
+	Warnings []Warning
+
+	// text is the document's text, which starts on file line textLine; prefix is where
+	// the object sits in it (items[i] for a List item).
+	text     []byte
+	textLine int
+	fromYAML bool
+	prefix   []pathSegment
+}
+
+// FieldLine returns the 1-based file line of a field of the object, given as
+// field.Path prints it ("spec.template.spec.containers[0].image") or as the server's
+// strict decoding errors quote it: the line of the field, or of its deepest enclosing
+// field the document holds (a missing field points at its parent). It reads block-style
+// YAML and JSON; inside flow style it answers with the line of the enclosing block.
+// It returns Line when the document's text is unknown.
+func (r *ObjectResult) FieldLine(path string) int {
+	if r.text == nil {
+		return r.Line
+	}
+	segs := append(append([]pathSegment(nil), r.prefix...), parseFieldPath(path)...)
+	return r.textLine + locate(r.text, r.fromYAML, segs)
+}
+
+// Warning is a remark on an object that does not change its verdict.
+type Warning struct {
+	// Line is the 1-based file line the warning is about.
+	Line int
+	// Message says what is wrong.
+	Message string
+}
+
+// Status returns the status the API server answers with for a server-side verdict
+// (Invalid, or Rejected by the server), nil otherwise.
+func (r *ObjectResult) Status() *apierrors.StatusError {
+	var s *apierrors.StatusError
+	if errors.As(r.Err, &s) {
+		return s
+	}
+	return nil
+}
+
+// Message returns the answer in one line as the server or kubectl words it: the
+// status message (`Pod "x" is invalid: [...]`), kubectl's error, or "" for a Valid or
+// NotChecked object.
+func (r *ObjectResult) Message() string {
+	if r.Err == nil {
+		return ""
+	}
+	if s := r.Status(); s != nil {
+		return s.ErrStatus.Message
+	}
+	return r.Err.Error()
+}
+
+// ValidateStream reads a YAML or JSON stream as `kubectl create -f` does and answers,
+// for each object, as a default v1.37.2 API server would (ValidateObjectCreate),
+// yielding results as it reads: memory is bounded by the largest document, not by the
+// stream. source names the stream in messages, as kubectl names the file (use
+// "STDIN" for standard input).
+//
+// The stream is read as kubectl reads it (k8s.io/cli-runtime pkg/resource, v0.37.2):
+//   - the encoding: a UTF-16 or UTF-8 byte-order mark is honoured, otherwise the
+//     bytes are UTF-8 with ill-formed sequences replaced by U+FFFD;
+//   - the documents: a stream whose first non-space character is '{' is a series of
+//     JSON values, otherwise YAML documents separated by "---" lines, block or flow
+//     style; empty and comment-only documents are skipped;
+//   - YAML is converted to JSON before anything else: later duplicate keys replace
+//     earlier ones without a word from kubectl or the server (reported here as
+//     Warnings);
+//   - kubectl's client-side checks: apiVersion and kind must be set and be strings,
+//     the kind must be served by the server (`no matches for kind "CronJob" in version
+//     "batch/v1beta1"`); a List or XList (PodList, ...) is expanded into its items;
+//   - the object is sent with fieldValidation=Strict: an unknown field or a value of
+//     the wrong type is the server's 400 ("Pod in version \"v1\" cannot be handled as a
+//     Pod: strict decoding error: unknown field \"spec.contianers\"");
+//   - then the create path (ValidateObjectCreate): 422 Invalid and its causes.
+//
+// A document kubectl cannot read is a Rejected result and the stream goes on with the
+// next document where the format allows it (YAML); kubectl stops reading the file there
+// (KubectlError.Stops). A reader error ends the stream with a result whose Err is a
+// *ReadError.
+func ValidateStream(r io.Reader, source string, opts StreamOptions) iter.Seq[ObjectResult] {
+	return func(yield func(ObjectResult) bool) {
+		s := &streamRun{source: source, opts: opts, yield: yield, server: newServerDecoder()}
+		d := newDocReader(r, opts.MaxDocumentBytes)
+		for {
+			c, ok := d.next()
+			if !ok || !s.document(c) || c.final {
+				return
+			}
+		}
+	}
+}

@@ -1,0 +1,80 @@
+package validation_test
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/podlife/podlife/validation"
+)
+
+// A manifest file as people write them: a pod with a typo, a duplicate key, a flow-style
+// document, a CronJob of a version the server no longer serves and a Service.
+func ExampleValidateStream() {
+	manifest := `# the app
+apiVersion: v1
+kind: Pod
+metadata:
+  name: web
+  labels:
+    app: web
+spec:
+  containers:
+  - name: app
+    image: nginx:1.27
+    imagePullPolice: Always
+---
+{ apiVersion: v1, kind: Pod, metadata: { name: batch }, spec: { containers: [ { name: job } ] } }
+---
+apiVersion: batch/v1beta1
+kind: CronJob
+metadata:
+  name: nightly
+---
+apiVersion: v1
+kind: Service
+metadata:
+  name: web
+  name: web-svc
+`
+	for r := range validation.ValidateStream(strings.NewReader(manifest), "app.yaml", validation.StreamOptions{}) {
+		fmt.Printf("app.yaml:%d: %s %q: %s\n", r.Line, r.Kind, r.Name, r.Verdict)
+		if msg := r.Message(); msg != "" {
+			fmt.Println("  ", strings.ReplaceAll(msg, "\n", " "))
+		}
+		for _, w := range r.Warnings {
+			fmt.Printf("   app.yaml:%d: %s\n", w.Line, w.Message)
+		}
+	}
+	// Output:
+	// app.yaml:2: Pod "web": rejected
+	//    Pod in version "v1" cannot be handled as a Pod: strict decoding error: unknown field "spec.containers[0].imagePullPolice"
+	// app.yaml:14: Pod "batch": invalid
+	//    Pod "batch" is invalid: spec.containers[0].image: Required value
+	// app.yaml:16: CronJob "nightly": rejected
+	//    resource mapping not found for name: "nightly" namespace: "" from "app.yaml": no matches for kind "CronJob" in version "batch/v1beta1" ensure CRDs are installed first
+	// app.yaml:21: Service "web-svc": not checked
+	//    app.yaml:25: duplicate key "name": kubectl keeps only the last value and the API server never sees the others
+}
+
+// Where a field is: the server's errors name fields by path, FieldLine finds their
+// line in the file.
+func ExampleObjectResult_FieldLine() {
+	manifest := `apiVersion: v1
+kind: Pod
+metadata:
+  name: web
+spec:
+  containers:
+  - name: app
+    image: nginx
+  - name: log
+    image: " busybox"
+`
+	for r := range validation.ValidateStream(strings.NewReader(manifest), "pod.yaml", validation.StreamOptions{}) {
+		for _, err := range r.Errors {
+			fmt.Printf("pod.yaml:%d: %v\n", r.FieldLine(err.Field), err)
+		}
+	}
+	// Output:
+	// pod.yaml:10: spec.containers[1].image: Invalid value: " busybox": must not have leading or trailing whitespace
+}

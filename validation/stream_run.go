@@ -1,0 +1,269 @@
+package validation
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"net/http"
+	"strconv"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+)
+
+// streamRun is the state of one ValidateStream call.
+type streamRun struct {
+	source string
+	opts   StreamOptions
+	yield  func(ObjectResult) bool
+	server serverDecoder
+	docs   int
+	// slowOnly turns fastObject off (tests compare both paths).
+	slowOnly bool
+	// models are the OpenAPI models, read when a document first needs them.
+	models *oaModels
+}
+
+// document answers for one document; false when the consumer wants no more.
+func (s *streamRun) document(c chunk) bool {
+	s.docs++
+	base := ObjectResult{Source: s.source, Document: s.docs, Line: c.line,
+		text: c.text, textLine: c.start, fromYAML: c.fromYAML}
+	if c.err != nil {
+		return s.yield(s.unreadable(base, c))
+	}
+	base.Warnings = s.duplicateKeys(c)
+	if !s.slowOnly {
+		if r, ok := s.fastObject(base, c); ok {
+			return s.yield(r)
+		}
+	}
+	if _, err := s.checkSchema(c.raw); err != nil {
+		return s.yield(s.rejected(base, c.raw, err))
+	}
+	obj, gvk, err := s.decodeUnstructured(c.raw)
+	if err != nil {
+		return s.yield(s.rejected(base, c.raw, err))
+	}
+	m, ok := restMapping(gvk, s.opts.Validation.Features)
+	if !ok {
+		return s.yield(s.rejected(base, c.raw, s.noMatchError(obj, gvk)))
+	}
+	if !meta.IsListType(obj) {
+		return s.object(base, obj, m)
+	}
+	items, paths, err := listItems(obj)
+	if err != nil {
+		return s.yield(s.rejected(base, c.raw, &KubectlError{Message: err.Error()}))
+	}
+	for i, item := range items {
+		r := base
+		r.Item, r.prefix = i+1, paths[i]
+		r.Line = r.FieldLine("")
+		if !s.listItem(r, item) {
+			return false
+		}
+	}
+	return true
+}
+
+// listItem answers for one item of a List, mapped as kubectl maps list items.
+func (s *streamRun) listItem(r ObjectResult, item runtime.Object) bool {
+	gvk, err := itemKind(item)
+	if err != nil {
+		identify(&r, item)
+		r.Verdict, r.Err = Rejected, err
+		return s.yield(r)
+	}
+	m, ok := restMapping(gvk, s.opts.Validation.Features)
+	if !ok {
+		identify(&r, item)
+		r.Verdict, r.Err = Rejected, &KubectlError{Message: fmt.Sprintf("unable to recognize %v", noKindMatch(gvk))}
+		return s.yield(r)
+	}
+	return s.object(r, item, m)
+}
+
+// object answers for one object kubectl maps to a served kind.
+func (s *streamRun) object(r ObjectResult, obj runtime.Object, m mapping) bool {
+	u, ok := obj.(*unstructured.Unstructured)
+	if !ok {
+		// A list kind without items: kubectl would post it to a resource that does
+		// not exist; nothing here holds a pod.
+		identify(&r, obj)
+		r.Verdict = NotChecked
+		return s.yield(r)
+	}
+	ns := ""
+	if m.served.namespaced && !m.list {
+		var err error
+		if ns, err = s.namespaceFor(u); err != nil {
+			identify(&r, u)
+			r.Verdict, r.Err = Rejected, err
+			return s.yield(r)
+		}
+	} else {
+		u.SetNamespace("")
+	}
+	identify(&r, u)
+	r.Namespace = ns
+	if written := u.GroupVersionKind(); written.Version == "" || m.list {
+		r.Verdict, r.Err = Rejected, notFound(written, m)
+		return s.yield(r)
+	}
+	resource := schema.GroupVersionKind{Group: m.gvk.Group, Version: m.gvk.Version, Kind: m.served.kind}
+	if !podKinds[resource.GroupKind()] {
+		r.Verdict = NotChecked
+		return s.yield(r)
+	}
+	var body bytes.Buffer
+	if err := unstructured.UnstructuredJSONScheme.Encode(u, &body); err != nil {
+		r.Verdict, r.Err = Rejected, &KubectlError{Message: fmt.Sprintf("error when creating %q: %v", s.source, err)}
+		return s.yield(r)
+	}
+	typed, err := s.server.decode(body.Bytes(), resource)
+	if err != nil {
+		r.Verdict, r.Err = Rejected, err
+		return s.yield(r)
+	}
+	setNamespace(typed, ns)
+	r.Object = typed
+	return s.yield(s.validate(r, resource.GroupKind()))
+}
+
+// validate runs the create path on a decoded object.
+func (s *streamRun) validate(r ObjectResult, gk schema.GroupKind) ObjectResult {
+	if s.opts.DecodeOnly {
+		r.Verdict = Valid
+		return r
+	}
+	opts := s.opts.Validation
+	opts.Namespace = r.Namespace
+	errs := ValidateObjectCreate(r.Object, opts)
+	if len(errs) == 0 {
+		r.Verdict = Valid
+		if rv := resourceVersion(r.Object); rv != 0 {
+			r.Verdict, r.Err = Rejected, errResourceVersionSet()
+		}
+		return r
+	}
+	r.Verdict, r.Errors = Invalid, errs
+	r.Err = apierrors.NewInvalid(gk, storedName(r.Object), errs)
+	return r
+}
+
+// notFound is the answer to a create kubectl sends where the server serves nothing:
+// kubectl builds its client from the object's own apiVersion, so an apiVersion with no
+// version ("apps/", "") posts to /apis/apps/namespaces/NS/... (/api/namespaces/...);
+// and an object of a list kind without items posts to the resource kubectl guesses for
+// the kind ("podlists"). The server answers with a plain-text 404 (Go's http.NotFound),
+// which client-go words as a NotFound status (k8s.io/client-go rest
+// newUnstructuredResponseError, apimachinery NewGenericServerResponse).
+func notFound(written schema.GroupVersionKind, m mapping) error {
+	resource := m.served.resource
+	if m.list {
+		plural, _ := meta.UnsafeGuessKindToResource(m.gvk)
+		resource = plural.Resource
+	}
+	return apierrors.NewGenericServerResponse(http.StatusNotFound, http.MethodPost,
+		schema.GroupResource{Group: written.Group, Resource: resource}, "", "404 page not found", 0, true)
+}
+
+// resourceVersion is the object's metadata.resourceVersion as the storage layer reads
+// it (a decimal number; anything else counts as 0).
+func resourceVersion(obj runtime.Object) uint64 {
+	m, err := meta.Accessor(obj)
+	if err != nil {
+		return 0
+	}
+	v, err := strconv.ParseUint(m.GetResourceVersion(), 10, 64)
+	if err != nil {
+		return 0
+	}
+	return v
+}
+
+// errResourceVersionSet is the server's answer, once the object is valid, to a create
+// whose object has a resourceVersion (an object saved with kubectl get -o yaml): the
+// storage refuses it (k8s.io/apiserver pkg/storage/etcd3/store.go Create,
+// storage.ErrResourceVersionSetOnCreate) with an error that is not a status, which the
+// handler sends as a 500 with no reason.
+func errResourceVersionSet() error {
+	return &apierrors.StatusError{ErrStatus: metav1.Status{
+		Status:  metav1.StatusFailure,
+		Code:    http.StatusInternalServerError,
+		Reason:  metav1.StatusReasonUnknown,
+		Message: "resourceVersion should not be set on objects to be created",
+	}}
+}
+
+// setNamespace gives a decoded object the request's namespace, as the create handler
+// does for an object that names none (k8s.io/apiserver pkg/registry/rest/meta.go).
+func setNamespace(obj runtime.Object, ns string) {
+	if m, err := meta.Accessor(obj); err == nil && m.GetNamespace() == "" {
+		m.SetNamespace(ns)
+	}
+}
+
+// storedName is the name the server validates an object under: its name, or the
+// name generated from metadata.generateName (see GeneratedNameSuffix).
+func storedName(obj runtime.Object) string {
+	m, err := meta.Accessor(obj)
+	if err != nil {
+		return ""
+	}
+	if m.GetName() != "" || m.GetGenerateName() == "" {
+		return m.GetName()
+	}
+	base := m.GetGenerateName()
+	if len(base) > maxGeneratedNameLength {
+		base = base[:maxGeneratedNameLength]
+	}
+	return base + GeneratedNameSuffix
+}
+
+// unreadable is the result for a document the decoder could not read.
+func (s *streamRun) unreadable(r ObjectResult, c chunk) ObjectResult {
+	r.Verdict = Rejected
+	var readErr *ReadError
+	switch {
+	case errors.As(c.err, &readErr):
+		r.Err = readErr
+	case errors.Is(c.err, errDocumentTooLarge):
+		r.Err = ErrDocumentTooLarge
+	default:
+		r.Err = &KubectlError{Message: fmt.Sprintf("error parsing %s: %v", s.source, c.err), Stops: true, Line: c.errLine}
+	}
+	if c.errLine > 0 {
+		r.Line = c.errLine
+	}
+	return r
+}
+
+// rejected is the result for a document kubectl refuses, identified as far as it can.
+func (s *streamRun) rejected(r ObjectResult, raw []byte, err error) ObjectResult {
+	if obj, _, decErr := unstructured.UnstructuredJSONScheme.Decode(raw, nil, nil); decErr == nil {
+		identify(&r, obj)
+	} else if u := (&unstructured.Unstructured{}); u.UnmarshalJSON(raw) == nil {
+		identify(&r, u)
+	}
+	r.Verdict, r.Err = Rejected, err
+	return r
+}
+
+// identify fills the result's apiVersion, kind, namespace and name from obj.
+func identify(r *ObjectResult, obj runtime.Object) {
+	if obj == nil {
+		return
+	}
+	gvk := obj.GetObjectKind().GroupVersionKind()
+	r.APIVersion, r.Kind = gvk.GroupVersion().String(), gvk.Kind
+	if u, ok := obj.(interface{ GetAPIVersion() string }); ok {
+		r.APIVersion = u.GetAPIVersion()
+	}
+	r.Name, r.Namespace = objectName(obj)
+}
