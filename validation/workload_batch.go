@@ -1,6 +1,7 @@
 package validation
 
 import (
+	"errors"
 	"fmt"
 	"regexp"
 	"strconv"
@@ -61,6 +62,37 @@ type jobOptions struct {
 
 // ---- Job ----
 
+// ServerPanicDetail is the message of a kube-apiserver whose request handling
+// panicked (k8s.io/apiserver pkg/server/filters WithPanicRecovery): it answers 500
+// Internal Server Error with this text. ValidateObjectCreate and
+// ValidateObjectUpdate report such a request as one field.ErrorTypeInternal error
+// without a field, whose detail is this text.
+//
+// In v1.37.2 this happens to a Job or CronJob job template in Indexed completion
+// mode without spec.completions whose successPolicy has a rule with
+// succeededIndexes or succeededCount: the validation of the rule reads the missing
+// completions.
+const ServerPanicDetail = "This request caused apiserver to panic. Look in the logs for details."
+
+// serverPanic is the one error of a request the server fails with a panic.
+func serverPanic() field.ErrorList {
+	return field.ErrorList{field.InternalError(nil, errors.New(ServerPanicDetail))}
+}
+
+// successPolicyPanics reports whether upstream's validateSuccessPolicyRule
+// dereferences a nil spec.completions for this spec (and the server panics).
+func successPolicyPanics(spec *batchv1.JobSpec) bool {
+	if spec.SuccessPolicy == nil || spec.Completions != nil || spec.CompletionMode == nil || *spec.CompletionMode != batchv1.IndexedCompletion {
+		return false
+	}
+	for _, r := range spec.SuccessPolicy.Rules {
+		if r.SucceededIndexes != nil || r.SucceededCount != nil {
+			return true
+		}
+	}
+	return false
+}
+
 func validateJobCreate(in *batchv1.Job, opts Options) field.ErrorList {
 	if in == nil {
 		in = &batchv1.Job{}
@@ -79,6 +111,9 @@ func validateJobCreate(in *batchv1.Job, opts Options) field.ErrorList {
 	}
 	if !opts.SkipDefaulting {
 		defaulting.PrepareJobForCreate(j, g)
+	}
+	if successPolicyPanics(&j.Spec) {
+		return serverPanic()
 	}
 	o := jobOptions{pod: templateOptions(opts, &j.Spec.Template, nil), requirePrefixedLabels: true}
 	errs := validateObjectMeta(&j.ObjectMeta, true, nameIsDNSSubdomain, newPath("metadata"))
@@ -113,6 +148,9 @@ func validateJobUpdate(newIn, oldIn *batchv1.Job, opts Options) field.ErrorList 
 		j.Status = old.Status
 	}
 	carryOverMeta(&j.ObjectMeta, &old.ObjectMeta)
+	if successPolicyPanics(&j.Spec) {
+		return serverPanic()
+	}
 	o := jobUpdateOptions(opts, j, old, g)
 	specPath := field.NewPath("spec")
 	errs := validateObjectMetaUpdate(&j.ObjectMeta, &old.ObjectMeta, field.NewPath("metadata"))
@@ -686,6 +724,9 @@ func validateCronJobCreate(in *batchv1.CronJob, opts Options) field.ErrorList {
 	if !opts.SkipDefaulting {
 		defaulting.PrepareCronJobForCreate(cj, g)
 	}
+	if successPolicyPanics(&cj.Spec.JobTemplate.Spec) {
+		return serverPanic()
+	}
 	o := templateOptions(opts, &cj.Spec.JobTemplate.Spec.Template, nil)
 	errs := validateObjectMeta(&cj.ObjectMeta, true, nameIsDNSSubdomain, newPath("metadata"))
 	errs = append(errs, validateCronJobSpec(&cj.Spec, nil, field.NewPath("spec"), o)...)
@@ -720,6 +761,9 @@ func validateCronJobUpdate(newIn, oldIn *batchv1.CronJob, opts Options) field.Er
 		cj.Status = old.Status
 	}
 	carryOverMeta(&cj.ObjectMeta, &old.ObjectMeta)
+	if successPolicyPanics(&cj.Spec.JobTemplate.Spec) {
+		return serverPanic()
+	}
 	o := templateOptions(opts, &cj.Spec.JobTemplate.Spec.Template, &old.Spec.JobTemplate.Spec.Template)
 	errs := validateObjectMetaUpdate(&cj.ObjectMeta, &old.ObjectMeta, field.NewPath("metadata"))
 	errs = append(errs, validateCronJobSpec(&cj.Spec, &old.Spec, field.NewPath("spec"), o)...)

@@ -1,10 +1,10 @@
 package validation
 
 import (
-	"sort"
 	"strings"
 
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/validate/content"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
@@ -137,7 +137,7 @@ func validateReplicationControllerUpdate(newIn, oldIn *corev1.ReplicationControl
 func validateReplicationControllerMeta(meta *metav1.ObjectMeta, fldPath lpath) field.ErrorList {
 	m := *meta
 	m.GenerateName = ""
-	errs := validateObjectMeta(&m, true, nameIsDNSSubdomain, fldPath)
+	errs := validateObjectMeta(&m, true, longNameErrs, fldPath)
 	name := fldPath.Child("name").P().String()
 	for _, e := range errs {
 		if e.Field == name && e.Type == field.ErrorTypeInvalid {
@@ -145,6 +145,16 @@ func validateReplicationControllerMeta(meta *metav1.ObjectMeta, fldPath lpath) f
 		}
 	}
 	return errs
+}
+
+// longNameErrs is declarative validation's long-name rule (k8s.io/apimachinery
+// pkg/api/validate LongName): a DNS subdomain, with content's wording (its length
+// limit counts bytes).
+func longNameErrs(name string, _ bool) []string {
+	if validDNS1123Subdomain(name) {
+		return nil
+	}
+	return content.IsDNS1123Subdomain(name)
 }
 
 // validateReplicationControllerSpec mirrors ValidateReplicationControllerSpec.
@@ -219,7 +229,7 @@ func replicationControllerDeclarative(rc, old *corev1.ReplicationController, g *
 	}
 	var errs field.ErrorList
 	if (old == nil || !apidiff.Equal(rc.ObjectMeta, old.ObjectMeta)) && rc.Name != "" && (old == nil || rc.Name != old.Name) {
-		for _, msg := range dns1123SubdomainErrs(rc.Name) {
+		for _, msg := range longNameErrs(rc.Name, false) {
 			errs = append(errs, field.Invalid(field.NewPath("metadata", "name"), rc.Name, msg).WithOrigin(longNameOrigin).MarkBeta())
 		}
 	}
@@ -248,14 +258,4 @@ func minimumError(fldPath *field.Path, v int32) *field.Error {
 
 func int32PtrEqual(a, b *int32) bool {
 	return a == nil && b == nil || a != nil && b != nil && *a == *b
-}
-
-// sortedStrings returns the keys of m, sorted.
-func sortedStrings(m map[string]string) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
