@@ -271,5 +271,9 @@ func templateOptions(opts Options, t, old *corev1.PodTemplateSpec) podValidation
 // validateTemplate mirrors upstream ValidatePodTemplateSpec with label and annotation
 // errors in sorted order (upstream ranges over the maps).
 func validateTemplate(t *corev1.PodTemplateSpec, fldPath *field.Path, o podValidationOptions) field.ErrorList {
-	return sortMapRuns(validatePodTemplateSpec(t, fldPath, o), fldPath.Child("labels").String(), fldPath.Child("annotations").String())
+	errs := validatePodTemplateSpec(t, fldPath, o)
+	if len(errs) == 0 {
+		return nil
+	}
+	return sortMapRuns(errs, fldPath.Child("labels").String(), fldPath.Child("annotations").String())
 }

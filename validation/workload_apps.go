@@ -76,6 +76,15 @@ func nonNeg(v int64, fldPath *field.Path) field.ErrorList {
 	return nil
 }
 
+// nonNegChild is nonNeg(v, parent.Child(name)) without building the path unless v
+// is negative.
+func nonNegChild(v int64, parent *field.Path, name string) field.ErrorList {
+	if v < 0 {
+		return nonNeg(v, parent.Child(name))
+	}
+	return nil
+}
+
 func derefInt32(p *int32) int32 {
 	if p == nil {
 		return 0
@@ -280,7 +289,7 @@ func immutable(newVal, oldVal any, fldPath *field.Path) field.ErrorList {
 // validateDeploymentSpec mirrors ValidateDeploymentSpec.
 func validateDeploymentSpec(spec *appsv1.DeploymentSpec, rollbackTo *int64, fldPath *field.Path, o podValidationOptions) field.ErrorList {
 	replicas := derefInt32(spec.Replicas)
-	errs := nonNeg(int64(replicas), fldPath.Child("replicas"))
+	errs := nonNegChild(int64(replicas), fldPath, "replicas")
 	errs = append(errs, validateStrictSelector(spec.Selector, "deployment", fldPath.Child("selector"))...)
 	if k := classifySelector(spec.Selector); k == selectorInvalid {
 		errs = append(errs, field.Invalid(fldPath.Child("selector"), spec.Selector, "invalid label selector"))
@@ -288,15 +297,15 @@ func validateDeploymentSpec(spec *appsv1.DeploymentSpec, rollbackTo *int64, fldP
 		errs = append(errs, validateTemplateForReplicaSet(&spec.Template, spec.Selector, k, "ReplicaSet", fldPath.Child("template"), o)...)
 	}
 	errs = append(errs, validateDeploymentStrategy(&spec.Strategy, fldPath.Child("strategy"))...)
-	errs = append(errs, nonNeg(int64(spec.MinReadySeconds), fldPath.Child("minReadySeconds"))...)
+	errs = append(errs, nonNegChild(int64(spec.MinReadySeconds), fldPath, "minReadySeconds")...)
 	if spec.RevisionHistoryLimit != nil {
-		errs = append(errs, nonNeg(int64(*spec.RevisionHistoryLimit), fldPath.Child("revisionHistoryLimit"))...)
+		errs = append(errs, nonNegChild(int64(*spec.RevisionHistoryLimit), fldPath, "revisionHistoryLimit")...)
 	}
 	if rollbackTo != nil {
 		errs = append(errs, nonNeg(*rollbackTo, fldPath.Child("rollback").Child("version"))...)
 	}
 	if p := spec.ProgressDeadlineSeconds; p != nil {
-		errs = append(errs, nonNeg(int64(*p), fldPath.Child("progressDeadlineSeconds"))...)
+		errs = append(errs, nonNegChild(int64(*p), fldPath, "progressDeadlineSeconds")...)
 		if *p <= spec.MinReadySeconds {
 			errs = append(errs, field.Invalid(fldPath.Child("progressDeadlineSeconds"), spec.ProgressDeadlineSeconds, "must be greater than minReadySeconds"))
 		}
@@ -392,8 +401,8 @@ func validateReplicaSetUpdate(newIn, oldIn *appsv1.ReplicaSet, opts Options) fie
 
 // validateReplicaSetSpec mirrors ValidateReplicaSetSpec.
 func validateReplicaSetSpec(spec *appsv1.ReplicaSetSpec, fldPath *field.Path, o podValidationOptions) field.ErrorList {
-	errs := nonNeg(int64(derefInt32(spec.Replicas)), fldPath.Child("replicas"))
-	errs = append(errs, nonNeg(int64(spec.MinReadySeconds), fldPath.Child("minReadySeconds"))...)
+	errs := nonNegChild(int64(derefInt32(spec.Replicas)), fldPath, "replicas")
+	errs = append(errs, nonNegChild(int64(spec.MinReadySeconds), fldPath, "minReadySeconds")...)
 	// Upstream's message says deployment for ReplicaSets too.
 	errs = append(errs, validateStrictSelector(spec.Selector, "deployment", fldPath.Child("selector"))...)
 	if k := classifySelector(spec.Selector); k == selectorInvalid {
@@ -537,11 +546,11 @@ func validateDaemonSetSpec(spec *appsv1.DaemonSetSpec, tg int64, fldPath *field.
 	}
 	errs = append(errs, validateTemplate(&spec.Template, tPath, o)...)
 	errs = append(errs, validateAlwaysRestart(&spec.Template.Spec, "DaemonSet", tPath.Child("spec"))...)
-	errs = append(errs, nonNeg(int64(spec.MinReadySeconds), fldPath.Child("minReadySeconds"))...)
-	errs = append(errs, nonNeg(tg, fldPath.Child("templateGeneration"))...)
+	errs = append(errs, nonNegChild(int64(spec.MinReadySeconds), fldPath, "minReadySeconds")...)
+	errs = append(errs, nonNegChild(tg, fldPath, "templateGeneration")...)
 	errs = append(errs, validateDaemonSetUpdateStrategy(&spec.UpdateStrategy, fldPath.Child("updateStrategy"))...)
 	if spec.RevisionHistoryLimit != nil {
-		errs = append(errs, nonNeg(int64(*spec.RevisionHistoryLimit), fldPath.Child("revisionHistoryLimit"))...)
+		errs = append(errs, nonNegChild(int64(*spec.RevisionHistoryLimit), fldPath, "revisionHistoryLimit")...)
 	}
 	return errs
 }
@@ -731,10 +740,10 @@ func validateStatefulSetSpec(spec *appsv1.StatefulSetSpec, fldPath *field.Path, 
 		}
 	}
 
-	errs = append(errs, nonNeg(int64(derefInt32(spec.Replicas)), fldPath.Child("replicas"))...)
-	errs = append(errs, nonNeg(int64(spec.MinReadySeconds), fldPath.Child("minReadySeconds"))...)
+	errs = append(errs, nonNegChild(int64(derefInt32(spec.Replicas)), fldPath, "replicas")...)
+	errs = append(errs, nonNegChild(int64(spec.MinReadySeconds), fldPath, "minReadySeconds")...)
 	if spec.Ordinals != nil {
-		errs = append(errs, nonNeg(int64(spec.Ordinals.Start), fldPath.Child("ordinals.start"))...)
+		errs = append(errs, nonNegChild(int64(spec.Ordinals.Start), fldPath, "ordinals.start")...)
 	}
 	if !setOpts.allowInvalidServiceName && len(spec.ServiceName) > 0 {
 		for _, msg := range dns1123LabelErrs(spec.ServiceName) {
@@ -837,7 +846,7 @@ func validateRetentionPolicyType(p appsv1.PersistentVolumeClaimRetentionPolicyTy
 
 // validateRollingUpdateStatefulSet mirrors validateRollingUpdateStatefulSet.
 func validateRollingUpdateStatefulSet(ru *appsv1.RollingUpdateStatefulSetStrategy, fldPath *field.Path) field.ErrorList {
-	errs := nonNeg(int64(derefInt32(ru.Partition)), fldPath.Child("partition"))
+	errs := nonNegChild(int64(derefInt32(ru.Partition)), fldPath, "partition")
 	if ru.MaxUnavailable != nil {
 		muPath := fldPath.Child("maxUnavailable")
 		mu := *ru.MaxUnavailable

@@ -265,25 +265,25 @@ func validateJobSpecWithSelector(spec, old *batchv1.JobSpec, fldPath *field.Path
 func validateJobSpec(spec, old *batchv1.JobSpec, fldPath *field.Path, o podValidationOptions) field.ErrorList {
 	var errs field.ErrorList
 	if spec.Parallelism != nil {
-		errs = append(errs, nonNeg(int64(*spec.Parallelism), fldPath.Child("parallelism"))...)
+		errs = append(errs, nonNegChild(int64(*spec.Parallelism), fldPath, "parallelism")...)
 	}
 	if spec.Completions != nil {
-		errs = append(errs, nonNeg(int64(*spec.Completions), fldPath.Child("completions"))...)
+		errs = append(errs, nonNegChild(int64(*spec.Completions), fldPath, "completions")...)
 	}
 	if spec.ActiveDeadlineSeconds != nil {
-		errs = append(errs, nonNeg(*spec.ActiveDeadlineSeconds, fldPath.Child("activeDeadlineSeconds"))...)
+		errs = append(errs, nonNegChild(*spec.ActiveDeadlineSeconds, fldPath, "activeDeadlineSeconds")...)
 	}
 	if spec.BackoffLimit != nil {
-		errs = append(errs, nonNeg(int64(*spec.BackoffLimit), fldPath.Child("backoffLimit"))...)
+		errs = append(errs, nonNegChild(int64(*spec.BackoffLimit), fldPath, "backoffLimit")...)
 	}
 	if spec.TTLSecondsAfterFinished != nil {
-		errs = append(errs, nonNeg(int64(*spec.TTLSecondsAfterFinished), fldPath.Child("ttlSecondsAfterFinished"))...)
+		errs = append(errs, nonNegChild(int64(*spec.TTLSecondsAfterFinished), fldPath, "ttlSecondsAfterFinished")...)
 	}
 	if spec.BackoffLimitPerIndex != nil {
-		errs = append(errs, nonNeg(int64(*spec.BackoffLimitPerIndex), fldPath.Child("backoffLimitPerIndex"))...)
+		errs = append(errs, nonNegChild(int64(*spec.BackoffLimitPerIndex), fldPath, "backoffLimitPerIndex")...)
 	}
 	if spec.MaxFailedIndexes != nil {
-		errs = append(errs, nonNeg(int64(*spec.MaxFailedIndexes), fldPath.Child("maxFailedIndexes"))...)
+		errs = append(errs, nonNegChild(int64(*spec.MaxFailedIndexes), fldPath, "maxFailedIndexes")...)
 		if spec.BackoffLimitPerIndex == nil {
 			errs = append(errs, field.Required(fldPath.Child("backoffLimitPerIndex"), "when maxFailedIndexes is specified").WithOrigin("dependentRequired").MarkCoveredByDeclarative())
 		}
@@ -781,7 +781,7 @@ func validateCronJobSpec(spec, old *batchv1.CronJobSpec, fldPath *field.Path, o 
 		errs = append(errs, validateScheduleFormat(spec.Schedule, allowTZ, spec.TimeZone, schedPath)...)
 	}
 	if spec.StartingDeadlineSeconds != nil {
-		errs = append(errs, nonNeg(*spec.StartingDeadlineSeconds, fldPath.Child("startingDeadlineSeconds"))...)
+		errs = append(errs, nonNegChild(*spec.StartingDeadlineSeconds, fldPath, "startingDeadlineSeconds")...)
 	}
 	if old == nil || !stringPtrEqual(old.TimeZone, spec.TimeZone) {
 		errs = append(errs, validateTimeZone(spec.TimeZone, fldPath.Child("timeZone"))...)
@@ -793,10 +793,10 @@ func validateCronJobSpec(spec, old *batchv1.CronJobSpec, fldPath *field.Path, o 
 	}
 	errs = append(errs, validateJobTemplateSpec(&spec.JobTemplate, oldJobSpec, fldPath.Child("jobTemplate"), o)...)
 	if spec.SuccessfulJobsHistoryLimit != nil {
-		errs = append(errs, nonNeg(int64(*spec.SuccessfulJobsHistoryLimit), fldPath.Child("successfulJobsHistoryLimit"))...)
+		errs = append(errs, nonNegChild(int64(*spec.SuccessfulJobsHistoryLimit), fldPath, "successfulJobsHistoryLimit")...)
 	}
 	if spec.FailedJobsHistoryLimit != nil {
-		errs = append(errs, nonNeg(int64(*spec.FailedJobsHistoryLimit), fldPath.Child("failedJobsHistoryLimit"))...)
+		errs = append(errs, nonNegChild(int64(*spec.FailedJobsHistoryLimit), fldPath, "failedJobsHistoryLimit")...)
 	}
 	return errs
 }

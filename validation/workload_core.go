@@ -159,14 +159,14 @@ func longNameErrs(name string, _ bool) []string {
 
 // validateReplicationControllerSpec mirrors ValidateReplicationControllerSpec.
 func validateReplicationControllerSpec(spec *corev1.ReplicationControllerSpec, fldPath *field.Path, o podValidationOptions) field.ErrorList {
-	errs := nonNeg(int64(spec.MinReadySeconds), fldPath.Child("minReadySeconds")).MarkCoveredByDeclarative()
+	errs := nonNegChild(int64(spec.MinReadySeconds), fldPath, "minReadySeconds").MarkCoveredByDeclarative()
 	if len(spec.Selector) == 0 {
 		errs = append(errs, field.Required(fldPath.Child("selector"), ""))
 	}
 	if spec.Replicas == nil {
 		errs = append(errs, field.Required(fldPath.Child("replicas"), "").MarkCoveredByDeclarative())
 	} else {
-		errs = append(errs, nonNeg(int64(*spec.Replicas), fldPath.Child("replicas")).MarkCoveredByDeclarative()...)
+		errs = append(errs, nonNegChild(int64(*spec.Replicas), fldPath, "replicas").MarkCoveredByDeclarative()...)
 	}
 	tPath := fldPath.Child("template")
 	t := spec.Template
