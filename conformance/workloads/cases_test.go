@@ -2,6 +2,7 @@ package workloads
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"reflect"
 	"strings"
@@ -13,6 +14,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 
 	"github.com/podlife/podlife"
+	"github.com/podlife/podlife/conformance/internal/gatesets"
 	"github.com/podlife/podlife/conformance/internal/upstreamcreate"
 	"github.com/podlife/podlife/validation"
 )
@@ -77,7 +79,7 @@ func TestCasesAgainstUpstream(t *testing.T) {
 	perKind := map[string]int{}
 	for _, c := range cases {
 		t.Run(c.Name, func(t *testing.T) {
-			applyGates(t, c.Features)
+			gatesets.Apply(t, gatesets.Set{Name: fmt.Sprint(c.Features), Overrides: c.Features})
 			obj := decodeObject(t, c.Kind, c.Object)
 			opts := validation.Options{Features: c.Features}
 			var ours, theirs = validation.ValidateObjectCreate(obj, opts), upstreamcreate.ObjectCreateIn(t, obj, "")

@@ -12,11 +12,8 @@ import (
 
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/util/validation/field"
-	utilfeature "k8s.io/apiserver/pkg/util/feature"
-	"k8s.io/component-base/featuregate"
-	featuregatetesting "k8s.io/component-base/featuregate/testing"
 
-	"github.com/podlife/podlife"
+	"github.com/podlife/podlife/conformance/internal/gatesets"
 	"github.com/podlife/podlife/conformance/internal/upstreamcreate"
 	"github.com/podlife/podlife/validation"
 )
@@ -51,38 +48,20 @@ func scale(t testing.TB) int {
 	return v
 }
 
-// gateSet is a feature-gate configuration both sides run under, with the number of
-// creates and updates drawn per kind under it.
-type gateSet struct {
-	name             string
-	gates            podlife.FeatureGates
-	creates, updates int
-}
+// gateSets are the configurations the other conformance packages use
+// (gatesets.Standard: the v1.37.2 defaults, every alpha and beta gate on, every beta
+// gate off, the kubelet gates flipped) and the container restart rules off.
+var gateSets = gatesets.Standard(
+	gatesets.Set{Name: "ContainerRestartRules=false", Overrides: map[string]bool{"ContainerRestartRules": false, "RestartAllContainersOnContainerExits": false}},
+)
 
-// gateSets are the configurations the other conformance packages use: the v1.37.2
-// defaults, every alpha and beta gate on, every beta gate off (declarative
-// validation's beta rules included), and the container restart rules off.
-var gateSets = []gateSet{
-	{"defaults", nil, 1200, 600},
-	{"AllAlpha=true,AllBeta=true", podlife.FeatureGates{"AllAlpha": true, "AllBeta": true}, 300, 150},
-	{"AllBeta=false", podlife.FeatureGates{"AllBeta": false}, 300, 150},
-	{"ContainerRestartRules=false", podlife.FeatureGates{"ContainerRestartRules": false, "RestartAllContainersOnContainerExits": false}, 300, 150},
-}
-
-// applyGates sets the global upstream gates for the rest of the (non-parallel) test.
-func applyGates(t *testing.T, g podlife.FeatureGates) {
-	t.Helper()
-	if err := g.Validate(); err != nil {
-		t.Fatalf("gate set: %v", err)
+// draws returns the number of creates and updates drawn per kind under a gate set:
+// most under the defaults.
+func draws(gs gatesets.Set) (creates, updates int) {
+	if gs.Name == gatesets.Defaults.Name {
+		return 1200, 600
 	}
-	if len(g) == 0 {
-		return
-	}
-	overrides := featuregatetesting.FeatureOverrides{}
-	for name, v := range g {
-		overrides[featuregate.Feature(name)] = v
-	}
-	featuregatetesting.SetFeatureGatesDuringTest(t, utilfeature.DefaultFeatureGate, overrides)
+	return 300, 150
 }
 
 // tally counts one kind's comparisons under one gate set.
@@ -139,60 +118,60 @@ func TestDifferential(t *testing.T) {
 	for _, kind := range kinds {
 		all[kind] = newTally()
 	}
-	for gi, gs := range gateSets {
-		t.Run(gs.name, func(t *testing.T) {
-			applyGates(t, gs.gates)
-			opts := validation.Options{Features: gs.gates}
-			for ki, kind := range kinds {
-				g := newGen(s + int64(1000*gi+ki))
-				create, update := newTally(), newTally()
-				for range gs.creates * k {
-					obj := g.object(kind)
-					before := obj.DeepCopyObject()
-					ours := validation.ValidateObjectCreate(obj, opts)
-					if !reflect.DeepEqual(obj, before) {
-						t.Fatalf("ValidateObjectCreate modified its input\n%s", dump(before))
-					}
-					theirs := upstreamcreate.ObjectCreateIn(t, obj, "")
-					create.record(func() string { return dump(obj) + fmt.Sprint(g.faults) }, g.faults, ours, theirs)
+	gi := 0
+	gatesets.Run(t, gateSets, func(t *testing.T, gs gatesets.Set) {
+		defer func() { gi++ }()
+		creates, updates := draws(gs)
+		opts := validation.Options{Features: gs.Features()}
+		for ki, kind := range kinds {
+			g := newGen(s + int64(1000*gi+ki))
+			create, update := newTally(), newTally()
+			for range creates * k {
+				obj := g.object(kind)
+				before := obj.DeepCopyObject()
+				ours := validation.ValidateObjectCreate(obj, opts)
+				if !reflect.DeepEqual(obj, before) {
+					t.Fatalf("ValidateObjectCreate modified its input\n%s", dump(before))
 				}
-				for range gs.updates * k {
-					n, o := g.update(t, kind)
-					nb, ob := n.DeepCopyObject(), o.DeepCopyObject()
-					ours := validation.ValidateObjectUpdate(n, o, opts)
-					if !reflect.DeepEqual(n, nb) || !reflect.DeepEqual(o, ob) {
-						t.Fatalf("ValidateObjectUpdate modified its input\n%s", dump(nb, ob))
-					}
-					theirs := upstreamcreate.ObjectUpdate(t, n, o)
-					update.record(func() string { return dump(n, o) + fmt.Sprint(g.faults) }, g.faults, ours, theirs)
+				theirs := upstreamcreate.ObjectCreateIn(t, obj, "")
+				create.record(func() string { return dump(obj) + fmt.Sprint(g.faults) }, g.faults, ours, theirs)
+			}
+			for range updates * k {
+				n, o := g.update(t, kind)
+				nb, ob := n.DeepCopyObject(), o.DeepCopyObject()
+				ours := validation.ValidateObjectUpdate(n, o, opts)
+				if !reflect.DeepEqual(n, nb) || !reflect.DeepEqual(o, ob) {
+					t.Fatalf("ValidateObjectUpdate modified its input\n%s", dump(nb, ob))
 				}
-				for _, r := range []struct {
-					what string
-					tl   *tally
-					want int
-				}{{"create", create, gs.creates * k}, {"update", update, gs.updates * k}} {
-					tl := r.tl
-					t.Logf("%s %s: %d inputs, %d invalid upstream (%.0f%%), %d errors compared (%d texts exactly), %d families, %d disagreeing (seed %d)",
-						kind, r.what, tl.inputs, tl.invalid, 100*float64(tl.invalid)/float64(max(tl.inputs, 1)), tl.errorsCompared, tl.exactTexts, len(tl.families), tl.disagreeing, s)
-					if tl.inputs != r.want {
-						t.Errorf("%s %s: %d inputs, want %d", kind, r.what, tl.inputs, r.want)
-					}
-					if share := float64(tl.invalid) / float64(tl.inputs); share < 0.2 || share > 0.9 {
-						t.Errorf("%s %s: %.0f%% of the inputs are invalid upstream, want 20%% to 90%%", kind, r.what, 100*share)
-					}
-					if tl.disagreeing > 0 {
-						t.Errorf("%s %s: %d of %d inputs disagree; first ones:\n%s", kind, r.what, tl.disagreeing, tl.inputs, strings.Join(tl.examples, "\n\n"))
-					}
-					for f := range tl.families {
-						all[kind].families[f] = true
-					}
-					for f := range tl.faults {
-						all[kind].faults[f] = true
-					}
+				theirs := upstreamcreate.ObjectUpdate(t, n, o)
+				update.record(func() string { return dump(n, o) + fmt.Sprint(g.faults) }, g.faults, ours, theirs)
+			}
+			for _, r := range []struct {
+				what string
+				tl   *tally
+				want int
+			}{{"create", create, creates * k}, {"update", update, updates * k}} {
+				tl := r.tl
+				t.Logf("%s %s: %d inputs, %d invalid upstream (%.0f%%), %d errors compared (%d texts exactly), %d families, %d disagreeing (seed %d)",
+					kind, r.what, tl.inputs, tl.invalid, 100*float64(tl.invalid)/float64(max(tl.inputs, 1)), tl.errorsCompared, tl.exactTexts, len(tl.families), tl.disagreeing, s)
+				if tl.inputs != r.want {
+					t.Errorf("%s %s: %d inputs, want %d", kind, r.what, tl.inputs, r.want)
+				}
+				if share := float64(tl.invalid) / float64(tl.inputs); share < 0.2 || share > 0.9 {
+					t.Errorf("%s %s: %.0f%% of the inputs are invalid upstream, want 20%% to 90%%", kind, r.what, 100*share)
+				}
+				if tl.disagreeing > 0 {
+					t.Errorf("%s %s: %d of %d inputs disagree; first ones:\n%s", kind, r.what, tl.disagreeing, tl.inputs, strings.Join(tl.examples, "\n\n"))
+				}
+				for f := range tl.families {
+					all[kind].families[f] = true
+				}
+				for f := range tl.faults {
+					all[kind].faults[f] = true
 				}
 			}
-		})
-	}
+		}
+	})
 	// Coverage over the whole run.
 	for _, kind := range kinds {
 		tl := all[kind]
