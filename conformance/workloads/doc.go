@@ -12,7 +12,11 @@
 //
 // The generator draws objects of each kind with faults in their own fields and in
 // their pod template, and updates of objects the server stored; TestDifferential
-// runs them under four gate sets, compares the answers error by error, and fails
+// runs them under the standard gate sets (gatesets.Standard) and one with the
+// container restart rules off, compares the answers error by error, and fails
 // when the generator loses coverage. PODLIFE_SEED varies the inputs, PODLIFE_SCALE
 // multiplies their number, PODLIFE_FAMILIES=1 lists the rule families reached.
+// TestCasesAgainstUpstream replays the table cases of package validation
+// (testdata/workload_cases.json) against upstream, and BenchmarkValidateObjectCreate
+// times both sides per kind on the same valid objects.
 package workloads
