@@ -19,8 +19,10 @@ import (
 //
 // The options default from the object: ControllerName is its name, Namespace its
 // namespace, and when it has a uid (as a stored object has) ControllerRef points to
-// it. A Pod is returned as [DefaultWithOptions] returns it; a PodTemplate and a
-// CronJob (whose pods belong to a Job not known yet) get no controller reference.
+// it. A Pod is returned as [DefaultWithOptions] returns it; a PodTemplate, a
+// Deployment (whose pods belong to a ReplicaSet named after a hash of the template)
+// and a CronJob (whose pods belong to a Job not known yet) get no controller
+// reference unless opts gives one.
 //
 // The controllers' additions applied:
 //   - DaemonSet: the tolerations of AddOrUpdateDaemonPodTolerations (not-ready,
@@ -38,7 +40,10 @@ import (
 // Not applied: the hash labels controllers compute from the template
 // (pod-template-hash of a Deployment's ReplicaSet, controller-revision-hash,
 // DaemonSet's pod-template-generation), the node affinity a DaemonSet pod gets for
-// its node, and the name of a CronJob's Job. The input is not modified. An object of
+// its node, and the name and uid of a CronJob's Job (the pod is that of a Job named
+// after the CronJob, without the labels the Job registry generates from a uid; an
+// Indexed Job's pod has the hostname "<cronjob>-0" where a cluster's has
+// "<cronjob>-<scheduled minute>-0"). The input is not modified. An object of
 // another type, a nil object or a ReplicationController without a template gives an
 // error.
 func PodFromObject(obj runtime.Object, opts PodFromTemplateOptions) (*corev1.Pod, error) {

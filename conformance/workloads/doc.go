@@ -16,7 +16,10 @@
 // container restart rules off, compares the answers error by error, and fails
 // when the generator loses coverage. PODLIFE_SEED varies the inputs, PODLIFE_SCALE
 // multiplies their number, PODLIFE_FAMILIES=1 lists the rule families reached.
-// TestCasesAgainstUpstream replays the table cases of package validation
+// TestPodFromObject compares podlife.PodFromObject on stored objects with the pod
+// each controller builds (GetPodFromTemplate and the StatefulSet, DaemonSet, Job and
+// CronJob controllers' own steps, some reached with go:linkname) after the server's
+// create-time defaults. TestCasesAgainstUpstream replays the table cases of package validation
 // (testdata/workload_cases.json) against upstream, and BenchmarkValidateObjectCreate
 // times both sides per kind on the same valid objects.
 package workloads

@@ -50,7 +50,9 @@ func PodFromObject(obj runtime.Object, opts PodFromTemplateOptions) (*corev1.Pod
 		d := CopyDeployment(o, false)
 		DefaultDeployment(d, g)
 		PrepareDeploymentForCreate(d, g)
-		return podFromTemplate(&d.Spec.Template, withDefaults(opts, &d.ObjectMeta, "apps/v1", "Deployment", true), nil), nil
+		// The pods belong to a ReplicaSet the controller names after a hash of the
+		// template: no controller reference.
+		return podFromTemplate(&d.Spec.Template, withDefaults(opts, &d.ObjectMeta, "", "", false), nil), nil
 	case *appsv1.ReplicaSet:
 		if o == nil {
 			return nil, errNil(obj)
