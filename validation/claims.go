@@ -30,14 +30,14 @@ var supportedAccessModes = []corev1.PersistentVolumeAccessMode{
 var supportedVolumeModes = []corev1.PersistentVolumeMode{corev1.PersistentVolumeBlock, corev1.PersistentVolumeFilesystem}
 
 // validateClaimSpec mirrors ValidatePersistentVolumeClaimSpec.
-func validateClaimSpec(spec *corev1.PersistentVolumeClaimSpec, fldPath *field.Path, o claimValidationOptions) field.ErrorList {
+func validateClaimSpec(spec *corev1.PersistentVolumeClaimSpec, fldPath lpath, o claimValidationOptions) field.ErrorList {
 	var errs field.ErrorList
 	modesPath := fldPath.Child("accessModes")
 	if len(spec.AccessModes) == 0 {
-		errs = append(errs, field.Required(modesPath, "at least 1 access mode is required"))
+		errs = append(errs, field.Required(modesPath.P(), "at least 1 access mode is required"))
 	}
 	if spec.Selector != nil {
-		errs = append(errs, validateLabelSelector(spec.Selector, false, fromPath(fldPath.Child("selector")))...)
+		errs = append(errs, validateLabelSelector(spec.Selector, false, fldPath.Child("selector"))...)
 	}
 	foundRWOP, foundOther := false, false
 	for _, m := range spec.AccessModes {
@@ -48,7 +48,7 @@ func validateClaimSpec(spec *corev1.PersistentVolumeClaimSpec, fldPath *field.Pa
 			}
 		}
 		if !supported {
-			errs = append(errs, field.NotSupported(modesPath, m, supportedAccessModes))
+			errs = append(errs, field.NotSupported(modesPath.P(), m, supportedAccessModes))
 		}
 		if m == corev1.ReadWriteOncePod {
 			foundRWOP = true
@@ -57,25 +57,25 @@ func validateClaimSpec(spec *corev1.PersistentVolumeClaimSpec, fldPath *field.Pa
 		}
 	}
 	if foundRWOP && foundOther {
-		errs = append(errs, field.Forbidden(modesPath, "may not use ReadWriteOncePod with other access modes"))
+		errs = append(errs, field.Forbidden(modesPath.P(), "may not use ReadWriteOncePod with other access modes"))
 	}
 
 	storagePath := fldPath.Child("resources").Key(string(corev1.ResourceStorage))
 	if q, ok := spec.Resources.Requests[corev1.ResourceStorage]; !ok {
-		errs = append(errs, field.Required(storagePath, ""))
+		errs = append(errs, field.Required(storagePath.P(), ""))
 	} else if q.Cmp(resource.Quantity{}) <= 0 {
-		errs = append(errs, field.Invalid(storagePath, q.String(), "must be greater than zero"))
+		errs = append(errs, field.Invalid(storagePath.P(), q.String(), "must be greater than zero"))
 	} else {
-		errs = append(errs, validateResourceQuantityValue(corev1.ResourceStorage, q, fromPath(fldPath.Child("resources")))...)
+		errs = append(errs, validateResourceQuantityValue(corev1.ResourceStorage, q, fldPath.Child("resources"))...)
 	}
 
 	if spec.StorageClassName != nil && len(*spec.StorageClassName) > 0 {
 		for _, msg := range nameIsDNSSubdomain(*spec.StorageClassName, false) {
-			errs = append(errs, field.Invalid(fldPath.Child("storageClassName"), *spec.StorageClassName, msg))
+			errs = append(errs, field.Invalid(fldPath.Child("storageClassName").P(), *spec.StorageClassName, msg))
 		}
 	}
 	if spec.VolumeMode != nil && *spec.VolumeMode != corev1.PersistentVolumeBlock && *spec.VolumeMode != corev1.PersistentVolumeFilesystem {
-		errs = append(errs, field.NotSupported(fldPath.Child("volumeMode"), *spec.VolumeMode, supportedVolumeModes))
+		errs = append(errs, field.NotSupported(fldPath.Child("volumeMode").P(), *spec.VolumeMode, supportedVolumeModes))
 	}
 	if ds := spec.DataSource; ds != nil {
 		errs = append(errs, validateDataSource(ds.Name, ds.Kind, ds.APIGroup, fldPath.Child("dataSource"))...)
@@ -85,23 +85,23 @@ func validateClaimSpec(spec *corev1.PersistentVolumeClaimSpec, fldPath *field.Pa
 		errs = append(errs, validateDataSource(ref.Name, ref.Kind, ref.APIGroup, refPath)...)
 		if ref.Namespace != nil && len(*ref.Namespace) > 0 {
 			for _, msg := range nameIsDNSLabel(*ref.Namespace, false) {
-				errs = append(errs, field.Invalid(refPath.Child("namespace"), *ref.Namespace, msg))
+				errs = append(errs, field.Invalid(refPath.Child("namespace").P(), *ref.Namespace, msg))
 			}
 		}
 	}
 	if ref := spec.DataSourceRef; ref != nil && ref.Namespace != nil && len(*ref.Namespace) > 0 {
 		if spec.DataSource != nil {
-			errs = append(errs, field.Invalid(fldPath, fldPath.Child("dataSource"), "may not be specified when dataSourceRef.namespace is specified"))
+			errs = append(errs, field.Invalid(fldPath.P(), fldPath.Child("dataSource"), "may not be specified when dataSourceRef.namespace is specified"))
 		}
 	} else if spec.DataSource != nil && spec.DataSourceRef != nil {
 		ds := spec.DataSource
 		if !reflect.DeepEqual(ds.APIGroup, ref.APIGroup) || ds.Kind != ref.Kind || ds.Name != ref.Name {
-			errs = append(errs, field.Invalid(fldPath, fldPath.Child("dataSource"), "must match dataSourceRef"))
+			errs = append(errs, field.Invalid(fldPath.P(), fldPath.Child("dataSource"), "must match dataSourceRef"))
 		}
 	}
 	if c := spec.VolumeAttributesClassName; c != nil && len(*c) > 0 && o.enableVolumeAttributesClass {
 		for _, msg := range nameIsDNSSubdomain(*c, false) {
-			errs = append(errs, field.Invalid(fldPath.Child("volumeAttributesClassName"), *c, msg))
+			errs = append(errs, field.Invalid(fldPath.Child("volumeAttributesClassName").P(), *c, msg))
 		}
 	}
 	return errs
@@ -110,24 +110,24 @@ func validateClaimSpec(spec *corev1.PersistentVolumeClaimSpec, fldPath *field.Pa
 // validateDataSource mirrors validateDataSource and the shared part of
 // validateDataSourceRef (a claim is never validated with invalid API groups allowed
 // on create).
-func validateDataSource(name, kind string, apiGroup *string, fldPath *field.Path) field.ErrorList {
+func validateDataSource(name, kind string, apiGroup *string, fldPath lpath) field.ErrorList {
 	var errs field.ErrorList
 	if name == "" {
-		errs = append(errs, field.Required(fldPath.Child("name"), ""))
+		errs = append(errs, field.Required(fldPath.Child("name").P(), ""))
 	}
 	if kind == "" {
-		errs = append(errs, field.Required(fldPath.Child("kind"), ""))
+		errs = append(errs, field.Required(fldPath.Child("kind").P(), ""))
 	}
 	group := ""
 	if apiGroup != nil {
 		group = *apiGroup
 	}
 	if group == "" && kind != "PersistentVolumeClaim" {
-		errs = append(errs, field.Invalid(fldPath, kind, "must be 'PersistentVolumeClaim' when referencing the default apiGroup"))
+		errs = append(errs, field.Invalid(fldPath.P(), kind, "must be 'PersistentVolumeClaim' when referencing the default apiGroup"))
 	}
 	if group != "" {
 		for _, msg := range dns1123SubdomainErrs(group) {
-			errs = append(errs, field.Invalid(fldPath.Child("apiGroup"), group, msg))
+			errs = append(errs, field.Invalid(fldPath.Child("apiGroup").P(), group, msg))
 		}
 	}
 	return errs

@@ -2,8 +2,6 @@ package validation
 
 import (
 	"testing"
-
-	"k8s.io/apimachinery/pkg/util/validation/field"
 )
 
 // TestParseCronSchedule pins the schedule parser's answers, robfig/cron/v3's words
@@ -49,7 +47,7 @@ func TestParseCronSchedule(t *testing.T) {
 // TestTimeZones re-expresses upstream's TestTimeZones: every time zone of the
 // database Go embeds is a valid spec.timeZone, and names outside it are not.
 func TestTimeZones(t *testing.T) {
-	path := field.NewPath("spec", "timeZone")
+	path := rootPath("spec").Child("timeZone")
 	for _, name := range zoneNames {
 		tz := name
 		if errs := validateTimeZone(&tz, path); len(errs) != 0 {

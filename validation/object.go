@@ -164,7 +164,7 @@ const GeneratedUID types.UID = "00000000-0000-4000-8000-000000000000"
 // with the request's (see NamespaceMismatchDetail), or nil.
 func namespaceMismatch(meta *metav1.ObjectMeta, opts Options) field.ErrorList {
 	if meta.Namespace != "" && opts.Namespace != "" && meta.Namespace != opts.Namespace {
-		return field.ErrorList{field.Invalid(newPath("metadata").Child("namespace").P(), meta.Namespace, NamespaceMismatchDetail)}
+		return field.ErrorList{field.Invalid(rootPath("metadata").Child("namespace").P(), meta.Namespace, NamespaceMismatchDetail)}
 	}
 	return nil
 }
@@ -178,7 +178,7 @@ func updateNamespace(meta, old *metav1.ObjectMeta) field.ErrorList {
 	case meta.Namespace == "" || old.Namespace == "":
 		meta.Namespace = old.Namespace
 	default:
-		return field.ErrorList{field.Invalid(newPath("metadata").Child("namespace").P(), meta.Namespace, NamespaceMismatchDetail)}
+		return field.ErrorList{field.Invalid(rootPath("metadata").Child("namespace").P(), meta.Namespace, NamespaceMismatchDetail)}
 	}
 	return nil
 }
@@ -194,7 +194,7 @@ func assignStoredMeta(meta *metav1.ObjectMeta, opts Options) {
 // nothing, then declarative validation (see finishDeclarative).
 func finishCreate(errs field.ErrorList, meta *metav1.ObjectMeta, enforced field.ErrorList) field.ErrorList {
 	if len(errs) == 0 {
-		errs = validateGenericObjectMeta(meta, true, pathSegmentName, newPath("metadata"))
+		errs = validateGenericObjectMeta(meta, true, pathSegmentName, rootPath("metadata"))
 	}
 	return finishDeclarative(errs, enforced)
 }
@@ -203,7 +203,7 @@ func finishCreate(errs field.ErrorList, meta *metav1.ObjectMeta, enforced field.
 // generic metadata checks first, then the strategy's errors, then declarative
 // validation.
 func finishUpdate(errs field.ErrorList, meta, oldMeta *metav1.ObjectMeta, enforced field.ErrorList) field.ErrorList {
-	metaPath := newPath("metadata")
+	metaPath := rootPath("metadata")
 	common := validateGenericObjectMeta(meta, true, pathSegmentName, metaPath)
 	common = append(common, apimachineryvalidation.ValidateObjectMetaUpdate(meta, oldMeta, metaPath.P())...)
 	return finishDeclarative(append(common, errs...), enforced)
@@ -270,10 +270,13 @@ func templateOptions(opts Options, t, old *corev1.PodTemplateSpec) podValidation
 
 // validateTemplate mirrors upstream ValidatePodTemplateSpec with label and annotation
 // errors in sorted order (upstream ranges over the maps).
-func validateTemplate(t *corev1.PodTemplateSpec, fldPath *field.Path, o podValidationOptions) field.ErrorList {
-	errs := validatePodTemplateSpec(t, fldPath, o)
+func validateTemplate(t *corev1.PodTemplateSpec, fldPath lpath, o podValidationOptions) field.ErrorList {
+	// The pod validators nest deep below the template: give them every segment of
+	// the lazy path, at the price of building the template's own path once.
+	fldPath = fromPath(fldPath.P())
+	errs := validatePodTemplateSpecL(t, fldPath, o)
 	if len(errs) == 0 {
 		return nil
 	}
-	return sortMapRuns(errs, fldPath.Child("labels").String(), fldPath.Child("annotations").String())
+	return sortMapRuns(errs, fldPath.Child("labels").P().String(), fldPath.Child("annotations").P().String())
 }

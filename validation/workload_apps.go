@@ -24,19 +24,19 @@ import (
 
 // selectorMismatch is the error every workload reports when its selector does not
 // select its template's labels.
-func selectorMismatch(fldPath *field.Path, labels map[string]string) *field.Error {
-	return field.Invalid(fldPath.Child("metadata", "labels"), labels, "`selector` does not match template `labels`")
+func selectorMismatch(fldPath lpath, labels map[string]string) *field.Error {
+	return field.Invalid(fldPath.Child("metadata", "labels").P(), labels, "`selector` does not match template `labels`")
 }
 
 // validateStrictSelector is the selector check of Deployments, ReplicaSets and
 // StatefulSets: required, valid with valid label values, and not empty.
-func validateStrictSelector(sel *metav1.LabelSelector, kind string, fldPath *field.Path) field.ErrorList {
+func validateStrictSelector(sel *metav1.LabelSelector, kind string, fldPath lpath) field.ErrorList {
 	if sel == nil {
-		return field.ErrorList{field.Required(fldPath, "")}
+		return field.ErrorList{field.Required(fldPath.P(), "")}
 	}
-	errs := validateLabelSelector(sel, false, fromPath(fldPath))
+	errs := validateLabelSelector(sel, false, fldPath)
 	if len(sel.MatchLabels)+len(sel.MatchExpressions) == 0 {
-		errs = append(errs, field.Invalid(fldPath, sel, "empty selector is invalid for "+kind))
+		errs = append(errs, field.Invalid(fldPath.P(), sel, "empty selector is invalid for "+kind))
 	}
 	return errs
 }
@@ -45,7 +45,7 @@ func validateStrictSelector(sel *metav1.LabelSelector, kind string, fldPath *fie
 // with kind "ReplicationController", the template part of
 // ValidatePodTemplateSpecForRC): the selector must select the template, which is
 // validated, must restart Always and may not have an active deadline.
-func validateTemplateForReplicaSet(t *corev1.PodTemplateSpec, sel *metav1.LabelSelector, k selectorKind, kind string, fldPath *field.Path, o podValidationOptions) field.ErrorList {
+func validateTemplateForReplicaSet(t *corev1.PodTemplateSpec, sel *metav1.LabelSelector, k selectorKind, kind string, fldPath lpath, o podValidationOptions) field.ErrorList {
 	var errs field.ErrorList
 	if k != selectorEverything && !selectorMatches(sel, k, t.Labels) {
 		errs = append(errs, selectorMismatch(fldPath, t.Labels))
@@ -57,28 +57,28 @@ func validateTemplateForReplicaSet(t *corev1.PodTemplateSpec, sel *metav1.LabelS
 
 // validateAlwaysRestart is the restartPolicy Always and no activeDeadlineSeconds rule
 // of the workloads whose pods run forever.
-func validateAlwaysRestart(spec *corev1.PodSpec, kind string, specPath *field.Path) field.ErrorList {
+func validateAlwaysRestart(spec *corev1.PodSpec, kind string, specPath lpath) field.ErrorList {
 	var errs field.ErrorList
 	if spec.RestartPolicy != corev1.RestartPolicyAlways {
-		errs = append(errs, field.NotSupported(specPath.Child("restartPolicy"), spec.RestartPolicy, []string{string(corev1.RestartPolicyAlways)}))
+		errs = append(errs, field.NotSupported(specPath.Child("restartPolicy").P(), spec.RestartPolicy, []string{string(corev1.RestartPolicyAlways)}))
 	}
 	if spec.ActiveDeadlineSeconds != nil {
-		errs = append(errs, field.Forbidden(specPath.Child("activeDeadlineSeconds"), "activeDeadlineSeconds in "+kind+" is not Supported"))
+		errs = append(errs, field.Forbidden(specPath.Child("activeDeadlineSeconds").P(), "activeDeadlineSeconds in "+kind+" is not Supported"))
 	}
 	return errs
 }
 
 // nonNeg is ValidateNonnegativeField on a built path.
-func nonNeg(v int64, fldPath *field.Path) field.ErrorList {
+func nonNeg(v int64, fldPath lpath) field.ErrorList {
 	if v < 0 {
-		return field.ErrorList{field.Invalid(fldPath, v, "must be greater than or equal to 0").WithOrigin("minimum")}
+		return field.ErrorList{field.Invalid(fldPath.P(), v, "must be greater than or equal to 0").WithOrigin("minimum")}
 	}
 	return nil
 }
 
 // nonNegChild is nonNeg(v, parent.Child(name)) without building the path unless v
 // is negative.
-func nonNegChild(v int64, parent *field.Path, name string) field.ErrorList {
+func nonNegChild(v int64, parent lpath, name string) field.ErrorList {
 	if v < 0 {
 		return nonNeg(v, parent.Child(name))
 	}
@@ -100,7 +100,7 @@ func derefIntOrString(p *intstr.IntOrString) intstr.IntOrString {
 }
 
 // validatePositiveIntOrPercent mirrors ValidatePositiveIntOrPercent.
-func validatePositiveIntOrPercent(v intstr.IntOrString, fldPath *field.Path) field.ErrorList {
+func validatePositiveIntOrPercent(v intstr.IntOrString, fldPath lpath) field.ErrorList {
 	switch v.Type {
 	case intstr.String:
 		if isPercent(v.StrVal) {
@@ -108,13 +108,13 @@ func validatePositiveIntOrPercent(v intstr.IntOrString, fldPath *field.Path) fie
 		}
 		var errs field.ErrorList
 		for _, msg := range validation.IsValidPercent(v.StrVal) {
-			errs = append(errs, field.Invalid(fldPath, v, msg))
+			errs = append(errs, field.Invalid(fldPath.P(), v, msg))
 		}
 		return errs
 	case intstr.Int:
 		return nonNeg(int64(v.IntValue()), fldPath)
 	}
-	return field.ErrorList{field.Invalid(fldPath, v, "must be an integer or percentage (e.g '5%%')")}
+	return field.ErrorList{field.Invalid(fldPath.P(), v, "must be an integer or percentage (e.g '5%%')")}
 }
 
 // isPercent is apimachinery's IsValidPercent without the regular expression: digits
@@ -150,9 +150,9 @@ func intOrPercentValue(v intstr.IntOrString) int {
 }
 
 // notMoreThan100Percent mirrors IsNotMoreThan100Percent.
-func notMoreThan100Percent(v intstr.IntOrString, fldPath *field.Path) field.ErrorList {
+func notMoreThan100Percent(v intstr.IntOrString, fldPath lpath) field.ErrorList {
 	if n, ok := percentValue(v); ok && n > 100 {
-		return field.ErrorList{field.Invalid(fldPath, v, "must not be greater than 100%")}
+		return field.ErrorList{field.Invalid(fldPath.P(), v, "must not be greater than 100%")}
 	}
 	return nil
 }
@@ -208,8 +208,8 @@ func validateDeploymentCreate(in *appsv1.Deployment, opts Options) field.ErrorLi
 		defaulting.PrepareDeploymentForCreate(d, g)
 	}
 	o := templateOptions(opts, &d.Spec.Template, nil)
-	errs = validateObjectMeta(&d.ObjectMeta, true, nameIsDNSSubdomain, newPath("metadata"))
-	errs = append(errs, validateDeploymentSpec(&d.Spec, rollbackTo, field.NewPath("spec"), o)...)
+	errs = validateObjectMeta(&d.ObjectMeta, true, nameIsDNSSubdomain, rootPath("metadata"))
+	errs = append(errs, validateDeploymentSpec(&d.Spec, rollbackTo, rootPath("spec"), o)...)
 	return finishCreate(errs, &d.ObjectMeta, nil)
 }
 
@@ -248,7 +248,7 @@ func validateDeploymentUpdate(newIn, oldIn *appsv1.Deployment, opts Options) fie
 	}
 	carryOverMeta(&d.ObjectMeta, &old.ObjectMeta)
 	o := templateOptions(opts, &d.Spec.Template, &old.Spec.Template)
-	specPath := field.NewPath("spec")
+	specPath := rootPath("spec")
 	errs = validateObjectMetaUpdate(&d.ObjectMeta, &old.ObjectMeta, field.NewPath("metadata"))
 	errs = append(errs, validateDeploymentSpec(&d.Spec, rollbackTo, specPath, o)...)
 	errs = append(errs, immutable(d.Spec.Selector, old.Spec.Selector, specPath.Child("selector"))...)
@@ -279,20 +279,20 @@ func carryOverMeta(meta, old *metav1.ObjectMeta) {
 
 // immutable mirrors ValidateImmutableField: an Invalid "field is immutable" with the
 // new value when the values differ semantically.
-func immutable(newVal, oldVal any, fldPath *field.Path) field.ErrorList {
+func immutable(newVal, oldVal any, fldPath lpath) field.ErrorList {
 	if apidiff.Equal(newVal, oldVal) {
 		return nil
 	}
-	return field.ErrorList{field.Invalid(fldPath, newVal, apimachineryvalidation.FieldImmutableErrorMsg)}
+	return field.ErrorList{field.Invalid(fldPath.P(), newVal, apimachineryvalidation.FieldImmutableErrorMsg)}
 }
 
 // validateDeploymentSpec mirrors ValidateDeploymentSpec.
-func validateDeploymentSpec(spec *appsv1.DeploymentSpec, rollbackTo *int64, fldPath *field.Path, o podValidationOptions) field.ErrorList {
+func validateDeploymentSpec(spec *appsv1.DeploymentSpec, rollbackTo *int64, fldPath lpath, o podValidationOptions) field.ErrorList {
 	replicas := derefInt32(spec.Replicas)
 	errs := nonNegChild(int64(replicas), fldPath, "replicas")
 	errs = append(errs, validateStrictSelector(spec.Selector, "deployment", fldPath.Child("selector"))...)
 	if k := classifySelector(spec.Selector); k == selectorInvalid {
-		errs = append(errs, field.Invalid(fldPath.Child("selector"), spec.Selector, "invalid label selector"))
+		errs = append(errs, field.Invalid(fldPath.Child("selector").P(), spec.Selector, "invalid label selector"))
 	} else {
 		errs = append(errs, validateTemplateForReplicaSet(&spec.Template, spec.Selector, k, "ReplicaSet", fldPath.Child("template"), o)...)
 	}
@@ -307,37 +307,37 @@ func validateDeploymentSpec(spec *appsv1.DeploymentSpec, rollbackTo *int64, fldP
 	if p := spec.ProgressDeadlineSeconds; p != nil {
 		errs = append(errs, nonNegChild(int64(*p), fldPath, "progressDeadlineSeconds")...)
 		if *p <= spec.MinReadySeconds {
-			errs = append(errs, field.Invalid(fldPath.Child("progressDeadlineSeconds"), spec.ProgressDeadlineSeconds, "must be greater than minReadySeconds"))
+			errs = append(errs, field.Invalid(fldPath.Child("progressDeadlineSeconds").P(), spec.ProgressDeadlineSeconds, "must be greater than minReadySeconds"))
 		}
 	}
 	return errs
 }
 
 // validateDeploymentStrategy mirrors ValidateDeploymentStrategy.
-func validateDeploymentStrategy(s *appsv1.DeploymentStrategy, fldPath *field.Path) field.ErrorList {
+func validateDeploymentStrategy(s *appsv1.DeploymentStrategy, fldPath lpath) field.ErrorList {
 	switch s.Type {
 	case appsv1.RecreateDeploymentStrategyType:
 		if s.RollingUpdate != nil {
-			return field.ErrorList{field.Forbidden(fldPath.Child("rollingUpdate"), "may not be specified when strategy `type` is 'Recreate'")}
+			return field.ErrorList{field.Forbidden(fldPath.Child("rollingUpdate").P(), "may not be specified when strategy `type` is 'Recreate'")}
 		}
 	case appsv1.RollingUpdateDeploymentStrategyType:
 		if s.RollingUpdate == nil {
-			return field.ErrorList{field.Required(fldPath.Child("rollingUpdate"), "this should be defaulted and never be nil")}
+			return field.ErrorList{field.Required(fldPath.Child("rollingUpdate").P(), "this should be defaulted and never be nil")}
 		}
 		return validateRollingUpdateDeployment(s.RollingUpdate, fldPath.Child("rollingUpdate"))
 	default:
-		return field.ErrorList{field.NotSupported(fldPath, s, []string{string(appsv1.RecreateDeploymentStrategyType), string(appsv1.RollingUpdateDeploymentStrategyType)})}
+		return field.ErrorList{field.NotSupported(fldPath.P(), s, []string{string(appsv1.RecreateDeploymentStrategyType), string(appsv1.RollingUpdateDeploymentStrategyType)})}
 	}
 	return nil
 }
 
 // validateRollingUpdateDeployment mirrors ValidateRollingUpdateDeployment.
-func validateRollingUpdateDeployment(ru *appsv1.RollingUpdateDeployment, fldPath *field.Path) field.ErrorList {
+func validateRollingUpdateDeployment(ru *appsv1.RollingUpdateDeployment, fldPath lpath) field.ErrorList {
 	mu, ms := derefIntOrString(ru.MaxUnavailable), derefIntOrString(ru.MaxSurge)
 	errs := validatePositiveIntOrPercent(mu, fldPath.Child("maxUnavailable"))
 	errs = append(errs, validatePositiveIntOrPercent(ms, fldPath.Child("maxSurge"))...)
 	if intOrPercentValue(mu) == 0 && intOrPercentValue(ms) == 0 {
-		errs = append(errs, field.Invalid(fldPath.Child("maxUnavailable"), mu, "may not be 0 when `maxSurge` is 0"))
+		errs = append(errs, field.Invalid(fldPath.Child("maxUnavailable").P(), mu, "may not be 0 when `maxSurge` is 0"))
 	}
 	return append(errs, notMoreThan100Percent(mu, fldPath.Child("maxUnavailable"))...)
 }
@@ -361,8 +361,8 @@ func validateReplicaSetCreate(in *appsv1.ReplicaSet, opts Options) field.ErrorLi
 		defaulting.PrepareReplicaSetForCreate(rs, g)
 	}
 	o := templateOptions(opts, &rs.Spec.Template, nil)
-	errs := validateObjectMeta(&rs.ObjectMeta, true, nameIsDNSSubdomain, newPath("metadata"))
-	errs = append(errs, validateReplicaSetSpec(&rs.Spec, field.NewPath("spec"), o)...)
+	errs := validateObjectMeta(&rs.ObjectMeta, true, nameIsDNSSubdomain, rootPath("metadata"))
+	errs = append(errs, validateReplicaSetSpec(&rs.Spec, rootPath("spec"), o)...)
 	return finishCreate(errs, &rs.ObjectMeta, nil)
 }
 
@@ -392,7 +392,7 @@ func validateReplicaSetUpdate(newIn, oldIn *appsv1.ReplicaSet, opts Options) fie
 	}
 	carryOverMeta(&rs.ObjectMeta, &old.ObjectMeta)
 	o := templateOptions(opts, &rs.Spec.Template, &old.Spec.Template)
-	specPath := field.NewPath("spec")
+	specPath := rootPath("spec")
 	errs := validateObjectMetaUpdate(&rs.ObjectMeta, &old.ObjectMeta, field.NewPath("metadata"))
 	errs = append(errs, validateReplicaSetSpec(&rs.Spec, specPath, o)...)
 	errs = append(errs, immutable(rs.Spec.Selector, old.Spec.Selector, specPath.Child("selector"))...)
@@ -400,13 +400,13 @@ func validateReplicaSetUpdate(newIn, oldIn *appsv1.ReplicaSet, opts Options) fie
 }
 
 // validateReplicaSetSpec mirrors ValidateReplicaSetSpec.
-func validateReplicaSetSpec(spec *appsv1.ReplicaSetSpec, fldPath *field.Path, o podValidationOptions) field.ErrorList {
+func validateReplicaSetSpec(spec *appsv1.ReplicaSetSpec, fldPath lpath, o podValidationOptions) field.ErrorList {
 	errs := nonNegChild(int64(derefInt32(spec.Replicas)), fldPath, "replicas")
 	errs = append(errs, nonNegChild(int64(spec.MinReadySeconds), fldPath, "minReadySeconds")...)
 	// Upstream's message says deployment for ReplicaSets too.
 	errs = append(errs, validateStrictSelector(spec.Selector, "deployment", fldPath.Child("selector"))...)
 	if k := classifySelector(spec.Selector); k == selectorInvalid {
-		errs = append(errs, field.Invalid(fldPath.Child("selector"), spec.Selector, "invalid label selector"))
+		errs = append(errs, field.Invalid(fldPath.Child("selector").P(), spec.Selector, "invalid label selector"))
 	} else {
 		errs = append(errs, validateTemplateForReplicaSet(&spec.Template, spec.Selector, k, "ReplicaSet", fldPath.Child("template"), o)...)
 	}
@@ -455,8 +455,8 @@ func validateDaemonSetCreate(in *appsv1.DaemonSet, opts Options) field.ErrorList
 		}
 	}
 	o := templateOptions(opts, &ds.Spec.Template, nil)
-	errs = validateObjectMeta(&ds.ObjectMeta, true, nameIsDNSSubdomain, newPath("metadata"))
-	errs = append(errs, validateDaemonSetSpec(&ds.Spec, tg, field.NewPath("spec"), o)...)
+	errs = validateObjectMeta(&ds.ObjectMeta, true, nameIsDNSSubdomain, rootPath("metadata"))
+	errs = append(errs, validateDaemonSetSpec(&ds.Spec, tg, rootPath("spec"), o)...)
 	return finishCreate(errs, &ds.ObjectMeta, nil)
 }
 
@@ -495,7 +495,7 @@ func validateDaemonSetUpdate(newIn, oldIn *appsv1.DaemonSet, opts Options) field
 	carryOverMeta(&ds.ObjectMeta, &old.ObjectMeta)
 	o := templateOptions(opts, &ds.Spec.Template, &old.Spec.Template)
 	o.allowInvalidLabelValueInSelector = o.allowInvalidLabelValueInSelector || selectorHasInvalidLabelValue(old.Spec.Selector)
-	specPath := field.NewPath("spec")
+	specPath := rootPath("spec")
 	errs = validateObjectMetaUpdate(&ds.ObjectMeta, &old.ObjectMeta, field.NewPath("metadata"))
 	errs = append(errs, validateDaemonSetSpecUpdate(&ds.Spec, &old.Spec, tg, oldTG, specPath)...)
 	errs = append(errs, validateDaemonSetSpec(&ds.Spec, tg, specPath, o)...)
@@ -518,31 +518,31 @@ func selectorHasInvalidLabelValue(ps *metav1.LabelSelector) bool {
 }
 
 // validateDaemonSetSpecUpdate mirrors ValidateDaemonSetSpecUpdate.
-func validateDaemonSetSpecUpdate(spec, old *appsv1.DaemonSetSpec, tg, oldTG int64, fldPath *field.Path) field.ErrorList {
+func validateDaemonSetSpecUpdate(spec, old *appsv1.DaemonSetSpec, tg, oldTG int64, fldPath lpath) field.ErrorList {
 	var errs field.ErrorList
 	tgPath := fldPath.Child("templateGeneration")
 	if tg < oldTG {
-		errs = append(errs, field.Invalid(tgPath, tg, "must not be decremented"))
+		errs = append(errs, field.Invalid(tgPath.P(), tg, "must not be decremented"))
 	}
 	updated := !apidiff.Equal(spec.Template, old.Template)
 	if tg == oldTG && updated {
-		errs = append(errs, field.Invalid(tgPath, tg, "must be incremented upon template update"))
+		errs = append(errs, field.Invalid(tgPath.P(), tg, "must be incremented upon template update"))
 	} else if tg > oldTG && !updated {
-		errs = append(errs, field.Invalid(tgPath, tg, "must not be incremented without template update"))
+		errs = append(errs, field.Invalid(tgPath.P(), tg, "must not be incremented without template update"))
 	}
-	return append(errs, immutable(spec.Selector, old.Selector, field.NewPath("spec", "selector"))...)
+	return append(errs, immutable(spec.Selector, old.Selector, rootPath("spec").Child("selector"))...)
 }
 
 // validateDaemonSetSpec mirrors ValidateDaemonSetSpec.
-func validateDaemonSetSpec(spec *appsv1.DaemonSetSpec, tg int64, fldPath *field.Path, o podValidationOptions) field.ErrorList {
+func validateDaemonSetSpec(spec *appsv1.DaemonSetSpec, tg int64, fldPath lpath, o podValidationOptions) field.ErrorList {
 	selPath := fldPath.Child("selector")
-	errs := validateLabelSelector(spec.Selector, o.allowInvalidLabelValueInSelector, fromPath(selPath))
+	errs := validateLabelSelector(spec.Selector, o.allowInvalidLabelValueInSelector, selPath)
 	tPath := fldPath.Child("template")
 	if k := classifySelector(spec.Selector); k != selectorInvalid && !selectorMatches(spec.Selector, k, spec.Template.Labels) {
 		errs = append(errs, selectorMismatch(tPath, spec.Template.Labels))
 	}
 	if spec.Selector != nil && len(spec.Selector.MatchLabels)+len(spec.Selector.MatchExpressions) == 0 {
-		errs = append(errs, field.Invalid(selPath, spec.Selector, "empty selector is invalid for daemonset"))
+		errs = append(errs, field.Invalid(selPath.P(), spec.Selector, "empty selector is invalid for daemonset"))
 	}
 	errs = append(errs, validateTemplate(&spec.Template, tPath, o)...)
 	errs = append(errs, validateAlwaysRestart(&spec.Template.Spec, "DaemonSet", tPath.Child("spec"))...)
@@ -556,22 +556,22 @@ func validateDaemonSetSpec(spec *appsv1.DaemonSetSpec, tg int64, fldPath *field.
 }
 
 // validateDaemonSetUpdateStrategy mirrors ValidateDaemonSetUpdateStrategy.
-func validateDaemonSetUpdateStrategy(s *appsv1.DaemonSetUpdateStrategy, fldPath *field.Path) field.ErrorList {
+func validateDaemonSetUpdateStrategy(s *appsv1.DaemonSetUpdateStrategy, fldPath lpath) field.ErrorList {
 	switch s.Type {
 	case appsv1.OnDeleteDaemonSetStrategyType:
 	case appsv1.RollingUpdateDaemonSetStrategyType:
 		if s.RollingUpdate == nil {
-			return field.ErrorList{field.Required(fldPath.Child("rollingUpdate"), "")}
+			return field.ErrorList{field.Required(fldPath.Child("rollingUpdate").P(), "")}
 		}
 		return validateRollingUpdateDaemonSet(s.RollingUpdate, fldPath.Child("rollingUpdate"))
 	default:
-		return field.ErrorList{field.NotSupported(fldPath, s, []string{string(appsv1.RollingUpdateDaemonSetStrategyType), string(appsv1.OnDeleteDaemonSetStrategyType)})}
+		return field.ErrorList{field.NotSupported(fldPath.P(), s, []string{string(appsv1.RollingUpdateDaemonSetStrategyType), string(appsv1.OnDeleteDaemonSetStrategyType)})}
 	}
 	return nil
 }
 
 // validateRollingUpdateDaemonSet mirrors ValidateRollingUpdateDaemonSet.
-func validateRollingUpdateDaemonSet(ru *appsv1.RollingUpdateDaemonSet, fldPath *field.Path) field.ErrorList {
+func validateRollingUpdateDaemonSet(ru *appsv1.RollingUpdateDaemonSet, fldPath lpath) field.ErrorList {
 	mu, ms := derefIntOrString(ru.MaxUnavailable), derefIntOrString(ru.MaxSurge)
 	muPath, msPath := fldPath.Child("maxUnavailable"), fldPath.Child("maxSurge")
 	errs := validatePositiveIntOrPercent(mu, muPath)
@@ -581,9 +581,9 @@ func validateRollingUpdateDaemonSet(ru *appsv1.RollingUpdateDaemonSet, fldPath *
 	hasUnavailable, hasSurge := intOrPercentValue(mu) != 0, intOrPercentValue(ms) != 0
 	switch {
 	case hasUnavailable && hasSurge:
-		errs = append(errs, field.Invalid(msPath, ms, "may not be set when maxUnavailable is non-zero"))
+		errs = append(errs, field.Invalid(msPath.P(), ms, "may not be set when maxUnavailable is non-zero"))
 	case !hasUnavailable && !hasSurge:
-		errs = append(errs, field.Required(muPath, "cannot be 0 when maxSurge is 0"))
+		errs = append(errs, field.Required(muPath.P(), "cannot be 0 when maxSurge is 0"))
 	}
 	return errs
 }
@@ -625,8 +625,8 @@ func validateStatefulSetCreate(in *appsv1.StatefulSet, opts Options) field.Error
 	}
 	o := templateOptions(opts, &ss.Spec.Template, nil)
 	setOpts := statefulSetOptions{allowRecreateStrategy: g.StatefulSetRecreateStrategy}
-	errs := validateObjectMeta(&ss.ObjectMeta, true, nameIsDNSLabel, newPath("metadata"))
-	errs = append(errs, validateStatefulSetSpec(&ss.Spec, field.NewPath("spec"), o, setOpts, claimOptions(opts))...)
+	errs := validateObjectMeta(&ss.ObjectMeta, true, nameIsDNSLabel, rootPath("metadata"))
+	errs = append(errs, validateStatefulSetSpec(&ss.Spec, rootPath("spec"), o, setOpts, claimOptions(opts))...)
 	return finishCreate(errs, &ss.ObjectMeta, nil)
 }
 
@@ -665,10 +665,10 @@ func validateStatefulSetUpdate(newIn, oldIn *appsv1.StatefulSet, opts Options) f
 	}
 	errs := validateObjectMetaUpdate(&ss.ObjectMeta, &old.ObjectMeta, field.NewPath("metadata"))
 	// Stored StatefulSets whose spec no longer validates keep an unvalidated template.
-	if len(validateStatefulSetSpec(&old.Spec, nil, o, setOpts, claimOptions(opts))) > 0 {
+	if len(validateStatefulSetSpec(&old.Spec, lpath{}, o, setOpts, claimOptions(opts))) > 0 {
 		setOpts.skipValidatePodTemplateSpec = true
 	}
-	specPath := field.NewPath("spec")
+	specPath := rootPath("spec")
 	errs = append(errs, validateStatefulSetSpec(&ss.Spec, specPath, o, setOpts, claimOptions(opts))...)
 	errs = append(errs, withOrigin(immutable(ss.Spec.Selector, old.Spec.Selector, specPath.Child("selector")), "immutable")...)
 	errs = append(errs, withOrigin(immutable(ss.Spec.VolumeClaimTemplates, old.Spec.VolumeClaimTemplates, specPath.Child("volumeClaimTemplates")), "immutable")...)
@@ -693,14 +693,14 @@ func nameIsDNSLabel(name string, prefix bool) []string {
 
 // validateStatefulSetSpec mirrors ValidateStatefulSetSpec. fldPath may be nil (the
 // stored spec is validated under no path to decide whether to skip the template).
-func validateStatefulSetSpec(spec *appsv1.StatefulSetSpec, fldPath *field.Path, o podValidationOptions, setOpts statefulSetOptions, co claimValidationOptions) field.ErrorList {
+func validateStatefulSetSpec(spec *appsv1.StatefulSetSpec, fldPath lpath, o podValidationOptions, setOpts statefulSetOptions, co claimValidationOptions) field.ErrorList {
 	var errs field.ErrorList
 	switch spec.PodManagementPolicy {
 	case "":
-		errs = append(errs, field.Required(fldPath.Child("podManagementPolicy"), ""))
+		errs = append(errs, field.Required(fldPath.Child("podManagementPolicy").P(), ""))
 	case appsv1.OrderedReadyPodManagement, appsv1.ParallelPodManagement:
 	default:
-		errs = append(errs, field.Invalid(fldPath.Child("podManagementPolicy"), spec.PodManagementPolicy, fmt.Sprintf("must be '%s' or '%s'", appsv1.OrderedReadyPodManagement, appsv1.ParallelPodManagement)))
+		errs = append(errs, field.Invalid(fldPath.Child("podManagementPolicy").P(), spec.PodManagementPolicy, fmt.Sprintf("must be '%s' or '%s'", appsv1.OrderedReadyPodManagement, appsv1.ParallelPodManagement)))
 	}
 
 	us := &spec.UpdateStrategy
@@ -708,10 +708,10 @@ func validateStatefulSetSpec(spec *appsv1.StatefulSetSpec, fldPath *field.Path, 
 	onlyRolling := fmt.Sprintf("only allowed for updateStrategy '%s'", appsv1.RollingUpdateStatefulSetStrategyType)
 	switch {
 	case us.Type == "":
-		errs = append(errs, field.Required(usPath, ""))
+		errs = append(errs, field.Required(usPath.P(), ""))
 	case us.Type == appsv1.OnDeleteStatefulSetStrategyType:
 		if us.RollingUpdate != nil {
-			errs = append(errs, field.Invalid(usPath.Child("rollingUpdate"), us.RollingUpdate, onlyRolling))
+			errs = append(errs, field.Invalid(usPath.Child("rollingUpdate").P(), us.RollingUpdate, onlyRolling))
 		}
 	case us.Type == appsv1.RollingUpdateStatefulSetStrategyType:
 		if us.RollingUpdate != nil {
@@ -719,14 +719,14 @@ func validateStatefulSetSpec(spec *appsv1.StatefulSetSpec, fldPath *field.Path, 
 		}
 	case us.Type == appsv1.RecreateStatefulSetStrategyType && setOpts.allowRecreateStrategy:
 		if us.RollingUpdate != nil {
-			errs = append(errs, field.Invalid(usPath.Child("rollingUpdate"), us.RollingUpdate, onlyRolling))
+			errs = append(errs, field.Invalid(usPath.Child("rollingUpdate").P(), us.RollingUpdate, onlyRolling))
 		}
 	default:
 		valid := fmt.Sprintf("must be '%s' or '%s'", appsv1.RollingUpdateStatefulSetStrategyType, appsv1.OnDeleteStatefulSetStrategyType)
 		if setOpts.allowRecreateStrategy {
 			valid = fmt.Sprintf("must be '%s', '%s', or '%s'", appsv1.RollingUpdateStatefulSetStrategyType, appsv1.OnDeleteStatefulSetStrategyType, appsv1.RecreateStatefulSetStrategyType)
 		}
-		errs = append(errs, field.Invalid(usPath, *us, valid))
+		errs = append(errs, field.Invalid(usPath.P(), *us, valid))
 	}
 
 	if p := spec.PersistentVolumeClaimRetentionPolicy; p != nil {
@@ -747,22 +747,22 @@ func validateStatefulSetSpec(spec *appsv1.StatefulSetSpec, fldPath *field.Path, 
 	}
 	if !setOpts.allowInvalidServiceName && len(spec.ServiceName) > 0 {
 		for _, msg := range dns1123LabelErrs(spec.ServiceName) {
-			errs = append(errs, field.Invalid(fldPath.Child("serviceName"), spec.ServiceName, msg))
+			errs = append(errs, field.Invalid(fldPath.Child("serviceName").P(), spec.ServiceName, msg))
 		}
 	}
 
 	selPath := fldPath.Child("selector")
 	if spec.Selector == nil {
-		errs = append(errs, field.Required(selPath, "").MarkCoveredByDeclarative())
+		errs = append(errs, field.Required(selPath.P(), "").MarkCoveredByDeclarative())
 	} else {
-		errs = append(errs, validateLabelSelector(spec.Selector, false, fromPath(selPath))...)
+		errs = append(errs, validateLabelSelector(spec.Selector, false, selPath)...)
 		if len(spec.Selector.MatchLabels)+len(spec.Selector.MatchExpressions) == 0 {
-			errs = append(errs, field.Invalid(selPath, spec.Selector, "empty selector is invalid for statefulset"))
+			errs = append(errs, field.Invalid(selPath.P(), spec.Selector, "empty selector is invalid for statefulset"))
 		}
 	}
 
 	if k := classifySelector(spec.Selector); k == selectorInvalid {
-		errs = append(errs, field.Invalid(selPath, spec.Selector, ""))
+		errs = append(errs, field.Invalid(selPath.P(), spec.Selector, ""))
 	} else {
 		t := statefulSetTemplateToValidate(spec)
 		errs = append(errs, validateStatefulSetTemplate(t, spec.Selector, k, fldPath.Child("template"), o, setOpts)...)
@@ -773,7 +773,7 @@ func validateStatefulSetSpec(spec *appsv1.StatefulSetSpec, fldPath *field.Path, 
 
 // validateStatefulSetRestart is the restartPolicy and activeDeadlineSeconds rule of
 // ValidateStatefulSetSpec.
-func validateStatefulSetRestart(spec *corev1.PodSpec, specPath *field.Path) field.ErrorList {
+func validateStatefulSetRestart(spec *corev1.PodSpec, specPath lpath) field.ErrorList {
 	return validateAlwaysRestart(spec, "StatefulSet", specPath)
 }
 
@@ -821,7 +821,7 @@ func statefulSetTemplateToValidate(spec *appsv1.StatefulSetSpec) *corev1.PodTemp
 // selector must select the template; the template is validated unless the stored
 // spec no longer validates; its labels, annotations and pod annotations are checked
 // once more (duplicates then fold into one error per message).
-func validateStatefulSetTemplate(t *corev1.PodTemplateSpec, sel *metav1.LabelSelector, k selectorKind, fldPath *field.Path, o podValidationOptions, setOpts statefulSetOptions) field.ErrorList {
+func validateStatefulSetTemplate(t *corev1.PodTemplateSpec, sel *metav1.LabelSelector, k selectorKind, fldPath lpath, o podValidationOptions, setOpts statefulSetOptions) field.ErrorList {
 	var errs field.ErrorList
 	if k != selectorEverything && !selectorMatches(sel, k, t.Labels) {
 		errs = append(errs, selectorMismatch(fldPath, t.Labels))
@@ -829,30 +829,30 @@ func validateStatefulSetTemplate(t *corev1.PodTemplateSpec, sel *metav1.LabelSel
 	if !setOpts.skipValidatePodTemplateSpec {
 		errs = append(errs, validateTemplate(t, fldPath, o)...)
 	}
-	errs = append(errs, validateLabels(t.Labels, fromPath(fldPath.Child("labels")))...)
-	errs = append(errs, validateAnnotations(t.Annotations, fromPath(fldPath.Child("annotations")))...)
-	errs = append(errs, validatePodSpecificAnnotations(t.Annotations, &t.Spec, fldPath.Child("annotations"), &o)...)
+	errs = append(errs, validateLabels(t.Labels, fldPath.Child("labels"))...)
+	errs = append(errs, validateAnnotations(t.Annotations, fldPath.Child("annotations"))...)
+	errs = append(errs, validatePodSpecificAnnotationsL(t.Annotations, &t.Spec, fldPath.Child("annotations"), &o)...)
 	return errs
 }
 
 // validateRetentionPolicyType mirrors ValidatePersistentVolumeClaimRetentionPolicyType.
-func validateRetentionPolicyType(p appsv1.PersistentVolumeClaimRetentionPolicyType, fldPath *field.Path) field.ErrorList {
+func validateRetentionPolicyType(p appsv1.PersistentVolumeClaimRetentionPolicyType, fldPath lpath) field.ErrorList {
 	switch p {
 	case appsv1.RetainPersistentVolumeClaimRetentionPolicyType, appsv1.DeletePersistentVolumeClaimRetentionPolicyType:
 		return nil
 	}
-	return field.ErrorList{field.NotSupported(fldPath, p, []string{string(appsv1.RetainPersistentVolumeClaimRetentionPolicyType), string(appsv1.DeletePersistentVolumeClaimRetentionPolicyType)})}
+	return field.ErrorList{field.NotSupported(fldPath.P(), p, []string{string(appsv1.RetainPersistentVolumeClaimRetentionPolicyType), string(appsv1.DeletePersistentVolumeClaimRetentionPolicyType)})}
 }
 
 // validateRollingUpdateStatefulSet mirrors validateRollingUpdateStatefulSet.
-func validateRollingUpdateStatefulSet(ru *appsv1.RollingUpdateStatefulSetStrategy, fldPath *field.Path) field.ErrorList {
+func validateRollingUpdateStatefulSet(ru *appsv1.RollingUpdateStatefulSetStrategy, fldPath lpath) field.ErrorList {
 	errs := nonNegChild(int64(derefInt32(ru.Partition)), fldPath, "partition")
 	if ru.MaxUnavailable != nil {
 		muPath := fldPath.Child("maxUnavailable")
 		mu := *ru.MaxUnavailable
 		errs = append(errs, validatePositiveIntOrPercent(mu, muPath)...)
 		if intOrPercentValue(mu) == 0 {
-			errs = append(errs, field.Invalid(muPath, mu, "cannot be 0"))
+			errs = append(errs, field.Invalid(muPath.P(), mu, "cannot be 0"))
 		}
 		errs = append(errs, notMoreThan100Percent(mu, muPath)...)
 	}

@@ -116,9 +116,9 @@ func validateJobCreate(in *batchv1.Job, opts Options) field.ErrorList {
 		return serverPanic()
 	}
 	o := jobOptions{pod: templateOptions(opts, &j.Spec.Template, nil), requirePrefixedLabels: true}
-	errs := validateObjectMeta(&j.ObjectMeta, true, nameIsDNSSubdomain, newPath("metadata"))
+	errs := validateObjectMeta(&j.ObjectMeta, true, nameIsDNSSubdomain, rootPath("metadata"))
 	errs = append(errs, validateGeneratedSelector(j, o.requirePrefixedLabels)...)
-	errs = append(errs, validateJobSpecWithSelector(&j.Spec, nil, field.NewPath("spec"), o.pod)...)
+	errs = append(errs, validateJobSpecWithSelector(&j.Spec, nil, rootPath("spec"), o.pod)...)
 	errs = append(errs, validateNameAllowsCompletions(j)...)
 	return finishCreate(sortMapRuns(errs, "metadata.labels"), &j.ObjectMeta, nil)
 }
@@ -152,7 +152,7 @@ func validateJobUpdate(newIn, oldIn *batchv1.Job, opts Options) field.ErrorList 
 		return serverPanic()
 	}
 	o := jobUpdateOptions(opts, j, old, g)
-	specPath := field.NewPath("spec")
+	specPath := rootPath("spec")
 	errs := validateObjectMetaUpdate(&j.ObjectMeta, &old.ObjectMeta, field.NewPath("metadata"))
 	errs = append(errs, validateJobSpecUpdate(&j.Spec, &old.Spec, specPath, o)...)
 	errs = append(errs, validateNameAllowsCompletions(j)...)
@@ -198,7 +198,7 @@ func validateGeneratedSelector(j *batchv1.Job, batchLabels bool) field.ErrorList
 	if j.UID == "" {
 		errs = append(errs, field.Required(field.NewPath("metadata").Child("uid"), ""))
 	}
-	mPath := field.NewPath("spec").Child("template").Child("metadata")
+	mPath := rootPath("spec").Child("template").Child("metadata")
 	uid := string(j.UID)
 	labels := j.Spec.Template.Labels
 	errs = append(errs, validateHasLabel(labels, mPath, defaulting.LegacyControllerUIDLabel, uid)...)
@@ -220,13 +220,13 @@ func validateGeneratedSelector(j *batchv1.Job, batchLabels bool) field.ErrorList
 }
 
 // validateHasLabel mirrors ValidateHasLabel.
-func validateHasLabel(labels map[string]string, fldPath *field.Path, key, want string) field.ErrorList {
+func validateHasLabel(labels map[string]string, fldPath lpath, key, want string) field.ErrorList {
 	got, ok := labels[key]
 	if !ok {
-		return field.ErrorList{field.Required(fldPath.Child("labels").Key(key), fmt.Sprintf("must be '%s'", want))}
+		return field.ErrorList{field.Required(fldPath.Child("labels").Key(key).P(), fmt.Sprintf("must be '%s'", want))}
 	}
 	if got != want {
-		return field.ErrorList{field.Invalid(fldPath.Child("labels").Key(key), labels, fmt.Sprintf("must be '%s'", want))}
+		return field.ErrorList{field.Invalid(fldPath.Child("labels").Key(key).P(), labels, fmt.Sprintf("must be '%s'", want))}
 	}
 	return nil
 }
@@ -247,13 +247,13 @@ func validateNameAllowsCompletions(j *batchv1.Job) field.ErrorList {
 
 // validateJobSpecWithSelector mirrors ValidateJobSpec: the spec, then the selector
 // and whether it selects the template.
-func validateJobSpecWithSelector(spec, old *batchv1.JobSpec, fldPath *field.Path, o podValidationOptions) field.ErrorList {
+func validateJobSpecWithSelector(spec, old *batchv1.JobSpec, fldPath lpath, o podValidationOptions) field.ErrorList {
 	errs := validateJobSpec(spec, old, fldPath, o)
 	selPath := fldPath.Child("selector")
 	if spec.Selector == nil {
-		errs = append(errs, field.Required(selPath, ""))
+		errs = append(errs, field.Required(selPath.P(), ""))
 	} else {
-		errs = append(errs, validateLabelSelector(spec.Selector, o.allowInvalidLabelValueInSelector, fromPath(selPath))...)
+		errs = append(errs, validateLabelSelector(spec.Selector, o.allowInvalidLabelValueInSelector, selPath)...)
 	}
 	if k := classifySelector(spec.Selector); k != selectorInvalid && !selectorMatches(spec.Selector, k, spec.Template.Labels) {
 		errs = append(errs, selectorMismatch(fldPath.Child("template"), spec.Template.Labels))
@@ -262,7 +262,7 @@ func validateJobSpecWithSelector(spec, old *batchv1.JobSpec, fldPath *field.Path
 }
 
 // validateJobSpec mirrors validateJobSpec.
-func validateJobSpec(spec, old *batchv1.JobSpec, fldPath *field.Path, o podValidationOptions) field.ErrorList {
+func validateJobSpec(spec, old *batchv1.JobSpec, fldPath lpath, o podValidationOptions) field.ErrorList {
 	var errs field.ErrorList
 	if spec.Parallelism != nil {
 		errs = append(errs, nonNegChild(int64(*spec.Parallelism), fldPath, "parallelism")...)
@@ -285,19 +285,19 @@ func validateJobSpec(spec, old *batchv1.JobSpec, fldPath *field.Path, o podValid
 	if spec.MaxFailedIndexes != nil {
 		errs = append(errs, nonNegChild(int64(*spec.MaxFailedIndexes), fldPath, "maxFailedIndexes")...)
 		if spec.BackoffLimitPerIndex == nil {
-			errs = append(errs, field.Required(fldPath.Child("backoffLimitPerIndex"), "when maxFailedIndexes is specified").WithOrigin("dependentRequired").MarkCoveredByDeclarative())
+			errs = append(errs, field.Required(fldPath.Child("backoffLimitPerIndex").P(), "when maxFailedIndexes is specified").WithOrigin("dependentRequired").MarkCoveredByDeclarative())
 		}
 	}
 	if spec.ManagedBy != nil {
 		mbPath := fldPath.Child("managedBy")
-		errs = append(errs, validation.IsDomainPrefixedPath(mbPath, *spec.ManagedBy)...)
+		errs = append(errs, validation.IsDomainPrefixedPath(mbPath.P(), *spec.ManagedBy)...)
 		if len(*spec.ManagedBy) > maxManagedByLength {
-			errs = append(errs, field.TooLong(mbPath, "", maxManagedByLength))
+			errs = append(errs, field.TooLong(mbPath.P(), "", maxManagedByLength))
 		}
 	}
 	if m := spec.CompletionMode; m != nil {
 		if *m != batchv1.NonIndexedCompletion && *m != batchv1.IndexedCompletion {
-			errs = append(errs, field.NotSupported(fldPath.Child("completionMode"), m, []batchv1.CompletionMode{batchv1.NonIndexedCompletion, batchv1.IndexedCompletion}))
+			errs = append(errs, field.NotSupported(fldPath.Child("completionMode").P(), m, []batchv1.CompletionMode{batchv1.NonIndexedCompletion, batchv1.IndexedCompletion}))
 		}
 		if *m == batchv1.IndexedCompletion {
 			errs = append(errs, validateIndexedJob(spec, fldPath)...)
@@ -305,10 +305,10 @@ func validateJobSpec(spec, old *batchv1.JobSpec, fldPath *field.Path, o podValid
 	}
 	if spec.CompletionMode == nil || *spec.CompletionMode == batchv1.NonIndexedCompletion {
 		if spec.BackoffLimitPerIndex != nil {
-			errs = append(errs, field.Invalid(fldPath.Child("backoffLimitPerIndex"), *spec.BackoffLimitPerIndex, "requires indexed completion mode"))
+			errs = append(errs, field.Invalid(fldPath.Child("backoffLimitPerIndex").P(), *spec.BackoffLimitPerIndex, "requires indexed completion mode"))
 		}
 		if spec.MaxFailedIndexes != nil {
-			errs = append(errs, field.Invalid(fldPath.Child("maxFailedIndexes"), *spec.MaxFailedIndexes, "requires indexed completion mode"))
+			errs = append(errs, field.Invalid(fldPath.Child("maxFailedIndexes").P(), *spec.MaxFailedIndexes, "requires indexed completion mode"))
 		}
 	}
 	if spec.PodFailurePolicy != nil {
@@ -316,7 +316,7 @@ func validateJobSpec(spec, old *batchv1.JobSpec, fldPath *field.Path, o podValid
 	}
 	if spec.SuccessPolicy != nil {
 		if spec.CompletionMode == nil || *spec.CompletionMode != batchv1.IndexedCompletion {
-			errs = append(errs, field.Invalid(fldPath.Child("successPolicy"), *spec.SuccessPolicy, "requires indexed completion mode"))
+			errs = append(errs, field.Invalid(fldPath.Child("successPolicy").P(), *spec.SuccessPolicy, "requires indexed completion mode"))
 		} else {
 			errs = append(errs, validateSuccessPolicy(spec, fldPath.Child("successPolicy"))...)
 		}
@@ -329,52 +329,52 @@ func validateJobSpec(spec, old *batchv1.JobSpec, fldPath *field.Path, o podValid
 	rpPath := tPath.Child("spec", "restartPolicy")
 	switch rp := spec.Template.Spec.RestartPolicy; {
 	case rp == corev1.RestartPolicyAlways || rp == "":
-		errs = append(errs, field.Required(rpPath, fmt.Sprintf("valid values: %q, %q", corev1.RestartPolicyOnFailure, corev1.RestartPolicyNever)))
+		errs = append(errs, field.Required(rpPath.P(), fmt.Sprintf("valid values: %q, %q", corev1.RestartPolicyOnFailure, corev1.RestartPolicyNever)))
 	case rp != corev1.RestartPolicyOnFailure && rp != corev1.RestartPolicyNever:
-		errs = append(errs, field.NotSupported(rpPath, rp, []corev1.RestartPolicy{corev1.RestartPolicyOnFailure, corev1.RestartPolicyNever}))
+		errs = append(errs, field.NotSupported(rpPath.P(), rp, []corev1.RestartPolicy{corev1.RestartPolicyOnFailure, corev1.RestartPolicyNever}))
 	case spec.PodFailurePolicy != nil && rp != corev1.RestartPolicyNever:
-		errs = append(errs, field.Invalid(rpPath, rp, fmt.Sprintf("only %q is supported when podFailurePolicy is specified", corev1.RestartPolicyNever)))
+		errs = append(errs, field.Invalid(rpPath.P(), rp, fmt.Sprintf("only %q is supported when podFailurePolicy is specified", corev1.RestartPolicyNever)))
 	}
 	return errs
 }
 
 // validateIndexedJob is the Indexed part of validateJobSpec.
-func validateIndexedJob(spec *batchv1.JobSpec, fldPath *field.Path) field.ErrorList {
+func validateIndexedJob(spec *batchv1.JobSpec, fldPath lpath) field.ErrorList {
 	var errs field.ErrorList
 	indexed := batchv1.IndexedCompletion
 	if spec.Completions == nil {
-		errs = append(errs, field.Required(fldPath.Child("completions"), fmt.Sprintf("when completion mode is %s", indexed)))
+		errs = append(errs, field.Required(fldPath.Child("completions").P(), fmt.Sprintf("when completion mode is %s", indexed)))
 	}
 	if spec.Parallelism != nil && *spec.Parallelism > maxParallelismForIndexedJob {
-		errs = append(errs, field.Invalid(fldPath.Child("parallelism"), *spec.Parallelism, fmt.Sprintf("must be less than or equal to %d when completion mode is %s", maxParallelismForIndexedJob, indexed)))
+		errs = append(errs, field.Invalid(fldPath.Child("parallelism").P(), *spec.Parallelism, fmt.Sprintf("must be less than or equal to %d when completion mode is %s", maxParallelismForIndexedJob, indexed)))
 	}
 	if spec.Completions != nil && spec.MaxFailedIndexes != nil && *spec.MaxFailedIndexes > *spec.Completions {
-		errs = append(errs, field.Invalid(fldPath.Child("maxFailedIndexes"), *spec.MaxFailedIndexes, "must be less than or equal to completions"))
+		errs = append(errs, field.Invalid(fldPath.Child("maxFailedIndexes").P(), *spec.MaxFailedIndexes, "must be less than or equal to completions"))
 	}
 	if spec.MaxFailedIndexes != nil && *spec.MaxFailedIndexes > maxFailedIndexesForIndexedJob {
-		errs = append(errs, field.Invalid(fldPath.Child("maxFailedIndexes"), *spec.MaxFailedIndexes, fmt.Sprintf("must be less than or equal to %d", maxFailedIndexesForIndexedJob)))
+		errs = append(errs, field.Invalid(fldPath.Child("maxFailedIndexes").P(), *spec.MaxFailedIndexes, fmt.Sprintf("must be less than or equal to %d", maxFailedIndexesForIndexedJob)))
 	}
 	if spec.Completions != nil && *spec.Completions > completionsSoftLimit && spec.BackoffLimitPerIndex != nil {
 		if spec.MaxFailedIndexes == nil {
-			errs = append(errs, field.Required(fldPath.Child("maxFailedIndexes"), fmt.Sprintf("must be specified when completions is above %d", completionsSoftLimit)))
+			errs = append(errs, field.Required(fldPath.Child("maxFailedIndexes").P(), fmt.Sprintf("must be specified when completions is above %d", completionsSoftLimit)))
 		}
 		if spec.Parallelism != nil && *spec.Parallelism > parallelismLimitForHighCompletions {
-			errs = append(errs, field.Invalid(fldPath.Child("parallelism"), *spec.Parallelism, fmt.Sprintf("must be less than or equal to %d when completions are above %d and used with backoff limit per index", parallelismLimitForHighCompletions, completionsSoftLimit)))
+			errs = append(errs, field.Invalid(fldPath.Child("parallelism").P(), *spec.Parallelism, fmt.Sprintf("must be less than or equal to %d when completions are above %d and used with backoff limit per index", parallelismLimitForHighCompletions, completionsSoftLimit)))
 		}
 		if spec.MaxFailedIndexes != nil && *spec.MaxFailedIndexes > maxFailedIndexesLimitForHighCompletions {
-			errs = append(errs, field.Invalid(fldPath.Child("maxFailedIndexes"), *spec.MaxFailedIndexes, fmt.Sprintf("must be less than or equal to %d when completions are above %d and used with backoff limit per index", maxFailedIndexesLimitForHighCompletions, completionsSoftLimit)))
+			errs = append(errs, field.Invalid(fldPath.Child("maxFailedIndexes").P(), *spec.MaxFailedIndexes, fmt.Sprintf("must be less than or equal to %d when completions are above %d and used with backoff limit per index", maxFailedIndexesLimitForHighCompletions, completionsSoftLimit)))
 		}
 	}
 	return errs
 }
 
 // validatePodFailurePolicy mirrors validatePodFailurePolicy.
-func validatePodFailurePolicy(spec *batchv1.JobSpec, fldPath *field.Path) field.ErrorList {
+func validatePodFailurePolicy(spec *batchv1.JobSpec, fldPath lpath) field.ErrorList {
 	var errs field.ErrorList
 	rulesPath := fldPath.Child("rules")
 	rules := spec.PodFailurePolicy.Rules
 	if len(rules) > maxPodFailurePolicyRules {
-		errs = append(errs, field.TooMany(rulesPath, len(rules), maxPodFailurePolicyRules))
+		errs = append(errs, field.TooMany(rulesPath.P(), len(rules), maxPodFailurePolicyRules))
 	}
 	for i := range rules {
 		errs = append(errs, validatePodFailurePolicyRule(spec, &rules[i], rulesPath.Index(i))...)
@@ -399,18 +399,18 @@ func isTemplateContainer(spec *corev1.PodSpec, name string) bool {
 }
 
 // validatePodFailurePolicyRule mirrors validatePodFailurePolicyRule.
-func validatePodFailurePolicyRule(spec *batchv1.JobSpec, rule *batchv1.PodFailurePolicyRule, rulePath *field.Path) field.ErrorList {
+func validatePodFailurePolicyRule(spec *batchv1.JobSpec, rule *batchv1.PodFailurePolicyRule, rulePath lpath) field.ErrorList {
 	var errs field.ErrorList
 	actionPath := rulePath.Child("action")
 	switch {
 	case rule.Action == "":
-		errs = append(errs, field.Required(actionPath, fmt.Sprintf("valid values: %q", podFailurePolicyActions)))
+		errs = append(errs, field.Required(actionPath.P(), fmt.Sprintf("valid values: %q", podFailurePolicyActions)))
 	case rule.Action == batchv1.PodFailurePolicyActionFailIndex:
 		if spec.BackoffLimitPerIndex == nil {
-			errs = append(errs, field.Invalid(actionPath, rule.Action, "requires the backoffLimitPerIndex to be set"))
+			errs = append(errs, field.Invalid(actionPath.P(), rule.Action, "requires the backoffLimitPerIndex to be set"))
 		}
 	case !contains(podFailurePolicyActions, rule.Action):
-		errs = append(errs, field.NotSupported(actionPath, rule.Action, podFailurePolicyActions))
+		errs = append(errs, field.NotSupported(actionPath.P(), rule.Action, podFailurePolicyActions))
 	}
 	if rule.OnExitCodes != nil {
 		errs = append(errs, validateOnExitCodes(rule.OnExitCodes, rulePath.Child("onExitCodes"), &spec.Template.Spec)...)
@@ -419,110 +419,110 @@ func validatePodFailurePolicyRule(spec *batchv1.JobSpec, rule *batchv1.PodFailur
 		errs = append(errs, validateOnPodConditions(rule.OnPodConditions, rulePath.Child("onPodConditions"))...)
 	}
 	if rule.OnExitCodes != nil && len(rule.OnPodConditions) > 0 {
-		errs = append(errs, field.Invalid(rulePath, field.OmitValueType{}, "specifying both OnExitCodes and OnPodConditions is not supported"))
+		errs = append(errs, field.Invalid(rulePath.P(), field.OmitValueType{}, "specifying both OnExitCodes and OnPodConditions is not supported"))
 	}
 	if rule.OnExitCodes == nil && len(rule.OnPodConditions) == 0 {
-		errs = append(errs, field.Invalid(rulePath, field.OmitValueType{}, "specifying one of OnExitCodes and OnPodConditions is required"))
+		errs = append(errs, field.Invalid(rulePath.P(), field.OmitValueType{}, "specifying one of OnExitCodes and OnPodConditions is required"))
 	}
 	return errs
 }
 
 // validateOnPodConditions mirrors validatePodFailurePolicyRuleOnPodConditions.
-func validateOnPodConditions(patterns []batchv1.PodFailurePolicyOnPodConditionsPattern, fldPath *field.Path) field.ErrorList {
+func validateOnPodConditions(patterns []batchv1.PodFailurePolicyOnPodConditionsPattern, fldPath lpath) field.ErrorList {
 	var errs field.ErrorList
 	if len(patterns) > maxPodFailurePolicyOnPodConditions {
-		errs = append(errs, field.TooMany(fldPath, len(patterns), maxPodFailurePolicyOnPodConditions))
+		errs = append(errs, field.TooMany(fldPath.P(), len(patterns), maxPodFailurePolicyOnPodConditions))
 	}
 	for j := range patterns {
 		p := fldPath.Index(j)
-		errs = append(errs, validateQualifiedName(string(patterns[j].Type), fromPath(p.Child("type")))...)
+		errs = append(errs, validateQualifiedName(string(patterns[j].Type), p.Child("type"))...)
 		statusPath := p.Child("status")
 		switch st := patterns[j].Status; {
 		case st == "":
-			errs = append(errs, field.Required(statusPath, fmt.Sprintf("valid values: %q", onPodConditionsStatuses)))
+			errs = append(errs, field.Required(statusPath.P(), fmt.Sprintf("valid values: %q", onPodConditionsStatuses)))
 		case !contains(onPodConditionsStatuses, st):
-			errs = append(errs, field.NotSupported(statusPath, st, onPodConditionsStatuses))
+			errs = append(errs, field.NotSupported(statusPath.P(), st, onPodConditionsStatuses))
 		}
 	}
 	return errs
 }
 
 // validateOnExitCodes mirrors validatePodFailurePolicyRuleOnExitCodes.
-func validateOnExitCodes(req *batchv1.PodFailurePolicyOnExitCodesRequirement, fldPath *field.Path, podSpec *corev1.PodSpec) field.ErrorList {
+func validateOnExitCodes(req *batchv1.PodFailurePolicyOnExitCodesRequirement, fldPath lpath, podSpec *corev1.PodSpec) field.ErrorList {
 	var errs field.ErrorList
 	opPath := fldPath.Child("operator")
 	switch {
 	case req.Operator == "":
-		errs = append(errs, field.Required(opPath, fmt.Sprintf("valid values: %q", onExitCodesOperators)))
+		errs = append(errs, field.Required(opPath.P(), fmt.Sprintf("valid values: %q", onExitCodesOperators)))
 	case !contains(onExitCodesOperators, req.Operator):
-		errs = append(errs, field.NotSupported(opPath, req.Operator, onExitCodesOperators))
+		errs = append(errs, field.NotSupported(opPath.P(), req.Operator, onExitCodesOperators))
 	}
 	if req.ContainerName != nil && !isTemplateContainer(podSpec, *req.ContainerName) {
-		errs = append(errs, field.Invalid(fldPath.Child("containerName"), *req.ContainerName, "must be one of the container or initContainer names in the pod template"))
+		errs = append(errs, field.Invalid(fldPath.Child("containerName").P(), *req.ContainerName, "must be one of the container or initContainer names in the pod template"))
 	}
 	valuesPath := fldPath.Child("values")
 	if len(req.Values) == 0 {
-		errs = append(errs, field.Invalid(valuesPath, req.Values, "at least one value is required"))
+		errs = append(errs, field.Invalid(valuesPath.P(), req.Values, "at least one value is required"))
 	} else if len(req.Values) > maxPodFailurePolicyOnExitCodesValues {
-		errs = append(errs, field.TooMany(valuesPath, len(req.Values), maxPodFailurePolicyOnExitCodesValues))
+		errs = append(errs, field.TooMany(valuesPath.P(), len(req.Values), maxPodFailurePolicyOnExitCodesValues))
 	}
 	ordered := true
 	for j, v := range req.Values {
 		vPath := valuesPath.Index(j)
 		if req.Operator == batchv1.PodFailurePolicyOnExitCodesOpIn && v == 0 {
-			errs = append(errs, field.Invalid(vPath, v, "must not be 0 for the In operator"))
+			errs = append(errs, field.Invalid(vPath.P(), v, "must not be 0 for the In operator"))
 		}
 		if contains(req.Values[:j], v) {
-			errs = append(errs, field.Duplicate(vPath, v))
+			errs = append(errs, field.Duplicate(vPath.P(), v))
 		}
 		if j > 0 && req.Values[j-1] > v {
 			ordered = false
 		}
 	}
 	if !ordered {
-		errs = append(errs, field.Invalid(valuesPath, req.Values, "must be ordered"))
+		errs = append(errs, field.Invalid(valuesPath.P(), req.Values, "must be ordered"))
 	}
 	return errs
 }
 
 // validateSuccessPolicy mirrors validateSuccessPolicy (an Indexed Job, so completions
 // is set; a nil one reads as zero).
-func validateSuccessPolicy(spec *batchv1.JobSpec, fldPath *field.Path) field.ErrorList {
+func validateSuccessPolicy(spec *batchv1.JobSpec, fldPath lpath) field.ErrorList {
 	var errs field.ErrorList
 	rulesPath := fldPath.Child("rules")
 	rules := spec.SuccessPolicy.Rules
 	if len(rules) == 0 {
-		errs = append(errs, field.Required(rulesPath, "at least one rules must be specified when the successPolicy is specified"))
+		errs = append(errs, field.Required(rulesPath.P(), "at least one rules must be specified when the successPolicy is specified"))
 	}
 	if len(rules) > maxSuccessPolicyRules {
-		errs = append(errs, field.TooMany(rulesPath, len(rules), maxSuccessPolicyRules))
+		errs = append(errs, field.TooMany(rulesPath.P(), len(rules), maxSuccessPolicyRules))
 	}
 	completions := derefInt32(spec.Completions)
 	for i := range rules {
 		rule := &rules[i]
 		rulePath := rulesPath.Index(i)
 		if rule.SucceededCount == nil && rule.SucceededIndexes == nil {
-			errs = append(errs, field.Required(rulePath, "at least one of succeededCount or succeededIndexes must be specified"))
+			errs = append(errs, field.Required(rulePath.P(), "at least one of succeededCount or succeededIndexes must be specified"))
 		}
 		var total int32
 		if rule.SucceededIndexes != nil {
 			idxPath := rulePath.Child("succeededIndexes")
 			if len(*rule.SucceededIndexes) > maxSucceededIndexesLength {
-				errs = append(errs, field.TooLong(idxPath, "", maxSucceededIndexesLength))
+				errs = append(errs, field.TooLong(idxPath.P(), "", maxSucceededIndexesLength))
 			}
 			var err error
 			if total, err = indexesFormat(*rule.SucceededIndexes, completions); err != nil {
-				errs = append(errs, field.Invalid(idxPath, *rule.SucceededIndexes, "error parsing succeededIndexes: "+err.Error()))
+				errs = append(errs, field.Invalid(idxPath.P(), *rule.SucceededIndexes, "error parsing succeededIndexes: "+err.Error()))
 			}
 		}
 		if rule.SucceededCount != nil {
 			countPath := rulePath.Child("succeededCount")
 			errs = append(errs, nonNeg(int64(*rule.SucceededCount), countPath)...)
 			if *rule.SucceededCount > completions {
-				errs = append(errs, field.Invalid(countPath, *rule.SucceededCount, fmt.Sprintf("must be less than or equal to %d (the number of specified completions)", completions)))
+				errs = append(errs, field.Invalid(countPath.P(), *rule.SucceededCount, fmt.Sprintf("must be less than or equal to %d (the number of specified completions)", completions)))
 			}
 			if rule.SucceededIndexes != nil && *rule.SucceededCount > total {
-				errs = append(errs, field.Invalid(countPath, *rule.SucceededCount, fmt.Sprintf("must be less than or equal to %d (the number of indexes in the specified succeededIndexes field)", total)))
+				errs = append(errs, field.Invalid(countPath.P(), *rule.SucceededCount, fmt.Sprintf("must be less than or equal to %d (the number of indexes in the specified succeededIndexes field)", total)))
 			}
 		}
 	}
@@ -582,26 +582,26 @@ func parseIndexInterval(s string, completions int32) (int32, int32, error) {
 }
 
 // validatePodReplacementPolicy mirrors validatePodReplacementPolicy.
-func validatePodReplacementPolicy(spec *batchv1.JobSpec, fldPath *field.Path) field.ErrorList {
+func validatePodReplacementPolicy(spec *batchv1.JobSpec, fldPath lpath) field.ErrorList {
 	p := spec.PodReplacementPolicy
 	if p == nil {
 		return nil
 	}
 	if spec.PodFailurePolicy != nil {
 		if *p != batchv1.Failed {
-			return field.ErrorList{field.NotSupported(fldPath, *p, []batchv1.PodReplacementPolicy{batchv1.Failed})}
+			return field.ErrorList{field.NotSupported(fldPath.P(), *p, []batchv1.PodReplacementPolicy{batchv1.Failed})}
 		}
 		return nil
 	}
 	if !contains(podReplacementPolicies, *p) {
-		return field.ErrorList{field.NotSupported(fldPath, *p, podReplacementPolicies)}
+		return field.ErrorList{field.NotSupported(fldPath.P(), *p, podReplacementPolicies)}
 	}
 	return nil
 }
 
 // validateGangMinCount mirrors validateGangMinCount: a gang's minCount may not exceed
 // the parallelism (1 when unset).
-func validateGangMinCount(spec *batchv1.JobSpec, fldPath *field.Path) field.ErrorList {
+func validateGangMinCount(spec *batchv1.JobSpec, fldPath lpath) field.ErrorList {
 	s := spec.Scheduling
 	if s == nil || s.SchedulingPolicy == nil || s.SchedulingPolicy.Gang == nil || s.SchedulingPolicy.Gang.MinCount == nil {
 		return nil
@@ -611,13 +611,13 @@ func validateGangMinCount(spec *batchv1.JobSpec, fldPath *field.Path) field.Erro
 		parallelism = *spec.Parallelism
 	}
 	if mc := *s.SchedulingPolicy.Gang.MinCount; mc > parallelism {
-		return field.ErrorList{field.Invalid(fldPath.Child("schedulingPolicy", "gang", "minCount"), mc, fmt.Sprintf("must not be greater than parallelism (%d)", parallelism))}
+		return field.ErrorList{field.Invalid(fldPath.Child("schedulingPolicy", "gang", "minCount").P(), mc, fmt.Sprintf("must not be greater than parallelism (%d)", parallelism))}
 	}
 	return nil
 }
 
 // validateJobSpecUpdate mirrors ValidateJobSpecUpdate.
-func validateJobSpecUpdate(spec, old *batchv1.JobSpec, fldPath *field.Path, o jobOptions) field.ErrorList {
+func validateJobSpecUpdate(spec, old *batchv1.JobSpec, fldPath lpath, o jobOptions) field.ErrorList {
 	errs := validateJobSpecWithSelector(spec, old, fldPath, o.pod)
 	errs = append(errs, validateCompletionsUpdate(spec, old, fldPath.Child("completions"))...)
 	errs = append(errs, immutable(spec.Selector, old.Selector, fldPath.Child("selector"))...)
@@ -633,7 +633,7 @@ func validateJobSpecUpdate(spec, old *batchv1.JobSpec, fldPath *field.Path, o jo
 
 // validateJobSchedulingUpdate mirrors validateJobSchedulingUpdate: the basic/gang
 // variant of a scheduling policy may not change.
-func validateJobSchedulingUpdate(spec, old *batchv1.JobSpec, fldPath *field.Path) field.ErrorList {
+func validateJobSchedulingUpdate(spec, old *batchv1.JobSpec, fldPath lpath) field.ErrorList {
 	if spec.Scheduling == nil || old.Scheduling == nil {
 		return nil
 	}
@@ -641,12 +641,12 @@ func validateJobSchedulingUpdate(spec, old *batchv1.JobSpec, fldPath *field.Path
 	if np == nil || op == nil || (op.Basic != nil) == (np.Basic != nil) {
 		return nil
 	}
-	return field.ErrorList{field.Invalid(fldPath.Child("schedulingPolicy"), nil,
+	return field.ErrorList{field.Invalid(fldPath.Child("schedulingPolicy").P(), nil,
 		"the basic/gang policy variant is immutable after creation; only schedulingPolicy.gang.minCount may be updated")}
 }
 
 // validateCompletionsUpdate mirrors validateCompletions.
-func validateCompletionsUpdate(spec, old *batchv1.JobSpec, fldPath *field.Path) field.ErrorList {
+func validateCompletionsUpdate(spec, old *batchv1.JobSpec, fldPath lpath) field.ErrorList {
 	if spec.CompletionMode == nil || *spec.CompletionMode != batchv1.IndexedCompletion {
 		return immutable(spec.Completions, old.Completions, fldPath)
 	}
@@ -654,7 +654,7 @@ func validateCompletionsUpdate(spec, old *batchv1.JobSpec, fldPath *field.Path) 
 		return nil
 	}
 	if *spec.Completions != derefInt32(spec.Parallelism) {
-		return field.ErrorList{field.Invalid(fldPath, spec.Completions, "can only be modified in tandem with spec.parallelism")}
+		return field.ErrorList{field.Invalid(fldPath.P(), spec.Completions, "can only be modified in tandem with spec.parallelism")}
 	}
 	return nil
 }
@@ -662,7 +662,7 @@ func validateCompletionsUpdate(spec, old *batchv1.JobSpec, fldPath *field.Path) 
 // validateJobTemplateUpdate mirrors validatePodTemplateUpdate: the template is
 // immutable, except for the scheduling directives of a suspended Job that has not
 // started and the container resources of a suspended Job without active pods.
-func validateJobTemplateUpdate(spec, old *batchv1.JobSpec, fldPath *field.Path, o jobOptions) field.ErrorList {
+func validateJobTemplateUpdate(spec, old *batchv1.JobSpec, fldPath lpath, o jobOptions) field.ErrorList {
 	t, oldT := &spec.Template, &old.Template
 	if o.allowMutableSchedulingDirectives {
 		cp := *oldT.DeepCopy()
@@ -728,8 +728,8 @@ func validateCronJobCreate(in *batchv1.CronJob, opts Options) field.ErrorList {
 		return serverPanic()
 	}
 	o := templateOptions(opts, &cj.Spec.JobTemplate.Spec.Template, nil)
-	errs := validateObjectMeta(&cj.ObjectMeta, true, nameIsDNSSubdomain, newPath("metadata"))
-	errs = append(errs, validateCronJobSpec(&cj.Spec, nil, field.NewPath("spec"), o)...)
+	errs := validateObjectMeta(&cj.ObjectMeta, true, nameIsDNSSubdomain, rootPath("metadata"))
+	errs = append(errs, validateCronJobSpec(&cj.Spec, nil, rootPath("spec"), o)...)
 	if len(cj.Name) > maxCronJobNameLength {
 		errs = append(errs, field.Invalid(field.NewPath("metadata").Child("name"), cj.Name, fmt.Sprintf("must be no more than %d characters", maxCronJobNameLength)))
 	}
@@ -766,16 +766,16 @@ func validateCronJobUpdate(newIn, oldIn *batchv1.CronJob, opts Options) field.Er
 	}
 	o := templateOptions(opts, &cj.Spec.JobTemplate.Spec.Template, &old.Spec.JobTemplate.Spec.Template)
 	errs := validateObjectMetaUpdate(&cj.ObjectMeta, &old.ObjectMeta, field.NewPath("metadata"))
-	errs = append(errs, validateCronJobSpec(&cj.Spec, &old.Spec, field.NewPath("spec"), o)...)
+	errs = append(errs, validateCronJobSpec(&cj.Spec, &old.Spec, rootPath("spec"), o)...)
 	return finishUpdate(errs, &cj.ObjectMeta, &old.ObjectMeta, cronJobDeclarative(cj, old, g))
 }
 
 // validateCronJobSpec mirrors validateCronJobSpec.
-func validateCronJobSpec(spec, old *batchv1.CronJobSpec, fldPath *field.Path, o podValidationOptions) field.ErrorList {
+func validateCronJobSpec(spec, old *batchv1.CronJobSpec, fldPath lpath, o podValidationOptions) field.ErrorList {
 	var errs field.ErrorList
 	schedPath := fldPath.Child("schedule")
 	if len(spec.Schedule) == 0 {
-		errs = append(errs, field.Required(schedPath, "").MarkCoveredByDeclarative())
+		errs = append(errs, field.Required(schedPath.P(), "").MarkCoveredByDeclarative())
 	} else {
 		allowTZ := old != nil && strings.Contains(old.Schedule, "TZ")
 		errs = append(errs, validateScheduleFormat(spec.Schedule, allowTZ, spec.TimeZone, schedPath)...)
@@ -807,41 +807,41 @@ func stringPtrEqual(a, b *string) bool {
 
 // validateJobTemplateSpec mirrors ValidateJobTemplateSpec: a CronJob's Jobs get their
 // selector from the Job registry, so the template may not set one.
-func validateJobTemplateSpec(t *batchv1.JobTemplateSpec, old *batchv1.JobSpec, fldPath *field.Path, o podValidationOptions) field.ErrorList {
+func validateJobTemplateSpec(t *batchv1.JobTemplateSpec, old *batchv1.JobSpec, fldPath lpath, o podValidationOptions) field.ErrorList {
 	specPath := fldPath.Child("spec")
 	errs := validateJobSpec(&t.Spec, old, specPath, o)
 	if t.Spec.Selector != nil {
-		errs = append(errs, field.Invalid(specPath.Child("selector"), t.Spec.Selector, "`selector` will be auto-generated"))
+		errs = append(errs, field.Invalid(specPath.Child("selector").P(), t.Spec.Selector, "`selector` will be auto-generated"))
 	}
 	if t.Spec.ManualSelector != nil && *t.Spec.ManualSelector {
-		errs = append(errs, field.NotSupported(specPath.Child("manualSelector"), t.Spec.ManualSelector, []string{"nil", "false"}))
+		errs = append(errs, field.NotSupported(specPath.Child("manualSelector").P(), t.Spec.ManualSelector, []string{"nil", "false"}))
 	}
 	return errs
 }
 
 // validateConcurrencyPolicy mirrors validateConcurrencyPolicy.
-func validateConcurrencyPolicy(p batchv1.ConcurrencyPolicy, fldPath *field.Path) field.ErrorList {
+func validateConcurrencyPolicy(p batchv1.ConcurrencyPolicy, fldPath lpath) field.ErrorList {
 	switch p {
 	case batchv1.AllowConcurrent, batchv1.ForbidConcurrent, batchv1.ReplaceConcurrent:
 		return nil
 	case "":
-		return field.ErrorList{field.Required(fldPath, "")}
+		return field.ErrorList{field.Required(fldPath.P(), "")}
 	}
-	return field.ErrorList{field.NotSupported(fldPath, p, []batchv1.ConcurrencyPolicy{batchv1.AllowConcurrent, batchv1.ForbidConcurrent, batchv1.ReplaceConcurrent})}
+	return field.ErrorList{field.NotSupported(fldPath.P(), p, []batchv1.ConcurrencyPolicy{batchv1.AllowConcurrent, batchv1.ForbidConcurrent, batchv1.ReplaceConcurrent})}
 }
 
 // validateScheduleFormat mirrors validateScheduleFormat.
-func validateScheduleFormat(schedule string, allowTZ bool, timeZone *string, fldPath *field.Path) field.ErrorList {
+func validateScheduleFormat(schedule string, allowTZ bool, timeZone *string, fldPath lpath) field.ErrorList {
 	var errs field.ErrorList
 	if err := parseCronSchedule(schedule); err != nil {
-		errs = append(errs, field.Invalid(fldPath, schedule, err.Error()))
+		errs = append(errs, field.Invalid(fldPath.P(), schedule, err.Error()))
 	}
 	hasTZ := strings.Contains(schedule, "TZ")
 	switch {
 	case allowTZ && hasTZ && timeZone != nil:
-		errs = append(errs, field.Invalid(fldPath, schedule, "cannot use both timeZone field and TZ or CRON_TZ in schedule"))
+		errs = append(errs, field.Invalid(fldPath.P(), schedule, "cannot use both timeZone field and TZ or CRON_TZ in schedule"))
 	case !allowTZ && hasTZ:
-		errs = append(errs, field.Invalid(fldPath, schedule, "cannot use TZ or CRON_TZ in schedule, use timeZone field instead"))
+		errs = append(errs, field.Invalid(fldPath.P(), schedule, "cannot use TZ or CRON_TZ in schedule, use timeZone field instead"))
 	}
 	return errs
 }
@@ -850,24 +850,24 @@ func validateScheduleFormat(schedule string, allowTZ bool, timeZone *string, fld
 var timeZonePart = regexp.MustCompile(`^[A-Za-z\.\-_0-9+]{1,14}$`)
 
 // validateTimeZone mirrors validateTimeZone, time zones loaded as zoneErr loads them.
-func validateTimeZone(tz *string, fldPath *field.Path) field.ErrorList {
+func validateTimeZone(tz *string, fldPath lpath) field.ErrorList {
 	if tz == nil {
 		return nil
 	}
 	if len(*tz) == 0 {
-		return field.ErrorList{field.Invalid(fldPath, tz, "timeZone must be nil or non-empty string")}
+		return field.ErrorList{field.Invalid(fldPath.P(), tz, "timeZone must be nil or non-empty string")}
 	}
 	for _, part := range strings.Split(*tz, "/") {
 		if part == "." || part == ".." || strings.HasPrefix(part, "-") || !timeZonePart.MatchString(part) {
-			return field.ErrorList{field.Invalid(fldPath, tz, "unknown time zone "+*tz)}
+			return field.ErrorList{field.Invalid(fldPath.P(), tz, "unknown time zone "+*tz)}
 		}
 	}
 	var errs field.ErrorList
 	if strings.EqualFold(*tz, "Local") {
-		errs = append(errs, field.Invalid(fldPath, tz, "timeZone must be an explicit time zone as defined in https://www.iana.org/time-zones"))
+		errs = append(errs, field.Invalid(fldPath.P(), tz, "timeZone must be an explicit time zone as defined in https://www.iana.org/time-zones"))
 	}
 	if err := zoneErr(*tz); err != nil {
-		errs = append(errs, field.Invalid(fldPath, tz, err.Error()))
+		errs = append(errs, field.Invalid(fldPath.P(), tz, err.Error()))
 	}
 	return errs
 }

@@ -38,8 +38,8 @@ func validatePodTemplateCreate(in *corev1.PodTemplate, opts Options) field.Error
 		defaulting.PreparePodTemplateForCreate(pt, g)
 	}
 	o := templateOptions(opts, &pt.Template, nil)
-	errs := validateObjectMeta(&pt.ObjectMeta, true, nameIsDNSSubdomain, newPath("metadata"))
-	errs = append(errs, validateTemplate(&pt.Template, field.NewPath("template"), o)...)
+	errs := validateObjectMeta(&pt.ObjectMeta, true, nameIsDNSSubdomain, rootPath("metadata"))
+	errs = append(errs, validateTemplate(&pt.Template, rootPath("template"), o)...)
 	return finishCreate(errs, &pt.ObjectMeta, nil)
 }
 
@@ -67,7 +67,7 @@ func validatePodTemplateUpdate(newIn, oldIn *corev1.PodTemplate, opts Options) f
 	carryOverMeta(&pt.ObjectMeta, &old.ObjectMeta)
 	o := templateOptions(opts, &pt.Template, &old.Template)
 	errs := validateObjectMetaUpdate(&pt.ObjectMeta, &old.ObjectMeta, field.NewPath("metadata"))
-	errs = append(errs, validateTemplate(&pt.Template, field.NewPath("template"), o)...)
+	errs = append(errs, validateTemplate(&pt.Template, rootPath("template"), o)...)
 	return finishUpdate(errs, &pt.ObjectMeta, &old.ObjectMeta, nil)
 }
 
@@ -93,8 +93,8 @@ func validateReplicationControllerCreate(in *corev1.ReplicationController, opts 
 		defaulting.PrepareReplicationControllerForCreate(rc, g)
 	}
 	o := templateOptions(opts, rc.Spec.Template, nil)
-	errs := validateReplicationControllerMeta(&rc.ObjectMeta, newPath("metadata"))
-	errs = append(errs, validateReplicationControllerSpec(&rc.Spec, field.NewPath("spec"), o)...)
+	errs := validateReplicationControllerMeta(&rc.ObjectMeta, rootPath("metadata"))
+	errs = append(errs, validateReplicationControllerSpec(&rc.Spec, rootPath("spec"), o)...)
 	return finishCreate(errs, &rc.ObjectMeta, replicationControllerDeclarative(rc, nil, g))
 }
 
@@ -125,7 +125,7 @@ func validateReplicationControllerUpdate(newIn, oldIn *corev1.ReplicationControl
 	carryOverMeta(&rc.ObjectMeta, &old.ObjectMeta)
 	o := templateOptions(opts, rc.Spec.Template, old.Spec.Template)
 	errs := validateObjectMetaUpdate(&rc.ObjectMeta, &old.ObjectMeta, field.NewPath("metadata"))
-	errs = append(errs, validateReplicationControllerSpec(&rc.Spec, field.NewPath("spec"), o)...)
+	errs = append(errs, validateReplicationControllerSpec(&rc.Spec, rootPath("spec"), o)...)
 	errs = append(errs, nonConvertibleFieldErrors(rc, old)...)
 	return finishUpdate(errs, &rc.ObjectMeta, &old.ObjectMeta, replicationControllerDeclarative(rc, old, g))
 }
@@ -158,20 +158,20 @@ func longNameErrs(name string, _ bool) []string {
 }
 
 // validateReplicationControllerSpec mirrors ValidateReplicationControllerSpec.
-func validateReplicationControllerSpec(spec *corev1.ReplicationControllerSpec, fldPath *field.Path, o podValidationOptions) field.ErrorList {
+func validateReplicationControllerSpec(spec *corev1.ReplicationControllerSpec, fldPath lpath, o podValidationOptions) field.ErrorList {
 	errs := nonNegChild(int64(spec.MinReadySeconds), fldPath, "minReadySeconds").MarkCoveredByDeclarative()
 	if len(spec.Selector) == 0 {
-		errs = append(errs, field.Required(fldPath.Child("selector"), ""))
+		errs = append(errs, field.Required(fldPath.Child("selector").P(), ""))
 	}
 	if spec.Replicas == nil {
-		errs = append(errs, field.Required(fldPath.Child("replicas"), "").MarkCoveredByDeclarative())
+		errs = append(errs, field.Required(fldPath.Child("replicas").P(), "").MarkCoveredByDeclarative())
 	} else {
 		errs = append(errs, nonNegChild(int64(*spec.Replicas), fldPath, "replicas").MarkCoveredByDeclarative()...)
 	}
 	tPath := fldPath.Child("template")
 	t := spec.Template
 	if t == nil {
-		return append(errs, field.Required(tPath, ""))
+		return append(errs, field.Required(tPath.P(), ""))
 	}
 	if len(spec.Selector) > 0 && !mapSelects(spec.Selector, t.Labels) {
 		errs = append(errs, selectorMismatch(tPath, t.Labels))
@@ -236,11 +236,11 @@ func replicationControllerDeclarative(rc, old *corev1.ReplicationController, g *
 	if old != nil && apidiff.Equal(rc.Spec, old.Spec) {
 		return errs
 	}
-	specPath := field.NewPath("spec")
+	specPath := rootPath("spec")
 	if old == nil || !int32PtrEqual(rc.Spec.Replicas, old.Spec.Replicas) {
 		switch {
 		case rc.Spec.Replicas == nil:
-			errs = append(errs, field.Required(specPath.Child("replicas"), "").MarkBeta())
+			errs = append(errs, field.Required(specPath.Child("replicas").P(), "").MarkBeta())
 		case *rc.Spec.Replicas < 0:
 			errs = append(errs, minimumError(specPath.Child("replicas"), *rc.Spec.Replicas))
 		}
@@ -252,8 +252,8 @@ func replicationControllerDeclarative(rc, old *corev1.ReplicationController, g *
 }
 
 // minimumError is declarative validation's Minimum(0) error, marked beta.
-func minimumError(fldPath *field.Path, v int32) *field.Error {
-	return field.Invalid(fldPath, v, "must be greater than or equal to 0").WithOrigin("minimum").MarkBeta()
+func minimumError(fldPath lpath, v int32) *field.Error {
+	return field.Invalid(fldPath.P(), v, "must be greater than or equal to 0").WithOrigin("minimum").MarkBeta()
 }
 
 func int32PtrEqual(a, b *int32) bool {

@@ -62,3 +62,12 @@ func DefaultTemplateInPlace(t *corev1.PodTemplateSpec, g *gates.Set) {
 func DropTemplateFields(t, old *corev1.PodTemplateSpec, g *gates.Set) {
 	dropTemplateFields(t, old, g)
 }
+
+// clonePtr returns a new pointer to a copy of *p, or nil.
+func clonePtr[T any](p *T) *T {
+	if p == nil {
+		return nil
+	}
+	v := *p
+	return &v
+}

@@ -11,12 +11,17 @@ import (
 
 // CopyDeployment returns a deep copy of d without its status (see workload.go).
 func CopyDeployment(d *appsv1.Deployment, readOnly bool) *appsv1.Deployment {
-	rest := *d
-	rest.Spec.Template = corev1.PodTemplateSpec{}
-	rest.Status = appsv1.DeploymentStatus{}
-	out := &appsv1.Deployment{}
-	rest.DeepCopyInto(out)
-	copyTemplate(&d.Spec.Template, &out.Spec.Template, readOnly)
+	out := &appsv1.Deployment{TypeMeta: d.TypeMeta}
+	d.ObjectMeta.DeepCopyInto(&out.ObjectMeta)
+	s, o := &d.Spec, &out.Spec
+	o.Replicas = clonePtr(s.Replicas)
+	o.Selector = s.Selector.DeepCopy()
+	s.Strategy.DeepCopyInto(&o.Strategy)
+	o.MinReadySeconds = s.MinReadySeconds
+	o.RevisionHistoryLimit = clonePtr(s.RevisionHistoryLimit)
+	o.Paused = s.Paused
+	o.ProgressDeadlineSeconds = clonePtr(s.ProgressDeadlineSeconds)
+	copyTemplate(&s.Template, &o.Template, readOnly)
 	return out
 }
 
@@ -72,12 +77,13 @@ func PrepareDeploymentForUpdate(d, old *appsv1.Deployment, g *gates.Set) {
 
 // CopyReplicaSet returns a deep copy of rs without its status (see workload.go).
 func CopyReplicaSet(rs *appsv1.ReplicaSet, readOnly bool) *appsv1.ReplicaSet {
-	rest := *rs
-	rest.Spec.Template = corev1.PodTemplateSpec{}
-	rest.Status = appsv1.ReplicaSetStatus{}
-	out := &appsv1.ReplicaSet{}
-	rest.DeepCopyInto(out)
-	copyTemplate(&rs.Spec.Template, &out.Spec.Template, readOnly)
+	out := &appsv1.ReplicaSet{TypeMeta: rs.TypeMeta}
+	rs.ObjectMeta.DeepCopyInto(&out.ObjectMeta)
+	s, o := &rs.Spec, &out.Spec
+	o.Replicas = clonePtr(s.Replicas)
+	o.MinReadySeconds = s.MinReadySeconds
+	o.Selector = s.Selector.DeepCopy()
+	copyTemplate(&s.Template, &o.Template, readOnly)
 	return out
 }
 
@@ -107,12 +113,14 @@ func PrepareReplicaSetForUpdate(rs, old *appsv1.ReplicaSet, g *gates.Set) {
 
 // CopyDaemonSet returns a deep copy of ds without its status (see workload.go).
 func CopyDaemonSet(ds *appsv1.DaemonSet, readOnly bool) *appsv1.DaemonSet {
-	rest := *ds
-	rest.Spec.Template = corev1.PodTemplateSpec{}
-	rest.Status = appsv1.DaemonSetStatus{}
-	out := &appsv1.DaemonSet{}
-	rest.DeepCopyInto(out)
-	copyTemplate(&ds.Spec.Template, &out.Spec.Template, readOnly)
+	out := &appsv1.DaemonSet{TypeMeta: ds.TypeMeta}
+	ds.ObjectMeta.DeepCopyInto(&out.ObjectMeta)
+	s, o := &ds.Spec, &out.Spec
+	o.Selector = s.Selector.DeepCopy()
+	s.UpdateStrategy.DeepCopyInto(&o.UpdateStrategy)
+	o.MinReadySeconds = s.MinReadySeconds
+	o.RevisionHistoryLimit = clonePtr(s.RevisionHistoryLimit)
+	copyTemplate(&s.Template, &o.Template, readOnly)
 	return out
 }
 
@@ -167,12 +175,25 @@ func PrepareDaemonSetForUpdate(ds, old *appsv1.DaemonSet, g *gates.Set) (templat
 
 // CopyStatefulSet returns a deep copy of ss without its status (see workload.go).
 func CopyStatefulSet(ss *appsv1.StatefulSet, readOnly bool) *appsv1.StatefulSet {
-	rest := *ss
-	rest.Spec.Template = corev1.PodTemplateSpec{}
-	rest.Status = appsv1.StatefulSetStatus{}
-	out := &appsv1.StatefulSet{}
-	rest.DeepCopyInto(out)
-	copyTemplate(&ss.Spec.Template, &out.Spec.Template, readOnly)
+	out := &appsv1.StatefulSet{TypeMeta: ss.TypeMeta}
+	ss.ObjectMeta.DeepCopyInto(&out.ObjectMeta)
+	s, o := &ss.Spec, &out.Spec
+	o.Replicas = clonePtr(s.Replicas)
+	o.Selector = s.Selector.DeepCopy()
+	if s.VolumeClaimTemplates != nil {
+		o.VolumeClaimTemplates = make([]corev1.PersistentVolumeClaim, len(s.VolumeClaimTemplates))
+		for i := range s.VolumeClaimTemplates {
+			s.VolumeClaimTemplates[i].DeepCopyInto(&o.VolumeClaimTemplates[i])
+		}
+	}
+	o.ServiceName = s.ServiceName
+	o.PodManagementPolicy = s.PodManagementPolicy
+	s.UpdateStrategy.DeepCopyInto(&o.UpdateStrategy)
+	o.RevisionHistoryLimit = clonePtr(s.RevisionHistoryLimit)
+	o.MinReadySeconds = s.MinReadySeconds
+	o.PersistentVolumeClaimRetentionPolicy = s.PersistentVolumeClaimRetentionPolicy.DeepCopy()
+	o.Ordinals = s.Ordinals.DeepCopy()
+	copyTemplate(&s.Template, &o.Template, readOnly)
 	return out
 }
 

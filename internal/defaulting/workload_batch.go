@@ -23,13 +23,31 @@ const (
 
 // CopyJob returns a deep copy of j without its status (see workload.go).
 func CopyJob(j *batchv1.Job, readOnly bool) *batchv1.Job {
-	rest := *j
-	rest.Spec.Template = corev1.PodTemplateSpec{}
-	rest.Status = batchv1.JobStatus{}
-	out := &batchv1.Job{}
-	rest.DeepCopyInto(out)
-	copyTemplate(&j.Spec.Template, &out.Spec.Template, readOnly)
+	out := &batchv1.Job{TypeMeta: j.TypeMeta}
+	j.ObjectMeta.DeepCopyInto(&out.ObjectMeta)
+	copyJobSpec(&j.Spec, &out.Spec, readOnly)
 	return out
+}
+
+// copyJobSpec deep-copies in into out, the template by copyTemplate.
+func copyJobSpec(in, out *batchv1.JobSpec, readOnly bool) {
+	out.Parallelism = clonePtr(in.Parallelism)
+	out.Completions = clonePtr(in.Completions)
+	out.ActiveDeadlineSeconds = clonePtr(in.ActiveDeadlineSeconds)
+	out.PodFailurePolicy = in.PodFailurePolicy.DeepCopy()
+	out.SuccessPolicy = in.SuccessPolicy.DeepCopy()
+	out.BackoffLimit = clonePtr(in.BackoffLimit)
+	out.BackoffLimitPerIndex = clonePtr(in.BackoffLimitPerIndex)
+	out.MaxFailedIndexes = clonePtr(in.MaxFailedIndexes)
+	out.Selector = in.Selector.DeepCopy()
+	out.ManualSelector = clonePtr(in.ManualSelector)
+	out.TTLSecondsAfterFinished = clonePtr(in.TTLSecondsAfterFinished)
+	out.CompletionMode = clonePtr(in.CompletionMode)
+	out.Suspend = clonePtr(in.Suspend)
+	out.PodReplacementPolicy = clonePtr(in.PodReplacementPolicy)
+	out.ManagedBy = clonePtr(in.ManagedBy)
+	out.Scheduling = in.Scheduling.DeepCopy()
+	copyTemplate(&in.Template, &out.Template, readOnly)
 }
 
 // DefaultJob mirrors SetObjectDefaults_Job (k8s.io/kubernetes
@@ -169,12 +187,18 @@ func dropJobSpecFields(s, old *batchv1.JobSpec, g *gates.Set) {
 
 // CopyCronJob returns a deep copy of cj without its status (see workload.go).
 func CopyCronJob(cj *batchv1.CronJob, readOnly bool) *batchv1.CronJob {
-	rest := *cj
-	rest.Spec.JobTemplate.Spec.Template = corev1.PodTemplateSpec{}
-	rest.Status = batchv1.CronJobStatus{}
-	out := &batchv1.CronJob{}
-	rest.DeepCopyInto(out)
-	copyTemplate(&cj.Spec.JobTemplate.Spec.Template, &out.Spec.JobTemplate.Spec.Template, readOnly)
+	out := &batchv1.CronJob{TypeMeta: cj.TypeMeta}
+	cj.ObjectMeta.DeepCopyInto(&out.ObjectMeta)
+	s, o := &cj.Spec, &out.Spec
+	o.Schedule = s.Schedule
+	o.TimeZone = clonePtr(s.TimeZone)
+	o.StartingDeadlineSeconds = clonePtr(s.StartingDeadlineSeconds)
+	o.ConcurrencyPolicy = s.ConcurrencyPolicy
+	o.Suspend = clonePtr(s.Suspend)
+	s.JobTemplate.ObjectMeta.DeepCopyInto(&o.JobTemplate.ObjectMeta)
+	copyJobSpec(&s.JobTemplate.Spec, &o.JobTemplate.Spec, readOnly)
+	o.SuccessfulJobsHistoryLimit = clonePtr(s.SuccessfulJobsHistoryLimit)
+	o.FailedJobsHistoryLimit = clonePtr(s.FailedJobsHistoryLimit)
 	return out
 }
 

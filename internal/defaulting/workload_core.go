@@ -1,6 +1,8 @@
 package defaulting
 
 import (
+	"maps"
+
 	corev1 "k8s.io/api/core/v1"
 
 	"github.com/podlife/podlife/internal/apidiff"
@@ -38,14 +40,15 @@ func PreparePodTemplateForUpdate(pt, old *corev1.PodTemplate, g *gates.Set) {
 // CopyReplicationController returns a deep copy of rc without its status (see
 // workload.go).
 func CopyReplicationController(rc *corev1.ReplicationController, readOnly bool) *corev1.ReplicationController {
-	rest := *rc
-	rest.Spec.Template = nil
-	rest.Status = corev1.ReplicationControllerStatus{}
-	out := &corev1.ReplicationController{}
-	rest.DeepCopyInto(out)
-	if rc.Spec.Template != nil {
-		out.Spec.Template = &corev1.PodTemplateSpec{}
-		copyTemplate(rc.Spec.Template, out.Spec.Template, readOnly)
+	out := &corev1.ReplicationController{TypeMeta: rc.TypeMeta}
+	rc.ObjectMeta.DeepCopyInto(&out.ObjectMeta)
+	s, o := &rc.Spec, &out.Spec
+	o.Replicas = clonePtr(s.Replicas)
+	o.MinReadySeconds = s.MinReadySeconds
+	o.Selector = maps.Clone(s.Selector)
+	if s.Template != nil {
+		o.Template = &corev1.PodTemplateSpec{}
+		copyTemplate(s.Template, o.Template, readOnly)
 	}
 	return out
 }
