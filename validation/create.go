@@ -44,7 +44,7 @@ func ValidatePodCreate(pod *corev1.Pod, opts Options) field.ErrorList {
 		return field.ErrorList{field.Invalid(newPath("metadata").Child("namespace").P(), pod.Namespace, NamespaceMismatchDetail)}
 	}
 	p := prepareForCreate(pod, opts)
-	if name, ns, ok := storedNameAndNamespace(p, opts); ok {
+	if name, ns, ok := storedNameAndNamespace(&p.ObjectMeta, opts); ok {
 		if p == pod {
 			// SkipDefaulting handed back the input itself: copy the top level so
 			// that setting two strings leaves the caller's pod alone.
@@ -100,12 +100,12 @@ const GeneratedNameSuffix = "xxxxx"
 // is cut to 58 bytes so that the generated name fits in 63.
 const maxGeneratedNameLength = 63 - len(GeneratedNameSuffix)
 
-// storedNameAndNamespace returns the name and namespace the server gives pod before
-// validation, and whether either differs from what pod has.
-func storedNameAndNamespace(pod *corev1.Pod, opts Options) (name, ns string, changed bool) {
-	name, ns = pod.Name, pod.Namespace
-	if name == "" && pod.GenerateName != "" {
-		base := pod.GenerateName
+// storedNameAndNamespace returns the name and namespace the server gives an object
+// with this metadata before validation, and whether either differs from what it has.
+func storedNameAndNamespace(meta *metav1.ObjectMeta, opts Options) (name, ns string, changed bool) {
+	name, ns = meta.Name, meta.Namespace
+	if name == "" && meta.GenerateName != "" {
+		base := meta.GenerateName
 		if len(base) > maxGeneratedNameLength {
 			// Bytes, not runes, as upstream: a cut rune makes the name invalid.
 			base = base[:maxGeneratedNameLength]
@@ -118,7 +118,7 @@ func storedNameAndNamespace(pod *corev1.Pod, opts Options) (name, ns string, cha
 			ns = metav1.NamespaceDefault
 		}
 	}
-	return name, ns, name != pod.Name || ns != pod.Namespace
+	return name, ns, name != meta.Name || ns != meta.Namespace
 }
 
 // prepareForCreate returns a private copy of pod as the server has it just before

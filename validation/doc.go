@@ -1,6 +1,7 @@
 // Package validation reports the errors the Kubernetes v1.37.2 API server returns
-// for a pod, offline and error for error: the same field.ErrorList entries (type,
-// field path, bad value and detail) as upstream.
+// for a pod, and for every object that holds one (see "Workloads" below), offline
+// and error for error: the same field.ErrorList entries (type, field path, bad value
+// and detail) as upstream.
 //
 // It mirrors, on the v1 types:
 //   - k8s.io/kubernetes pkg/registry/core/pod/strategy.go (Validate, PrepareForCreate):
@@ -101,4 +102,72 @@
 //     found on each mount of it;
 //   - schedulingGroup and evictionResponders (both dropped before validation unless
 //     their alpha gates are on).
+//
+// # Workloads
+//
+// ValidateObjectCreate and ValidateObjectUpdate take any kind that holds a pod (v1
+// Pod, PodTemplate and ReplicationController; apps/v1 Deployment, ReplicaSet,
+// StatefulSet and DaemonSet; batch/v1 Job and CronJob; SupportedKinds lists them)
+// and answer as a POST or PUT of the object does. Each kind follows the server's
+// steps for it, on a private copy:
+//   - the decoder: k8s.io/kubernetes pkg/apis/{apps,batch,core}/v1 defaults.go and
+//     the generated defaulters (replicas, strategies and their percentages, revision
+//     and history limits, a Job's completions, parallelism, backoff limits,
+//     completion mode and pod replacement policy, a CronJob's concurrency policy and
+//     suspend, the ReplicationController's selector and labels taken from its
+//     template, the template's PodSpec defaults), then the conversion to the internal
+//     type (below);
+//   - the store and rest.BeforeCreate/BeforeUpdate: the request namespace, the
+//     generated name, the uid (GeneratedUID), and on update the stored metadata
+//     (generation, uid, creation and deletion fields) with the namespace of the
+//     stored object;
+//   - the registry strategy (pkg/registry/apps/*/strategy.go,
+//     pkg/registry/batch/{job,cronjob}/strategy.go,
+//     pkg/registry/core/{podtemplate,replicationcontroller}/strategy.go):
+//     PrepareForCreate/PrepareForUpdate (status reset or kept, generation,
+//     DropDisabledTemplateFields and each kind's disabled fields, a Job's generated
+//     selector and controller-uid / batch.kubernetes.io/job-name labels, the
+//     Job's and the ReplicationController's declarative-validation options), then
+//     Validate/ValidateUpdate: pkg/apis/apps/validation, pkg/apis/batch/validation
+//     (schedules parsed by github.com/robfig/cron/v3 as upstream parses them,
+//     time zones, the 52-character CronJob name) and ValidateReplicationController
+//     and ValidatePodTemplate in pkg/apis/core/validation, with the pod validation
+//     options the strategy derives from the template (and the stored template);
+//   - rest.ValidateCreate/ValidateUpdate: the generic metadata checks and
+//     declarative validation (one error per message; the rules it enforces itself
+//     while DeclarativeValidationBeta is on, the ReplicationController's name,
+//     replicas and minReadySeconds and the CronJob's schedule, report the
+//     declarative error in place of the hand-written one).
+//
+// # Conversion
+//
+// Upstream validates the internal types, so a few v1 values only show through the
+// conversion:
+//   - a Deployment's deprecated deprecated.deployment.rollback.to annotation becomes
+//     spec.rollbackTo and a DaemonSet's deprecated.daemonset.template.generation
+//     spec.templateGeneration; a value that does not parse as an integer makes the
+//     server refuse the body as a Bad Request, reported here as the only error, an
+//     Invalid on that annotation whose detail is the server's message;
+//   - a Job's template labels and its own labels may be one map after the v1
+//     defaults (the Job copies its template's labels when it has none), so the labels
+//     the Job registry adds to the template show in the Job's too, as upstream;
+//   - the volumes ValidateStatefulSetSpec adds for volumeClaimTemplates come first,
+//     in the order of volumeClaimTemplates; upstream collects them in a map, so with
+//     several claims the order of errors about them may differ from run to run;
+//   - a bad value that is a struct is the v1 type (corev1.PodTemplateSpec,
+//     *batchv1.SuccessPolicy) where upstream's is the internal one, so Error()
+//     prints a different type name for the same value, as for pods.
+//
+// A request upstream fails with a panic in v1.37.2 (a Job template in Indexed
+// completion mode without completions whose successPolicy rule has succeededIndexes
+// or succeededCount) gets one field.ErrorTypeInternal error (ServerPanicDetail).
+// ValidateObjectUpdate takes the request URL to be oldObj's: a PUT whose body names
+// another object, which the handler refuses before validation, is reported as the
+// immutable-name error ValidateObjectMetaUpdate gives. Status subresources (PUT
+// .../status) are not covered.
+//
+// Not covered for workloads: the alpha spec.scheduling of a Job (WorkloadWithJob)
+// is checked for its gang minCount and the update rules of its policy only, not the
+// declarative rules of the scheduling API; and everything listed under "Not
+// validated yet" for the pod template's spec.
 package validation

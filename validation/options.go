@@ -28,19 +28,22 @@ type Options struct {
 	// (examples/validate does by default).
 	AllowPrivileged bool
 
-	// SkipDefaulting validates the pod without defaulting and without dropping
+	// SkipDefaulting validates the object without defaulting and without dropping
 	// disabled-gate fields. The server always does both, so leave it false to get
 	// the server's answer; set it to validate an object that is already prepared.
-	// ValidatePodCreate still applies Namespace and generates the name.
+	// ValidatePodCreate and ValidateObjectCreate still apply Namespace and generate
+	// the name; the other steps of a kind's PrepareForCreate (a Job's generated
+	// selector, a status reset) are skipped with the defaults.
 	SkipDefaulting bool
 
 	// Namespace is the namespace of the create request, the one in the URL
 	// (/api/v1/namespaces/NAMESPACE/pods); kubectl sends the -n flag, else the
-	// pod's own namespace, else the context's, "default" by default. Used by
-	// ValidatePodCreate only. A pod without metadata.namespace is created in
+	// object's own namespace, else the context's, "default" by default. Used by
+	// ValidatePodCreate and ValidateObjectCreate only (an update's namespace is the
+	// stored object's). An object without metadata.namespace is created in
 	// Namespace, or in "default" when Namespace is empty too. When both are set and
 	// differ, the server refuses the request (NamespaceMismatchDetail). The empty
-	// value therefore means: the pod's own namespace, or "default".
+	// value therefore means: the object's own namespace, or "default".
 	Namespace string
 }
 

@@ -109,3 +109,6 @@ func nonNegativeChild(v int64, parent lpath, name string) field.ErrorList {
 	}
 	return nil
 }
+
+// rootPath starts a lazy path at a top-level field; nothing is allocated until P.
+func rootPath(name string) lpath { return lpath{}.Child(name) }

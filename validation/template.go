@@ -2,8 +2,6 @@ package validation
 
 import (
 	corev1 "k8s.io/api/core/v1"
-	apimachineryvalidation "k8s.io/apimachinery/pkg/api/validation"
-	metav1validation "k8s.io/apimachinery/pkg/apis/meta/v1/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/podlife/podlife/internal/defaulting"
@@ -47,15 +45,21 @@ func prepareTemplate(template *corev1.PodTemplateSpec, opts Options) *corev1.Pod
 // validatePodTemplateSpec mirrors upstream ValidatePodTemplateSpec on a prepared
 // template.
 func validatePodTemplateSpec(t *corev1.PodTemplateSpec, fldPath *field.Path, o podValidationOptions) field.ErrorList {
+	return validatePodTemplateSpecL(t, fromPath(fldPath), o)
+}
+
+// validatePodTemplateSpecL is validatePodTemplateSpec on a lazy path. Labels and
+// annotations come in sorted key order, where upstream ranges over the maps.
+func validatePodTemplateSpecL(t *corev1.PodTemplateSpec, fldPath lpath, o podValidationOptions) field.ErrorList {
 	specPath := fldPath.Child("spec")
-	allErrs := metav1validation.ValidateLabels(t.Labels, fldPath.Child("labels"))
-	allErrs = append(allErrs, apimachineryvalidation.ValidateAnnotations(t.Annotations, fldPath.Child("annotations"))...)
-	allErrs = append(allErrs, validatePodSpecificAnnotations(t.Annotations, &t.Spec, fldPath.Child("annotations"), &o)...)
-	allErrs = append(allErrs, validatePodSpec(&t.Spec, nil, specPath, o)...)
-	allErrs = append(allErrs, validateSeccompAnnotationsAndFields(&t.ObjectMeta, &t.Spec, specPath)...)
-	allErrs = append(allErrs, validateAppArmorAnnotationsAndFieldsMatchOnCreate(&t.ObjectMeta, &t.Spec, specPath)...)
+	allErrs := validateLabels(t.Labels, fldPath.Child("labels"))
+	allErrs = append(allErrs, validateAnnotations(t.Annotations, fldPath.Child("annotations"))...)
+	allErrs = append(allErrs, validatePodSpecificAnnotationsL(t.Annotations, &t.Spec, fldPath.Child("annotations"), &o)...)
+	allErrs = append(allErrs, validatePodSpecL(&t.Spec, nil, specPath, o)...)
+	allErrs = append(allErrs, validateSeccompAnnotationsAndFieldsL(&t.ObjectMeta, &t.Spec, specPath)...)
+	allErrs = append(allErrs, validateAppArmorAnnotationsAndFieldsMatchOnCreateL(&t.ObjectMeta, &t.Spec, specPath)...)
 	if len(t.Spec.EphemeralContainers) > 0 {
-		allErrs = append(allErrs, field.Forbidden(specPath.Child("ephemeralContainers"), "ephemeral containers not allowed in pod template"))
+		allErrs = append(allErrs, field.Forbidden(specPath.Child("ephemeralContainers").P(), "ephemeral containers not allowed in pod template"))
 	}
 	return allErrs
 }

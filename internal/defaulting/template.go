@@ -47,6 +47,12 @@ type PodFromTemplateOptions struct {
 // The pod's name, uid and creation timestamp are assigned by the server outside the
 // steps mirrored here and stay empty.
 func PodFromTemplate(template *corev1.PodTemplateSpec, opts PodFromTemplateOptions) *corev1.Pod {
+	return podFromTemplate(template, opts, nil)
+}
+
+// podFromTemplate is PodFromTemplate with the controller's own changes (mutate, when
+// not nil) made to the pod before the server defaults it.
+func podFromTemplate(template *corev1.PodTemplateSpec, opts PodFromTemplateOptions, mutate func(*corev1.Pod)) *corev1.Pod {
 	if template == nil {
 		return nil
 	}
@@ -63,6 +69,9 @@ func PodFromTemplate(template *corev1.PodTemplateSpec, opts PodFromTemplateOptio
 		pod.OwnerReferences = []metav1.OwnerReference{*opts.ControllerRef.DeepCopy()}
 	}
 	copyPodSpec(&template.Spec, &pod.Spec, true, false)
+	if mutate != nil {
+		mutate(pod)
+	}
 	g := opts.Features.Resolve()
 	defaultPodObject(pod, &g)
 	prepareForCreate(pod, &g, opts.Now)

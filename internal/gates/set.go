@@ -13,6 +13,7 @@ type Set struct {
 	ContainerRestartRules                          bool
 	ContainerStopSignals                           bool
 	DRANodeAllocatableResources                    bool
+	DeclarativeValidationBeta                      bool
 	DynamicResourceAllocation                      bool
 	EmptyDirVolumeMode                             bool
 	EnvFiles                                       bool
@@ -25,10 +26,14 @@ type Set struct {
 	InPlacePodLevelResourcesVerticalScaling        bool
 	InPlacePodVerticalScaling                      bool
 	InPlacePodVerticalScalingMemoryBackedVolumes   bool
+	JobManagedBy                                   bool
 	KubeletCrashLoopBackOffMax                     bool
 	MatchLabelKeysInPodAffinity                    bool
 	MatchLabelKeysInPodTopologySpread              bool
 	MatchLabelKeysInPodTopologySpreadSelectorMerge bool
+	MaxUnavailableStatefulSet                      bool
+	MutablePodResourcesForSuspendedJobs            bool
+	MutableSchedulingDirectivesForSuspendedJobs    bool
 	NodeInclusionPolicyInPodTopologySpread         bool
 	PodCertificateRequest                          bool
 	PodDeletionCost                                bool
@@ -45,12 +50,15 @@ type Set struct {
 	RestartAllContainersOnContainerExits           bool
 	SELinuxChangePolicy                            bool
 	SELinuxMount                                   bool
+	StatefulSetRecreateStrategy                    bool
 	StrictIPCIDRValidation                         bool
 	SupplementalGroupsPolicy                       bool
 	TaintTolerationComparisonOperators             bool
 	UserNamespacesHostNetworkSupport               bool
 	UserNamespacesSupport                          bool
+	VolumeAttributesClass                          bool
 	VolumeBindMountOptions                         bool
+	WorkloadWithJob                                bool
 }
 
 // defaults is the Set of a default v1.37.2 cluster, resolved once and only read.
@@ -87,6 +95,8 @@ func (s *Set) set(name string, v bool) {
 		s.ContainerStopSignals = v
 	case "DRANodeAllocatableResources":
 		s.DRANodeAllocatableResources = v
+	case "DeclarativeValidationBeta":
+		s.DeclarativeValidationBeta = v
 	case "DynamicResourceAllocation":
 		s.DynamicResourceAllocation = v
 	case "EmptyDirVolumeMode":
@@ -111,6 +121,8 @@ func (s *Set) set(name string, v bool) {
 		s.InPlacePodVerticalScaling = v
 	case "InPlacePodVerticalScalingMemoryBackedVolumes":
 		s.InPlacePodVerticalScalingMemoryBackedVolumes = v
+	case "JobManagedBy":
+		s.JobManagedBy = v
 	case "KubeletCrashLoopBackOffMax":
 		s.KubeletCrashLoopBackOffMax = v
 	case "MatchLabelKeysInPodAffinity":
@@ -119,6 +131,12 @@ func (s *Set) set(name string, v bool) {
 		s.MatchLabelKeysInPodTopologySpread = v
 	case "MatchLabelKeysInPodTopologySpreadSelectorMerge":
 		s.MatchLabelKeysInPodTopologySpreadSelectorMerge = v
+	case "MaxUnavailableStatefulSet":
+		s.MaxUnavailableStatefulSet = v
+	case "MutablePodResourcesForSuspendedJobs":
+		s.MutablePodResourcesForSuspendedJobs = v
+	case "MutableSchedulingDirectivesForSuspendedJobs":
+		s.MutableSchedulingDirectivesForSuspendedJobs = v
 	case "NodeInclusionPolicyInPodTopologySpread":
 		s.NodeInclusionPolicyInPodTopologySpread = v
 	case "PodCertificateRequest":
@@ -151,6 +169,8 @@ func (s *Set) set(name string, v bool) {
 		s.SELinuxChangePolicy = v
 	case "SELinuxMount":
 		s.SELinuxMount = v
+	case "StatefulSetRecreateStrategy":
+		s.StatefulSetRecreateStrategy = v
 	case "StrictIPCIDRValidation":
 		s.StrictIPCIDRValidation = v
 	case "SupplementalGroupsPolicy":
@@ -161,8 +181,12 @@ func (s *Set) set(name string, v bool) {
 		s.UserNamespacesHostNetworkSupport = v
 	case "UserNamespacesSupport":
 		s.UserNamespacesSupport = v
+	case "VolumeAttributesClass":
+		s.VolumeAttributesClass = v
 	case "VolumeBindMountOptions":
 		s.VolumeBindMountOptions = v
+	case "WorkloadWithJob":
+		s.WorkloadWithJob = v
 	}
 }
 
@@ -184,6 +208,7 @@ var setFields = []string{
 	"ContainerRestartRules",
 	"ContainerStopSignals",
 	"DRANodeAllocatableResources",
+	"DeclarativeValidationBeta",
 	"DynamicResourceAllocation",
 	"EmptyDirVolumeMode",
 	"EnvFiles",
@@ -196,10 +221,14 @@ var setFields = []string{
 	"InPlacePodLevelResourcesVerticalScaling",
 	"InPlacePodVerticalScaling",
 	"InPlacePodVerticalScalingMemoryBackedVolumes",
+	"JobManagedBy",
 	"KubeletCrashLoopBackOffMax",
 	"MatchLabelKeysInPodAffinity",
 	"MatchLabelKeysInPodTopologySpread",
 	"MatchLabelKeysInPodTopologySpreadSelectorMerge",
+	"MaxUnavailableStatefulSet",
+	"MutablePodResourcesForSuspendedJobs",
+	"MutableSchedulingDirectivesForSuspendedJobs",
 	"NodeInclusionPolicyInPodTopologySpread",
 	"PodCertificateRequest",
 	"PodDeletionCost",
@@ -216,10 +245,13 @@ var setFields = []string{
 	"RestartAllContainersOnContainerExits",
 	"SELinuxChangePolicy",
 	"SELinuxMount",
+	"StatefulSetRecreateStrategy",
 	"StrictIPCIDRValidation",
 	"SupplementalGroupsPolicy",
 	"TaintTolerationComparisonOperators",
 	"UserNamespacesHostNetworkSupport",
 	"UserNamespacesSupport",
+	"VolumeAttributesClass",
 	"VolumeBindMountOptions",
+	"WorkloadWithJob",
 }

@@ -1,0 +1,104 @@
+package workloads
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"reflect"
+	"strings"
+	"testing"
+
+	appsv1 "k8s.io/api/apps/v1"
+	batchv1 "k8s.io/api/batch/v1"
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+
+	"github.com/podlife/podlife"
+	"github.com/podlife/podlife/conformance/internal/gatesets"
+	"github.com/podlife/podlife/conformance/internal/upstreamcreate"
+	"github.com/podlife/podlife/validation"
+)
+
+// goldenCase is a case of validation/testdata/workload_cases.json, the tables of
+// podlife's unit tests (which re-express upstream's own validation tests).
+type goldenCase struct {
+	Name     string               `json:"name"`
+	Kind     string               `json:"kind"`
+	Features podlife.FeatureGates `json:"features,omitempty"`
+	Object   json.RawMessage      `json:"object"`
+	Old      json.RawMessage      `json:"old,omitempty"`
+	Want     []string             `json:"want"`
+}
+
+func newObject(t testing.TB, kind string) runtime.Object {
+	switch kind {
+	case "PodTemplate":
+		return &corev1.PodTemplate{}
+	case "ReplicationController":
+		return &corev1.ReplicationController{}
+	case "Deployment":
+		return &appsv1.Deployment{}
+	case "ReplicaSet":
+		return &appsv1.ReplicaSet{}
+	case "StatefulSet":
+		return &appsv1.StatefulSet{}
+	case "DaemonSet":
+		return &appsv1.DaemonSet{}
+	case "Job":
+		return &batchv1.Job{}
+	case "CronJob":
+		return &batchv1.CronJob{}
+	}
+	t.Fatalf("unknown kind %q", kind)
+	return nil
+}
+
+func decodeObject(t testing.TB, kind string, raw json.RawMessage) runtime.Object {
+	obj := newObject(t, kind)
+	if err := json.Unmarshal(raw, obj); err != nil {
+		t.Fatalf("decode %s: %v", kind, err)
+	}
+	return obj
+}
+
+// TestCasesAgainstUpstream replays every case of podlife's tables against upstream:
+// podlife's answer must be the table's expectation and agree with upstream's,
+// error by error (see diff).
+func TestCasesAgainstUpstream(t *testing.T) {
+	b, err := os.ReadFile("../../validation/testdata/workload_cases.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cases []goldenCase
+	if err := json.Unmarshal(b, &cases); err != nil {
+		t.Fatal(err)
+	}
+	if len(cases) < 50 {
+		t.Fatalf("only %d cases in the tables", len(cases))
+	}
+	perKind := map[string]int{}
+	for _, c := range cases {
+		t.Run(c.Name, func(t *testing.T) {
+			gatesets.Apply(t, gatesets.Set{Name: fmt.Sprint(c.Features), Overrides: c.Features})
+			obj := decodeObject(t, c.Kind, c.Object)
+			opts := validation.Options{Features: c.Features}
+			var ours, theirs = validation.ValidateObjectCreate(obj, opts), upstreamcreate.ObjectCreateIn(t, obj, "")
+			if c.Old != nil {
+				old := decodeObject(t, c.Kind, c.Old)
+				ours, theirs = validation.ValidateObjectUpdate(obj, old, opts), upstreamcreate.ObjectUpdate(t, obj, old)
+			}
+			got := make([]string, len(ours))
+			for i, e := range ours {
+				got[i] = e.Error()
+			}
+			if !reflect.DeepEqual(got, c.Want) && !(len(got) == 0 && len(c.Want) == 0) {
+				t.Errorf("podlife no longer answers the table's expectation\n got: %q\nwant: %q", got, c.Want)
+			}
+			if problems, _ := diff(ours, theirs); len(problems) > 0 {
+				t.Errorf("the table's expectation is not upstream's answer:\n%s", strings.Join(problems, "\n"))
+			}
+		})
+		perKind[c.Kind]++
+	}
+	t.Logf("%d cases replayed: %v", len(cases), perKind)
+}

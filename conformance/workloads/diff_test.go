@@ -1,0 +1,203 @@
+package workloads
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"reflect"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	"github.com/podlife/podlife/conformance/internal/gatesets"
+	"github.com/podlife/podlife/conformance/internal/upstreamcreate"
+	"github.com/podlife/podlife/validation"
+)
+
+// defaultSeed is the seed of a normal run; PODLIFE_SEED overrides it.
+const defaultSeed = 20261201
+
+// seed reads PODLIFE_SEED, failing on a malformed value.
+func seed(t testing.TB) int64 {
+	s, ok := os.LookupEnv("PODLIFE_SEED")
+	if !ok {
+		return defaultSeed
+	}
+	v, err := strconv.ParseInt(strings.TrimSpace(s), 10, 64)
+	if err != nil || strings.TrimSpace(s) != s {
+		t.Fatalf("PODLIFE_SEED=%q: not an integer", s)
+	}
+	return v
+}
+
+// scale reads PODLIFE_SCALE, the factor on the number of inputs (default 1), failing
+// on a malformed or non-positive value.
+func scale(t testing.TB) int {
+	s, ok := os.LookupEnv("PODLIFE_SCALE")
+	if !ok {
+		return 1
+	}
+	v, err := strconv.Atoi(s)
+	if err != nil || v < 1 || v > 100 {
+		t.Fatalf("PODLIFE_SCALE=%q: want an integer from 1 to 100", s)
+	}
+	return v
+}
+
+// gateSets are the configurations the other conformance packages use
+// (gatesets.Standard: the v1.37.2 defaults, every alpha and beta gate on, every beta
+// gate off, the kubelet gates flipped) and the container restart rules off.
+var gateSets = gatesets.Standard(
+	gatesets.Set{Name: "ContainerRestartRules=false", Overrides: map[string]bool{"ContainerRestartRules": false, "RestartAllContainersOnContainerExits": false}},
+)
+
+// draws returns the number of creates and updates drawn per kind under a gate set:
+// most under the defaults.
+func draws(gs gatesets.Set) (creates, updates int) {
+	if gs.Name == gatesets.Defaults.Name {
+		return 1200, 600
+	}
+	return 300, 150
+}
+
+// tally counts one kind's comparisons under one gate set.
+type tally struct {
+	inputs, invalid, disagreeing, exactTexts, errorsCompared int
+	families                                                 map[string]bool
+	faults                                                   map[string]bool
+	examples                                                 []string
+}
+
+func newTally() *tally { return &tally{families: map[string]bool{}, faults: map[string]bool{}} }
+
+func (tl *tally) record(describe func() string, faults []string, ours, theirs field.ErrorList) {
+	tl.inputs++
+	if len(theirs) > 0 {
+		tl.invalid++
+	}
+	for _, f := range faults {
+		tl.faults[f] = true
+	}
+	for _, e := range theirs {
+		tl.families[family(e)] = true
+	}
+	problems, exact := diff(ours, theirs)
+	tl.exactTexts += exact
+	tl.errorsCompared += len(theirs)
+	if len(problems) == 0 {
+		return
+	}
+	tl.disagreeing++
+	if len(tl.examples) < 5 {
+		tl.examples = append(tl.examples, strings.Join(problems, "\n")+"\n"+describe())
+	}
+}
+
+func dump(objs ...runtime.Object) string {
+	var b strings.Builder
+	for _, o := range objs {
+		j, _ := json.Marshal(o)
+		b.WriteString(fmt.Sprintf("%T %s\n", o, j))
+	}
+	return b.String()
+}
+
+// TestDifferential compares ValidateObjectCreate and ValidateObjectUpdate with the
+// server's create and update paths on generated objects of every kind, under every
+// gate set, and fails on any disagreement. It also holds the generator to its
+// coverage: the number of inputs per kind, a share of invalid inputs within bounds,
+// every fault knob drawn and every rule family of the kind reported by upstream.
+func TestDifferential(t *testing.T) {
+	s := seed(t)
+	k := scale(t)
+	all := map[string]*tally{} // per kind, creates and updates, over all gate sets
+	for _, kind := range kinds {
+		all[kind] = newTally()
+	}
+	gi := 0
+	gatesets.Run(t, gateSets, func(t *testing.T, gs gatesets.Set) {
+		defer func() { gi++ }()
+		creates, updates := draws(gs)
+		opts := validation.Options{Features: gs.Features()}
+		for ki, kind := range kinds {
+			g := newGen(s + int64(1000*gi+ki))
+			create, update := newTally(), newTally()
+			for range creates * k {
+				obj := g.object(kind)
+				before := obj.DeepCopyObject()
+				ours := validation.ValidateObjectCreate(obj, opts)
+				if !reflect.DeepEqual(obj, before) {
+					t.Fatalf("ValidateObjectCreate modified its input\n%s", dump(before))
+				}
+				theirs := upstreamcreate.ObjectCreateIn(t, obj, "")
+				create.record(func() string { return dump(obj) + fmt.Sprint(g.faults) }, g.faults, ours, theirs)
+			}
+			for range updates * k {
+				n, o := g.update(t, kind)
+				nb, ob := n.DeepCopyObject(), o.DeepCopyObject()
+				ours := validation.ValidateObjectUpdate(n, o, opts)
+				if !reflect.DeepEqual(n, nb) || !reflect.DeepEqual(o, ob) {
+					t.Fatalf("ValidateObjectUpdate modified its input\n%s", dump(nb, ob))
+				}
+				theirs := upstreamcreate.ObjectUpdate(t, n, o)
+				update.record(func() string { return dump(n, o) + fmt.Sprint(g.faults) }, g.faults, ours, theirs)
+			}
+			for _, r := range []struct {
+				what string
+				tl   *tally
+				want int
+			}{{"create", create, creates * k}, {"update", update, updates * k}} {
+				tl := r.tl
+				t.Logf("%s %s: %d inputs, %d invalid upstream (%.0f%%), %d errors compared (%d texts exactly), %d families, %d disagreeing (seed %d)",
+					kind, r.what, tl.inputs, tl.invalid, 100*float64(tl.invalid)/float64(max(tl.inputs, 1)), tl.errorsCompared, tl.exactTexts, len(tl.families), tl.disagreeing, s)
+				if tl.inputs != r.want {
+					t.Errorf("%s %s: %d inputs, want %d", kind, r.what, tl.inputs, r.want)
+				}
+				if share := float64(tl.invalid) / float64(tl.inputs); share < 0.2 || share > 0.9 {
+					t.Errorf("%s %s: %.0f%% of the inputs are invalid upstream, want 20%% to 90%%", kind, r.what, 100*share)
+				}
+				if tl.disagreeing > 0 {
+					t.Errorf("%s %s: %d of %d inputs disagree; first ones:\n%s", kind, r.what, tl.disagreeing, tl.inputs, strings.Join(tl.examples, "\n\n"))
+				}
+				for f := range tl.families {
+					all[kind].families[f] = true
+				}
+				for f := range tl.faults {
+					all[kind].faults[f] = true
+				}
+			}
+		}
+	})
+	// Coverage over the whole run.
+	for _, kind := range kinds {
+		tl := all[kind]
+		for _, f := range requiredFamilies[kind] {
+			if !tl.families[f] {
+				t.Errorf("%s: upstream never reported %q; the generator does not reach that rule", kind, f)
+			}
+		}
+		if os.Getenv("PODLIFE_FAMILIES") != "" {
+			var fams []string
+			for f := range tl.families {
+				fams = append(fams, f)
+			}
+			sort.Strings(fams)
+			t.Logf("%s families:\n  %s", kind, strings.Join(fams, "\n  "))
+		}
+	}
+	for _, knob := range knobs(t) {
+		found := false
+		for _, kind := range kinds {
+			if all[kind].faults[knob] {
+				found = true
+			}
+		}
+		if !found {
+			t.Errorf("fault knob %q never drawn", knob)
+		}
+	}
+}

@@ -1,0 +1,25 @@
+// Package workloads compares validation.ValidateObjectCreate and
+// validation.ValidateObjectUpdate with the API server's create and update paths for
+// every kind that holds a pod (Pod aside, which package validation covers): v1
+// PodTemplate and ReplicationController, apps/v1 Deployment, ReplicaSet, StatefulSet
+// and DaemonSet, batch/v1 Job and CronJob.
+//
+// Upstream's side is conformance/internal/upstreamcreate: the kind's v1 defaults and
+// conversion, the handler's namespace step, the store's metadata, the registry
+// strategy's PrepareForCreate or PrepareForUpdate and rest.ValidateCreate or
+// rest.ValidateUpdate (declarative validation included), checked against
+// rest.BeforeCreate and rest.BeforeUpdate themselves.
+//
+// The generator draws objects of each kind with faults in their own fields and in
+// their pod template, and updates of objects the server stored; TestDifferential
+// runs them under the standard gate sets (gatesets.Standard) and one with the
+// container restart rules off, compares the answers error by error, and fails
+// when the generator loses coverage. PODLIFE_SEED varies the inputs, PODLIFE_SCALE
+// multiplies their number, PODLIFE_FAMILIES=1 lists the rule families reached.
+// TestPodFromObject compares podlife.PodFromObject on stored objects with the pod
+// each controller builds (GetPodFromTemplate and the StatefulSet, DaemonSet, Job and
+// CronJob controllers' own steps, some reached with go:linkname) after the server's
+// create-time defaults. TestCasesAgainstUpstream replays the table cases of package validation
+// (testdata/workload_cases.json) against upstream, and BenchmarkValidateObjectCreate
+// times both sides per kind on the same valid objects.
+package workloads

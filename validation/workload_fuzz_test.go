@@ -1,0 +1,179 @@
+package validation
+
+import (
+	"encoding/json"
+	"os"
+	"reflect"
+	"testing"
+
+	appsv1 "k8s.io/api/apps/v1"
+	batchv1 "k8s.io/api/batch/v1"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	"github.com/podlife/podlife/internal/gates"
+)
+
+// fuzzKinds are the kinds the object fuzz targets decode into, by a byte of input.
+var fuzzKinds = []string{"Pod", "PodTemplate", "ReplicationController", "Deployment", "ReplicaSet", "StatefulSet", "DaemonSet", "Job", "CronJob"}
+
+func fuzzObject(kind string) runtime.Object {
+	switch kind {
+	case "Pod":
+		return &corev1.Pod{}
+	case "PodTemplate":
+		return &corev1.PodTemplate{}
+	case "ReplicationController":
+		return &corev1.ReplicationController{}
+	case "Deployment":
+		return &appsv1.Deployment{}
+	case "ReplicaSet":
+		return &appsv1.ReplicaSet{}
+	case "StatefulSet":
+		return &appsv1.StatefulSet{}
+	case "DaemonSet":
+		return &appsv1.DaemonSet{}
+	case "Job":
+		return &batchv1.Job{}
+	}
+	return &batchv1.CronJob{}
+}
+
+var fuzzGateSets = []gates.FeatureGates{
+	nil,
+	{"AllAlpha": true, "AllBeta": true},
+	{"AllBeta": false},
+	{"ContainerRestartRules": false, "RestartAllContainersOnContainerExits": false},
+}
+
+// fuzzSeeds adds every case of the tables (testdata/workload_cases.json).
+func fuzzSeeds(f *testing.F, add func(kind uint8, obj, old []byte)) {
+	b, err := os.ReadFile(objectGoldenFile)
+	if err != nil {
+		return
+	}
+	var cases []goldenObjectCase
+	if json.Unmarshal(b, &cases) != nil {
+		return
+	}
+	for _, c := range cases {
+		for i, k := range fuzzKinds {
+			if k == c.Kind {
+				old := []byte(c.Old)
+				if old == nil {
+					old = c.Object
+				}
+				add(uint8(i), c.Object, old)
+			}
+		}
+	}
+}
+
+// checkAnswer holds an answer to its invariants: known error types, and the same
+// answer when asked again.
+func checkAnswer(t *testing.T, first, second field.ErrorList) {
+	t.Helper()
+	if len(first) != len(second) {
+		t.Fatalf("not deterministic: %d vs %d errors", len(first), len(second))
+	}
+	for i := range first {
+		if first[i].Error() != second[i].Error() || first[i].Origin != second[i].Origin {
+			t.Fatalf("not deterministic at %d: %q vs %q", i, first[i].Error(), second[i].Error())
+		}
+		if !knownErrorTypes[first[i].Type] {
+			t.Fatalf("unknown error type %q", first[i].Type)
+		}
+	}
+}
+
+// FuzzValidateObjectCreate feeds JSON objects of every kind (seeded with every table
+// case) under the gate sets of the conformance tests. Invariants: no panic, the
+// input is not modified, the answer is deterministic, error types are known, and a
+// Pod gets exactly ValidatePodCreate's answer.
+func FuzzValidateObjectCreate(f *testing.F) {
+	fuzzSeeds(f, func(kind uint8, obj, _ []byte) { f.Add(kind, obj, uint8(0)) })
+	f.Add(uint8(7), []byte(`{"spec":{"completionMode":"Indexed","parallelism":2,"successPolicy":{"rules":[{"succeededCount":1}]}}}`), uint8(1))
+	f.Add(uint8(8), []byte(`{"spec":{"schedule":"TZ=","timeZone":"Local"}}`), uint8(2))
+	f.Fuzz(func(t *testing.T, kind uint8, data []byte, gateSet uint8) {
+		obj := fuzzObject(fuzzKinds[int(kind)%len(fuzzKinds)])
+		if err := json.Unmarshal(data, obj); err != nil {
+			return
+		}
+		opts := Options{Features: fuzzGateSets[int(gateSet)%len(fuzzGateSets)], AllowPrivileged: gateSet&0x80 != 0}
+		if gateSet&0x40 != 0 {
+			opts.Namespace = "team-a"
+		}
+		before := obj.DeepCopyObject()
+		first := ValidateObjectCreate(obj, opts)
+		if !reflect.DeepEqual(obj, before) {
+			t.Fatalf("input modified")
+		}
+		checkAnswer(t, first, ValidateObjectCreate(obj, opts))
+		if pod, ok := obj.(*corev1.Pod); ok {
+			if want := ValidatePodCreate(pod, opts); !reflect.DeepEqual(errorStrings(first), errorStrings(want)) {
+				t.Fatalf("a Pod's answer is not ValidatePodCreate's")
+			}
+		}
+	})
+}
+
+// FuzzValidateObjectUpdate feeds pairs of JSON objects of every kind (seeded with
+// every table case, creates as no-op updates). Invariants: no panic, neither input is
+// modified, the answer is deterministic, error types are known.
+func FuzzValidateObjectUpdate(f *testing.F) {
+	fuzzSeeds(f, func(kind uint8, obj, old []byte) { f.Add(kind, obj, old, uint8(0)) })
+	f.Fuzz(func(t *testing.T, kind uint8, data, oldData []byte, gateSet uint8) {
+		k := fuzzKinds[int(kind)%len(fuzzKinds)]
+		obj, old := fuzzObject(k), fuzzObject(k)
+		if json.Unmarshal(data, obj) != nil || json.Unmarshal(oldData, old) != nil {
+			return
+		}
+		opts := Options{Features: fuzzGateSets[int(gateSet)%len(fuzzGateSets)], AllowPrivileged: gateSet&0x80 != 0}
+		objBefore, oldBefore := obj.DeepCopyObject(), old.DeepCopyObject()
+		first := ValidateObjectUpdate(obj, old, opts)
+		if !reflect.DeepEqual(obj, objBefore) || !reflect.DeepEqual(old, oldBefore) {
+			t.Fatalf("input modified")
+		}
+		checkAnswer(t, first, ValidateObjectUpdate(obj, old, opts))
+	})
+}
+
+// TestObjectUnsupported: a type that holds no pod, nil, or a mismatched pair gets one
+// error; a Pod gets ValidatePodCreate's answer.
+func TestObjectUnsupported(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		errs field.ErrorList
+		want string
+	}{
+		{"ConfigMap", ValidateObjectCreate(&corev1.ConfigMap{}, Options{}),
+			`kind: Unsupported value: "*v1.ConfigMap": supported values: "v1/Pod", "v1/PodTemplate", "v1/ReplicationController", "apps/v1/Deployment", "apps/v1/ReplicaSet", "apps/v1/StatefulSet", "apps/v1/DaemonSet", "batch/v1/Job", "batch/v1/CronJob"`},
+		{"nil", ValidateObjectCreate(nil, Options{}),
+			`kind: Unsupported value: "nil": supported values: "v1/Pod", "v1/PodTemplate", "v1/ReplicationController", "apps/v1/Deployment", "apps/v1/ReplicaSet", "apps/v1/StatefulSet", "apps/v1/DaemonSet", "batch/v1/Job", "batch/v1/CronJob"`},
+		{"typed Service", ValidateObjectUpdate(&corev1.Service{TypeMeta: metaType("v1", "Service")}, &corev1.Service{}, Options{}),
+			`kind: Unsupported value: "v1/Service": supported values: "v1/Pod", "v1/PodTemplate", "v1/ReplicationController", "apps/v1/Deployment", "apps/v1/ReplicaSet", "apps/v1/StatefulSet", "apps/v1/DaemonSet", "batch/v1/Job", "batch/v1/CronJob"`},
+		{"mismatched update", ValidateObjectUpdate(&appsv1.Deployment{}, &appsv1.StatefulSet{}, Options{}),
+			`kind: Invalid value: "*v1.Deployment": the new and the stored object must be of the same kind; the stored object is *v1.StatefulSet`},
+	} {
+		if len(c.errs) != 1 || c.errs[0].Error() != c.want {
+			t.Errorf("%s: got %q, want %q", c.name, errorStrings(c.errs), c.want)
+		}
+	}
+	// Typed nil pointers of a supported kind are empty objects.
+	if errs := ValidateObjectCreate((*appsv1.Deployment)(nil), Options{}); len(errs) == 0 || errs[0].Field != "metadata.name" {
+		t.Errorf("nil Deployment: %v", errs)
+	}
+	pod := &corev1.Pod{}
+	if !reflect.DeepEqual(errorStrings(ValidateObjectCreate(pod, Options{})), errorStrings(ValidatePodCreate(pod, Options{}))) {
+		t.Error("a Pod's answer is not ValidatePodCreate's")
+	}
+	if got := SupportedKinds(); len(got) != 9 || got[0] != "v1/Pod" {
+		t.Errorf("SupportedKinds: %v", got)
+	}
+}
+
+func metaType(apiVersion, kind string) metav1.TypeMeta {
+	return metav1.TypeMeta{APIVersion: apiVersion, Kind: kind}
+}
