@@ -13,8 +13,8 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
 
-	"github.com/podlife/podlife/examples/internal/manifest"
 	"github.com/podlife/podlife/lifecycle"
+	"github.com/podlife/podlife/validation"
 )
 
 // document is one document of a YAML or JSON stream with the line it starts on.
@@ -69,7 +69,7 @@ type scriptDoc struct {
 // input is what the program runs: one object holding a pod, and a script.
 type input struct {
 	name      string // file name, empty for embedded data
-	object    *manifest.Object
+	object    *validation.ObjectResult
 	objLine   int
 	script    *scriptDoc
 	scriptAt  string // "file:line" of the script
@@ -129,21 +129,21 @@ func readStream(in *input, name string, data []byte) error {
 			in.script, in.scriptAt = &s, fmt.Sprintf("%s:%d", orEmbedded(name), first)
 			continue
 		}
-		objs, err := manifest.Decode(d.data)
-		if err != nil {
-			return posError(name, locate(d, err), err)
-		}
-		for i := range objs {
-			o := objs[i]
-			if o.Pod == nil && o.Template == nil {
-				in.skipped = append(in.skipped, fmt.Sprintf("%s:%d: skipping %s %q: not a Pod or a workload with a pod template", orEmbedded(name), first, o.Kind, o.Meta.Name))
+		// The library's stream reader decodes the document as kubectl and the server do
+		// (strict fields, Lists, flow style, JSON); it counts lines from the document.
+		for r := range validation.ValidateStream(bytes.NewReader(d.data), orEmbedded(name), validation.StreamOptions{DecodeOnly: true}) {
+			line := d.line + r.Line - 1
+			switch {
+			case r.Verdict == validation.NotChecked:
+				in.skipped = append(in.skipped, fmt.Sprintf("%s:%d: skipping %s %q: it holds no pod", orEmbedded(name), line, r.Kind, r.Name))
+				continue
+			case r.Object == nil:
+				return posError(name, line, errors.New(r.Message()))
+			case in.object != nil:
+				in.skipped = append(in.skipped, fmt.Sprintf("%s:%d: skipping %s %q: only the first object holding a pod is simulated", orEmbedded(name), line, r.Kind, r.Name))
 				continue
 			}
-			if in.object != nil {
-				in.skipped = append(in.skipped, fmt.Sprintf("%s:%d: skipping %s %q: only the first pod is simulated", orEmbedded(name), first, o.QualifiedKind(), o.Meta.Name))
-				continue
-			}
-			in.object, in.objLine, in.name = &o, first, name
+			in.object, in.objLine, in.name = &r, line, name
 		}
 	}
 	return nil

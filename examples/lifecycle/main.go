@@ -56,7 +56,6 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
-	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/podlife/podlife"
 	"github.com/podlife/podlife/lifecycle"
@@ -250,6 +249,14 @@ func load(c config) (*input, error) {
 	return in, nil
 }
 
+// qualifiedKind names a kind as the API server's messages do: "Pod", "Deployment.apps".
+func qualifiedKind(apiVersion, kind string) string {
+	if group, _, ok := strings.Cut(apiVersion, "/"); ok {
+		return kind + "." + group
+	}
+	return kind
+}
+
 // featureGates parses --feature-gates ("A=true,B=false") over the script's gates.
 func featureGates(flagValue string, s *scriptDoc) (podlife.FeatureGates, error) {
 	g := podlife.FeatureGates{}
@@ -299,37 +306,34 @@ type result struct {
 func simulate(in *input, gates podlife.FeatureGates) (*result, int, error) {
 	o := in.object
 	res := &result{script: in.script, gates: gates}
-	vopts := validation.Options{Features: gates}
-	var pod *corev1.Pod
-	var errs field.ErrorList
-	ns := o.Meta.Namespace
+	ns := o.Namespace
 	if ns == "" {
 		ns = metav1.NamespaceDefault
 	}
-	kind := o.QualifiedKind()
-	if o.Pod != nil {
-		p := o.Pod.DeepCopy()
-		p.Namespace = ns
-		errs = validation.ValidatePodCreate(p, vopts)
-		pod = podlife.DefaultWithOptions(p, podlife.DefaultOptions{Features: gates, Now: start})
-		res.title = fmt.Sprintf("Pod %s", p.Name)
+	vopts := validation.Options{Features: gates, Namespace: ns}
+	kind := qualifiedKind(o.APIVersion, o.Kind)
+	// The whole object is validated as the server validates it on create.
+	errs := validation.ValidateObjectCreate(o.Object, vopts)
+	pod, err := podlife.PodFromObject(o.Object, podlife.PodFromTemplateOptions{
+		DefaultOptions: podlife.DefaultOptions{Features: gates, Now: start},
+		Namespace:      ns,
+	})
+	if err != nil {
+		return nil, 2, posError(in.name, in.objLine, err)
+	}
+	if _, isPod := o.Object.(*corev1.Pod); isPod {
+		res.title = fmt.Sprintf("Pod %s", pod.Name)
 	} else {
-		errs = validation.ValidatePodTemplateSpec(o.Template, o.TemplatePath, vopts)
-		pod = podlife.PodFromTemplate(o.Template, podlife.PodFromTemplateOptions{
-			DefaultOptions: podlife.DefaultOptions{Features: gates, Now: start},
-			ControllerName: o.Meta.Name, Namespace: ns,
-		})
-		pod.Name = pod.GenerateName + nameSuffix(ns+"/"+o.Meta.Name)
-		res.title = fmt.Sprintf("%s %s (pod %s, from its template)", kind, o.Meta.Name, pod.Name)
+		if pod.Name == "" {
+			pod.Name = pod.GenerateName + nameSuffix(ns+"/"+o.Name)
+		}
+		res.title = fmt.Sprintf("%s %s (pod %s, from its template)", kind, o.Name, pod.Name)
 	}
 	if len(errs) == 0 {
 		res.valid = true
-		res.verdict = fmt.Sprintf("%s %q is valid", kind, o.Meta.Name)
-		if o.Pod == nil {
-			res.verdict = fmt.Sprintf("the pod template of %s %q is valid", kind, o.Meta.Name)
-		}
+		res.verdict = fmt.Sprintf("%s %q is valid", kind, o.Name)
 	} else {
-		res.verdict = fmt.Sprintf("%s:%d: %s %q is invalid: %v", orEmbedded(in.name), in.objLine, kind, o.Meta.Name, errs.ToAggregate())
+		res.verdict = fmt.Sprintf("%s:%d: %s %q is invalid: %v", orEmbedded(in.name), in.objLine, kind, o.Name, errs.ToAggregate())
 		return res, 1, nil
 	}
 	if err := checkScript(in.script, pod); err != nil {

@@ -402,7 +402,7 @@ func TestUsageAndErrors(t *testing.T) {
 		{"two manifests", []string{good, good}, 2, "", "give at most one manifest"},
 		{"missing file", []string{filepath.Join(dir, "none.yaml")}, 2, "", "no such file or directory"},
 		{"yaml error", []string{write("bad.yaml", "# comment\napiVersion: v1\nkind: Pod\nmetadata:\n  name: [x\n")}, 2, "", "bad.yaml:5: yaml: line 5: did not find expected"},
-		{"unknown kind only", []string{write("svc.yaml", "apiVersion: v1\nkind: Service\nmetadata:\n  name: s\n")}, 2, "", `skipping Service "s": not a Pod or a workload with a pod template`},
+		{"unknown kind only", []string{write("svc.yaml", "apiVersion: v1\nkind: Service\nmetadata:\n  name: s\n")}, 2, "", `skipping Service "s": it holds no pod`},
 		{"invalid pod", []string{write("invalid.yaml", "---\napiVersion: v1\nkind: Pod\nmetadata:\n  name: p\nspec:\n  containers:\n  - name: c\n")}, 1,
 			`invalid.yaml:2: Pod "p" is invalid: spec.containers[0].image: Required value`, ""},
 		{"script typo", []string{write("typo.yaml", pod+"---\nkind: Script\ncontainers:\n  c:\n    runs:\n    - durration: 5s\n")}, 2, "", `typo.yaml:14: json: unknown field "durration"`},
@@ -458,7 +458,7 @@ spec:
 	if res["qosClass"] != "Guaranteed" {
 		t.Errorf("QoS %v: a limits-only container is Guaranteed once defaulted (requests = limits)", res["qosClass"])
 	}
-	if v := rep["validation"].(map[string]any)["verdict"]; v != `the pod template of Deployment.apps "web" is valid` {
+	if v := rep["validation"].(map[string]any)["verdict"]; v != `Deployment.apps "web" is valid` {
 		t.Errorf("verdict %v", v)
 	}
 }
