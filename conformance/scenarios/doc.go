@@ -18,6 +18,10 @@
 //   - and, for the whole timeline, client-go's EventCorrelator (tools/record, with a
 //     fake clock) against lifecycle.RecordEvents.
 //
+// describe_test.go compares lifecycle.DescribeEvents and FormatEventTable with
+// kubectl's own DescribeEvents (k8s.io/kubectl pkg/describe) on generated event
+// records.
+//
 // The linknamed declarations follow upstream's signatures; an empty assembly file lets
 // them compile without bodies.
 package scenarios
