@@ -140,7 +140,9 @@ func TestValidatePodUpdateUpstreamCases(t *testing.T) {
 		want     []string
 	}{
 		{"nothing", upPod("name"), upPod("name"), nil},
-		{"ids", upPod("foo"), upPod("bar"), []string{`metadata.name: Invalid value: "foo": field is immutable`}},
+		// Upstream's ValidatePodUpdate reports the rename as an immutable field; the server
+		// refuses the PUT before (400 Bad Request: the URL names the stored pod).
+		{"ids", upPod("foo"), upPod("bar"), []string{`metadata.name: Invalid value: "foo": the name of the object (foo) does not match the name on the URL (bar)`}},
 		{"labels", upPod("foo", func(p *corev1.Pod) { p.Labels = map[string]string{"foo": "bar"} }),
 			upPod("foo", func(p *corev1.Pod) { p.Labels = map[string]string{"bar": "foo"} }), nil},
 		{"annotations", upPod("foo", withAnnotations(map[string]string{"foo": "bar"})),
@@ -280,27 +282,39 @@ func TestValidatePodUpdateUpstreamCases(t *testing.T) {
 		{"nodeAffinity deletion from MatchExpressions not allowed",
 			upPod("foo", withGates("foo"), withRequiredNodeAffinity(corev1.NodeSelectorTerm{MatchExpressions: []corev1.NodeSelectorRequirement{expr("expr", "foo")}})),
 			upPod("foo", withGates("foo"), withRequiredNodeAffinity(corev1.NodeSelectorTerm{MatchExpressions: []corev1.NodeSelectorRequirement{expr("expr", "foo"), expr("expr2", "foo2")}})),
-			[]string{`spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[0]: Invalid value: {"matchExpressions":[{"key":"expr","operator":"In","values":["foo"]}]}: only additions are allowed (no mutations or deletions)`}},
+			[]string{`spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[0]: Invalid value: {"MatchExpressions":[{"Key":"expr","Operator":"In","Values":["foo"]}],"MatchFields":null}: only additions are allowed (no mutations or deletions)`}},
 		{"nodeSelectorTerms addition on gated pod should fail",
 			upPod("foo", withGates("foo"), withRequiredNodeAffinity(
 				corev1.NodeSelectorTerm{MatchExpressions: []corev1.NodeSelectorRequirement{expr("expr", "foo")}},
 				corev1.NodeSelectorTerm{MatchExpressions: []corev1.NodeSelectorRequirement{expr("expr2", "foo2")}})),
 			upPod("foo", withGates("foo"), withRequiredNodeAffinity(corev1.NodeSelectorTerm{MatchExpressions: []corev1.NodeSelectorRequirement{expr("expr", "foo")}})),
-			[]string{`spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms: Invalid value: [{"matchExpressions":[{"key":"expr","operator":"In","values":["foo"]}]},{"matchExpressions":[{"key":"expr2","operator":"In","values":["foo2"]}]}]: no additions/deletions to non-empty NodeSelectorTerms list are allowed`}},
+			[]string{`spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms: Invalid value: [{"MatchExpressions":[{"Key":"expr","Operator":"In","Values":["foo"]}],"MatchFields":null},{"MatchExpressions":[{"Key":"expr2","Operator":"In","Values":["foo2"]}],"MatchFields":null}]: no additions/deletions to non-empty NodeSelectorTerms list are allowed`}},
 		{"new node affinity is nil on a gated pod",
 			upPod("foo", withGates("foo")),
 			upPod("foo", withGates("foo"), withRequiredNodeAffinity(corev1.NodeSelectorTerm{MatchExpressions: []corev1.NodeSelectorRequirement{expr("expr", "foo")}})),
 			[]string{`spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms: Invalid value: null: no additions/deletions to non-empty NodeSelectorTerms list are allowed`}},
 		// Only the registry's common check knows URL path segments.
-		{"renamed to a name with a slash",
-			upPod("a/b"), upPod("foo"),
+		{"name with a slash (only a stored pod of that name could be addressed)",
+			upPod("a/b"), upPod("a/b", withMeta(func(m *metav1.ObjectMeta) { m.Labels = map[string]string{"a": "b"} })),
 			[]string{
 				`metadata.name: Invalid value: "a/b": may not contain '/'`,
-				`metadata.name: Invalid value: "a/b": field is immutable`,
 				`metadata.name: Invalid value: "a/b": ` + subdomainMsg,
 			}},
-		{"missing resourceVersion", upPod("foo", withMeta(func(m *metav1.ObjectMeta) { m.ResourceVersion = "" })), upPod("foo"),
-			[]string{`metadata.resourceVersion: Invalid value: "": must be specified for an update`}},
+		// Pods allow unconditional updates: the store gives the new object the stored
+		// resourceVersion before ValidateObjectMetaUpdate could miss it.
+		{"missing resourceVersion", upPod("foo", withMeta(func(m *metav1.ObjectMeta) { m.ResourceVersion = "" })), upPod("foo"), nil},
+		{"stale resourceVersion", upPod("foo", withMeta(func(m *metav1.ObjectMeta) { m.ResourceVersion = "1" })),
+			upPod("foo", withMeta(func(m *metav1.ObjectMeta) { m.ResourceVersion = "2" })),
+			[]string{`metadata.resourceVersion: Invalid value: "1": Operation cannot be fulfilled on pods "foo": the object has been modified; please apply your changes to the latest version and try again`}},
+		{"malformed resourceVersion", upPod("foo", withMeta(func(m *metav1.ObjectMeta) { m.ResourceVersion = "x1" })), upPod("foo"),
+			[]string{`metadata.resourceVersion: Internal error: strconv.ParseUint: parsing "x1": invalid syntax`}},
+		{"other uid", upPod("foo", withMeta(func(m *metav1.ObjectMeta) { m.UID = "u2" })), upPod("foo", withMeta(func(m *metav1.ObjectMeta) { m.UID = "u1" })),
+			[]string{`metadata.uid: Invalid value: "u2": Operation cannot be fulfilled on pods "foo": StorageError: invalid object, Code: 4, Key: /registry/pods/default/foo, ResourceVersion: 0, AdditionalErrorMsg: Precondition failed: UID in precondition: u2, UID in object meta: u1`}},
+		{"other namespace", upPod("foo", withMeta(func(m *metav1.ObjectMeta) { m.Namespace = "other" })), upPod("foo"),
+			[]string{`metadata.namespace: Invalid value: "other": ` + NamespaceMismatchDetail}},
+		{"no namespace takes the stored one", upPod("foo", withMeta(func(m *metav1.ObjectMeta) { m.Namespace = "" })), upPod("foo"), nil},
+		{"no name", upPod(""), upPod("foo"),
+			[]string{`metadata.name: Invalid value: "": the name of the object (foo based on URL) was undeterminable: name must be provided`}},
 		{"updated restartPolicyRules",
 			upPod("foo", func(p *corev1.Pod) {
 				never := corev1.ContainerRestartPolicyNever

@@ -151,9 +151,9 @@ func errKey(e *field.Error) string {
 	return string(e.Type) + " | " + e.Field + " | " + strconv.Quote(e.Detail) + " | " + canon(e.BadValue) + " | origin=" + e.Origin
 }
 
-// compareDetailed compares podlife's and upstream's errors as multisets of errKey,
-// and their Error() texts too unless the bad value is a struct: upstream renders
-// internal structs, which have no JSON tags, with Go field names.
+// compareDetailed compares podlife's and upstream's errors as multisets of errKey and
+// their Error() texts, byte for byte (podlife's validation.InternalForm prints a v1
+// value as upstream prints the internal one).
 func compareDetailed(ours, theirs field.ErrorList) string {
 	count := map[string]int{}
 	text := map[string]string{}
@@ -170,7 +170,7 @@ func compareDetailed(ours, theirs field.ErrorList) string {
 			continue
 		}
 		count[k]--
-		if !structValued(o.BadValue) && text[k] != o.Error() {
+		if text[k] != o.Error() {
 			problems = append(problems, "text: "+o.Error()+" vs upstream "+text[k])
 		}
 	}
@@ -183,20 +183,15 @@ func compareDetailed(ours, theirs field.ErrorList) string {
 	return strings.Join(problems, "\n")
 }
 
-func structValued(v any) bool {
-	t := reflect.TypeOf(v)
-	for t != nil && (t.Kind() == reflect.Pointer || t.Kind() == reflect.Slice) {
-		t = t.Elem()
-	}
-	return t != nil && t.Kind() == reflect.Struct && t != reflect.TypeOf(resource.Quantity{})
-}
-
 // canon prints a value so that an internal-API value and its v1 counterpart print
 // the same: named types collapse to their kind (but keep their type name), structs
 // print their non-zero exported fields sorted by Go name, quantities canonically.
 func canon(v any) string {
 	if v == nil {
 		return "nil"
+	}
+	if f, ok := v.(validation.InternalForm); ok {
+		v = f.Value
 	}
 	var b strings.Builder
 	canonValue(&b, reflect.ValueOf(v))

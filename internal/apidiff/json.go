@@ -24,6 +24,17 @@ func PodSpec(a, b *corev1.PodSpec) string {
 	return Unified(SplitLines(aj), SplitLines(bj), 3)
 }
 
+// InternalJSON returns v as encoding/json.Marshal writes the internal type v stands
+// for: structs of package core/v1 with every field under its Go name, in the v1
+// order (which is the internal order in v1.37.2).
+func InternalJSON(v any) ([]byte, error) {
+	var buf bytes.Buffer
+	if err := writeInternal(&buf, reflect.ValueOf(v)); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
 // coreV1 is the package whose types stand in for upstream's tagless internal types.
 var coreV1 = reflect.TypeOf(corev1.Pod{}).PkgPath()
 
