@@ -299,7 +299,7 @@ func validateInTreeSource(s *corev1.VolumeSource, name string, fldPath lpath) (e
 		}
 		return append(errs, requiredStrings(p, "image", s.RBD.RBDImage)...), true //nolint:staticcheck
 	case "cinder":
-		errs := requiredStrings(p, "volumeID", s.Cinder.VolumeID) //nolint:staticcheck
+		errs := requiredStrings(p, "volumeID", s.Cinder.VolumeID)       //nolint:staticcheck
 		if s.Cinder.SecretRef != nil && s.Cinder.SecretRef.Name == "" { //nolint:staticcheck
 			errs = append(errs, field.Required(p.Child("secretRef", "name").P(), ""))
 		}
