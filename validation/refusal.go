@@ -1,6 +1,7 @@
 package validation
 
 import (
+	"errors"
 	"net/http"
 	"strconv"
 	"strings"
@@ -114,7 +115,7 @@ func refuseUpdate(newPod, old *corev1.Pod) (errs field.ErrorList, ns, rv string)
 		sent, err = strconv.ParseUint(rv, 10, 64)
 		if err != nil {
 			// Not an API status: the server answers 500 with the parse error.
-			return field.ErrorList{field.InternalError(meta.Child("resourceVersion").P(), err)}, ns, rv
+			return field.ErrorList{field.InternalError(meta.Child("resourceVersion").P(), errors.New(err.Error()))}, ns, rv
 		}
 	}
 	switch {

@@ -4,6 +4,7 @@ package upstreamcreate
 
 import (
 	"context"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -53,8 +54,9 @@ const upstreamAlphabet = "bcdfghjklmnpqrstvwxz2456789"
 // the same steps run on a copy (PrepareForCreate, rest.ValidateCreate), and
 // BeforeCreate's own answer is checked to carry exactly those errors.
 //
-// Upstream's generated name ends in 5 random characters; where it shows as the bad
-// value of a metadata.name error it is replaced by the name podlife documents
+// Upstream's generated name ends in 5 random characters; where it shows (the bad value
+// of a metadata.name error, the claim name in the detail of an ephemeral volume's
+// name error) it is replaced by the name podlife documents
 // (generateName cut to 58 bytes plus validation.GeneratedNameSuffix), after checking
 // that upstream's name is that base plus 5 characters of upstream's alphabet.
 func CreateIn(t testing.TB, pod *v1.Pod, optNamespace string) field.ErrorList {
@@ -108,6 +110,11 @@ func CreateIn(t testing.TB, pod *v1.Pod, optNamespace string) field.ErrorList {
 		for _, e := range errs {
 			if e.Field == "metadata.name" && e.BadValue == generated {
 				e.BadValue = ours
+			}
+			// The claim an ephemeral volume creates is named after the pod.
+			if strings.HasPrefix(e.Detail, "PVC name ") {
+				q, qo := strconv.Quote(generated), strconv.Quote(ours)
+				e.Detail = strings.ReplaceAll(e.Detail, q[1:len(q)-1], qo[1:len(qo)-1])
 			}
 		}
 	}
