@@ -367,11 +367,11 @@ type tally struct {
 	inputs, valid, invalid, disagreeing int
 	families                            map[string]int
 	examples                            map[string]string
-	seen                                map[string]int  // rule families upstream reported, with their counts
-	specDiffs                           int             // generic spec-update Forbidden errors compared
-	ordered                             int             // inputs with 2+ errors compared in order
-	refusals                            map[string]int  // refusals by HTTP status
-	fields                              coverage        // what the generated inputs set
+	seen                                map[string]int // rule families upstream reported, with their counts
+	specDiffs                           int            // generic spec-update Forbidden errors compared
+	ordered                             int            // inputs with 2+ errors compared in order
+	refusals                            map[string]int // refusals by HTTP status
+	fields                              coverage       // what the generated inputs set
 }
 
 func newTally() *tally {

@@ -299,4 +299,3 @@ func (m *memStorage) GuaranteedUpdate(_ context.Context, key string, dest runtim
 func (m *memStorage) Delete(context.Context, string, runtime.Object, *storage.Preconditions, storage.ValidateObjectFunc, runtime.Object, storage.DeleteOptions) error {
 	return fmt.Errorf("memStorage: delete during update is not modelled")
 }
-
