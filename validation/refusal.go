@@ -39,7 +39,7 @@ func RefusalOf(errs field.ErrorList) (Refusal, bool) {
 	e := errs[0]
 	switch {
 	case e.Type == field.ErrorTypeInvalid && e.Field == "metadata.namespace" && e.Detail == NamespaceMismatchDetail,
-		e.Type == field.ErrorTypeInvalid && e.Field == "metadata.name" && strings.HasPrefix(e.Detail, "the name of the object ("):
+		e.Type == field.ErrorTypeInvalid && e.Field == "metadata.name" && (strings.HasPrefix(e.Detail, "the name of the object (") || strings.HasPrefix(e.Detail, "Name parameter invalid: ")):
 		return Refusal{Code: http.StatusBadRequest, Reason: metav1.StatusReasonBadRequest, Message: e.Detail}, true
 	case e.Type == field.ErrorTypeInvalid && (e.Field == "metadata.uid" || e.Field == "metadata.resourceVersion") && strings.HasPrefix(e.Detail, conflictPrefix):
 		return Refusal{Code: http.StatusConflict, Reason: metav1.StatusReasonConflict, Message: e.Detail}, true
@@ -65,7 +65,8 @@ const (
 // those of the stored old pod) with newPod as the body, nil when the server goes on
 // to validate. It follows k8s.io/apiserver pkg/endpoints/handlers/update.go (the
 // request namespace: EnsureObjectNamespaceMatchesRequestNamespace; checkName) and
-// pkg/registry/generic/registry/store.go Update (the uid precondition the new object's
+// pkg/registry/generic/registry/store.go Update (the key of a name that cannot be a
+// URL path segment, the uid precondition the new object's
 // uid sets, then the resourceVersion: none or "0" takes the stored one, as pods allow
 // unconditional updates; another one conflicts).
 //
@@ -95,6 +96,11 @@ func refuseUpdate(newPod, old *corev1.Pod) (errs field.ErrorList, ns, rv string)
 		if newPod.Name != old.Name {
 			return field.ErrorList{field.Invalid(meta.Child("name").P(), newPod.Name,
 				"the name of the object ("+newPod.Name+") does not match the name on the URL ("+old.Name+")")}, ns, rv
+		}
+		// The store's key function refuses a name that cannot be a path segment.
+		if msgs := pathSegmentName(old.Name, false); len(msgs) != 0 {
+			return field.ErrorList{field.Invalid(meta.Child("name").P(), newPod.Name,
+				"Name parameter invalid: "+strconv.Quote(old.Name)+": "+strings.Join(msgs, ";"))}, ns, rv
 		}
 	}
 	conflict := func(name, value, msg string) field.ErrorList {

@@ -3,7 +3,6 @@ package validation
 import (
 	"context"
 	"fmt"
-	"os"
 	"reflect"
 	"regexp"
 	"sort"
@@ -32,49 +31,14 @@ import (
 // defaultSeed is the seed of a normal run; PODLIFE_SEED overrides it.
 const defaultSeed = 20260513
 
-// seed is PODLIFE_SEED, or defaultSeed; a value that is not an integer fails the test.
-func seed(t testing.TB) int64 {
-	if s, ok := os.LookupEnv("PODLIFE_SEED"); ok {
-		v, err := strconv.ParseInt(s, 10, 64)
-		if err != nil {
-			t.Fatalf("PODLIFE_SEED=%q: %v", s, err)
-		}
-		return v
-	}
-	return defaultSeed
-}
+// seed is PODLIFE_SEED, or defaultSeed (upstreamcreate.Seed).
+func seed(t testing.TB) int64 { return upstreamcreate.Seed(t, defaultSeed) }
 
-// count is the number of generated inputs per run: def, or PODLIFE_N. PODLIFE_N may
-// only raise it: the coverage each test asserts is that of def inputs, so a value that
-// is not an integer, or is below def, fails the test rather than shrinking the run.
-func count(t testing.TB, def int) int {
-	s, ok := os.LookupEnv("PODLIFE_N")
-	if !ok {
-		return def
-	}
-	v, err := strconv.Atoi(s)
-	if err != nil {
-		t.Fatalf("PODLIFE_N=%q: %v", s, err)
-	}
-	if v < def {
-		t.Fatalf("PODLIFE_N=%d is below the %d inputs whose coverage this test asserts", v, def)
-	}
-	return v
-}
+// count is PODLIFE_N, which may only raise def (upstreamcreate.Count).
+func count(t testing.TB, def int) int { return upstreamcreate.Count(t, def) }
 
-// flag reads an on/off environment variable: unset, "", "0" or "false" is off, "1" or
-// "true" on; anything else fails the test.
-func flag(t testing.TB, name string) bool {
-	switch s := os.Getenv(name); s {
-	case "", "0", "false":
-		return false
-	case "1", "true":
-		return true
-	default:
-		t.Fatalf("%s=%q: want 1 or 0", name, s)
-		return false
-	}
-}
+// flag reads an on/off environment variable (upstreamcreate.Flag).
+func flag(t testing.TB, name string) bool { return upstreamcreate.Flag(t, name) }
 
 // upstreamCtx is the request context the pod strategy reads the namespace from.
 func upstreamCtx(ns string) context.Context {
@@ -309,45 +273,9 @@ func stringDiff(ours, theirs []string) (missing, extra []string) {
 	return missing, extra
 }
 
-// mapOrdered reports whether upstream's position for e comes from ranging over a Go
-// map, so that it changes from run to run: label, annotation and node-selector maps
-// (reported at the map's path), keyed paths (resource lists, annotation keys, flex
-// options), resource lists (some rules report at the list's path), and the
-// scheduling gates an update adds (upstream ranges over a set).
-// podlife reports these in sorted order; they are compared as a multiset, every other
-// error in order.
-func mapOrdered(e *field.Error) bool {
-	f := e.Field
-	for _, suffix := range []string{".labels", ".annotations", "nodeSelector", ".matchLabels", ".userAnnotations"} {
-		if strings.HasSuffix(f, suffix) {
-			return true
-		}
-	}
-	if keyedRE.MatchString(f) {
-		return true
-	}
-	// Resource lists are maps, and some of their rules report at the list's path.
-	for _, part := range []string{"resources.limits", "resources.requests", "spec.overhead"} {
-		if strings.Contains(f, part) {
-			return true
-		}
-	}
-	return strings.HasPrefix(e.Detail, "only deletion is allowed, but found new scheduling gate")
-}
-
-// keyedRE matches a path with a map key segment ([key], not [index]).
-var keyedRE = regexp.MustCompile(`\[[^0-9\]][^\]]*\]|\[[0-9]+[^0-9\]][^\]]*\]`)
-
-// ordered is the Error() text of the errors whose order upstream fixes, in order.
-func ordered(l field.ErrorList) []string {
-	var out []string
-	for _, e := range l {
-		if !mapOrdered(e) {
-			out = append(out, e.Error())
-		}
-	}
-	return out
-}
+// ordered is the Error() text of the errors whose order upstream fixes, in order
+// (upstreamcreate.Ordered: errors placed by map iteration are left out).
+func ordered(l field.ErrorList) []string { return upstreamcreate.Ordered(l) }
 
 var indexRE = regexp.MustCompile(`\[[0-9]+\]`)
 

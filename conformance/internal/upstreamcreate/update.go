@@ -144,7 +144,7 @@ func (a UpdateAnswer) AsErrorList(t testing.TB, newPod *v1.Pod) field.ErrorList 
 	switch {
 	case a.Code == http.StatusBadRequest && msg == "the namespace of the provided object does not match the namespace sent on the request":
 		return field.ErrorList{field.Invalid(meta.Child("namespace"), newPod.Namespace, msg)}
-	case a.Code == http.StatusBadRequest && strings.HasPrefix(msg, "the name of the object ("):
+	case a.Code == http.StatusBadRequest && (strings.HasPrefix(msg, "the name of the object (") || strings.HasPrefix(msg, "Name parameter invalid: ")):
 		return field.ErrorList{field.Invalid(meta.Child("name"), newPod.Name, msg)}
 	case a.Code == http.StatusConflict && strings.Contains(msg, "Precondition failed: UID in precondition"):
 		return field.ErrorList{field.Invalid(meta.Child("uid"), string(newPod.UID), msg)}
@@ -296,6 +296,16 @@ func (m *memStorage) GuaranteedUpdate(_ context.Context, key string, dest runtim
 	return nil
 }
 
-func (m *memStorage) Delete(context.Context, string, runtime.Object, *storage.Preconditions, storage.ValidateObjectFunc, runtime.Object, storage.DeleteOptions) error {
-	return fmt.Errorf("memStorage: delete during update is not modelled")
+// Delete is what an update that empties the finalizers of a pod being deleted (with
+// no grace period left) ends in: the stored pod is deleted. Nothing is written.
+func (m *memStorage) Delete(_ context.Context, key string, out runtime.Object, pre *storage.Preconditions, _ storage.ValidateObjectFunc, _ runtime.Object, _ storage.DeleteOptions) error {
+	prepared := etcdPrefix + "/" + strings.TrimPrefix(key, "/")
+	if m.current == nil {
+		return storage.NewKeyNotFoundError(prepared, 0)
+	}
+	if err := pre.Check(prepared, m.current); err != nil {
+		return err
+	}
+	m.current.DeepCopyInto(out.(*core.Pod))
+	return nil
 }
