@@ -80,6 +80,10 @@ func (g *gen) podBaseFields(p *v1.Pod) {
 	if g.chance(0.15) {
 		s.Volumes = append(s.Volumes, v1.Volume{Name: "more-0", VolumeSource: g.inTreeSource(false)})
 	}
+	if g.chance(0.05) {
+		s.Volumes = append(s.Volumes, v1.Volume{Name: "podinfo", VolumeSource: v1.VolumeSource{DownwardAPI: &v1.DownwardAPIVolumeSource{
+			Items: []v1.DownwardAPIVolumeFile{{Path: "labels", FieldRef: &v1.ObjectFieldSelector{FieldPath: "metadata.labels"}}}}}})
+	}
 }
 
 // podSecurityContext returns a pod security context with a few fields set, valid

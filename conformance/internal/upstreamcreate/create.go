@@ -182,3 +182,36 @@ func BeforeCreate(t testing.TB, pod *v1.Pod) error {
 	})
 	return rest.BeforeCreate(podstore.Strategy, ctx, in)
 }
+
+// CreatePrepared is the API server's answer to creating pod as given, the way
+// podlife's Options.SkipDefaulting validates it: no v1 defaulting and no
+// PrepareForCreate; the handler's and store's metadata steps (the pod's own
+// namespace, else "default"; a generated name with podlife's suffix), then
+// rest.ValidateCreate (the strategy's Validate, the generic ObjectMeta check,
+// declarative validation).
+func CreatePrepared(t testing.TB, pod *v1.Pod) field.ErrorList {
+	t.Helper()
+	in := &core.Pod{}
+	if err := corev1conv.Convert_v1_Pod_To_core_Pod(pod.DeepCopy(), in, nil); err != nil {
+		t.Fatalf("convert: %v", err)
+	}
+	ns := RequestNamespace(pod, "")
+	rest.WipeObjectMetaSystemFields(in)
+	if err := rest.EnsureObjectNamespaceMatchesRequestNamespace(ns, in); err != nil {
+		t.Fatalf("namespace: %v", err)
+	}
+	rest.FillObjectMetaSystemFields(in)
+	if in.GenerateName != "" && in.Name == "" {
+		base := in.GenerateName
+		if len(base) > names.MaxGeneratedNameLength {
+			base = base[:names.MaxGeneratedNameLength]
+		}
+		in.Name = base + validation.GeneratedNameSuffix
+	}
+	ctx := genericapirequest.WithNamespace(context.Background(), ns)
+	ctx = genericapirequest.WithRequestInfo(ctx, &genericapirequest.RequestInfo{
+		IsResourceRequest: true, Verb: "create", APIPrefix: "api", APIVersion: "v1",
+		Namespace: ns, Resource: "pods", Name: in.Name,
+	})
+	return rest.ValidateCreate(ctx, in, podstore.Strategy)
+}
