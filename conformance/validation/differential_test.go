@@ -82,7 +82,7 @@ func TestCreateMatchesUpstream(t *testing.T) {
 		}
 		t.Logf("metadata variants: %v", kinds)
 		tl.fields.requireAll(t, "create/"+gs.Name)
-		tl.report(t, "create/"+gs.Name, s, minimums{inputs: m, invalidMin: 0.4, invalidMax: 0.9, families: minFamilies(gs, 570, 350), ordered: m / 4})
+		tl.report(t, "create/"+gs.Name, s, minimums{inputs: m, invalidMin: 0.4, invalidMax: 0.9, families: minFamilies(gs, 560, 340), ordered: m / 4})
 		for f, c := range tl.seen {
 			union[f] += c
 		}
@@ -130,7 +130,7 @@ func TestUpdateMatchesUpstream(t *testing.T) {
 		if gs.Name == gatesets.Defaults.Name {
 			tl.fields.requireAll(t, "update/"+gs.Name)
 		}
-		tl.report(t, "update/"+gs.Name, s+1, minimums{inputs: m, invalidMin: 0.35, invalidMax: 0.9, families: minFamilies(gs, 490, 200), ordered: m / 8})
+		tl.report(t, "update/"+gs.Name, s+1, minimums{inputs: m, invalidMin: 0.35, invalidMax: 0.9, families: minFamilies(gs, 480, 190), ordered: m / 8})
 		if gs.Name == gatesets.Defaults.Name {
 			for _, code := range []string{"400", "409", "500"} {
 				if tl.refusals[code] == 0 {
@@ -170,7 +170,7 @@ func TestTemplateMatchesUpstream(t *testing.T) {
 		if gs.Name == gatesets.Defaults.Name {
 			tl.fields.requireAll(t, "template/"+gs.Name)
 		}
-		tl.report(t, "template/"+gs.Name, s+2, minimums{inputs: m, invalidMin: 0.35, invalidMax: 0.9, families: minFamilies(gs, 490, 280), ordered: m / 5})
+		tl.report(t, "template/"+gs.Name, s+2, minimums{inputs: m, invalidMin: 0.35, invalidMax: 0.9, families: minFamilies(gs, 480, 260), ordered: m / 5})
 		for f, c := range tl.seen {
 			union[f] += c
 		}
