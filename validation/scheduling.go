@@ -51,7 +51,10 @@ const maxEvictionResponders = 10
 // old is the stored spec on update, nil on create. As the generated code ratchets, an
 // update that leaves the spec, the list, or a responder (matched by name) unchanged
 // is not validated again, and neither is an unchanged name or priority.
-func validateEvictionResponders(spec, old *corev1.PodSpec) field.ErrorList {
+//
+// specPath is the path of the spec ("spec" for a pod, "spec.template.spec" in a
+// workload, whose declarative rules reach the template's spec the same way).
+func validateEvictionResponders(spec, old *corev1.PodSpec, specPath lpath) field.ErrorList {
 	rs := spec.EvictionResponders
 	if len(rs) == 0 {
 		return nil
@@ -63,7 +66,7 @@ func validateEvictionResponders(spec, old *corev1.PodSpec) field.ErrorList {
 		}
 		olds = old.EvictionResponders
 	}
-	p := newPath("spec").Child("evictionResponders")
+	p := specPath.Child("evictionResponders")
 	if len(rs) > maxEvictionResponders {
 		return field.ErrorList{shortCircuit(field.TooMany(p.P(), len(rs), maxEvictionResponders).WithOrigin("maxItems"))}
 	}

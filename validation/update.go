@@ -81,7 +81,7 @@ func ValidatePodUpdate(newPod, oldPod *corev1.Pod, opts Options) field.ErrorList
 	errs := validateGenericObjectMeta(&pod.ObjectMeta, true, pathSegmentName, metaPath)
 	errs = append(errs, apimachineryvalidation.ValidateObjectMetaUpdate(&pod.ObjectMeta, &old.ObjectMeta, metaPath.P())...)
 	errs = append(errs, sortMapRuns(validatePodUpdate(pod, old, o), "metadata.labels", "metadata.annotations")...)
-	errs = append(errs, validateEvictionResponders(&pod.Spec, &old.Spec)...)
+	errs = append(errs, validateEvictionResponders(&pod.Spec, &old.Spec, newPath("spec"))...)
 	return dedupe(errs)
 }
 
