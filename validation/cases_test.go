@@ -130,24 +130,32 @@ func goldenBytes(t *testing.T) []byte {
 	return append(b, '\n')
 }
 
-// TestGoldenUpToDate keeps testdata/create_cases.json equal to the tables; run with
-// PODLIFE_UPDATE_GOLDEN=1 to rewrite it.
+// TestGoldenUpToDate keeps testdata/create_cases.json equal to the tables. With
+// PODLIFE_UPDATE_GOLDEN=1 it rewrites the file and still fails, so that a rewrite
+// never passes: review the diff (the conformance module replays the file against
+// upstream) and run the tests again without the variable.
 func TestGoldenUpToDate(t *testing.T) {
-	want := goldenBytes(t)
+	checkGolden(t, goldenFile, goldenBytes(t))
+}
+
+// checkGolden fails unless the file at path holds want; PODLIFE_UPDATE_GOLDEN=1
+// rewrites it, and fails too.
+func checkGolden(t *testing.T, path string, want []byte) {
+	t.Helper()
 	if os.Getenv("PODLIFE_UPDATE_GOLDEN") != "" {
-		if err := os.MkdirAll(filepath.Dir(goldenFile), 0o755); err != nil {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 			t.Fatal(err)
 		}
-		if err := os.WriteFile(goldenFile, want, 0o644); err != nil {
+		if err := os.WriteFile(path, want, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		return
+		t.Fatalf("%s rewritten; review the diff, then run the tests again without PODLIFE_UPDATE_GOLDEN", path)
 	}
-	got, err := os.ReadFile(goldenFile)
+	got, err := os.ReadFile(path)
 	if err != nil {
-		t.Fatalf("%v (run with PODLIFE_UPDATE_GOLDEN=1)", err)
+		t.Fatalf("%v (run with PODLIFE_UPDATE_GOLDEN=1 to write it)", err)
 	}
 	if !bytes.Equal(got, want) {
-		t.Fatalf("%s is stale; run the tests with PODLIFE_UPDATE_GOLDEN=1", goldenFile)
+		t.Fatalf("%s is stale; run the tests with PODLIFE_UPDATE_GOLDEN=1 to rewrite it, then review the diff", path)
 	}
 }

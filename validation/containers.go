@@ -115,7 +115,7 @@ func validateInitContainers(containers, regular []corev1.Container, pc *podConte
 		}
 
 		if !o.allowSidecarResizePolicy && len(ctr.ResizePolicy) > 0 {
-			allErrs = append(allErrs, field.Invalid(path.Child("resizePolicy").P(), ctr.ResizePolicy, "must not be set for init containers"))
+			allErrs = append(allErrs, field.Invalid(path.Child("resizePolicy").P(), InternalForm{ctr.ResizePolicy}, "must not be set for init containers"))
 		}
 		if !sidecar && !o.allowExistingRestartContainerForNonSidecarInitContainer {
 			for j, p := range ctr.ResizePolicy {

@@ -144,7 +144,8 @@ func validatePodCreate(pod *corev1.Pod, o podValidationOptions) field.ErrorList 
 	}
 	allErrs = append(allErrs, validateSeccompAnnotationsAndFieldsL(&pod.ObjectMeta, &pod.Spec, specPath)...)
 	allErrs = append(allErrs, validateAppArmorAnnotationsAndFieldsMatchOnCreateL(&pod.ObjectMeta, &pod.Spec, specPath)...)
-	return allErrs
+	// The declarative rules come after every hand-written one (rest.ValidateCreate).
+	return append(allErrs, validateEvictionResponders(&pod.Spec, nil, specPath)...)
 }
 
 // validatePodMetadataAndSpec mirrors upstream validatePodMetadataAndSpec: metadata,

@@ -16,10 +16,22 @@
 //     policy; and at pod level: restartPolicy, activeDeadlineSeconds,
 //     terminationGracePeriodSeconds, spec.resources, overhead, readiness and
 //     scheduling gates, tolerations, the pod security context and sysctls, hostUsers,
-//     Windows host-process and per-OS rules, resource claims, affinity, topology
-//     spread constraints, DNS config, host aliases, hostnameOverride, the pod
-//     annotations, volume names and the emptyDir, hostPath, secret, configMap,
-//     persistentVolumeClaim, downwardAPI, projected, csi and image volume sources);
+//     host namespaces, Windows host-process and per-OS rules, resource claims,
+//     affinity, topology spread constraints, DNS config, host aliases, hostname and
+//     hostnameOverride, service account, node, priority class, runtime class,
+//     preemption policy, schedulingGroup, the pod annotations, and every volume
+//     source the v1.37.2 API accepts: emptyDir, hostPath, secret, configMap,
+//     persistentVolumeClaim, downwardAPI, projected (secret, configMap, downwardAPI,
+//     serviceAccountToken, clusterTrustBundle and podCertificate projections), csi,
+//     image, ephemeral (the claim template's metadata and PersistentVolumeClaimSpec,
+//     and the name of the claim it creates) and the deprecated in-tree sources
+//     (gitRepo, gcePersistentDisk, awsElasticBlockStore, nfs, iscsi, glusterfs,
+//     flocker, rbd, cinder, cephfs, quobyte, fc, flexVolume, azureFile,
+//     vsphereVolume, photonPersistentDisk, portworxVolume, azureDisk, storageos,
+//     scaleIO);
+//   - k8s.io/kubernetes pkg/apis/core/v1 zz_generated.validations.go: the declarative
+//     rules the server enforces for pods (spec.evictionResponders), appended after
+//     the hand-written errors as rest.ValidateCreate and ValidateUpdate append them;
 //   - k8s.io/apimachinery pkg/api/validation (ObjectMeta: name, generateName,
 //     namespace, labels, annotations, finalizers), re-expressed so that map keys are
 //     visited in sorted order.
@@ -30,16 +42,21 @@
 //
 // # Differences from upstream
 //
-// Upstream ranges over Go maps (resource lists, annotations), so the order of some
-// errors changes from run to run; podlife visits map keys in sorted order and is
-// otherwise in upstream's order. Compare results as multisets when comparing with
-// upstream.
+// Upstream ranges over Go maps (labels, annotations, node selectors, resource lists,
+// flex volume options, user annotations of a pod certificate, the scheduling gates an
+// update adds), so the order of those errors changes from run to run; podlife visits
+// map keys in sorted order and is otherwise in upstream's order. Compare the errors
+// upstream places by map iteration as a multiset, the others in order (the
+// conformance tests do).
 //
 // Upstream validates the internal core types, so where it reports a field's value
 // as the bad value, that value has the internal type (for example core.RestartPolicy,
 // *core.Signal, *core.SecurityContext). podlife reports the v1 type of the same
-// field (corev1.RestartPolicy, *corev1.Signal, *corev1.SecurityContext) with the same
-// value; numeric widths (int32, int64, int) are those upstream uses.
+// field (corev1.RestartPolicy, *corev1.Signal) with the same value; numeric widths
+// (int32, int64, int) are those upstream uses. Where the value is a struct or a list
+// of structs, the two types would print differently (field.Error prints such a value
+// as JSON, and the internal types carry no JSON tags), so podlife reports it wrapped
+// in InternalForm, which prints as upstream's: Error() is upstream's text to the byte.
 //
 // # The create path
 //
@@ -66,13 +83,44 @@
 //     ObjectMeta check and the pod's declarative rules add nothing else on create
 //     in v1.37.2 with the default gates: the name is already a DNS subdomain, the
 //     metadata and toleration rules are alpha (shadowed by the hand-written ones),
-//     the status is reset by PrepareForCreate, and the evictionResponders rules
-//     need that field's alpha gate (see below).
+//     the status is reset by PrepareForCreate; the evictionResponders rules (the
+//     field needs the EvictionRequestAPI gate) are podlife's too.
+//
+// A pod with only metadata.generateName creates its ephemeral volumes' claims
+// under the generated name, so that name also shows in the detail of an ephemeral
+// volume's claim-name error, and a persistentVolumeClaim source naming such a claim
+// is refused only when it names podlife's suffix.
 //
 // Admission (mutating and validating webhooks, NamespaceLifecycle, quotas, pod
-// security) is not part of it. ValidatePodUpdate likewise follows rest.ValidateUpdate:
-// the registry's common metadata checks, the strategy's ValidateUpdate, one error
-// per message.
+// security) is not part of it.
+//
+// # The update path
+//
+// ValidatePodUpdate answers as PUT /api/v1/namespaces/NS/pods/NAME does, NS and
+// NAME being those of the stored pod (oldPod), newPod the body:
+//   - k8s.io/apiserver pkg/endpoints/handlers/update.go: the request namespace
+//     (a newPod without namespace takes oldPod's; another namespace is refused) and
+//     checkName (another name, or none, is refused);
+//   - pkg/registry/generic/registry/store.go Update: the key of a name that cannot
+//     be a URL path segment is refused; a uid in newPod is a precondition (another
+//     uid conflicts); a resourceVersion other than oldPod's conflicts, none (or "0")
+//     takes oldPod's, as pods allow unconditional updates, and one that is not a
+//     number fails with a 500;
+//   - pkg/registry/rest/update.go BeforeUpdate: the strategy's PrepareForUpdate, the
+//     metadata carried over, then rest.ValidateUpdate: the registry's common metadata
+//     checks, the strategy's ValidateUpdate, the declarative rules, one error per
+//     message.
+//
+// A refused request gets one status (400, 409 or 500) and a message, not a list of
+// causes. ValidatePodUpdate (like ValidatePodCreate for a namespace conflict) still
+// returns a field.ErrorList: exactly one error, an Invalid on the metadata field at
+// issue (metadata.namespace, metadata.name, metadata.uid, metadata.resourceVersion)
+// whose bad value is newPod's value of that field and whose detail is the server's
+// message (an Internal error for the 500). RefusalOf recognises such a result and
+// returns the status the server answers (Refusal: code, reason, message).
+//
+// A stored pod always has a name, a namespace, a uid and a resourceVersion; where
+// oldPod lacks one, the check that needs it is skipped.
 //
 // # Manifest streams
 //
@@ -88,20 +136,6 @@
 // warnings: kubectl resolves them silently in favour of the last one, so the server
 // never sees them. FeatureGateHints names the feature gates whose absence makes an
 // error.
-//
-// # Not validated yet
-//
-// These parts of ValidatePodSpec are skipped, so a pod that upstream rejects only
-// for them is accepted here:
-//   - the sources of volumes other than emptyDir, hostPath, secret, configMap,
-//     persistentVolumeClaim, downwardAPI, projected, csi and image (ephemeral and
-//     the deprecated in-tree kinds, and projected volumes with a clusterTrustBundle
-//     or podCertificate source) are only counted ("must specify a volume type",
-//     "may not specify more than 1 volume type"): such a volume with an invalid
-//     source is still mountable here, while upstream reports the source and a Not
-//     found on each mount of it;
-//   - schedulingGroup and evictionResponders (both dropped before validation unless
-//     their alpha gates are on).
 //
 // # Workloads
 //
@@ -156,7 +190,9 @@
 //     several claims the order of errors about them may differ from run to run;
 //   - a bad value that is a struct is the v1 type (corev1.PodTemplateSpec,
 //     *batchv1.SuccessPolicy) where upstream's is the internal one, so Error()
-//     prints a different type name for the same value, as for pods.
+//     prints a different type name for the same value (the pod rules wrap such
+//     values in InternalForm, which prints as upstream; the workload rules do not
+//     yet).
 //
 // A request upstream fails with a panic in v1.37.2 (a Job template in Indexed
 // completion mode without completions whose successPolicy rule has succeededIndexes
@@ -168,6 +204,5 @@
 //
 // Not covered for workloads: the alpha spec.scheduling of a Job (WorkloadWithJob)
 // is checked for its gang minCount and the update rules of its policy only, not the
-// declarative rules of the scheduling API; and everything listed under "Not
-// validated yet" for the pod template's spec.
+// declarative rules of the scheduling API.
 package validation

@@ -19,8 +19,8 @@ var knownErrorTypes = map[field.ErrorType]bool{
 	field.ErrorTypeTooLong: true, field.ErrorTypeTooMany: true, field.ErrorTypeInternal: true,
 }
 
-// FuzzValidatePodCreate feeds JSON pods (seeded with every table case) and a gate
-// choice. Invariants: no panic, the input is not modified, the answer is
+// FuzzValidatePodCreate feeds JSON pods (seeded with every table case and every pod
+// of upstream's tables) and a gate and option choice. Invariants: no panic, the input is not modified, the answer is
 // deterministic, every error has a known type and a path under metadata or spec.
 func FuzzValidatePodCreate(f *testing.F) {
 	if b, err := os.ReadFile(goldenFile); err == nil {
@@ -32,6 +32,17 @@ func FuzzValidatePodCreate(f *testing.F) {
 			}
 		}
 	}
+	// The pods of upstream's tables, validated as given and with every alpha and
+	// beta gate on (schedulingGroup and evictionResponders are kept then).
+	if b, err := os.ReadFile("testdata/upstream_create_cases.json"); err == nil {
+		var cases []upstreamCreateCase
+		if json.Unmarshal(b, &cases) == nil {
+			for _, c := range cases {
+				pb, _ := json.Marshal(c.Pod)
+				f.Add(pb, uint8(0x20|5))
+			}
+		}
+	}
 	f.Add([]byte(`{}`), uint8(1))
 	f.Add([]byte(`{"spec":{"containers":[{"name":"c","image":"i","lifecycle":{"stopSignal":"SIGTERM"}}],"os":{"name":"linux"}}}`), uint8(2))
 	gateSets := []podlife.FeatureGates{
@@ -40,6 +51,7 @@ func FuzzValidatePodCreate(f *testing.F) {
 		{"ContainerStopSignals": true},
 		{"PodLevelResources": false, "PodLevelResourcesFixDefaulting": false, "PodLevelResourcesFixKubeletQOSClass": false, "InPlacePodLevelResourcesVerticalScaling": false},
 		{"EnvFiles": false},
+		{"AllAlpha": true, "AllBeta": true},
 	}
 	f.Fuzz(func(t *testing.T, data []byte, gates uint8) {
 		var pod corev1.Pod
@@ -50,6 +62,7 @@ func FuzzValidatePodCreate(f *testing.F) {
 		if gates&0x40 != 0 {
 			opts.Namespace = "team-a"
 		}
+		opts.SkipDefaulting = gates&0x20 != 0
 		before := pod.DeepCopy()
 		first := ValidatePodCreate(&pod, opts)
 		if !reflect.DeepEqual(&pod, before) {

@@ -36,10 +36,10 @@ func validatePodResourceClaims(meta *metav1.ObjectMeta, claims []corev1.PodResou
 		}
 		// Upstream passes the internal PodResourceClaim struct as the bad value.
 		if claim.ResourceClaimName != nil && claim.ResourceClaimTemplateName != nil {
-			allErrs = append(allErrs, field.Invalid(idx.P(), *claim, "at most one of `resourceClaimName` or `resourceClaimTemplateName` may be specified"))
+			allErrs = append(allErrs, field.Invalid(idx.P(), InternalForm{*claim}, "at most one of `resourceClaimName` or `resourceClaimTemplateName` may be specified"))
 		}
 		if claim.ResourceClaimName == nil && claim.ResourceClaimTemplateName == nil {
-			allErrs = append(allErrs, field.Invalid(idx.P(), *claim, "must specify one of: `resourceClaimName`, `resourceClaimTemplateName`"))
+			allErrs = append(allErrs, field.Invalid(idx.P(), InternalForm{*claim}, "must specify one of: `resourceClaimName`, `resourceClaimTemplateName`"))
 		}
 		if claim.ResourceClaimName != nil {
 			for _, d := range nameIsDNSSubdomain(*claim.ResourceClaimName, false) {

@@ -22,10 +22,10 @@ func init() {
 		}, want: []string{
 			`spec.resourceClaims[1].name: Duplicate value: "a"`,
 			`spec.resourceClaims[2].name: Invalid value: "Bad_Name": a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')`,
-			"spec.resourceClaims[2]: Invalid value: {\"name\":\"Bad_Name\",\"resourceClaimName\":\"x\",\"resourceClaimTemplateName\":\"Bad_T\"}: at most one of `resourceClaimName` or `resourceClaimTemplateName` may be specified",
+			"spec.resourceClaims[2]: Invalid value: {\"Name\":\"Bad_Name\",\"ResourceClaimName\":\"x\",\"ResourceClaimTemplateName\":\"Bad_T\"}: at most one of `resourceClaimName` or `resourceClaimTemplateName` may be specified",
 			`spec.resourceClaims[2].resourceClaimTemplateName: Invalid value: "Bad_T": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')`,
 			`spec.resourceClaims[3].name: Required value`,
-			"spec.resourceClaims[3]: Invalid value: {\"name\":\"\"}: must specify one of: `resourceClaimName`, `resourceClaimTemplateName`",
+			"spec.resourceClaims[3]: Invalid value: {\"Name\":\"\",\"ResourceClaimName\":null,\"ResourceClaimTemplateName\":null}: must specify one of: `resourceClaimName`, `resourceClaimTemplateName`",
 			`spec.containers[0].resources.claims[1]: Duplicate value: "a"`,
 			`spec.containers[0].resources.claims[2]: Not found: "zzz": must be one of the names in pod.spec.resourceClaims: Bad_Name, a`,
 		}},

@@ -53,12 +53,12 @@ func validateSecurityContext(sc *corev1.SecurityContext, fldPath lpath, hostUser
 	allErrs = append(allErrs, validateSeccompProfileField(sc.SeccompProfile, fldPath.Child("seccompProfile"))...)
 	if sc.AllowPrivilegeEscalation != nil && !*sc.AllowPrivilegeEscalation {
 		if sc.Privileged != nil && *sc.Privileged {
-			allErrs = append(allErrs, field.Invalid(fldPath.P(), sc, "cannot set `allowPrivilegeEscalation` to false and `privileged` to true"))
+			allErrs = append(allErrs, field.Invalid(fldPath.P(), InternalForm{sc}, "cannot set `allowPrivilegeEscalation` to false and `privileged` to true"))
 		}
 		if !o.allowSysAdminWhenPrivilegeEscalationFalse && sc.Capabilities != nil {
 			for _, c := range sc.Capabilities.Add {
 				if c == "CAP_SYS_ADMIN" {
-					allErrs = append(allErrs, field.Invalid(fldPath.P(), sc, "cannot set `allowPrivilegeEscalation` to false and `capabilities.Add` CAP_SYS_ADMIN"))
+					allErrs = append(allErrs, field.Invalid(fldPath.P(), InternalForm{sc}, "cannot set `allowPrivilegeEscalation` to false and `capabilities.Add` CAP_SYS_ADMIN"))
 				}
 			}
 		}
@@ -87,7 +87,7 @@ func validateSeccompProfileField(sp *corev1.SeccompProfile, fldPath lpath) field
 			allErrs = append(allErrs, validateLocalDescendingPath(*sp.LocalhostProfile, fldPath.Child("localhostProfile"))...)
 		}
 	} else if sp.LocalhostProfile != nil {
-		allErrs = append(allErrs, field.Invalid(fldPath.Child("localhostProfile").P(), sp, "can only be set when seccomp type is Localhost"))
+		allErrs = append(allErrs, field.Invalid(fldPath.Child("localhostProfile").P(), InternalForm{sp}, "can only be set when seccomp type is Localhost"))
 	}
 	return allErrs
 }

@@ -17,8 +17,7 @@ var (
 	supportedOSNames         = []corev1.OSName{corev1.Linux, corev1.Windows}
 )
 
-// validatePodSpec mirrors upstream ValidatePodSpec, in its order. The parts listed
-// as "not validated yet" in doc.go are skipped.
+// validatePodSpec mirrors upstream ValidatePodSpec, in its order.
 func validatePodSpec(spec *corev1.PodSpec, meta *metav1.ObjectMeta, fldPath *field.Path, o podValidationOptions) field.ErrorList {
 	return validatePodSpecL(spec, meta, fromPath(fldPath), o)
 }
@@ -35,7 +34,7 @@ func validatePodSpecL(spec *corev1.PodSpec, meta *metav1.ObjectMeta, fldPath lpa
 		hostUsers:     spec.HostUsers == nil || *spec.HostUsers,
 	}
 	var volErrs field.ErrorList
-	pc.volumes, volErrs = validateVolumeNames(spec.Volumes, fldPath.Child("volumes"), &o)
+	pc.volumes, volErrs = validateVolumes(spec.Volumes, meta, fldPath.Child("volumes"), &o)
 	allErrs = append(allErrs, volErrs...)
 	if len(spec.ResourceClaims) > 0 {
 		allErrs = append(allErrs, validatePodResourceClaims(meta, spec.ResourceClaims, fldPath.Child("resourceClaims"))...)
@@ -139,22 +138,35 @@ func validatePodSpecL(spec *corev1.PodSpec, meta *metav1.ObjectMeta, fldPath lpa
 			allErrs = append(allErrs, validateWindows(spec, fldPath)...)
 		}
 	}
+	allErrs = append(allErrs, validateSchedulingGroup(spec, fldPath)...)
 	allErrs = append(allErrs, validateFileKeyRefVolumes(spec, fldPath)...)
 	return allErrs
 }
 
-// validateVolumeNames is the part of upstream ValidateVolumes podlife checks: names
-// (required, DNS label, unique) and the number of sources. It returns the volumes
-// containers may reference, which — as upstream — are only the valid ones.
-func validateVolumeNames(volumes []corev1.Volume, fldPath lpath, o *podValidationOptions) (map[string]*corev1.VolumeSource, field.ErrorList) {
+// validateVolumes mirrors upstream ValidateVolumes: each volume's source (exactly
+// one, validated in full), its name (required, DNS label, unique) and, for a pod with
+// a name, claims that ephemeral volumes of the pod would create. It returns the
+// volumes containers may reference, which — as upstream — are only the valid ones.
+func validateVolumes(volumes []corev1.Volume, meta *metav1.ObjectMeta, fldPath lpath, o *podValidationOptions) (map[string]*corev1.VolumeSource, field.ErrorList) {
 	var allErrs field.ErrorList
+	podName := ""
+	if meta != nil {
+		podName = meta.Name
+	}
 	vols := make(map[string]*corev1.VolumeSource, len(volumes))
+	var created []string // the claims ephemeral volumes create, "POD-VOLUME"
+	if podName != "" {
+		for i := range volumes {
+			if volumes[i].Ephemeral != nil {
+				created = append(created, podName+"-"+volumes[i].Name)
+			}
+		}
+	}
 	for i := range volumes {
 		v := &volumes[i]
 		idxPath := fldPath.Index(i)
 		namePath := idxPath.Child("name")
-		var el field.ErrorList
-		el = append(el, validateVolumeSourceCount(&v.VolumeSource, idxPath, o)...)
+		el := validateVolumeSource(&v.VolumeSource, v.Name, podName, idxPath, o)
 		if v.Name == "" {
 			el = append(el, field.Required(namePath.P(), ""))
 		} else {
@@ -168,14 +180,18 @@ func validateVolumeNames(volumes []corev1.Volume, fldPath lpath, o *podValidatio
 		} else {
 			allErrs = append(allErrs, el...)
 		}
+		if pvc := v.PersistentVolumeClaim; pvc != nil && len(created) != 0 && contains(created, pvc.ClaimName) {
+			allErrs = append(allErrs, field.Invalid(idxPath.Child("persistentVolumeClaim", "claimName").P(), pvc.ClaimName, "must not reference a PVC that gets created for an ephemeral volume"))
+		}
 	}
 	return vols, allErrs
 }
 
-// validateVolumeSourceCount reports upstream's "exactly one volume type" rule: every
-// source after the first is Forbidden, in upstream's check order and with its path
-// names (including the "downwarAPI" spelling); no source is Required.
-func validateVolumeSourceCount(s *corev1.VolumeSource, fldPath lpath, o *podValidationOptions) field.ErrorList {
+// validateVolumeSource mirrors upstream validateVolumeSource: every source after the
+// first is Forbidden, in upstream's check order and with its path names (including
+// the "downwarAPI" spelling); the first is validated in full; no source is Required.
+// volName and podName serve the iscsi and ephemeral checks that involve names.
+func validateVolumeSource(s *corev1.VolumeSource, volName, podName string, fldPath lpath, o *podValidationOptions) field.ErrorList {
 	sources := [...]struct {
 		name string
 		set  bool
@@ -199,10 +215,13 @@ func validateVolumeSourceCount(s *corev1.VolumeSource, fldPath lpath, o *podVali
 		}
 		if n > 0 {
 			allErrs = append(allErrs, field.Forbidden(fldPath.Child(src.name).P(), "may not specify more than 1 volume type"))
-			continue
+		} else {
+			n++
+			allErrs = append(allErrs, validateFirstVolumeSource(s, src.name, volName, podName, fldPath, o)...)
 		}
-		n++
-		allErrs = append(allErrs, validateFirstVolumeSource(s, src.name, fldPath, o)...)
+		if src.name == "iscsi" && s.ISCSI.InitiatorName != nil && len(volName)+1+len(s.ISCSI.TargetPortal) > 64 {
+			allErrs = append(allErrs, field.Invalid(fldPath.Child("name").P(), volName, iscsiNameLengthMsg))
+		}
 	}
 	if n == 0 {
 		allErrs = append(allErrs, field.Required(fldPath.P(), "must specify a volume type"))

@@ -19,6 +19,16 @@ import (
 // ValidatePodUpdate returns the errors the Kubernetes v1.37.2 API server reports when
 // a client replaces the stored oldPod by newPod (PUT, or the object a PATCH produces).
 //
+// The request is PUT /api/v1/namespaces/NS/pods/NAME, NS and NAME being oldPod's. The
+// server refuses it before validation when newPod names another namespace or another
+// pod (400 Bad Request), carries another uid or a stale resourceVersion (409
+// Conflict), or a resourceVersion that is not a number (500); ValidatePodUpdate then
+// returns that refusal alone, as one error that RefusalOf recognises (see Refusal).
+// A newPod without namespace takes oldPod's, and one without resourceVersion (or with
+// "0") takes oldPod's, as pods allow unconditional updates. A stored pod always has a
+// name, namespace, uid and resourceVersion; where oldPod lacks one, the check that
+// needs it is skipped.
+//
 // Both objects are first defaulted as the server's decoder does (the v1 object
 // defaults; oldPod is taken as stored, so nothing is dropped from it), then the pod
 // registry's update path runs on private copies (podlife.DefaultForUpdate): the
@@ -36,8 +46,7 @@ import (
 // names that must fit in a URL path segment, then its ObjectMetaUpdate rules), and
 // the result keeps one error per message, as declarative validation's filter does.
 //
-// As upstream, the new object must carry metadata.resourceVersion. The detail of the
-// generic Forbidden error at "spec" ("pod updates may not change fields other than
+// The detail of the generic Forbidden error at "spec" ("pod updates may not change fields other than
 // ...") ends, as upstream's, in a unified diff of the JSON of the old and new specs as
 // the internal API types print (Go field names, every field).
 //
@@ -48,6 +57,21 @@ import (
 //
 // The inputs are never modified. A nil pod is treated as an empty one.
 func ValidatePodUpdate(newPod, oldPod *corev1.Pod, opts Options) field.ErrorList {
+	if newPod == nil {
+		newPod = &corev1.Pod{}
+	}
+	if oldPod == nil {
+		oldPod = &corev1.Pod{}
+	}
+	refused, ns, rv := refuseUpdate(newPod, oldPod)
+	if refused != nil {
+		return refused
+	}
+	if ns != newPod.Namespace || rv != newPod.ResourceVersion {
+		cp := *newPod
+		cp.Namespace, cp.ResourceVersion = ns, rv
+		newPod = &cp
+	}
 	pod, old := prepareForUpdate(newPod, oldPod, opts)
 	o := resolveOptions(opts, pod, old)
 	o.resourceIsPod = true
@@ -57,6 +81,7 @@ func ValidatePodUpdate(newPod, oldPod *corev1.Pod, opts Options) field.ErrorList
 	errs := validateGenericObjectMeta(&pod.ObjectMeta, true, pathSegmentName, metaPath)
 	errs = append(errs, apimachineryvalidation.ValidateObjectMetaUpdate(&pod.ObjectMeta, &old.ObjectMeta, metaPath.P())...)
 	errs = append(errs, sortMapRuns(validatePodUpdate(pod, old, o), "metadata.labels", "metadata.annotations")...)
+	errs = append(errs, validateEvictionResponders(&pod.Spec, &old.Spec, newPath("spec"))...)
 	return dedupe(errs)
 }
 
@@ -383,12 +408,12 @@ func validateNodeAffinityMutation(path *field.Path, na, old *corev1.NodeAffinity
 	}
 	termsPath := path.Child("requiredDuringSchedulingIgnoredDuringExecution", "nodeSelectorTerms")
 	if len(oldTerms) > 0 && len(oldTerms) != len(terms) {
-		return field.ErrorList{field.Invalid(termsPath, terms, "no additions/deletions to non-empty NodeSelectorTerms list are allowed")}
+		return field.ErrorList{field.Invalid(termsPath, InternalForm{terms}, "no additions/deletions to non-empty NodeSelectorTerms list are allowed")}
 	}
 	var allErrs field.ErrorList
 	for i := range oldTerms {
 		if !termHasOnlyAdditions(terms[i], oldTerms[i]) {
-			allErrs = append(allErrs, field.Invalid(termsPath.Index(i), terms[i], "only additions are allowed (no mutations or deletions)"))
+			allErrs = append(allErrs, field.Invalid(termsPath.Index(i), InternalForm{terms[i]}, "only additions are allowed (no mutations or deletions)"))
 		}
 	}
 	return allErrs

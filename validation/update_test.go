@@ -130,17 +130,43 @@ const specForbidden = "spec: Forbidden: pod updates may not change fields other 
 // written), so metadata rest.BeforeUpdate carries over (the deletion timestamp) is
 // restored as the server restores it.
 func TestValidatePodUpdateUpstreamCases(t *testing.T) {
+	for _, tc := range updateCases() {
+		t.Run(tc.name, func(t *testing.T) {
+			// The objects are written defaulted, so the answer is the same with the
+			// server's defaulting and without.
+			for _, skip := range []bool{false, true} {
+				got := firstLines(ValidatePodUpdate(tc.new, tc.old, Options{SkipDefaulting: skip}))
+				if len(got) == 0 {
+					got = nil
+				}
+				if !reflect.DeepEqual(got, tc.want) {
+					t.Errorf("SkipDefaulting %t:\ngot  %q\nwant %q", skip, got, tc.want)
+				}
+			}
+		})
+	}
+}
+
+// updateCase is one ValidatePodUpdate case: the new object, the stored one, and the
+// expected errors (Error() cut at the first newline). Every case is also written to
+// testdata/update_cases.json, which the conformance module (package validationrules)
+// replays through the API server's real update path.
+type updateCase struct {
+	name     string
+	new, old *corev1.Pod
+	want     []string
+}
+
+func updateCases() []updateCase {
 	now := metav1.NewTime(time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC))
 	tol := func(key, value, op, effect string, secs *int64) corev1.Toleration {
 		return corev1.Toleration{Key: key, Value: value, Operator: corev1.TolerationOperator(op), Effect: corev1.TaintEffect(effect), TolerationSeconds: secs}
 	}
-	tests := []struct {
-		name     string
-		new, old *corev1.Pod
-		want     []string
-	}{
+	return []updateCase{
 		{"nothing", upPod("name"), upPod("name"), nil},
-		{"ids", upPod("foo"), upPod("bar"), []string{`metadata.name: Invalid value: "foo": field is immutable`}},
+		// Upstream's ValidatePodUpdate reports the rename as an immutable field; the server
+		// refuses the PUT before (400 Bad Request: the URL names the stored pod).
+		{"ids", upPod("foo"), upPod("bar"), []string{`metadata.name: Invalid value: "foo": the name of the object (foo) does not match the name on the URL (bar)`}},
 		{"labels", upPod("foo", func(p *corev1.Pod) { p.Labels = map[string]string{"foo": "bar"} }),
 			upPod("foo", func(p *corev1.Pod) { p.Labels = map[string]string{"bar": "foo"} }), nil},
 		{"annotations", upPod("foo", withAnnotations(map[string]string{"foo": "bar"})),
@@ -280,27 +306,37 @@ func TestValidatePodUpdateUpstreamCases(t *testing.T) {
 		{"nodeAffinity deletion from MatchExpressions not allowed",
 			upPod("foo", withGates("foo"), withRequiredNodeAffinity(corev1.NodeSelectorTerm{MatchExpressions: []corev1.NodeSelectorRequirement{expr("expr", "foo")}})),
 			upPod("foo", withGates("foo"), withRequiredNodeAffinity(corev1.NodeSelectorTerm{MatchExpressions: []corev1.NodeSelectorRequirement{expr("expr", "foo"), expr("expr2", "foo2")}})),
-			[]string{`spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[0]: Invalid value: {"matchExpressions":[{"key":"expr","operator":"In","values":["foo"]}]}: only additions are allowed (no mutations or deletions)`}},
+			[]string{`spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[0]: Invalid value: {"MatchExpressions":[{"Key":"expr","Operator":"In","Values":["foo"]}],"MatchFields":null}: only additions are allowed (no mutations or deletions)`}},
 		{"nodeSelectorTerms addition on gated pod should fail",
 			upPod("foo", withGates("foo"), withRequiredNodeAffinity(
 				corev1.NodeSelectorTerm{MatchExpressions: []corev1.NodeSelectorRequirement{expr("expr", "foo")}},
 				corev1.NodeSelectorTerm{MatchExpressions: []corev1.NodeSelectorRequirement{expr("expr2", "foo2")}})),
 			upPod("foo", withGates("foo"), withRequiredNodeAffinity(corev1.NodeSelectorTerm{MatchExpressions: []corev1.NodeSelectorRequirement{expr("expr", "foo")}})),
-			[]string{`spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms: Invalid value: [{"matchExpressions":[{"key":"expr","operator":"In","values":["foo"]}]},{"matchExpressions":[{"key":"expr2","operator":"In","values":["foo2"]}]}]: no additions/deletions to non-empty NodeSelectorTerms list are allowed`}},
+			[]string{`spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms: Invalid value: [{"MatchExpressions":[{"Key":"expr","Operator":"In","Values":["foo"]}],"MatchFields":null},{"MatchExpressions":[{"Key":"expr2","Operator":"In","Values":["foo2"]}],"MatchFields":null}]: no additions/deletions to non-empty NodeSelectorTerms list are allowed`}},
 		{"new node affinity is nil on a gated pod",
 			upPod("foo", withGates("foo")),
 			upPod("foo", withGates("foo"), withRequiredNodeAffinity(corev1.NodeSelectorTerm{MatchExpressions: []corev1.NodeSelectorRequirement{expr("expr", "foo")}})),
 			[]string{`spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms: Invalid value: null: no additions/deletions to non-empty NodeSelectorTerms list are allowed`}},
 		// Only the registry's common check knows URL path segments.
-		{"renamed to a name with a slash",
-			upPod("a/b"), upPod("foo"),
-			[]string{
-				`metadata.name: Invalid value: "a/b": may not contain '/'`,
-				`metadata.name: Invalid value: "a/b": field is immutable`,
-				`metadata.name: Invalid value: "a/b": ` + subdomainMsg,
-			}},
-		{"missing resourceVersion", upPod("foo", withMeta(func(m *metav1.ObjectMeta) { m.ResourceVersion = "" })), upPod("foo"),
-			[]string{`metadata.resourceVersion: Invalid value: "": must be specified for an update`}},
+		// A stored pod named so would be refused by the store's key function.
+		{"name with a slash",
+			upPod("a/b"), upPod("a/b"),
+			[]string{`metadata.name: Invalid value: "a/b": Name parameter invalid: "a/b": may not contain '/'`}},
+		// Pods allow unconditional updates: the store gives the new object the stored
+		// resourceVersion before ValidateObjectMetaUpdate could miss it.
+		{"missing resourceVersion", upPod("foo", withMeta(func(m *metav1.ObjectMeta) { m.ResourceVersion = "" })), upPod("foo"), nil},
+		{"stale resourceVersion", upPod("foo", withMeta(func(m *metav1.ObjectMeta) { m.ResourceVersion = "1" })),
+			upPod("foo", withMeta(func(m *metav1.ObjectMeta) { m.ResourceVersion = "2" })),
+			[]string{`metadata.resourceVersion: Invalid value: "1": Operation cannot be fulfilled on pods "foo": the object has been modified; please apply your changes to the latest version and try again`}},
+		{"malformed resourceVersion", upPod("foo", withMeta(func(m *metav1.ObjectMeta) { m.ResourceVersion = "x1" })), upPod("foo"),
+			[]string{`metadata.resourceVersion: Internal error: strconv.ParseUint: parsing "x1": invalid syntax`}},
+		{"other uid", upPod("foo", withMeta(func(m *metav1.ObjectMeta) { m.UID = "u2" })), upPod("foo", withMeta(func(m *metav1.ObjectMeta) { m.UID = "u1" })),
+			[]string{`metadata.uid: Invalid value: "u2": Operation cannot be fulfilled on pods "foo": StorageError: invalid object, Code: 4, Key: /registry/pods/default/foo, ResourceVersion: 0, AdditionalErrorMsg: Precondition failed: UID in precondition: u2, UID in object meta: u1`}},
+		{"other namespace", upPod("foo", withMeta(func(m *metav1.ObjectMeta) { m.Namespace = "other" })), upPod("foo"),
+			[]string{`metadata.namespace: Invalid value: "other": ` + NamespaceMismatchDetail}},
+		{"no namespace takes the stored one", upPod("foo", withMeta(func(m *metav1.ObjectMeta) { m.Namespace = "" })), upPod("foo"), nil},
+		{"no name", upPod(""), upPod("foo"),
+			[]string{`metadata.name: Invalid value: "": the name of the object (foo based on URL) was undeterminable: name must be provided`}},
 		{"updated restartPolicyRules",
 			upPod("foo", func(p *corev1.Pod) {
 				never := corev1.ContainerRestartPolicyNever
@@ -310,17 +346,32 @@ func TestValidatePodUpdateUpstreamCases(t *testing.T) {
 			}),
 			upPod("foo"), []string{specForbidden}},
 	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			got := firstLines(ValidatePodUpdate(tc.new, tc.old, Options{SkipDefaulting: true}))
-			if len(got) == 0 {
-				got = nil
-			}
-			if !reflect.DeepEqual(got, tc.want) {
-				t.Errorf("got  %q\nwant %q", got, tc.want)
-			}
-		})
+}
+
+// goldenUpdateCase is the JSON form of an updateCase in testdata/update_cases.json.
+type goldenUpdateCase struct {
+	Name string      `json:"name"`
+	New  *corev1.Pod `json:"new"`
+	Old  *corev1.Pod `json:"old"`
+	Want []string    `json:"want"`
+}
+
+// TestUpdateGoldenUpToDate keeps testdata/update_cases.json equal to updateCases (see
+// checkGolden: a rewrite never passes).
+func TestUpdateGoldenUpToDate(t *testing.T) {
+	var all []goldenUpdateCase
+	for _, c := range updateCases() {
+		want := c.want
+		if want == nil {
+			want = []string{}
+		}
+		all = append(all, goldenUpdateCase{Name: c.name, New: c.new, Old: c.old, Want: want})
 	}
+	b, err := json.MarshalIndent(all, "", " ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkGolden(t, "testdata/update_cases.json", append(b, '\n'))
 }
 
 // TestValidatePodUpdateDefaulting covers what the server's defaulting does to an

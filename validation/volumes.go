@@ -9,8 +9,8 @@ import (
 )
 
 // Volume sources: upstream validateVolumeSource for emptyDir, hostPath, secret,
-// configMap, persistentVolumeClaim, downwardAPI, projected, csi and image. Other
-// kinds are only counted (see validateVolumeSourceCount).
+// configMap, persistentVolumeClaim, downwardAPI, projected, csi and image; the
+// in-tree and ephemeral sources are in volumesources.go.
 
 const (
 	fileModeErrorMsg     = "must be a number between 0 and 0777 (octal), both inclusive"
@@ -28,9 +28,14 @@ var (
 
 // validateFirstVolumeSource validates the source upstream validates in full: the
 // first one set, in upstream's order. name is its path name.
-func validateFirstVolumeSource(s *corev1.VolumeSource, name string, fldPath lpath, o *podValidationOptions) field.ErrorList {
+func validateFirstVolumeSource(s *corev1.VolumeSource, name, volName, podName string, fldPath lpath, o *podValidationOptions) field.ErrorList {
+	if errs, ok := validateInTreeSource(s, name, fldPath); ok {
+		return errs
+	}
 	p := fldPath.Child(name)
 	switch name {
+	case "ephemeral":
+		return validateEphemeralSource(s.Ephemeral, volName, podName, fldPath)
 	case "emptyDir":
 		var allErrs field.ErrorList
 		if s.EmptyDir.SizeLimit != nil && s.EmptyDir.SizeLimit.Sign() < 0 {
@@ -175,16 +180,10 @@ func validateDownwardAPIVolumeFile(file *corev1.DownwardAPIVolumeFile, p lpath) 
 	return append(allErrs, validateUserField(file.User, p.Child("user"))...)
 }
 
-// validateProjectedVolumeSource mirrors upstream validateProjectedVolumeSource for
-// secret, configMap, downwardAPI and serviceAccountToken sources. A projected
-// volume with a clusterTrustBundle or podCertificate source is not validated at
-// all (see doc.go), so that no partial answer is given.
+// validateProjectedVolumeSource mirrors upstream validateProjectedVolumeSource and
+// validateProjectionSources: secret, configMap, downwardAPI, serviceAccountToken,
+// clusterTrustBundle and podCertificate sources, and the paths they share.
 func validateProjectedVolumeSource(proj *corev1.ProjectedVolumeSource, fldPath lpath, o *podValidationOptions) field.ErrorList {
-	for i := range proj.Sources {
-		if proj.Sources[i].ClusterTrustBundle != nil || proj.Sources[i].PodCertificate != nil {
-			return nil
-		}
-	}
 	allErrs := validateFileMode(proj.DefaultMode, fldPath.Child("defaultMode"))
 	allErrs = append(allErrs, validateUserField(proj.DefaultUser, fldPath.Child("defaultUser"))...)
 	var paths []string // paths used so far across all sources
@@ -255,6 +254,36 @@ func validateProjectedVolumeSource(proj *corev1.ProjectedVolumeSource, fldPath l
 				allErrs = append(allErrs, validateLocalNonReservedPath(t.Path, fldPath.Child("path"))...)
 			}
 			allErrs = append(allErrs, validateUserField(t.User, p.Child("user"))...)
+		}
+		if c := src.ClusterTrustBundle; c != nil {
+			n++
+			allErrs = append(allErrs, validateClusterTrustBundleProjection(c, srcPath.Child("clusterTrustBundle"))...)
+			// Upstream records this path even when it is empty.
+			if seen(c.Path) {
+				allErrs = append(allErrs, field.Invalid(fldPath.P(), c.Path, "conflicting duplicate paths"))
+			}
+		}
+		if c := src.PodCertificate; c != nil {
+			n++
+			p := srcPath.Child("podCertificate")
+			allErrs = append(allErrs, validatePodCertificateProjection(c, p)...)
+			paths := [...]struct{ name, value string }{
+				{"credentialBundlePath", c.CredentialBundlePath}, {"keyPath", c.KeyPath}, {"certificateChainPath", c.CertificateChainPath},
+			}
+			given := 0
+			for _, cp := range paths {
+				if cp.value == "" {
+					continue
+				}
+				given++
+				allErrs = append(allErrs, validateLocalNonReservedPath(cp.value, p.Child(cp.name))...)
+				if seen(cp.value) {
+					allErrs = append(allErrs, field.Invalid(fldPath.P(), cp.value, "conflicting duplicate paths"))
+				}
+			}
+			if given == 0 {
+				allErrs = append(allErrs, field.Required(p.P(), "specify at least one of credentialBundlePath, keyPath, and certificateChainPath"))
+			}
 		}
 		if n > 1 {
 			allErrs = append(allErrs, field.Forbidden(srcPath.P(), "may not specify more than 1 volume type per source"))

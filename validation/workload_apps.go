@@ -626,7 +626,7 @@ func validateStatefulSetCreate(in *appsv1.StatefulSet, opts Options) field.Error
 	o := templateOptions(opts, &ss.Spec.Template, nil)
 	setOpts := statefulSetOptions{allowRecreateStrategy: g.StatefulSetRecreateStrategy}
 	errs := validateObjectMeta(&ss.ObjectMeta, true, nameIsDNSLabel, rootPath("metadata"))
-	errs = append(errs, validateStatefulSetSpec(&ss.Spec, rootPath("spec"), o, setOpts, claimOptions(opts))...)
+	errs = append(errs, validateStatefulSetSpec(&ss.Spec, rootPath("spec"), o, setOpts)...)
 	return finishCreate(errs, &ss.ObjectMeta, nil)
 }
 
@@ -665,11 +665,11 @@ func validateStatefulSetUpdate(newIn, oldIn *appsv1.StatefulSet, opts Options) f
 	}
 	errs := validateObjectMetaUpdate(&ss.ObjectMeta, &old.ObjectMeta, field.NewPath("metadata"))
 	// Stored StatefulSets whose spec no longer validates keep an unvalidated template.
-	if len(validateStatefulSetSpec(&old.Spec, lpath{}, o, setOpts, claimOptions(opts))) > 0 {
+	if len(validateStatefulSetSpec(&old.Spec, lpath{}, o, setOpts)) > 0 {
 		setOpts.skipValidatePodTemplateSpec = true
 	}
 	specPath := rootPath("spec")
-	errs = append(errs, validateStatefulSetSpec(&ss.Spec, specPath, o, setOpts, claimOptions(opts))...)
+	errs = append(errs, validateStatefulSetSpec(&ss.Spec, specPath, o, setOpts)...)
 	errs = append(errs, withOrigin(immutable(ss.Spec.Selector, old.Spec.Selector, specPath.Child("selector")), "immutable")...)
 	errs = append(errs, withOrigin(immutable(ss.Spec.VolumeClaimTemplates, old.Spec.VolumeClaimTemplates, specPath.Child("volumeClaimTemplates")), "immutable")...)
 	errs = append(errs, withOrigin(immutable(ss.Spec.ServiceName, old.Spec.ServiceName, specPath.Child("serviceName")), "immutable")...)
@@ -693,7 +693,7 @@ func nameIsDNSLabel(name string, prefix bool) []string {
 
 // validateStatefulSetSpec mirrors ValidateStatefulSetSpec. fldPath may be nil (the
 // stored spec is validated under no path to decide whether to skip the template).
-func validateStatefulSetSpec(spec *appsv1.StatefulSetSpec, fldPath lpath, o podValidationOptions, setOpts statefulSetOptions, co claimValidationOptions) field.ErrorList {
+func validateStatefulSetSpec(spec *appsv1.StatefulSetSpec, fldPath lpath, o podValidationOptions, setOpts statefulSetOptions) field.ErrorList {
 	var errs field.ErrorList
 	switch spec.PodManagementPolicy {
 	case "":
@@ -736,7 +736,7 @@ func validateStatefulSetSpec(spec *appsv1.StatefulSetSpec, fldPath lpath, o podV
 	}
 	if !setOpts.skipValidateClaimTemplates {
 		for i := range spec.VolumeClaimTemplates {
-			errs = append(errs, validateClaimSpec(&spec.VolumeClaimTemplates[i].Spec, fldPath.Child("volumeClaimTemplates").Index(i).Child("spec"), co)...)
+			errs = append(errs, validatePVCSpec(&spec.VolumeClaimTemplates[i].Spec, fldPath.Child("volumeClaimTemplates").Index(i).Child("spec"))...)
 		}
 	}
 

@@ -64,6 +64,7 @@ func BenchmarkValidatePodUpdate(b *testing.B) {
 	for i, p := range pods {
 		stored := upstreamStore(b, p)
 		stored.ResourceVersion = "1"
+		stored.UID = "3f1c2a8e-0000-4000-8000-000000000001"
 		sv1 := toV1(b, stored)
 		next := sv1.DeepCopy()
 		next.Spec.Containers[0].Image = "example.com/next:v2"
@@ -84,7 +85,7 @@ func BenchmarkValidatePodUpdate(b *testing.B) {
 		i := 0
 		for b.Loop() {
 			p := pairs[i%len(pairs)]
-			sink = upstreamUpdate(b, p.next, p.stored)
+			sink = upstreamcreate.Update(b, p.next, p.stored).Errs
 			i++
 		}
 	})

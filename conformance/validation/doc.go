@@ -13,9 +13,19 @@
 // random name suffix is replaced by podlife's documented one in the bad value of
 // metadata.name errors, after checking its form.
 //
-// Update runs the strategy's PrepareForUpdate and ValidateUpdate after the metadata
-// rest.BeforeUpdate carries over (k8s.io/kubernetes pkg/registry/core/pod/strategy.go);
-// templates run ValidatePodTemplateSpec (pkg/apis/core/validation/validation.go).
+// Update runs the server's real update path (upstreamcreate.Update): the PUT
+// handler of k8s.io/apiserver, the pod registry's REST storage with its generic store
+// over an in-memory storage, rest.BeforeUpdate; refusals (400, 409, 500) are compared
+// with podlife's validation.RefusalOf. Templates run ValidatePodTemplateSpec
+// (pkg/apis/core/validation/validation.go).
+//
+// Errors are compared as (type, field, detail, bad value), as Error() text and in
+// order, except those upstream places by ranging over a map, which are compared as a
+// multiset. Each test asserts its coverage: the inputs, the share upstream rejects,
+// every field of the pod's types set by some input (coverage_test.go), a number of
+// distinct rule families and the families listed in testdata/*_families.txt.
+// PODLIFE_SEED changes the inputs; PODLIFE_N may only raise their number; malformed
+// values fail the test.
 //
 // Everything here is tests and benchmarks; this file only names the package.
 package validation

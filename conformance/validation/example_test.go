@@ -6,6 +6,7 @@ import (
 	"errors"
 	"io"
 	"os"
+	"reflect"
 	"testing"
 
 	v1 "k8s.io/api/core/v1"
@@ -42,6 +43,9 @@ func TestExampleSampleMatchesUpstream(t *testing.T) {
 		ours := validation.ValidatePodCreate(&pod, validation.Options{})
 		if missing, extra := multisetDiff(ours, theirs); len(missing)+len(extra) > 0 {
 			t.Errorf("%s: upstream only %q, podlife only %q", pod.Name, missing, extra)
+		}
+		if o, u := ordered(ours), ordered(theirs); !reflect.DeepEqual(o, u) {
+			t.Errorf("%s: order or text differs:\npodlife  %q\nupstream %q", pod.Name, o, u)
 		}
 		if len(theirs) > 0 {
 			t.Log(apierrors.NewInvalid(schema.GroupKind{Kind: "Pod"}, pod.Name, theirs).Error())

@@ -93,6 +93,7 @@ func (g *gen) podWith(pFault float64) (*v1.Pod, []string) {
 	if g.chance(0.1) {
 		spec.Tolerations = []v1.Toleration{{Key: "example.com/dedicated", Operator: v1.TolerationOpExists, Effect: v1.TaintEffectNoSchedule}}
 	}
+	g.podBaseFields(p)
 	var faults []string
 	if g.chance(pFault) {
 		for i, n := 0, 1+g.r.Intn(3); i < n; i++ {

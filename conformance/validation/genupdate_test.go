@@ -1,6 +1,8 @@
 package validation
 
 import (
+	"encoding/json"
+	"strconv"
 	"testing"
 	"time"
 
@@ -9,6 +11,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 	core "k8s.io/kubernetes/pkg/apis/core"
+	corev1conv "k8s.io/kubernetes/pkg/apis/core/v1"
 )
 
 // updatePair is an update input: the stored pod as upstream keeps it, the same pod as
@@ -38,6 +41,14 @@ func (g *gen) updatePair(t testing.TB) updatePair {
 		}}}
 	}
 	stored := upstreamStore(t, base)
+	// A stored pod has what the create path gives every pod: a name, a namespace,
+	// a uid and a resourceVersion; the PUT goes to its name and namespace.
+	if stored.Name == "" {
+		stored.Name = "stored-" + strconv.Itoa(g.n)
+	}
+	if stored.Namespace == "" {
+		stored.Namespace = "default"
+	}
 	stored.ResourceVersion = "42"
 	stored.UID = "3f1c2a8e-0000-4000-8000-000000000001"
 	stored.CreationTimestamp = createdAt
@@ -60,6 +71,10 @@ func (g *gen) updatePair(t testing.TB) updatePair {
 		faults = append(faults, f.name)
 		f.apply(g, n)
 	}
+	// Both objects reach the server as JSON (the stored one from etcd, the new one
+	// from the client), which drops empty lists and maps; podlife gets them the same.
+	storedV1, n = jsonRoundTrip(t, storedV1), jsonRoundTrip(t, n)
+	stored = fromV1(t, storedV1)
 	return updatePair{stored: stored, storedV1: storedV1, newPod: n, faults: faults}
 }
 
@@ -138,9 +153,9 @@ var updateFaults = []fault{
 		p.Annotations[k] = g.pick("v", "localhost/x", "12", "x")
 	}},
 	{"update.annotations.remove", func(g *gen, p *v1.Pod) { p.Annotations = nil }},
-	{"update.resourceVersion", func(g *gen, p *v1.Pod) { p.ResourceVersion = "" }},
+	{"update.resourceVersion", func(g *gen, p *v1.Pod) { p.ResourceVersion = g.pick("", "", "0", "41", "042", "x1") }},
 	{"update.name", func(g *gen, p *v1.Pod) { p.Name = g.pick("renamed", "Bad_Name", "a/b", "x%y", ".", "") }},
-	{"update.namespace", func(g *gen, p *v1.Pod) { p.Namespace = "elsewhere" }},
+	{"update.namespace", func(g *gen, p *v1.Pod) { p.Namespace = g.pick("elsewhere", "") }},
 	{"update.uid", func(g *gen, p *v1.Pod) { p.UID = types.UID(g.pick("", "other-uid")) }},
 	{"update.generation", func(g *gen, p *v1.Pod) { p.Generation = int64(g.pick2(-1, 0, 7)) }},
 	{"update.finalizers", func(g *gen, p *v1.Pod) {
@@ -191,4 +206,26 @@ var updateFaults = []fault{
 		f := podFaults[g.r.Intn(len(podFaults))]
 		f.apply(g, p)
 	}},
+}
+
+// jsonRoundTrip returns p as a client or the store reads it back from JSON.
+func jsonRoundTrip(t testing.TB, p *v1.Pod) *v1.Pod {
+	b, err := json.Marshal(p)
+	if err != nil {
+		t.Fatalf("marshal: %v", err)
+	}
+	var out v1.Pod
+	if err := json.Unmarshal(b, &out); err != nil {
+		t.Fatalf("unmarshal: %v", err)
+	}
+	return &out
+}
+
+// fromV1 converts a pod to the internal API without defaulting it.
+func fromV1(t testing.TB, p *v1.Pod) *core.Pod {
+	var in core.Pod
+	if err := corev1conv.Convert_v1_Pod_To_core_Pod(p.DeepCopy(), &in, nil); err != nil {
+		t.Fatalf("convert: %v", err)
+	}
+	return &in
 }

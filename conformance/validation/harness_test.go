@@ -3,7 +3,6 @@ package validation
 import (
 	"context"
 	"fmt"
-	"os"
 	"reflect"
 	"regexp"
 	"sort"
@@ -16,7 +15,6 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	genericapirequest "k8s.io/apiserver/pkg/endpoints/request"
-	"k8s.io/apiserver/pkg/registry/rest"
 	"k8s.io/kubernetes/pkg/api/legacyscheme"
 	podutil "k8s.io/kubernetes/pkg/api/pod"
 	core "k8s.io/kubernetes/pkg/apis/core"
@@ -27,33 +25,20 @@ import (
 
 	"github.com/podlife/podlife/conformance/internal/gatesets"
 	"github.com/podlife/podlife/conformance/internal/upstreamcreate"
+	"github.com/podlife/podlife/validation"
 )
 
 // defaultSeed is the seed of a normal run; PODLIFE_SEED overrides it.
 const defaultSeed = 20260513
 
-func seed(t testing.TB) int64 {
-	if s := os.Getenv("PODLIFE_SEED"); s != "" {
-		v, err := strconv.ParseInt(s, 10, 64)
-		if err != nil {
-			t.Fatalf("PODLIFE_SEED: %v", err)
-		}
-		return v
-	}
-	return defaultSeed
-}
+// seed is PODLIFE_SEED, or defaultSeed (upstreamcreate.Seed).
+func seed(t testing.TB) int64 { return upstreamcreate.Seed(t, defaultSeed) }
 
-// count is the number of generated inputs per run; PODLIFE_N overrides it.
-func count(t testing.TB, def int) int {
-	if s := os.Getenv("PODLIFE_N"); s != "" {
-		v, err := strconv.Atoi(s)
-		if err != nil {
-			t.Fatalf("PODLIFE_N: %v", err)
-		}
-		return v
-	}
-	return def
-}
+// count is PODLIFE_N, which may only raise def (upstreamcreate.Count).
+func count(t testing.TB, def int) int { return upstreamcreate.Count(t, def) }
+
+// flag reads an on/off environment variable (upstreamcreate.Flag).
+func flag(t testing.TB, name string) bool { return upstreamcreate.Flag(t, name) }
 
 // upstreamCtx is the request context the pod strategy reads the namespace from.
 func upstreamCtx(ns string) context.Context {
@@ -86,43 +71,6 @@ func toV1(t testing.TB, in *core.Pod) *v1.Pod {
 		t.Fatalf("convert back: %v", err)
 	}
 	return &out
-}
-
-// upstreamUpdate is the API server's answer to replacing the stored old pod by pod:
-// v1 defaulting and conversion of the new object, the metadata rest.BeforeUpdate
-// carries over from the stored object (k8s.io/apiserver pkg/registry/rest/update.go),
-// the strategy's PrepareForUpdate, then rest.ValidateUpdate: the registry's common
-// metadata checks (generic ObjectMeta with URL path-segment names, ObjectMetaUpdate),
-// the strategy's ValidateUpdate and declarative validation, whose filter keeps one
-// error per message.
-func upstreamUpdate(t testing.TB, pod *v1.Pod, old *core.Pod) field.ErrorList {
-	p := pod.DeepCopy()
-	legacyscheme.Scheme.Default(p)
-	var in core.Pod
-	if err := corev1conv.Convert_v1_Pod_To_core_Pod(p, &in, nil); err != nil {
-		t.Fatalf("convert: %v", err)
-	}
-	o := old.DeepCopy()
-	ctx := upstreamCtx(o.Namespace)
-	in.Generation = o.Generation
-	podstore.Strategy.PrepareForUpdate(ctx, &in, o)
-	if in.UID == "" {
-		in.UID = o.UID
-	}
-	if !o.CreationTimestamp.IsZero() {
-		in.CreationTimestamp = o.CreationTimestamp
-	}
-	if o.DeletionTimestamp != nil {
-		in.DeletionTimestamp = o.DeletionTimestamp
-	}
-	if o.DeletionGracePeriodSeconds != nil && in.DeletionGracePeriodSeconds == nil {
-		in.DeletionGracePeriodSeconds = o.DeletionGracePeriodSeconds
-	}
-	ctx = genericapirequest.WithRequestInfo(ctx, &genericapirequest.RequestInfo{
-		IsResourceRequest: true, Verb: "update", APIPrefix: "api", APIVersion: "v1",
-		Namespace: o.Namespace, Resource: "pods", Name: o.Name,
-	})
-	return rest.ValidateUpdate(ctx, &in, o, podstore.Strategy)
 }
 
 // upstreamTemplate validates a pod template as workload registries do on create:
@@ -170,10 +118,14 @@ var timeType = reflect.TypeOf(metav1.Time{})
 // canon renders a bad value so that an internal-API value and its v1 counterpart
 // print the same: named types collapse to their kind, structs print their non-zero
 // fields sorted by Go name, maps print sorted, quantities print canonically. Nil and
-// empty slices and maps stay distinct, as do nil and non-nil pointers.
+// empty slices and maps stay distinct, as do nil and non-nil pointers. podlife's
+// validation.InternalForm stands for its Value.
 func canon(v any) string {
 	if v == nil {
 		return "nil"
+	}
+	if f, ok := v.(validation.InternalForm); ok {
+		v = f.Value
 	}
 	var b strings.Builder
 	canonValue(&b, reflect.ValueOf(v))
@@ -286,12 +238,27 @@ func canonValue(b *strings.Builder, v reflect.Value) {
 // multisetDiff returns the keys upstream has more often than podlife (missing) and
 // the ones podlife has more often (extra).
 func multisetDiff(ours, theirs field.ErrorList) (missing, extra []string) {
-	n := map[string]int{}
-	for _, e := range theirs {
-		n[errKey(e)]++
+	return stringDiff(keysOf(ours, errKey), keysOf(theirs, errKey))
+}
+
+func keysOf(l field.ErrorList, key func(*field.Error) string) []string {
+	out := make([]string, len(l))
+	for i, e := range l {
+		out[i] = key(e)
 	}
-	for _, e := range ours {
-		n[errKey(e)]--
+	return out
+}
+
+func errText(e *field.Error) string { return e.Error() }
+
+// stringDiff compares two lists as multisets.
+func stringDiff(ours, theirs []string) (missing, extra []string) {
+	n := map[string]int{}
+	for _, k := range theirs {
+		n[k]++
+	}
+	for _, k := range ours {
+		n[k]--
 	}
 	for k, c := range n {
 		for ; c > 0; c-- {
@@ -306,6 +273,10 @@ func multisetDiff(ours, theirs field.ErrorList) (missing, extra []string) {
 	return missing, extra
 }
 
+// ordered is the Error() text of the errors whose order upstream fixes, in order
+// (upstreamcreate.Ordered: errors placed by map iteration are left out).
+func ordered(l field.ErrorList) []string { return upstreamcreate.Ordered(l) }
+
 var indexRE = regexp.MustCompile(`\[[0-9]+\]`)
 
 // family names the rule an error key belongs to: its type and its field path with
@@ -318,19 +289,32 @@ func family(key string) string {
 	return parts[0] + " " + indexRE.ReplaceAllString(parts[1], "[*]")
 }
 
-// tally counts disagreements per rule family and keeps one example for each.
+// tally counts disagreements per rule family and keeps one example for each, and
+// what the inputs covered.
 type tally struct {
 	inputs, valid, invalid, disagreeing int
 	families                            map[string]int
 	examples                            map[string]string
-	seen                                map[string]bool // rule families upstream reported
-	specDiffs                           int             // generic spec-update Forbidden errors compared
+	seen                                map[string]int // rule families upstream reported, with their counts
+	specDiffs                           int            // generic spec-update Forbidden errors compared
+	ordered                             int            // inputs with 2+ errors compared in order
+	refusals                            map[string]int // refusals by HTTP status
+	fields                              coverage       // what the generated inputs set
 }
 
 func newTally() *tally {
-	return &tally{families: map[string]int{}, examples: map[string]string{}, seen: map[string]bool{}}
+	return &tally{families: map[string]int{}, examples: map[string]string{}, seen: map[string]int{}, refusals: map[string]int{}, fields: coverage{}}
 }
 
+func (tl *tally) disagree(fam, example string) {
+	tl.families[fam]++
+	if _, ok := tl.examples[fam]; !ok {
+		tl.examples[fam] = example
+	}
+}
+
+// record compares one answer: as multisets of (type, field, detail, bad value) and of
+// Error() texts, and in order for the errors whose order upstream fixes.
 func (tl *tally) record(input func() string, ours, theirs field.ErrorList) {
 	tl.inputs++
 	if len(theirs) == 0 {
@@ -339,45 +323,79 @@ func (tl *tally) record(input func() string, ours, theirs field.ErrorList) {
 		tl.invalid++
 	}
 	for _, e := range theirs {
-		tl.seen[family(errKey(e))] = true
+		tl.seen[family(errKey(e))]++
 		if isSpecUpdateForbidden(e) {
 			tl.specDiffs++
 		}
 	}
+	bad := false
 	missing, extra := multisetDiff(ours, theirs)
-	if len(missing)+len(extra) == 0 {
-		return
-	}
-	tl.disagreeing++
 	for _, k := range missing {
-		f := "missing " + family(k)
-		tl.families[f]++
-		if _, ok := tl.examples[f]; !ok {
-			tl.examples[f] = fmt.Sprintf("upstream only: %s\n%s", k, input())
-		}
+		bad = true
+		tl.disagree("missing "+family(k), fmt.Sprintf("upstream only: %s\n%s", k, input()))
 	}
 	for _, k := range extra {
-		f := "extra " + family(k)
-		tl.families[f]++
-		if _, ok := tl.examples[f]; !ok {
-			tl.examples[f] = fmt.Sprintf("podlife only: %s\n%s", k, input())
+		bad = true
+		tl.disagree("extra "+family(k), fmt.Sprintf("podlife only: %s\n%s", k, input()))
+	}
+	if !bad {
+		tm, te := stringDiff(keysOf(ours, errText), keysOf(theirs, errText))
+		for _, k := range append(tm, te...) {
+			bad = true
+			tl.disagree("text", fmt.Sprintf("Error() differs: %q\n%s", k, input()))
 		}
+	}
+	if !bad {
+		o, u := ordered(ours), ordered(theirs)
+		if len(u) > 1 {
+			tl.ordered++
+		}
+		if !reflect.DeepEqual(o, u) {
+			bad = true
+			tl.disagree("order", fmt.Sprintf("order differs:\npodlife  %q\nupstream %q\n%s", o, u, input()))
+		}
+	}
+	if bad {
+		tl.disagreeing++
 	}
 }
 
-// report logs the figures and fails the test on any disagreement, listing each rule
-// family with its count and one failing input.
-func (tl *tally) report(t *testing.T, what string, seed int64) {
+// minimums are what a run must reach for its figures to mean something.
+type minimums struct {
+	inputs                 int
+	invalidMin, invalidMax float64 // share of inputs upstream rejects
+	families               int     // distinct rule families upstream reported
+	ordered                int     // inputs whose 2+ errors were compared in order
+}
+
+// report logs the figures, fails the test on any disagreement (listing each rule
+// family with its count and one failing input) and on a run below min.
+func (tl *tally) report(t *testing.T, what string, seed int64, min minimums) {
 	t.Helper()
-	t.Logf("%s: %d inputs (%d valid, %d invalid upstream, %d distinct rule families reported, %d spec diffs), %d disagreeing (seed %d)",
-		what, tl.inputs, tl.valid, tl.invalid, len(tl.seen), tl.specDiffs, tl.disagreeing, seed)
-	if os.Getenv("PODLIFE_FAMILIES") != "" {
+	t.Logf("%s: %d inputs (%d valid, %d invalid upstream, %d distinct rule families reported, %d compared in order, %d spec diffs, refusals %v), %d disagreeing (seed %d)",
+		what, tl.inputs, tl.valid, tl.invalid, len(tl.seen), tl.ordered, tl.specDiffs, tl.refusals, tl.disagreeing, seed)
+	if flag(t, "PODLIFE_FAMILIES") {
 		fams := make([]string, 0, len(tl.seen))
-		for f := range tl.seen {
-			fams = append(fams, f)
+		for f, c := range tl.seen {
+			fams = append(fams, fmt.Sprintf("%6d %s", c, f))
 		}
 		sort.Strings(fams)
 		t.Logf("rule families reported by upstream:\n  %s", strings.Join(fams, "\n  "))
+	}
+	if tl.inputs < min.inputs {
+		t.Errorf("%s: %d inputs, want at least %d", what, tl.inputs, min.inputs)
+	}
+	if tl.inputs > 0 {
+		share := float64(tl.invalid) / float64(tl.inputs)
+		if share < min.invalidMin || share > min.invalidMax {
+			t.Errorf("%s: %.2f of the inputs are invalid upstream, want %.2f to %.2f", what, share, min.invalidMin, min.invalidMax)
+		}
+	}
+	if len(tl.seen) < min.families {
+		t.Errorf("%s: upstream reported %d distinct rule families, want at least %d", what, len(tl.seen), min.families)
+	}
+	if tl.ordered < min.ordered {
+		t.Errorf("%s: %d inputs compared in order, want at least %d", what, tl.ordered, min.ordered)
 	}
 	if tl.disagreeing == 0 {
 		return
@@ -397,7 +415,7 @@ func (tl *tally) report(t *testing.T, what string, seed int64) {
 	for _, f := range fams {
 		fmt.Fprintf(&b, "  %6d  %s\n", tl.families[f], f)
 	}
-	if os.Getenv("PODLIFE_EXAMPLES") != "" {
+	if flag(t, "PODLIFE_EXAMPLES") {
 		for _, f := range fams {
 			fmt.Fprintf(&b, "--- %s\n%s\n", f, tl.examples[f])
 		}

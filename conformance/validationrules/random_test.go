@@ -2,8 +2,8 @@ package validationrules
 
 import (
 	"math/rand"
-	"os"
 	"strconv"
+	"strings"
 	"testing"
 
 	v1 "k8s.io/api/core/v1"
@@ -11,6 +11,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/yaml"
 
+	"github.com/podlife/podlife/conformance/internal/upstreamcreate"
 	"github.com/podlife/podlife/validation"
 )
 
@@ -232,24 +233,27 @@ func (g rgen) pod(n int) *v1.Pod {
 }
 
 // TestRandomPodLevelMatchesUpstream compares podlife and upstream on random pods
-// (PODLIFE_SEED overrides the seed, PODLIFE_N the count).
+// (PODLIFE_SEED overrides the seed, PODLIFE_N raises the count) and asserts the run's
+// coverage: the inputs, a share of invalid ones, and every area with errors.
 func TestRandomPodLevelMatchesUpstream(t *testing.T) {
-	seed := int64(20261130)
-	if s := os.Getenv("PODLIFE_SEED"); s != "" {
-		seed, _ = strconv.ParseInt(s, 10, 64)
-	}
-	n := 10000
-	if s := os.Getenv("PODLIFE_N"); s != "" {
-		n, _ = strconv.Atoi(s)
-	}
+	seed := upstreamcreate.Seed(t, 20261130)
+	n := upstreamcreate.Count(t, 10000)
 	g := rgen{rand.New(rand.NewSource(seed))}
 	invalid, disagree := 0, 0
+	areas := map[string]int{}
 	for i := 0; i < n; i++ {
 		pod := g.pod(i)
 		theirs := upstreamCreate(t, pod)
 		ours := validation.ValidatePodCreate(pod, validation.Options{})
 		if len(theirs) > 0 {
 			invalid++
+		}
+		for _, e := range theirs {
+			for _, a := range randomAreas {
+				if strings.HasPrefix(e.Field, a) {
+					areas[a]++
+				}
+			}
 		}
 		if msg := compareDetailed(ours, theirs); msg != "" {
 			disagree++
@@ -259,8 +263,23 @@ func TestRandomPodLevelMatchesUpstream(t *testing.T) {
 			}
 		}
 	}
-	t.Logf("seed %d: %d pods (%d invalid upstream), %d disagreeing", seed, n, invalid, disagree)
+	t.Logf("seed %d: %d pods (%d invalid upstream), errors by area %v, %d disagreeing", seed, n, invalid, areas, disagree)
+	if share := float64(invalid) / float64(n); share < 0.5 || share > 0.98 {
+		t.Errorf("%.2f of the pods are invalid upstream, want 0.5 to 0.98", share)
+	}
+	for _, a := range randomAreas {
+		if areas[a] < 10 {
+			t.Errorf("upstream reported %d errors under %s, want at least 10", areas[a], a)
+		}
+	}
 	if disagree > 0 {
 		t.Fail()
 	}
+}
+
+// randomAreas are the field paths the random pods put faults under.
+var randomAreas = []string{
+	"spec.volumes", "spec.containers[0].volumeMounts", "spec.affinity.nodeAffinity", "spec.affinity.podAffinity",
+	"spec.affinity.podAntiAffinity", "spec.topologySpreadConstraints", "spec.dnsConfig", "spec.hostAliases",
+	"spec.resourceClaims", "spec.securityContext",
 }

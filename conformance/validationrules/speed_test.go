@@ -2,7 +2,6 @@ package validationrules
 
 import (
 	"context"
-	"os"
 	"strconv"
 	"testing"
 	"time"
@@ -19,7 +18,7 @@ import (
 // benchmark averages are noise: both run in many short alternating rounds and the
 // fastest round of each is compared. Set PODLIFE_SPEED=1 to run it.
 func TestSpeedRatio(t *testing.T) {
-	if os.Getenv("PODLIFE_SPEED") == "" {
+	if !upstreamcreate.Flag(t, "PODLIFE_SPEED") {
 		t.Skip("set PODLIFE_SPEED=1")
 	}
 	for _, n := range []int{1, 10, 100} {

@@ -3,7 +3,6 @@ package validationrules
 import (
 	"encoding/json"
 	"math/rand"
-	"os"
 	"strconv"
 	"strings"
 	"testing"
@@ -12,6 +11,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/podlife/podlife/conformance/internal/gatesets"
+	"github.com/podlife/podlife/conformance/internal/upstreamcreate"
 	"github.com/podlife/podlife/validation"
 )
 
@@ -138,14 +138,8 @@ func tolerationAnnotationPod(n int, value string, g tgen) *v1.Pod {
 // the TaintTolerationComparisonOperators gate at its default and on
 // (PODLIFE_SEED overrides the seed, PODLIFE_N the count of random values).
 func TestTolerationsAnnotationMatchesUpstream(t *testing.T) {
-	seed := int64(20261130)
-	if s := os.Getenv("PODLIFE_SEED"); s != "" {
-		seed, _ = strconv.ParseInt(s, 10, 64)
-	}
-	n := 10000
-	if s := os.Getenv("PODLIFE_N"); s != "" {
-		n, _ = strconv.Atoi(s)
-	}
+	seed := upstreamcreate.Seed(t, 20261130)
+	n := upstreamcreate.Count(t, 10000)
 	sets := gatesets.Standard(gatesets.Set{Name: "comparison-operators", Overrides: map[string]bool{"TaintTolerationComparisonOperators": true}})
 	for _, set := range sets {
 		gates := set.Features()
@@ -187,6 +181,12 @@ func TestTolerationsAnnotationMatchesUpstream(t *testing.T) {
 			}
 			t.Logf("seed %d: %d pods (%d invalid upstream; %d with an annotation decoding error, %d with annotation toleration errors), %d disagreeing",
 				seed, total, invalid, decodeErrs, ruleErrs, disagree)
+			if share := float64(invalid) / float64(total); share < 0.3 || share > 0.95 {
+				t.Errorf("%.2f of the pods are invalid upstream, want 0.3 to 0.95", share)
+			}
+			if decodeErrs < total/20 || ruleErrs < total/20 {
+				t.Errorf("%d pods with a decoding error and %d with toleration errors, want at least %d of each", decodeErrs, ruleErrs, total/20)
+			}
 			if disagree > 0 {
 				t.Fail()
 			}

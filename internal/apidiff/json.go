@@ -24,6 +24,17 @@ func PodSpec(a, b *corev1.PodSpec) string {
 	return Unified(SplitLines(aj), SplitLines(bj), 3)
 }
 
+// InternalJSON returns v as encoding/json.Marshal writes the internal type v stands
+// for: structs of package core/v1 with every field under its Go name, in the v1
+// order (which is the internal order in v1.37.2).
+func InternalJSON(v any) ([]byte, error) {
+	var buf bytes.Buffer
+	if err := writeInternal(&buf, reflect.ValueOf(v)); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
 // coreV1 is the package whose types stand in for upstream's tagless internal types.
 var coreV1 = reflect.TypeOf(corev1.Pod{}).PkgPath()
 
@@ -122,6 +133,14 @@ func writeFields(buf *bytes.Buffer, v reflect.Value, first *bool) error {
 				}
 				fv = fv.Elem()
 			}
+			if fv.Kind() == reflect.Struct && fv.Type().PkgPath() != coreV1 {
+				// A tagged type (metav1.ObjectMeta in a claim template): encoding/json
+				// promotes its fields under their tags, omitting the empty ones.
+				if err := writePromoted(buf, fv, first); err != nil {
+					return err
+				}
+				continue
+			}
 			if fv.Kind() == reflect.Struct {
 				if err := writeFields(buf, fv, first); err != nil {
 					return err
@@ -142,6 +161,26 @@ func writeFields(buf *bytes.Buffer, v reflect.Value, first *bool) error {
 			return err
 		}
 	}
+	return nil
+}
+
+// writePromoted writes the members encoding/json writes for v, an embedded struct of a
+// tagged type, as members of the enclosing object.
+func writePromoted(buf *bytes.Buffer, v reflect.Value, first *bool) error {
+	b, err := json.Marshal(v.Interface())
+	if err != nil {
+		return err
+	}
+	members := bytes.TrimSpace(b)
+	members = bytes.TrimSuffix(bytes.TrimPrefix(members, []byte("{")), []byte("}"))
+	if len(members) == 0 {
+		return nil
+	}
+	if !*first {
+		buf.WriteByte(',')
+	}
+	*first = false
+	buf.Write(members)
 	return nil
 }
 

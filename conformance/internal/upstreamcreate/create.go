@@ -4,6 +4,7 @@ package upstreamcreate
 
 import (
 	"context"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -53,8 +54,9 @@ const upstreamAlphabet = "bcdfghjklmnpqrstvwxz2456789"
 // the same steps run on a copy (PrepareForCreate, rest.ValidateCreate), and
 // BeforeCreate's own answer is checked to carry exactly those errors.
 //
-// Upstream's generated name ends in 5 random characters; where it shows as the bad
-// value of a metadata.name error it is replaced by the name podlife documents
+// Upstream's generated name ends in 5 random characters; where it shows (the bad value
+// of a metadata.name error, the claim name in the detail of an ephemeral volume's
+// name error) it is replaced by the name podlife documents
 // (generateName cut to 58 bytes plus validation.GeneratedNameSuffix), after checking
 // that upstream's name is that base plus 5 characters of upstream's alphabet.
 func CreateIn(t testing.TB, pod *v1.Pod, optNamespace string) field.ErrorList {
@@ -108,6 +110,11 @@ func CreateIn(t testing.TB, pod *v1.Pod, optNamespace string) field.ErrorList {
 		for _, e := range errs {
 			if e.Field == "metadata.name" && e.BadValue == generated {
 				e.BadValue = ours
+			}
+			// The claim an ephemeral volume creates is named after the pod.
+			if strings.HasPrefix(e.Detail, "PVC name ") {
+				q, qo := strconv.Quote(generated), strconv.Quote(ours)
+				e.Detail = strings.ReplaceAll(e.Detail, q[1:len(q)-1], qo[1:len(qo)-1])
 			}
 		}
 	}
@@ -174,4 +181,37 @@ func BeforeCreate(t testing.TB, pod *v1.Pod) error {
 		Namespace: ns, Resource: "pods", Name: in.Name,
 	})
 	return rest.BeforeCreate(podstore.Strategy, ctx, in)
+}
+
+// CreatePrepared is the API server's answer to creating pod as given, the way
+// podlife's Options.SkipDefaulting validates it: no v1 defaulting and no
+// PrepareForCreate; the handler's and store's metadata steps (the pod's own
+// namespace, else "default"; a generated name with podlife's suffix), then
+// rest.ValidateCreate (the strategy's Validate, the generic ObjectMeta check,
+// declarative validation).
+func CreatePrepared(t testing.TB, pod *v1.Pod) field.ErrorList {
+	t.Helper()
+	in := &core.Pod{}
+	if err := corev1conv.Convert_v1_Pod_To_core_Pod(pod.DeepCopy(), in, nil); err != nil {
+		t.Fatalf("convert: %v", err)
+	}
+	ns := RequestNamespace(pod, "")
+	rest.WipeObjectMetaSystemFields(in)
+	if err := rest.EnsureObjectNamespaceMatchesRequestNamespace(ns, in); err != nil {
+		t.Fatalf("namespace: %v", err)
+	}
+	rest.FillObjectMetaSystemFields(in)
+	if in.GenerateName != "" && in.Name == "" {
+		base := in.GenerateName
+		if len(base) > names.MaxGeneratedNameLength {
+			base = base[:names.MaxGeneratedNameLength]
+		}
+		in.Name = base + validation.GeneratedNameSuffix
+	}
+	ctx := genericapirequest.WithNamespace(context.Background(), ns)
+	ctx = genericapirequest.WithRequestInfo(ctx, &genericapirequest.RequestInfo{
+		IsResourceRequest: true, Verb: "create", APIPrefix: "api", APIVersion: "v1",
+		Namespace: ns, Resource: "pods", Name: in.Name,
+	})
+	return rest.ValidateCreate(ctx, in, podstore.Strategy)
 }
