@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"runtime"
+	"strconv"
 	"syscall"
 	"testing"
 	"time"
@@ -171,7 +172,11 @@ func TestStreamMemory(t *testing.T) {
 	}
 	pods := 250000
 	if v := os.Getenv("PODLIFE_STREAM_PODS"); v != "" {
-		fmt.Sscan(v, &pods)
+		n, err := strconv.Atoi(v)
+		if err != nil || n <= 0 {
+			t.Fatalf("PODLIFE_STREAM_PODS=%q: want a positive number of pods", v)
+		}
+		pods = n
 	}
 	const limit = 300 << 20
 	runtime.GC()
