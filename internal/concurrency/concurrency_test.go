@@ -155,12 +155,17 @@ var calls = []call{
 		return []any{p, err}
 	}},
 	{"podlife.KnownFeatureGates", func(f *fixtures) any { return podlife.KnownFeatureGates() }},
-	{"podlife.LookupFeatureGate", func(f *fixtures) any { s, ok := podlife.LookupFeatureGate("ContainerRestartRules"); return []any{s, ok} }},
+	{"podlife.LookupFeatureGate", func(f *fixtures) any {
+		s, ok := podlife.LookupFeatureGate("ContainerRestartRules")
+		return []any{s, ok}
+	}},
 	{"podlife.FeatureGates.Validate", func(f *fixtures) any { return fmt.Sprint(podlife.FeatureGates{"AllAlpha": true}.Validate()) }},
 	{"podlife.FeatureGates.Enabled", func(f *fixtures) any { return gates.Enabled("EnvFiles") }},
 
 	// resources
-	{"resources.PodRequests", func(f *fixtures) any { return resources.PodRequests(f.running, resources.PodResourcesOptions{UseStatusResources: true}) }},
+	{"resources.PodRequests", func(f *fixtures) any {
+		return resources.PodRequests(f.running, resources.PodResourcesOptions{UseStatusResources: true})
+	}},
 	{"resources.PodLimits", func(f *fixtures) any { return resources.PodLimits(f.pod, resources.PodResourcesOptions{}) }},
 	{"resources.AggregateContainerRequests", func(f *fixtures) any {
 		return resources.AggregateContainerRequests(f.pod, resources.PodResourcesOptions{})
@@ -185,8 +190,12 @@ var calls = []call{
 	{"resources.Explain", func(f *fixtures) any { return resources.Explain(f.pod, resources.PodResourcesOptions{}).String() }},
 
 	// validation
-	{"validation.ValidatePodCreate", func(f *fixtures) any { return errs(validation.ValidatePodCreate(f.pod, validation.Options{Features: gates})) }},
-	{"validation.ValidatePodUpdate", func(f *fixtures) any { return errs(validation.ValidatePodUpdate(f.running, f.old, validation.Options{})) }},
+	{"validation.ValidatePodCreate", func(f *fixtures) any {
+		return errs(validation.ValidatePodCreate(f.pod, validation.Options{Features: gates}))
+	}},
+	{"validation.ValidatePodUpdate", func(f *fixtures) any {
+		return errs(validation.ValidatePodUpdate(f.running, f.old, validation.Options{}))
+	}},
 	{"validation.ValidatePodTemplateSpec", func(f *fixtures) any {
 		return errs(validation.ValidatePodTemplateSpec(f.template, field.NewPath("spec", "template"), validation.Options{}))
 	}},
@@ -244,7 +253,10 @@ var calls = []call{
 	{"restart.CrashLoopEventMessage", func(f *fixtures) any { return restart.CrashLoopEventMessage("app", f.pod) }},
 	{"restart.ImagePullBackOffKey", func(f *fixtures) any { return restart.ImagePullBackOffKey("uid", "nginx") }},
 	{"restart.ImagePullBackOffMessage", func(f *fixtures) any { return restart.ImagePullBackOffMessage("nginx", "ErrImagePull: x") }},
-	{"restart.ImagePullError", func(f *fixtures) any { a, b, c := restart.ImagePullError("nginx", "RegistryUnavailable: down"); return []string{a, b, c} }},
+	{"restart.ImagePullError", func(f *fixtures) any {
+		a, b, c := restart.ImagePullError("nginx", "RegistryUnavailable: down")
+		return []string{a, b, c}
+	}},
 	{"restart.CrashLoopBackOffPolicy", func(f *fixtures) any {
 		p := restart.CrashLoopBackOffPolicy(ropts)
 		b := p.Next(restart.BackOff{}, t0, t0)
@@ -261,7 +273,9 @@ var calls = []call{
 
 	// lifecycle
 	{"lifecycle.Phase", func(f *fixtures) any { return lifecycle.Phase(f.running, lifecycle.PhaseOptions{}) }},
-	{"lifecycle.ResolvePhase", func(f *fixtures) any { return lifecycle.ResolvePhase(f.running, corev1.PodRunning, t0, lifecycle.PhaseOptions{}) }},
+	{"lifecycle.ResolvePhase", func(f *fixtures) any {
+		return lifecycle.ResolvePhase(f.running, corev1.PodRunning, t0, lifecycle.PhaseOptions{})
+	}},
 	{"lifecycle.StatusPhase", func(f *fixtures) any { return lifecycle.StatusPhase(f.running, t0, lifecycle.PhaseOptions{}) }},
 	{"lifecycle.InitializedCondition", func(f *fixtures) any { return lifecycle.InitializedCondition(f.running, corev1.PodRunning, ropts) }},
 	{"lifecycle.ContainersReadyCondition", func(f *fixtures) any {
@@ -280,7 +294,9 @@ var calls = []call{
 	}},
 	{"lifecycle.ViewFromStatus", func(f *fixtures) any { return lifecycle.ViewFromStatus(f.running) }},
 	{"lifecycle.ComputePodActions", func(f *fixtures) any { return lifecycle.ComputePodActions(f.running, &f.view, false, ropts).String() }},
-	{"lifecycle.Plan", func(f *fixtures) any { return lifecycle.Plan(f.running, &f.view, t0.Add(50*time.Second), ropts).String() }},
+	{"lifecycle.Plan", func(f *fixtures) any {
+		return lifecycle.Plan(f.running, &f.view, t0.Add(50*time.Second), ropts).String()
+	}},
 	{"lifecycle.NextStatus", func(f *fixtures) any { return lifecycle.NextStatus(f.running, &f.view, t0.Add(50*time.Second), ropts) }},
 	{"lifecycle.PodColumns", func(f *fixtures) any { return lifecycle.PodColumns(f.running, t0.Add(time.Hour)) }},
 	{"lifecycle.RowConditions", func(f *fixtures) any { return lifecycle.RowConditions(f.running) }},
@@ -290,7 +306,9 @@ var calls = []call{
 	{"lifecycle.TerminationSchedule", func(f *fixtures) any {
 		return lifecycle.TerminationSchedule(f.running, lifecycle.TerminationOrder(f.running), nil, nil)
 	}},
-	{"lifecycle.GracePeriod", func(f *fixtures) any { return lifecycle.GracePeriod(f.running, "app", lifecycle.KillReasonLivenessProbe) }},
+	{"lifecycle.GracePeriod", func(f *fixtures) any {
+		return lifecycle.GracePeriod(f.running, "app", lifecycle.KillReasonLivenessProbe)
+	}},
 	{"lifecycle.StopTimeout", func(f *fixtures) any {
 		return lifecycle.StopTimeout(f.running, "proxy", lifecycle.KillReasonNone, lifecycle.StopOptions{Ordered: true, Wait: 3 * time.Second})
 	}},
