@@ -1,4 +1,4 @@
-package concurrency
+package apitest
 
 import (
 	"encoding/json"
@@ -221,33 +221,33 @@ var calls = []call{
 	{"restart.ShouldRestart", func(f *fixtures) any { return restart.ShouldRestart(f.running, "app", ropts).Explain() }},
 	{"restart.ShouldRestartInstance", func(f *fixtures) any {
 		inst, _ := f.view.Newest("app")
-		return restart.ShouldRestartInstance(f.running, &f.running.Spec.Containers[0], &inst, ropts).String()
+		return restart.ShouldRestartInstance(f.running, ctrAt(f.running, 0), &inst, ropts).String()
 	}},
 	{"restart.InstanceFromStatus", func(f *fixtures) any {
-		i, ok := restart.InstanceFromStatus(&f.running.Status.ContainerStatuses[0])
+		i, ok := restart.InstanceFromStatus(statusAt(f.running, 0))
 		return []any{i, ok}
 	}},
 	{"restart.ExitedInstance", func(f *fixtures) any {
-		return restart.ExitedInstance("app", f.running.Status.ContainerStatuses[0].LastTerminationState.Terminated)
+		return restart.ExitedInstance("app", lastTermination(statusAt(f.running, 0)))
 	}},
 	{"restart.MatchingRule", func(f *fixtures) any {
-		r, i, ok := restart.MatchingRule(&f.pod.Spec.Containers[0], 42)
+		r, i, ok := restart.MatchingRule(ctrAt(f.pod, 0), 42)
 		return []any{r, i, ok}
 	}},
 	{"restart.ContainerShouldRestart", func(f *fixtures) any {
-		return restart.ContainerShouldRestart(&f.pod.Spec.Containers[0], &f.pod.Spec, 1, ropts)
+		return restart.ContainerShouldRestart(ctrAt(f.pod, 0), &f.pod.Spec, 1, ropts)
 	}},
-	{"restart.IsContainerRestartable", func(f *fixtures) any { return restart.IsContainerRestartable(&f.pod.Spec, &f.pod.Spec.Containers[0]) }},
+	{"restart.IsContainerRestartable", func(f *fixtures) any { return restart.IsContainerRestartable(&f.pod.Spec, ctrAt(f.pod, 0)) }},
 	{"restart.AllContainersCouldRestart", func(f *fixtures) any { return restart.AllContainersCouldRestart(&f.pod.Spec) }},
 	{"restart.ShouldAllContainersRestart", func(f *fixtures) any { return restart.ShouldAllContainersRestart(f.running, &f.view) }},
 	{"restart.AllContainersRestartCleanedUp", func(f *fixtures) any { return restart.AllContainersRestartCleanedUp(f.running, nil) }},
 	{"restart.IsInitContainerFailed", func(f *fixtures) any { i, _ := f.view.Newest("init"); return restart.IsInitContainerFailed(&i) }},
-	{"restart.IsRestartableInitContainer", func(f *fixtures) any { return restart.IsRestartableInitContainer(&f.pod.Spec.InitContainers[1]) }},
+	{"restart.IsRestartableInitContainer", func(f *fixtures) any { return restart.IsRestartableInitContainer(initAt(f.pod, 1)) }},
 	{"restart.InitContainerAction", func(f *fixtures) any {
 		i, _ := f.view.Newest("init")
-		return restart.InitContainerAction(f.running, &f.running.Spec.InitContainers[0], &i, ropts).String()
+		return restart.InitContainerAction(f.running, initAt(f.running, 0), &i, ropts).String()
 	}},
-	{"restart.BackOffKey", func(f *fixtures) any { return restart.BackOffKey(f.running, &f.running.Spec.Containers[0]) }},
+	{"restart.BackOffKey", func(f *fixtures) any { return restart.BackOffKey(f.running, ctrAt(f.running, 0)) }},
 	{"restart.PodDesc", func(f *fixtures) any { return restart.PodDesc(f.pod) }},
 	{"restart.CrashLoopMessage", func(f *fixtures) any { return restart.CrashLoopMessage(20*time.Second, "app", f.pod) }},
 	{"restart.CrashLoopEventMessage", func(f *fixtures) any { return restart.CrashLoopEventMessage("app", f.pod) }},
@@ -269,7 +269,7 @@ var calls = []call{
 		s, reason, m := s.PullFailed("nginx", "boom", t0)
 		return []any{restart.ImagePullBackOffPolicy(), held, msg, reason, m, s.PullSucceeded(t0.Add(time.Minute))}
 	}},
-	{"restart.CrashLoopState.For", func(f *fixtures) any { return restart.CrashLoopState{}.For(f.pod, &f.pod.Spec.Containers[0]) }},
+	{"restart.CrashLoopState.For", func(f *fixtures) any { return restart.CrashLoopState{}.For(f.pod, ctrAt(f.pod, 0)) }},
 
 	// lifecycle
 	{"lifecycle.Phase", func(f *fixtures) any { return lifecycle.Phase(f.running, lifecycle.PhaseOptions{}) }},
@@ -340,6 +340,36 @@ var calls = []call{
 	{"lifecycle.MessageImagePresent", func(f *fixtures) any { return lifecycle.MessageImagePresent("nginx", true) }},
 	{"lifecycle.MessageProbeFailed", func(f *fixtures) any { return lifecycle.MessageProbeFailed("Readiness", "503") }},
 	{"lifecycle.MessageStopping", func(f *fixtures) any { return lifecycle.MessageStopping("app") }},
+}
+
+// initAt, ctrAt and statusAt return the i-th init container, container or container
+// status of pod, or nil when there is none (the hostile shapes vary the lists).
+func initAt(pod *corev1.Pod, i int) *corev1.Container {
+	if i < len(pod.Spec.InitContainers) {
+		return &pod.Spec.InitContainers[i]
+	}
+	return nil
+}
+
+func ctrAt(pod *corev1.Pod, i int) *corev1.Container {
+	if i < len(pod.Spec.Containers) {
+		return &pod.Spec.Containers[i]
+	}
+	return nil
+}
+
+func statusAt(pod *corev1.Pod, i int) *corev1.ContainerStatus {
+	if i < len(pod.Status.ContainerStatuses) {
+		return &pod.Status.ContainerStatuses[i]
+	}
+	return nil
+}
+
+func lastTermination(st *corev1.ContainerStatus) *corev1.ContainerStateTerminated {
+	if st == nil {
+		return nil
+	}
+	return st.LastTerminationState.Terminated
 }
 
 func errs(l field.ErrorList) []string {
