@@ -15,6 +15,7 @@ import (
 	v1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/tools/record"
+	"k8s.io/client-go/util/flowcontrol"
 	internalapi "k8s.io/cri-api/pkg/apis"
 	runtimeapi "k8s.io/cri-api/pkg/apis/runtime/v1"
 	apitest "k8s.io/cri-api/pkg/apis/testing"
@@ -48,6 +49,9 @@ func getPods(m unsafe.Pointer, ctx context.Context, all bool) ([]*kubecontainer.
 
 //go:linkname getPodStatus k8s.io/kubernetes/pkg/kubelet/kuberuntime.(*kubeGenericRuntimeManager).GetPodStatus
 func getPodStatus(m unsafe.Pointer, ctx context.Context, pod *kubecontainer.Pod) (*kubecontainer.PodStatus, error)
+
+//go:linkname doBackOff k8s.io/kubernetes/pkg/kubelet/kuberuntime.(*kubeGenericRuntimeManager).doBackOff
+func doBackOff(m unsafe.Pointer, ctx context.Context, pod *v1.Pod, container *v1.Container, podStatus *kubecontainer.PodStatus, backOff *flowcontrol.Backoff) (bool, string, error)
 
 //go:linkname newContainerLabels k8s.io/kubernetes/pkg/kubelet/kuberuntime.newContainerLabels
 func newContainerLabels(container *v1.Container, pod *v1.Pod) map[string]string
@@ -148,6 +152,8 @@ type Runtime struct {
 	readiness proberesults.Manager
 	// set are the container IDs whose probe results were set for the last view.
 	set []kubecontainer.ContainerID
+	// recorder receives the manager's events.
+	recorder *record.FakeRecorder
 }
 
 // New returns a Runtime with no sandbox and no container.
@@ -157,8 +163,9 @@ func New(tb testing.TB) *Runtime {
 	ctx := klog.NewContext(context.Background(), logger)
 	fake := apitest.NewFakeRuntimeService()
 	images := apitest.NewFakeImageService()
+	recorder := record.NewFakeRecorder(64)
 	m, err := newFakeKubeRuntimeManager(ctx, fake, images, nil, &containertest.FakeOS{}, &containertest.FakeRuntimeHelper{},
-		noop.NewTracerProvider().Tracer(""), &record.FakeRecorder{})
+		noop.NewTracerProvider().Tracer(""), recorder)
 	if err != nil {
 		tb.Fatalf("kuberuntime's fake manager: %v", err)
 	}
@@ -177,7 +184,7 @@ func New(tb testing.TB) *Runtime {
 		}(rm.Updates())
 	}
 	return &Runtime{fake: fake, m: m, prefix: p, ctx: ctx, logger: logger, Liveness: p.livenessManager, Startup: p.startupManager,
-		readiness: newReadiness()}
+		readiness: newReadiness(), recorder: recorder}
 }
 
 // Context returns the context (with a discarding logger) the upstream calls run with.
@@ -243,15 +250,30 @@ func (r *Runtime) Load(tb testing.TB, pod *v1.Pod, view *restart.View, actuated 
 	}
 	var containers []*apitest.FakeContainer
 	seen := map[string]bool{}
+	// Labels and annotations depend on the spec, the hash variant and the restart
+	// count only; hashing a spec is the costly part, so each is made once per Load.
+	type metaKey struct {
+		name    string
+		changed bool
+		restart int32
+	}
+	type meta struct{ labels, annotations map[string]string }
+	metas := map[metaKey]meta{}
 	for i, inst := range view.Instances {
 		id := SplitID(tb, inst.ID)
 		if seen[id] {
 			tb.Fatalf("two instances with ID %q", inst.ID)
 		}
 		seen[id] = true
-		spec := containerSpec(pod, inst.Name)
-		if inst.SpecChanged {
-			spec.Image += "-previous"
+		key := metaKey{inst.Name, inst.SpecChanged, inst.RestartCount}
+		md, ok := metas[key]
+		if !ok {
+			spec := containerSpec(pod, inst.Name)
+			if inst.SpecChanged {
+				spec.Image += "-previous"
+			}
+			md = meta{newContainerLabels(&spec, pod), newContainerAnnotations(r.ctx, &spec, pod, int(inst.RestartCount), &kubecontainer.RunContainerOptions{})}
+			metas[key] = md
 		}
 		sandbox := inst.Sandbox
 		if sandbox == "" {
@@ -270,11 +292,12 @@ func (r *Runtime) Load(tb testing.TB, pod *v1.Pod, view *restart.View, actuated 
 			ImageRef:    inst.ImageID,
 			Reason:      inst.Reason,
 			Message:     inst.Message,
-			Labels:      newContainerLabels(&spec, pod),
-			Annotations: newContainerAnnotations(r.ctx, &spec, pod, int(inst.RestartCount), &kubecontainer.RunContainerOptions{}),
+			Labels:      md.labels,
+			Annotations: md.annotations,
 		}
 		containers = append(containers, fc)
 	}
+	r.TakeEvents()
 	r.fake.SetFakeSandboxes(sandboxes)
 	r.fake.SetFakeContainers(containers)
 
@@ -404,6 +427,27 @@ func (r *Runtime) PodStatus(tb testing.TB, pod *v1.Pod, view *restart.View, actu
 // the liveness and startup results Load stored.
 func (r *Runtime) ComputePodActions(pod *v1.Pod, ps *kubecontainer.PodStatus, restartAll bool) Actions {
 	return computePodActions(r.m, r.ctx, pod, ps, restartAll)
+}
+
+// DoBackOff is kuberuntime's doBackOff on this runtime's manager: whether the
+// crash-loop back-off holds the container's start, the message and the BackoffError. The
+// event it records is returned by TakeEvents.
+func (r *Runtime) DoBackOff(pod *v1.Pod, c *v1.Container, ps *kubecontainer.PodStatus, b *flowcontrol.Backoff) (bool, string, error) {
+	return doBackOff(r.m, r.ctx, pod, c, ps, b)
+}
+
+// TakeEvents returns the events the manager recorded since the last call (or Load), as
+// client-go's FakeRecorder renders them ("Warning BackOff Back-off restarting ...").
+func (r *Runtime) TakeEvents() []string {
+	var out []string
+	for {
+		select {
+		case e := <-r.recorder.Events:
+			out = append(out, e)
+		default:
+			return out
+		}
+	}
 }
 
 // SandboxChanged is kuberuntime/util's PodSandboxChanged on a runtime status.
