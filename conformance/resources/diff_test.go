@@ -272,7 +272,6 @@ func countWinners(c *coverage.Counts, list string, rs []resources.ResourceExplan
 	}
 }
 
-
 // TestDifferentialPredicates compares the pod-level and resize predicates and
 // GetContainerDRAAllocations.
 //
