@@ -8,6 +8,7 @@ import (
 	"k8s.io/kubernetes/pkg/util/parsers"
 
 	"github.com/podlife/podlife"
+	"github.com/podlife/podlife/conformance/internal/coverage"
 )
 
 // imagesPerRun is the number of generated image references checked.
@@ -72,7 +73,7 @@ func upstreamPullPolicy(image string) corev1.PullPolicy {
 // TestImagePullPolicyMatchesUpstream compares the imagePullPolicy Default gives a
 // container with SetDefaults_Container's choice through upstream's image parser.
 func TestImagePullPolicyMatchesUpstream(t *testing.T) {
-	s := seed()
+	s := seed(t)
 	t.Logf("seed %d (override with PODLIFE_SEED)", s)
 	g := newGen(s + 4000)
 	always, fails := 0, 0
@@ -91,5 +92,7 @@ func TestImagePullPolicyMatchesUpstream(t *testing.T) {
 			always++
 		}
 	}
-	t.Logf("%d image references, %d pulled Always, 0 disagreements allowed", imagesPerRun, always)
+	t.Logf("%d image references, %d pulled Always, %d disagreements", imagesPerRun, always, fails)
+	coverage.RequireShare(t, "images pulled Always", always, imagesPerRun, 0.05)
+	coverage.RequireShare(t, "images pulled IfNotPresent", imagesPerRun-always, imagesPerRun, 0.05)
 }
