@@ -28,7 +28,7 @@ import (
 )
 
 // podsPerRun is the number of generated pods checked under the default gates; the other
-// sets check a tenth or a fifth as many (PODLIFE_N overrides podsPerRun, down to
+// sets check an eighth or a fifth as many (PODLIFE_N overrides podsPerRun, down to
 // minPods). minLeafHits is how often every PodSpec leaf must be set in the inputs of
 // each gate set.
 const (
@@ -58,26 +58,26 @@ func gateSets(t testing.TB) []gateSet {
 	podsPerRun := runenv.Count(t, podsPerRun, minPods)
 	var out []gateSet
 	for _, s := range gatesets.Standard() {
-		n := podsPerRun / 5
+		n := podsPerRun / 8
 		if s.Name == gatesets.Defaults.Name {
 			n = podsPerRun
 		}
 		out = append(out, gateSet{s, n})
 	}
 	return append(out,
-		set("PodLevelResourcesFixDefaulting=false", podsPerRun/5, map[string]bool{"PodLevelResourcesFixDefaulting": false}),
+		set("PodLevelResourcesFixDefaulting=false", podsPerRun/8, map[string]bool{"PodLevelResourcesFixDefaulting": false}),
 		set("PodLevelResources=false", podsPerRun/5, map[string]bool{"PodLevelResources": false, "PodLevelResourcesFixDefaulting": false,
 			"PodLevelResourcesFixKubeletQOSClass": false, "InPlacePodLevelResourcesVerticalScaling": false}),
-		set("PodLevelResourcesFixKubeletQOSClass=false", podsPerRun/5, map[string]bool{"PodLevelResourcesFixKubeletQOSClass": false}),
-		set("alpha-on", podsPerRun/5, map[string]bool{"H2CContainerProbe": true, "NodeDeclaredFeatures": true, "ContainerStopSignals": true,
+		set("PodLevelResourcesFixKubeletQOSClass=false", podsPerRun/8, map[string]bool{"PodLevelResourcesFixKubeletQOSClass": false}),
+		set("alpha-on", podsPerRun/8, map[string]bool{"H2CContainerProbe": true, "NodeDeclaredFeatures": true, "ContainerStopSignals": true,
 			"GRPCContainerProbeTLS": true, "AtomicWriteVolumeUserFields": true, "EmptyDirVolumeMode": true, "VolumeBindMountOptions": true,
 			"GenericWorkload": true, "EvictionRequestAPI": true, "TaintTolerationComparisonOperators": true, "CSIVolumeHealth": true,
 			"DRANodeAllocatableResources": true, "ImageVolumeWithDigest": true, "PodLogsQuerySplitStreams": true}),
-		set("beta-off", podsPerRun/5, map[string]bool{"ContainerRestartRules": false, "RestartAllContainersOnContainerExits": false, "EnvFiles": false,
+		set("beta-off", podsPerRun/8, map[string]bool{"ContainerRestartRules": false, "RestartAllContainersOnContainerExits": false, "EnvFiles": false,
 			"ClusterTrustBundleProjection": false, "PodCertificateRequest": false, "MatchLabelKeysInPodTopologySpread": false,
 			"MatchLabelKeysInPodTopologySpreadSelectorMerge": false, "PodDeletionCost": false, "ResourceHealthStatus": false,
 			"ResourceHealthStatusMessage": false, "SELinuxMount": false, "InPlacePodLevelResourcesVerticalScaling": false}),
-		set("SelectorMerge=false", podsPerRun/5, map[string]bool{"MatchLabelKeysInPodTopologySpreadSelectorMerge": false}),
+		set("SelectorMerge=false", podsPerRun/8, map[string]bool{"MatchLabelKeysInPodTopologySpreadSelectorMerge": false}),
 	)
 }
 
