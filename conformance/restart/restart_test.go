@@ -1,5 +1,19 @@
 // Package restart compares github.com/podlife/podlife/restart with the upstream
-// v1.37.2 kubelet and pod helpers on generated pods.
+// v1.37.2 kubelet and pod helpers on generated pods, under the standard gate sets and
+// restart-all and container restart rules turned off (10,000 pods per set; PODLIFE_N
+// overrides it, at least 2,000; PODLIFE_SEED the seed).
+//
+// A runtime view is never turned into the kubelet's runtime status by hand: it is loaded
+// into cri-api's fake runtime and kuberuntime's GetPodStatus derives it
+// (internal/upstreamkubelet). The one mapping written here, from an API status to a
+// runtime status (runtimeFromAPI, statusDerivedRuntime), is ShouldRestart's documented
+// contract for callers without a view, not the kubelet's.
+//
+// The crash-loop back-off comes from the kubelet's own path: a v1beta1
+// KubeletConfiguration defaulted by the kubelet's scheme, converted, validated by
+// ValidateKubeletConfiguration and passed to newCrashLoopBackOff (pkg/kubelet/kubelet.go,
+// go:linkname), for every gate set and maximum restart period; starts are checked with
+// kuberuntime's own doBackOff.
 package restart
 
 import (
