@@ -164,7 +164,7 @@ func TestColumnsDifferential(t *testing.T) {
 			}
 		}
 		t.Logf("seed %d: %d pods, 9 cells + row conditions each, %d disagreements (%d rows matched at the printer's later clock reading); STATUS shapes %s", s, n, disagreements, late, &cov)
-		cov.Each(t, "STATUS", n/200, "Init:N/M", "Init:<reason>", "PodInitializing", "Running", "Completed", "Error", "NotReady",
+		cov.Each(t, "STATUS", n/500, "Init:N/M", "Init:<reason>", "PodInitializing", "Running", "Completed", "Error", "NotReady",
 			"Terminating", "CrashLoopBackOff", "Pending", "Failed", "Unknown", "<reason>")
 	})
 }
