@@ -4,10 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
-	"os"
 	"reflect"
 	"sort"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -18,6 +16,8 @@ import (
 	_ "k8s.io/kubernetes/pkg/features"
 
 	"github.com/podlife/podlife"
+	"github.com/podlife/podlife/conformance/internal/coverage"
+	"github.com/podlife/podlife/conformance/internal/runenv"
 )
 
 func upstreamGates() featuregate.MutableVersionedFeatureGate {
@@ -64,15 +64,8 @@ func TestKnownGatesMatchUpstream(t *testing.T) {
 	}
 }
 
-// gateSeed returns PODLIFE_SEED or a fixed default.
-func gateSeed() uint64 {
-	if s := os.Getenv("PODLIFE_SEED"); s != "" {
-		if v, err := strconv.ParseUint(s, 10, 64); err == nil {
-			return v
-		}
-	}
-	return 1937
-}
+// gateSeed returns PODLIFE_SEED or a fixed default; a malformed value fails t.
+func gateSeed(t testing.TB) uint64 { return runenv.Seed(t, 1937) }
 
 // overrideMaps generates override maps that reach every rule: random gates with random
 // values, locked gates, gates not available yet, dependency breaks, AllAlpha/AllBeta,
@@ -172,9 +165,12 @@ func hasUnknown(m map[string]bool) bool {
 // TestValidateAndEnabledMatchUpstream compares FeatureGates.Validate with SetFromMap on
 // a fresh copy of the server's gate, and, when the map is accepted, Enabled for every
 // gate.
+//
+// Coverage: at least a tenth of the maps accepted and a tenth refused, refusals of
+// every kind (one message, several, unknown names) in at least 1% of the maps.
 func TestValidateAndEnabledMatchUpstream(t *testing.T) {
-	const n = 3000
-	s := gateSeed()
+	n := runenv.Count(t, 3000, 500)
+	s := gateSeed(t)
 	t.Logf("seed %d (override with PODLIFE_SEED)", s)
 	var names []string // gates available at the emulated version (upstream's Enabled panics on others)
 	for _, name := range podlife.KnownFeatureGates() {
@@ -228,4 +224,10 @@ func TestValidateAndEnabledMatchUpstream(t *testing.T) {
 	}
 	t.Logf("%d maps: %d accepted (Enabled compared for %d gates each), %d refused (%d exact message, %d as a set, %d with unknown names)",
 		accepted+refused, accepted, len(names), refused, exact, asSet, unknown)
+	coverage.Require(t, "maps compared", accepted+refused, n)
+	coverage.RequireShare(t, "maps accepted", accepted, n, 0.1)
+	coverage.RequireShare(t, "maps refused", refused, n, 0.1)
+	coverage.RequireShare(t, "maps refused with one message", exact, n, 0.01)
+	coverage.RequireShare(t, "maps refused with several messages", asSet, n, 0.01)
+	coverage.RequireShare(t, "maps refused for an unknown name", unknown, n, 0.01)
 }

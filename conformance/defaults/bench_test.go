@@ -14,7 +14,7 @@ import (
 // defaulting, conversion to internal, PrepareForCreate, conversion back) on the same
 // generated corpus; one op is one pod.
 func BenchmarkDefault(b *testing.B) {
-	g := newGen(seed())
+	g := newGen(seed(b))
 	corpus := make([]*corev1.Pod, 1000)
 	for i := range corpus {
 		corpus[i] = g.pod()
@@ -41,7 +41,7 @@ func BenchmarkDefault(b *testing.B) {
 
 // BenchmarkDefaultTemplate does the same for a workload's stored template.
 func BenchmarkDefaultTemplate(b *testing.B) {
-	g := newGen(seed())
+	g := newGen(seed(b))
 	corpus := make([]*corev1.PodTemplateSpec, 1000)
 	for i := range corpus {
 		corpus[i] = g.template()

@@ -21,11 +21,21 @@ import (
 	podstore "k8s.io/kubernetes/pkg/registry/core/pod"
 
 	"github.com/podlife/podlife"
+	"github.com/podlife/podlife/conformance/internal/coverage"
+	"github.com/podlife/podlife/conformance/internal/fieldfill"
 	"github.com/podlife/podlife/conformance/internal/gatesets"
+	"github.com/podlife/podlife/conformance/internal/runenv"
 )
 
-// podsPerRun is the number of generated pods checked per gate set.
-const podsPerRun = 10000
+// podsPerRun is the number of generated pods checked under the default gates; the other
+// sets check an eighth or a fifth as many (PODLIFE_N overrides podsPerRun, down to
+// minPods). minLeafHits is how often every PodSpec leaf must be set in the inputs of
+// each gate set.
+const (
+	podsPerRun  = 10000
+	minPods     = 5000
+	minLeafHits = 3
+)
 
 // fixedNow is the clock podlife gets; upstream's clock reading is replaced by it after
 // checking that upstream did stamp a time.
@@ -43,30 +53,33 @@ func set(name string, pods int, overrides map[string]bool) gateSet {
 }
 
 // gateSets are the standard sets (gatesets.Standard) and the gates defaulting reads,
-// flipped.
-var gateSets = func() []gateSet {
+// flipped, with podsPerRun pods.
+func gateSets(t testing.TB) []gateSet {
+	podsPerRun := runenv.Count(t, podsPerRun, minPods)
 	var out []gateSet
 	for _, s := range gatesets.Standard() {
-		n := podsPerRun / 10
+		n := podsPerRun / 8
 		if s.Name == gatesets.Defaults.Name {
 			n = podsPerRun
 		}
 		out = append(out, gateSet{s, n})
 	}
 	return append(out,
-		set("PodLevelResourcesFixDefaulting=false", podsPerRun/5, map[string]bool{"PodLevelResourcesFixDefaulting": false}),
+		set("PodLevelResourcesFixDefaulting=false", podsPerRun/8, map[string]bool{"PodLevelResourcesFixDefaulting": false}),
 		set("PodLevelResources=false", podsPerRun/5, map[string]bool{"PodLevelResources": false, "PodLevelResourcesFixDefaulting": false,
 			"PodLevelResourcesFixKubeletQOSClass": false, "InPlacePodLevelResourcesVerticalScaling": false}),
-		set("PodLevelResourcesFixKubeletQOSClass=false", podsPerRun/5, map[string]bool{"PodLevelResourcesFixKubeletQOSClass": false}),
-		set("alpha-on", podsPerRun/5, map[string]bool{"H2CContainerProbe": true, "ContainerStopSignals": true, "GRPCContainerProbeTLS": true,
-			"AtomicWriteVolumeUserFields": true, "EmptyDirVolumeMode": true, "VolumeBindMountOptions": true, "GenericWorkload": true,
-			"EvictionRequestAPI": true}),
-		set("beta-off", podsPerRun/5, map[string]bool{"ContainerRestartRules": false, "RestartAllContainersOnContainerExits": false, "EnvFiles": false,
+		set("PodLevelResourcesFixKubeletQOSClass=false", podsPerRun/8, map[string]bool{"PodLevelResourcesFixKubeletQOSClass": false}),
+		set("alpha-on", podsPerRun/8, map[string]bool{"H2CContainerProbe": true, "NodeDeclaredFeatures": true, "ContainerStopSignals": true,
+			"GRPCContainerProbeTLS": true, "AtomicWriteVolumeUserFields": true, "EmptyDirVolumeMode": true, "VolumeBindMountOptions": true,
+			"GenericWorkload": true, "EvictionRequestAPI": true, "TaintTolerationComparisonOperators": true, "CSIVolumeHealth": true,
+			"DRANodeAllocatableResources": true, "ImageVolumeWithDigest": true, "PodLogsQuerySplitStreams": true}),
+		set("beta-off", podsPerRun/8, map[string]bool{"ContainerRestartRules": false, "RestartAllContainersOnContainerExits": false, "EnvFiles": false,
 			"ClusterTrustBundleProjection": false, "PodCertificateRequest": false, "MatchLabelKeysInPodTopologySpread": false,
-			"MatchLabelKeysInPodTopologySpreadSelectorMerge": false}),
-		set("SelectorMerge=false", podsPerRun/10, map[string]bool{"MatchLabelKeysInPodTopologySpreadSelectorMerge": false}),
+			"MatchLabelKeysInPodTopologySpreadSelectorMerge": false, "PodDeletionCost": false, "ResourceHealthStatus": false,
+			"ResourceHealthStatusMessage": false, "SELinuxMount": false, "InPlacePodLevelResourcesVerticalScaling": false}),
+		set("SelectorMerge=false", podsPerRun/8, map[string]bool{"MatchLabelKeysInPodTopologySpreadSelectorMerge": false}),
 	)
-}()
+}
 
 // upstreamDefault runs the API server's create path on a copy of pod.
 func upstreamDefault(t testing.TB, pod *corev1.Pod) *corev1.Pod {
@@ -196,19 +209,22 @@ func strictDiff(a, b reflect.Value, path string) string {
 }
 
 func TestDefaultMatchesUpstream(t *testing.T) {
-	s := seed()
+	s := seed(t)
 	t.Logf("seed %d (override with PODLIFE_SEED)", s)
 	total := 0
-	for gi, gs := range gateSets {
+	sets := gateSets(t)
+	for gi, gs := range sets {
 		t.Run(gs.Name, func(t *testing.T) {
 			gatesets.Apply(t, gs.Set)
 			g := newGen(s + uint64(gi))
 			opts := podlife.DefaultOptions{Features: gs.Features(), Now: fixedNow}
 			failures := 0
-			var cov coverage
+			var cov pathCoverage
+			fields := fieldfill.NewCoverage(reflect.TypeOf(corev1.PodSpec{}))
 			for i := 0; i < gs.pods; i++ {
 				pod := g.pod()
 				before := pod.DeepCopy()
+				fields.Record(&before.Spec)
 				start := time.Now()
 				want := upstreamDefault(t, pod)
 				pinClock(t, want, start)
@@ -228,9 +244,14 @@ func TestDefaultMatchesUpstream(t *testing.T) {
 			}
 			total += gs.pods
 			t.Logf("%s: %d pods, 0 disagreements allowed; coverage %s", gs.Name, gs.pods, cov)
+			// Every field of the PodSpec, to its leaves, is in the inputs of every gate set.
+			if missing := fields.Below(minLeafHits); len(missing) > 0 {
+				t.Errorf("%d of %d PodSpec leaves reached fewer than %d times: %v", len(missing), len(fields.Paths()), minLeafHits, missing)
+			}
+			cov.assert(t, gs.pods, gs.Features().Enabled("PodLevelResources"))
 		})
 	}
-	t.Logf("%d pods compared over %d gate sets", total, len(gateSets))
+	t.Logf("%d pods compared over %d gate sets", total, len(sets))
 }
 
 func TestDefaultNilPod(t *testing.T) {
@@ -239,14 +260,14 @@ func TestDefaultNilPod(t *testing.T) {
 	}
 }
 
-// coverage counts how often the generated pods reach the interesting defaulting paths,
+// pathCoverage counts how often the generated pods reach the interesting defaulting paths,
 // so that a weak generator shows in the log.
-type coverage struct {
+type pathCoverage struct {
 	podLevelChanged, schedulingGated, appArmorCopied, pullAlways, requestsFromLimits int
 	qos                                                                              map[corev1.PodQOSClass]int
 }
 
-func (c *coverage) add(in, out *corev1.Pod) {
+func (c *pathCoverage) add(in, out *corev1.Pod) {
 	if c.qos == nil {
 		c.qos = map[corev1.PodQOSClass]int{}
 	}
@@ -271,7 +292,23 @@ func (c *coverage) add(in, out *corev1.Pod) {
 	}
 }
 
-func (c coverage) String() string {
+// assert fails t unless each defaulting path was reached in a share of the n pods (the
+// pod-level resources only when the gate is on).
+func (c pathCoverage) assert(t *testing.T, n int, podLevel bool) {
+	t.Helper()
+	if podLevel {
+		coverage.RequireShare(t, "pod-level resources changed", c.podLevelChanged, n, 0.01)
+	}
+	for what, got := range map[string]int{"SchedulingGated added": c.schedulingGated,
+		"AppArmor copied": c.appArmorCopied, "pull policy Always": c.pullAlways, "requests from limits": c.requestsFromLimits} {
+		coverage.RequireShare(t, what, got, n, 0.01)
+	}
+	for _, q := range []corev1.PodQOSClass{corev1.PodQOSBestEffort, corev1.PodQOSBurstable, corev1.PodQOSGuaranteed} {
+		coverage.RequireShare(t, "QoS "+string(q), c.qos[q], n, 0.02)
+	}
+}
+
+func (c pathCoverage) String() string {
 	return fmt.Sprintf("pod-level resources changed=%d, SchedulingGated=%d, AppArmor copied=%d, pull Always=%d, requests from limits=%d, qos=%v",
 		c.podLevelChanged, c.schedulingGated, c.appArmorCopied, c.pullAlways, c.requestsFromLimits, c.qos)
 }

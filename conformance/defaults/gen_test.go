@@ -3,29 +3,31 @@ package defaults
 import (
 	"fmt"
 	"math/rand/v2"
-	"os"
-	"strconv"
 	"strings"
+	"testing"
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/intstr"
+
+	"github.com/podlife/podlife/conformance/internal/fieldfill"
+	"github.com/podlife/podlife/conformance/internal/runenv"
 )
 
-// seed returns the generator seed: PODLIFE_SEED when set, else a fixed default.
-func seed() uint64 {
-	if s := os.Getenv("PODLIFE_SEED"); s != "" {
-		if v, err := strconv.ParseUint(s, 10, 64); err == nil {
-			return v
-		}
-	}
-	return 20261130
+// seed returns the generator seed: PODLIFE_SEED when set (a malformed value fails tb),
+// else a fixed default.
+func seed(tb testing.TB) uint64 { return runenv.Seed(tb, 20261130) }
+
+type gen struct {
+	r *rand.Rand
+	// leaves hands out the PodSpec leaves the filler sets, in turn.
+	leaves *fieldfill.RoundRobin
 }
 
-type gen struct{ r *rand.Rand }
-
-func newGen(seed uint64) *gen { return &gen{rand.New(rand.NewPCG(seed, 0x9e3779b97f4a7c15))} }
+func newGen(seed uint64) *gen {
+	return &gen{r: rand.New(rand.NewPCG(seed, 0x9e3779b97f4a7c15)), leaves: fieldfill.NewRoundRobin(podSpecLeaves)}
+}
 
 func (g *gen) p(prob float64) bool { return g.r.Float64() < prob }
 func (g *gen) n(k int) int         { return g.r.IntN(k) }
@@ -262,6 +264,7 @@ func (g *gen) container(name string, kind int) corev1.Container {
 		}
 		c.VolumeMounts = append(c.VolumeMounts, m)
 	}
+	g.containerFields(&c)
 	return c
 }
 
@@ -501,20 +504,7 @@ func (g *gen) pod() *corev1.Pod {
 		p.Spec.EnableServiceLinks = ptr(false)
 	}
 	if g.p(0.4) {
-		sc := &corev1.PodSecurityContext{}
-		if g.p(0.3) {
-			sc.AppArmorProfile = pick(g,
-				&corev1.AppArmorProfile{Type: corev1.AppArmorProfileTypeRuntimeDefault},
-				&corev1.AppArmorProfile{Type: corev1.AppArmorProfileTypeLocalhost, LocalhostProfile: ptr("prof")},
-				&corev1.AppArmorProfile{Type: corev1.AppArmorProfileTypeUnconfined})
-		}
-		if g.p(0.3) {
-			sc.SupplementalGroupsPolicy = ptr(corev1.SupplementalGroupsPolicyStrict)
-		}
-		if g.p(0.3) {
-			sc.SELinuxChangePolicy = ptr(corev1.SELinuxChangePolicyMountOption)
-		}
-		p.Spec.SecurityContext = sc
+		p.Spec.SecurityContext = g.podSecurityContext()
 	}
 	if g.p(0.1) {
 		p.Spec.OS = &corev1.PodOS{Name: pick(g, corev1.Windows, corev1.Linux)}
@@ -564,6 +554,8 @@ func (g *gen) pod() *corev1.Pod {
 	if g.p(0.05) {
 		p.Spec.ResourceClaims = []corev1.PodResourceClaim{{Name: "claim", ResourceClaimName: ptr("rc")}}
 	}
+	g.specFields(p)
+	g.fill(p)
 	if g.p(0.3) {
 		p.Status = corev1.PodStatus{Phase: corev1.PodRunning, PodIP: "10.0.0.1", QOSClass: corev1.PodQOSGuaranteed,
 			Conditions: []corev1.PodCondition{{Type: corev1.PodScheduled, Status: corev1.ConditionTrue}}}

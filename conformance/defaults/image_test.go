@@ -8,6 +8,8 @@ import (
 	"k8s.io/kubernetes/pkg/util/parsers"
 
 	"github.com/podlife/podlife"
+	"github.com/podlife/podlife/conformance/internal/coverage"
+	"github.com/podlife/podlife/conformance/internal/gatesets"
 )
 
 // imagesPerRun is the number of generated image references checked.
@@ -70,16 +72,22 @@ func upstreamPullPolicy(image string) corev1.PullPolicy {
 }
 
 // TestImagePullPolicyMatchesUpstream compares the imagePullPolicy Default gives a
-// container with SetDefaults_Container's choice through upstream's image parser.
+// container with SetDefaults_Container's choice through upstream's image parser, under
+// the standard gate sets (the choice reads no gate; Default runs with each set).
 func TestImagePullPolicyMatchesUpstream(t *testing.T) {
-	s := seed()
+	s := seed(t)
 	t.Logf("seed %d (override with PODLIFE_SEED)", s)
+	gatesets.Run(t, gatesets.Standard(), func(t *testing.T, set gatesets.Set) { imagePullPolicies(t, s, set) })
+}
+
+func imagePullPolicies(t *testing.T, s uint64, set gatesets.Set) {
+	opts := podlife.DefaultOptions{Features: set.Features()}
 	g := newGen(s + 4000)
 	always, fails := 0, 0
 	for i := 0; i < imagesPerRun; i++ {
 		img := g.image()
 		want := upstreamPullPolicy(img)
-		got := podlife.Default(&corev1.Pod{Spec: corev1.PodSpec{Containers: []corev1.Container{{Name: "c", Image: img}}}}).Spec.Containers[0].ImagePullPolicy
+		got := podlife.DefaultWithOptions(&corev1.Pod{Spec: corev1.PodSpec{Containers: []corev1.Container{{Name: "c", Image: img}}}}, opts).Spec.Containers[0].ImagePullPolicy
 		if got != want {
 			fails++
 			t.Errorf("image %q: podlife %s, upstream %s", img, got, want)
@@ -91,5 +99,7 @@ func TestImagePullPolicyMatchesUpstream(t *testing.T) {
 			always++
 		}
 	}
-	t.Logf("%d image references, %d pulled Always, 0 disagreements allowed", imagesPerRun, always)
+	t.Logf("%d image references, %d pulled Always, %d disagreements", imagesPerRun, always, fails)
+	coverage.RequireShare(t, "images pulled Always", always, imagesPerRun, 0.05)
+	coverage.RequireShare(t, "images pulled IfNotPresent", imagesPerRun-always, imagesPerRun, 0.05)
 }

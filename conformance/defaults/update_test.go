@@ -14,6 +14,7 @@ import (
 	podstore "k8s.io/kubernetes/pkg/registry/core/pod"
 
 	"github.com/podlife/podlife"
+	"github.com/podlife/podlife/conformance/internal/coverage"
 	"github.com/podlife/podlife/conformance/internal/gatesets"
 )
 
@@ -123,9 +124,9 @@ func (g *gen) update(stored *corev1.Pod) *corev1.Pod {
 }
 
 func TestDefaultForUpdateMatchesUpstream(t *testing.T) {
-	s := seed()
+	s := seed(t)
 	t.Logf("seed %d (override with PODLIFE_SEED)", s)
-	for gi, gs := range gateSets {
+	for gi, gs := range gateSets(t) {
 		t.Run(gs.Name, func(t *testing.T) {
 			gatesets.Apply(t, gs.Set)
 			g := newGen(s + 2000 + uint64(gi))
@@ -135,13 +136,16 @@ func TestDefaultForUpdateMatchesUpstream(t *testing.T) {
 				n = updatesPerRun / 6
 			}
 			fails := 0
+			var kinds coverage.Counts
 			for i := 0; i < n; i++ {
 				var stored *corev1.Pod
 				if g.p(0.5) {
+					kinds.Add("stored by upstream")
 					start := time.Now()
 					stored = upstreamDefault(t, g.pod())
 					pinClock(t, stored, start)
 				} else {
+					kinds.Add("stored with every feature on")
 					// Stored while more features were on: fields of now-disabled
 					// features are in use and must survive the update.
 					stored = podlife.DefaultWithOptions(g.pod(), podlife.DefaultOptions{Features: storedUnder, Now: fixedNow})
@@ -151,6 +155,11 @@ func TestDefaultForUpdateMatchesUpstream(t *testing.T) {
 				}
 				g.storedStatus(stored)
 				newPod := g.update(stored)
+				if reflect.DeepEqual(newPod, stored) {
+					kinds.Add("sent back unchanged")
+				} else {
+					kinds.Add("changed")
+				}
 				beforeNew, beforeOld := newPod.DeepCopy(), stored.DeepCopy()
 				want := upstreamUpdate(t, newPod, stored)
 				got := podlife.DefaultForUpdate(newPod, stored, opts)
@@ -167,7 +176,8 @@ func TestDefaultForUpdateMatchesUpstream(t *testing.T) {
 					}
 				}
 			}
-			t.Logf("%s: %d updates, 0 disagreements allowed", gs.Name, n)
+			t.Logf("%s: %d updates, %d disagreements; %s", gs.Name, n, fails, &kinds)
+			kinds.Each(t, "update", n/10, "stored by upstream", "stored with every feature on", "sent back unchanged", "changed")
 		})
 	}
 }

@@ -13,6 +13,8 @@ import (
 	"k8s.io/utils/clock"
 	testingclock "k8s.io/utils/clock/testing"
 
+	"github.com/podlife/podlife/conformance/internal/coverage"
+	"github.com/podlife/podlife/conformance/internal/gatesets"
 	"github.com/podlife/podlife/lifecycle"
 )
 
@@ -35,9 +37,16 @@ func (noCachedStatus) GetPodStatus(types.UID) (corev1.PodStatus, bool) {
 
 // TestDeadlineDifferential compares DeadlineEviction with the kubelet's handler, on the
 // generated pods at instants around their deadline.
+//
+// The handler reads no feature gate; the test runs under every gate set all the same.
 func TestDeadlineDifferential(t *testing.T) {
 	s := seed(t)
+	gatesets.Run(t, gateSets, func(t *testing.T, _ gatesets.Set) { deadline(t, s) })
+}
+
+func deadline(t *testing.T, s uint64) {
 	g := newGen(s, time.Now())
+	n := podCount(t)
 	fakeClock := testingclock.NewFakeClock(g.now)
 	recorder := record.NewFakeRecorder(1 << 20)
 	h, err := upstreamNewActiveDeadlineHandler(noCachedStatus{}, recorder, fakeClock)
@@ -45,7 +54,7 @@ func TestDeadlineDifferential(t *testing.T) {
 		t.Fatal(err)
 	}
 	compared, disagreements, evicted := 0, 0, 0
-	for i := range numPods {
+	for i := range n {
 		pod := g.pod()
 		instants := []time.Time{g.now}
 		if at, ok := lifecycle.ActiveDeadline(pod); ok {
@@ -68,5 +77,7 @@ func TestDeadlineDifferential(t *testing.T) {
 			}
 		}
 	}
-	t.Logf("seed %d: %d (pod, instant) pairs over %d pods (%d evicted), %d disagreements", s, compared, numPods, evicted, disagreements)
+	t.Logf("seed %d: %d (pod, instant) pairs over %d pods (%d evicted), %d disagreements", s, compared, n, evicted, disagreements)
+	coverage.RequireShare(t, "instants evicted", evicted, compared, 0.05)
+	coverage.RequireShare(t, "instants not evicted", compared-evicted, compared, 0.05)
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 	_ "unsafe" // go:linkname
@@ -19,6 +20,7 @@ import (
 	"k8s.io/kubernetes/pkg/printers"
 	printersinternal "k8s.io/kubernetes/pkg/printers/internalversion"
 
+	"github.com/podlife/podlife/conformance/internal/coverage"
 	"github.com/podlife/podlife/conformance/internal/gatesets"
 	"github.com/podlife/podlife/lifecycle"
 )
@@ -28,8 +30,6 @@ import (
 //
 //go:linkname upstreamSetTerminationGracePeriod k8s.io/kubernetes/pkg/kubelet/kuberuntime.setTerminationGracePeriod
 func upstreamSetTerminationGracePeriod(ctx context.Context, pod *corev1.Pod, containerSpec *corev1.Container, containerName string, containerID kubecontainer.ContainerID, reason string) int64
-
-const numPods = 10000
 
 // gateSets are the clusters the kubelet-side functions are compared on: the standard
 // sets (gatesets.Standard) and the beta gates this area reads turned off one by one.
@@ -61,8 +61,10 @@ func TestConditionsDifferential(t *testing.T) {
 	gatesets.Run(t, gateSets, func(t *testing.T, gs gatesets.Set) {
 		opts := lifecycle.Options{Features: gs.Features()}
 		g := newGen(s, time.Now())
+		n := podCount(t)
 		compared, disagreements := 0, 0
-		for i := range numPods {
+		var cov coverage.Counts
+		for i := range n {
 			pod := g.pod()
 			before := pod.DeepCopy()
 			old := pod.Status.DeepCopy()
@@ -78,6 +80,7 @@ func TestConditionsDifferential(t *testing.T) {
 					{"Ready", lifecycle.ReadyCondition(pod, phase, opts), kubeletstatus.GeneratePodReadyCondition(pod, old, pod.Status.Conditions, statuses, phase)},
 				} {
 					compared++
+					cov.Addf("%s=%s %s", c.name, c.upstream.Status, c.upstream.Reason)
 					if !reflect.DeepEqual(c.ours, c.upstream) {
 						disagreements++
 						if disagreements <= 5 {
@@ -90,7 +93,13 @@ func TestConditionsDifferential(t *testing.T) {
 				t.Fatalf("seed %d pod %d: input modified", s, i)
 			}
 		}
-		t.Logf("seed %d, gates %q: %d pods x %d phases x 3 conditions = %d comparisons, %d disagreements", s, gs.Name, numPods, len(condPhases), compared, disagreements)
+		t.Logf("seed %d, gates %q: %d pods x %d phases x 3 conditions = %d comparisons, %d disagreements; %s", s, gs.Name, n, len(condPhases), compared, disagreements, &cov)
+		// Every status and reason the three generators give.
+		cov.Each(t, "condition", n/200, "Initialized=True ", "Initialized=False ContainersNotInitialized", "Initialized=False UnknownContainerStatuses",
+			"Initialized=True PodCompleted", "ContainersReady=True ", "ContainersReady=False ContainersNotReady",
+			"ContainersReady=False PodCompleted", "Ready=True ", "Ready=False ContainersNotReady", "Ready=False ReadinessGatesNotReady",
+			"Ready=False PodCompleted")
+		cov.Each(t, "condition", n/2000, "ContainersReady=False UnknownContainerStatuses", "Ready=False UnknownContainerStatuses")
 	})
 }
 
@@ -113,7 +122,8 @@ func cells(c lifecycle.Columns) []interface{} {
 	return []interface{}{c.Name, c.Ready, c.Status, c.Restarts, c.Age, c.IP, c.Node, c.NominatedNode, c.ReadinessGates}
 }
 
-// TestColumnsDifferential compares every cell of the wide row and the row conditions.
+// TestColumnsDifferential compares every cell of the wide row and the row conditions,
+// under every gate set (the printer reads none; the sets cost little).
 //
 // The printer reads the wall clock. Each pod is generated with timestamps relative to a
 // `now` taken just before the printer runs, offset by whole seconds plus 500ms, and ours
@@ -123,33 +133,56 @@ func cells(c lifecycle.Columns) []interface{} {
 // instant is accepted too. No timing decides the verdict.
 func TestColumnsDifferential(t *testing.T) {
 	s := seed(t)
-	g := newGen(s, time.Now())
-	disagreements, late := 0, 0
-	for i := range numPods {
-		g.now = time.Now()
-		pod := g.pod()
-		before := pod.DeepCopy()
-		up := upstreamRow(t, pod)
-		after := time.Now()
-		ours := lifecycle.PodColumns(pod, g.now)
-		match := reflect.DeepEqual(cells(ours), up.Cells)
-		if !match {
-			if later := lifecycle.PodColumns(pod, after); reflect.DeepEqual(cells(later), up.Cells) {
-				match = true
-				late++
+	gatesets.Run(t, gateSets, func(t *testing.T, gs gatesets.Set) {
+		g := newGen(s, time.Now())
+		n := podCount(t)
+		disagreements, late := 0, 0
+		var cov coverage.Counts
+		for i := range n {
+			g.now = time.Now()
+			pod := g.pod()
+			before := pod.DeepCopy()
+			up := upstreamRow(t, pod)
+			after := time.Now()
+			ours := lifecycle.PodColumns(pod, g.now)
+			cov.Add(statusShape(up.Cells[2].(string)))
+			match := reflect.DeepEqual(cells(ours), up.Cells)
+			if !match {
+				if later := lifecycle.PodColumns(pod, after); reflect.DeepEqual(cells(later), up.Cells) {
+					match = true
+					late++
+				}
+			}
+			if !match || !reflect.DeepEqual(lifecycle.RowConditions(pod), up.Conditions) {
+				disagreements++
+				if disagreements <= 5 {
+					t.Errorf("seed %d pod %d:\n ours     %q %+v\n upstream %q %+v\n pod %s", s, i, cells(ours), lifecycle.RowConditions(pod), up.Cells, up.Conditions, dump(pod))
+				}
+			}
+			if !reflectEqual(before, pod) {
+				t.Fatalf("seed %d pod %d: input modified", s, i)
 			}
 		}
-		if !match || !reflect.DeepEqual(lifecycle.RowConditions(pod), up.Conditions) {
-			disagreements++
-			if disagreements <= 5 {
-				t.Errorf("seed %d pod %d:\n ours     %q %+v\n upstream %q %+v\n pod %s", s, i, cells(ours), lifecycle.RowConditions(pod), up.Cells, up.Conditions, dump(pod))
-			}
-		}
-		if !reflectEqual(before, pod) {
-			t.Fatalf("seed %d pod %d: input modified", s, i)
-		}
+		t.Logf("seed %d: %d pods, 9 cells + row conditions each, %d disagreements (%d rows matched at the printer's later clock reading); STATUS shapes %s", s, n, disagreements, late, &cov)
+		cov.Each(t, "STATUS", n/500, "Init:N/M", "Init:<reason>", "PodInitializing", "Running", "Completed", "Error", "NotReady",
+			"Terminating", "CrashLoopBackOff", "Pending", "Failed", "Unknown", "<reason>")
+	})
+}
+
+// statusShape is the STATUS cell with counts and reasons generalised.
+func statusShape(s string) string {
+	switch {
+	case strings.HasPrefix(s, "Init:") && strings.Contains(s, "/"):
+		return "Init:N/M"
+	case strings.HasPrefix(s, "Init:"):
+		return "Init:<reason>"
 	}
-	t.Logf("seed %d: %d pods, 9 cells + row conditions each, %d disagreements (%d rows matched at the printer's later clock reading)", s, numPods, disagreements, late)
+	switch s {
+	case "PodInitializing", "Running", "Completed", "Error", "NotReady", "Terminating", "CrashLoopBackOff", "Pending", "Failed",
+		"Succeeded", "Unknown", "podPhase", "":
+		return s
+	}
+	return "<reason>"
 }
 
 var killReasons = []lifecycle.KillReason{
@@ -158,40 +191,66 @@ var killReasons = []lifecycle.KillReason{
 }
 
 // TestGracePeriodDifferential compares GracePeriod with kuberuntime's
-// setTerminationGracePeriod for every container of every pod and every kill reason.
+// setTerminationGracePeriod for every container of every pod and every kill reason,
+// under every gate set.
 func TestGracePeriodDifferential(t *testing.T) {
 	s := seed(t)
-	g := newGen(s, time.Now())
-	ctx := context.Background()
-	compared, disagreements := 0, 0
-	for i := range numPods {
-		pod := g.pod()
-		var names []string
-		for _, c := range pod.Spec.InitContainers {
-			names = append(names, c.Name)
-		}
-		for _, c := range pod.Spec.Containers {
-			names = append(names, c.Name)
-		}
-		for _, c := range pod.Spec.EphemeralContainers {
-			names = append(names, c.Name)
-		}
-		for _, name := range names {
-			spec := kubecontainer.GetContainerSpec(pod, name)
-			for _, reason := range killReasons {
-				compared++
-				ours := lifecycle.GracePeriod(pod, name, reason)
-				up := upstreamSetTerminationGracePeriod(ctx, pod, spec, name, kubecontainer.ContainerID{}, string(reason))
-				if ours != up {
-					disagreements++
-					if disagreements <= 5 {
-						t.Errorf("seed %d pod %d container %q reason %q: ours %d, upstream %d\n pod %s", s, i, name, reason, ours, up, dump(pod))
+	gatesets.Run(t, gateSets, func(t *testing.T, gs gatesets.Set) {
+		g := newGen(s, time.Now())
+		n := podCount(t)
+		ctx := context.Background()
+		compared, disagreements := 0, 0
+		var cov coverage.Counts
+		for i := range n {
+			pod := g.pod()
+			var names []string
+			for _, c := range pod.Spec.InitContainers {
+				names = append(names, c.Name)
+			}
+			for _, c := range pod.Spec.Containers {
+				names = append(names, c.Name)
+			}
+			for _, c := range pod.Spec.EphemeralContainers {
+				names = append(names, c.Name)
+			}
+			for _, name := range names {
+				spec := kubecontainer.GetContainerSpec(pod, name)
+				for _, reason := range killReasons {
+					compared++
+					ours := lifecycle.GracePeriod(pod, name, reason)
+					up := upstreamSetTerminationGracePeriod(ctx, pod, spec, name, kubecontainer.ContainerID{}, string(reason))
+					cov.Add(graceSource(pod, spec, reason, up))
+					if ours != up {
+						disagreements++
+						if disagreements <= 5 {
+							t.Errorf("seed %d pod %d container %q reason %q: ours %d, upstream %d\n pod %s", s, i, name, reason, ours, up, dump(pod))
+						}
 					}
 				}
 			}
 		}
+		t.Logf("seed %d: %d (pod, container, reason) triples over %d pods, %d disagreements; %s", s, compared, n, disagreements, &cov)
+		cov.Each(t, "grace period", n/100, "pod deletion grace", "pod termination grace", "probe grace", "minimum 2s")
+	})
+}
+
+// graceSource names where the grace period upstream chose comes from, as far as the
+// inputs tell.
+func graceSource(pod *corev1.Pod, c *corev1.Container, reason lifecycle.KillReason, up int64) string {
+	probe := func(p *corev1.Probe) bool {
+		return p != nil && p.TerminationGracePeriodSeconds != nil && *p.TerminationGracePeriodSeconds == up
 	}
-	t.Logf("seed %d: %d (pod, container, reason) triples over %d pods, %d disagreements", s, compared, numPods, disagreements)
+	switch {
+	case up == 2:
+		return "minimum 2s"
+	case c != nil && (reason == lifecycle.KillReasonStartupProbe && probe(c.StartupProbe) || reason == lifecycle.KillReasonLivenessProbe && probe(c.LivenessProbe)):
+		return "probe grace"
+	case pod.DeletionGracePeriodSeconds != nil && *pod.DeletionGracePeriodSeconds == up:
+		return "pod deletion grace"
+	case pod.Spec.TerminationGracePeriodSeconds != nil && *pod.Spec.TerminationGracePeriodSeconds == up:
+		return "pod termination grace"
+	}
+	return "other"
 }
 
 func reflectEqual(a, b any) bool { return reflect.DeepEqual(a, b) }

@@ -2,28 +2,30 @@ package lifecycle
 
 import (
 	"math/rand/v2"
-	"os"
-	"strconv"
 	"testing"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/podlife/podlife/conformance/internal/runenv"
 )
 
 // defaultSeed is the seed of a normal run; PODLIFE_SEED overrides it.
 const defaultSeed = 20260237
 
-func seed(t testing.TB) uint64 {
-	if s := os.Getenv("PODLIFE_SEED"); s != "" {
-		v, err := strconv.ParseUint(s, 10, 64)
-		if err != nil {
-			t.Fatalf("PODLIFE_SEED: %v", err)
-		}
-		return v
-	}
-	return defaultSeed
-}
+func seed(t testing.TB) uint64 { return runenv.Seed(t, defaultSeed) }
+
+// numPods is the number of generated pods each differential test compares per gate set
+// (PODLIFE_N overrides it, down to minPods, the fewest with which every asserted branch
+// is still reached).
+const (
+	numPods = 10000
+	minPods = 2000
+)
+
+func podCount(t testing.TB) int { return runenv.Count(t, numPods, minPods) }
 
 type gen struct {
 	r *rand.Rand
@@ -136,8 +138,39 @@ func (g *gen) probe() *corev1.Probe {
 	return p
 }
 
+var quantities = []string{"1m", "100m", "250m", "1", "2", "64Mi", "128Mi", "1Gi", "0"}
+
+// resources returns nothing, requests, limits or both over cpu, memory and sometimes
+// other resources.
+func (g *gen) resources() corev1.ResourceRequirements {
+	list := func() corev1.ResourceList {
+		if g.chance(3) {
+			return nil
+		}
+		l := corev1.ResourceList{}
+		for _, n := range []corev1.ResourceName{corev1.ResourceCPU, corev1.ResourceMemory, corev1.ResourceEphemeralStorage, "example.com/gpu"} {
+			if g.chance(2) {
+				l[n] = resource.MustParse(pickOf(g, quantities...))
+			}
+		}
+		return l
+	}
+	var r corev1.ResourceRequirements
+	switch g.pick(4) {
+	case 0:
+	case 1:
+		r.Requests = list()
+	case 2:
+		r.Limits = list()
+	default:
+		r.Requests = list()
+		r.Limits = r.Requests.DeepCopy()
+	}
+	return r
+}
+
 func (g *gen) container(name string, init bool) corev1.Container {
-	c := corev1.Container{Name: name, Image: "img"}
+	c := corev1.Container{Name: name, Image: "img", Resources: g.resources()}
 	c.RestartPolicy = g.restartPolicy(init)
 	if c.RestartPolicy != nil {
 		c.RestartPolicyRules = g.rules()
@@ -188,6 +221,11 @@ func (g *gen) status(name string) corev1.ContainerStatus {
 	if !g.chance(3) {
 		s.RestartCount = int32(g.pick(8))
 	}
+	if g.chance(3) {
+		r := g.resources()
+		s.Resources = &r
+		s.AllocatedResources = r.Requests
+	}
 	if g.chance(50) {
 		s.RestartCount = int32(g.r.Int32())
 	}
@@ -209,6 +247,9 @@ func (g *gen) statuses(cs []corev1.Container, extra []string, coherent, isInit b
 				// The pod's work is over: containers and sidecars have exited.
 				s.State = corev1.ContainerState{Terminated: &corev1.ContainerStateTerminated{ExitCode: pickOf(g, int32(0), 0, 0, 1, 137), FinishedAt: g.time()}}
 			case isInit && !sidecar && !g.chance(4):
+				s.State = corev1.ContainerState{Terminated: &corev1.ContainerStateTerminated{Reason: "Completed", FinishedAt: g.time()}}
+			case !isInit && g.chance(6):
+				// One container done, the others running: kubectl's NotReady and Running.
 				s.State = corev1.ContainerState{Terminated: &corev1.ContainerStateTerminated{Reason: "Completed", FinishedAt: g.time()}}
 			case !g.chance(3):
 				s.State = corev1.ContainerState{Running: &corev1.ContainerStateRunning{StartedAt: g.time()}}

@@ -10,6 +10,8 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 
+	"github.com/podlife/podlife/conformance/internal/coverage"
+	"github.com/podlife/podlife/conformance/internal/gatesets"
 	"github.com/podlife/podlife/lifecycle"
 )
 
@@ -52,11 +54,19 @@ func uniqueNames(p *corev1.Pod) bool {
 // TestTerminationOrderDifferential compares, for every container of a whole-pod kill,
 // what it waits for: our TerminationOrderOf's WaitsFor against the open channels among
 // upstream's prerequisites.
+//
+// newTerminationOrdering reads no feature gate; the test runs under every gate set all
+// the same.
 func TestTerminationOrderDifferential(t *testing.T) {
 	s := seed(t)
+	gatesets.Run(t, gateSets, func(t *testing.T, _ gatesets.Set) { terminationOrder(t, s) })
+}
+
+func terminationOrder(t *testing.T, s uint64) {
 	g := newGen(s, time.Now())
+	n := podCount(t)
 	compared, disagreements, skipped, waiting := 0, 0, 0, 0
-	for i := range numPods {
+	for i := range n {
 		pod := g.pod()
 		if !uniqueNames(pod) {
 			// Make the names distinct, as validation requires, rather than drop the pod.
@@ -114,5 +124,8 @@ func TestTerminationOrderDifferential(t *testing.T) {
 			}
 		}
 	}
-	t.Logf("seed %d: %d running containers of %d pods (%d waiting), %d disagreements; %d pods with duplicate names skipped", s, compared, numPods-skipped, waiting, disagreements, skipped)
+	t.Logf("seed %d: %d running containers of %d pods (%d waiting), %d disagreements; %d pods with duplicate names skipped", s, compared, n-skipped, waiting, disagreements, skipped)
+	coverage.Require(t, "running containers compared", compared, n)
+	coverage.RequireShare(t, "containers waiting for others", waiting, compared, 0.05)
+	coverage.RequireShare(t, "containers waiting for none", compared-waiting, compared, 0.05)
 }

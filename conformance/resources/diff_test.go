@@ -13,12 +13,31 @@ import (
 	upstream "k8s.io/component-helpers/resource"
 	"k8s.io/kubernetes/pkg/apis/core/v1/helper/qos"
 
+	"github.com/podlife/podlife/conformance/internal/coverage"
 	"github.com/podlife/podlife/conformance/internal/gatesets"
+	"github.com/podlife/podlife/conformance/internal/runenv"
 	"github.com/podlife/podlife/resources"
 )
 
-// podsPerRun is the number of generated pods each differential test checks.
-const podsPerRun = 10000
+// podsPerRun is the number of generated pods each differential test checks under the
+// default gates (PODLIFE_N overrides it, down to minPods); the other gate sets check a
+// tenth as many, for the functions that read no gate.
+const (
+	podsPerRun = 6000
+	minPods    = 1500
+)
+
+func podCount(t testing.TB) int { return runenv.Count(t, podsPerRun, minPods) }
+
+// perSet is the number of pods compared under the gate set s by a test whose functions
+// read no feature gate (component-helpers takes options instead): all of them under
+// the defaults, a tenth under the other sets.
+func perSet(n int, s gatesets.Set) int {
+	if s.Name == gatesets.Defaults.Name {
+		return n
+	}
+	return max(n/10, minPods/10)
+}
 
 // optionSet is one PodResourcesOptions value, built fresh for each call so that Reuse
 // maps are never shared between the two implementations.
@@ -158,13 +177,22 @@ var listFns = []listFn{
 }
 
 // TestDifferentialResourceLists compares the four list functions under every option
-// set on generated pods.
+// set on generated pods, and Explain's results with PodRequests and PodLimits. The
+// functions read no feature gate (the options stand for them); they run under the
+// standard gate sets all the same, on a tenth of the pods outside the defaults.
+// Coverage: every kind of term of Explain (containers, init steps, pod-level, overhead,
+// spec, actuated status, DRA; allocated status for requests) wins in at least 1% as
+// many resources as there are pods.
 func TestDifferentialResourceLists(t *testing.T) {
 	s := seed(t)
+	gatesets.Run(t, gatesets.Standard(), func(t *testing.T, set gatesets.Set) { resourceLists(t, s, perSet(podCount(t), set)) })
+}
+
+func resourceLists(t *testing.T, s uint64, n int) {
 	g := newGen(s)
-	counts := map[string]int{}
+	var counts, won coverage.Counts
 	fails := 0
-	for i := 0; i < podsPerRun; i++ {
+	for i := 0; i < n; i++ {
 		pod := g.pod()
 		before := pod.DeepCopy()
 		for _, os := range optionSets {
@@ -184,7 +212,7 @@ func TestDifferentialResourceLists(t *testing.T) {
 						d += "Reuse left in a different state: " + diff
 					}
 				}
-				counts[fn.name]++
+				counts.Add(fn.name)
 				if d != "" {
 					fails++
 					if fails <= 5 {
@@ -200,12 +228,14 @@ func TestDifferentialResourceLists(t *testing.T) {
 			var theirs resources.PodResourcesOptions
 			os.set(&theirs)
 			e := resources.Explain(pod, ours)
+			countWinners(&won, "requests", e.Requests)
+			countWinners(&won, "limits", e.Limits)
 			theirs.Reuse = nil
 			d := diffLists(explained(e.Requests), upstream.PodRequests(pod.DeepCopy(), toUpstream(theirs)))
 			if dl := diffLists(explained(e.Limits), upstream.PodLimits(pod.DeepCopy(), toUpstream(theirs))); dl != "" {
 				d += "limits: " + dl
 			}
-			counts["Explain"]++
+			counts.Add("Explain")
 			if d != "" {
 				fails++
 				if fails <= 5 {
@@ -217,15 +247,45 @@ func TestDifferentialResourceLists(t *testing.T) {
 			t.Fatalf("seed %d pod #%d: podlife mutated its input\npod: %s", s, i, dump(before))
 		}
 	}
-	t.Logf("seed %d: %d pods x %d option sets; calls per function %v; %d disagreements", s, podsPerRun, len(optionSets), counts, fails)
+	t.Logf("seed %d: %d pods x %d option sets; calls per function %s; %d disagreements; winning terms %s", s, n, len(optionSets), &counts, fails, &won)
+	for _, fn := range append(listFns, listFn{name: "Explain"}) {
+		coverage.Require(t, fn.name+" calls", counts.Get(fn.name), n*len(optionSets))
+	}
+	for _, list := range []string{"requests", "limits"} {
+		for _, k := range []resources.TermKind{resources.TermContainers, resources.TermInitStep, resources.TermPodLevel, resources.TermOverhead,
+			resources.TermSpec, resources.TermActuated, resources.TermDRA} {
+			won.AtLeast(t, "winning term", list+" "+string(k), n/100)
+		}
+	}
+	// Allocated resources are requests only.
+	won.AtLeast(t, "winning term", "requests "+string(resources.TermAllocated), n/100)
+}
+
+// countWinners counts the kinds of the terms that decided each resource.
+func countWinners(c *coverage.Counts, list string, rs []resources.ResourceExplanation) {
+	for _, r := range rs {
+		for _, term := range r.Terms {
+			if term.Won && !term.Ignored {
+				c.Add(list + " " + string(term.Kind))
+			}
+		}
+	}
 }
 
 // TestDifferentialPredicates compares the pod-level and resize predicates and
 // GetContainerDRAAllocations.
+//
+// They read no feature gate; the test runs under the standard gate sets all the same,
+// on a tenth of the pods outside the defaults.
 func TestDifferentialPredicates(t *testing.T) {
 	s := seed(t)
+	gatesets.Run(t, gatesets.Standard(), func(t *testing.T, set gatesets.Set) { predicates(t, s, perSet(podCount(t), set)) })
+}
+
+func predicates(t *testing.T, s uint64, n int) {
 	g := newGen(s + 1)
 	fails := 0
+	var cov coverage.Counts
 	check := func(i int, what string, got, want any, p *corev1.Pod) {
 		if !reflect.DeepEqual(got, want) {
 			fails++
@@ -234,8 +294,14 @@ func TestDifferentialPredicates(t *testing.T) {
 			}
 		}
 	}
-	for i := 0; i < podsPerRun; i++ {
+	for i := 0; i < n; i++ {
 		p := g.pod()
+		cov.Addf("IsPodLevelResourcesSet=%t", upstream.IsPodLevelResourcesSet(p))
+		cov.Addf("IsPodLevelRequestsSet=%t", upstream.IsPodLevelRequestsSet(p))
+		cov.Addf("IsPodLevelLimitsSet=%t", upstream.IsPodLevelLimitsSet(p))
+		cov.Addf("IsPodResizeInfeasible=%t", upstream.IsPodResizeInfeasible(p))
+		cov.Addf("IsPodResizeDeferred=%t", upstream.IsPodResizeDeferred(p))
+		cov.Addf("DRA allocations=%t", len(upstream.GetContainerDRAAllocations(p.DeepCopy(), "c0")) > 0)
 		check(i, "IsPodLevelResourcesSet", resources.IsPodLevelResourcesSet(p), upstream.IsPodLevelResourcesSet(p), p)
 		check(i, "IsPodLevelRequestsSet", resources.IsPodLevelRequestsSet(p), upstream.IsPodLevelRequestsSet(p), p)
 		check(i, "IsPodLevelLimitsSet", resources.IsPodLevelLimitsSet(p), upstream.IsPodLevelLimitsSet(p), p)
@@ -253,7 +319,10 @@ func TestDifferentialPredicates(t *testing.T) {
 		check(-1, "IsSupportedPodLevelResource("+string(n)+")", resources.IsSupportedPodLevelResource(n), upstream.IsSupportedPodLevelResource(n), nil)
 	}
 	check(-1, "SupportedPodLevelResources", resources.SupportedPodLevelResources(), upstream.SupportedPodLevelResources(), nil)
-	t.Logf("seed %d: %d pods x 5 predicates + 5 DRA lookups; %d disagreements", s+1, podsPerRun, fails)
+	t.Logf("seed %d: %d pods x 5 predicates + 5 DRA lookups; %d disagreements; %s", s+1, n, fails, &cov)
+	for _, p := range []string{"IsPodLevelResourcesSet", "IsPodLevelRequestsSet", "IsPodLevelLimitsSet", "IsPodResizeInfeasible", "IsPodResizeDeferred", "DRA allocations"} {
+		cov.Each(t, "predicate", n/100, p+"=true", p+"=false")
+	}
 }
 
 // TestDifferentialQOS compares ComputePodQOS and GetPodQOS under the default gates and
@@ -276,12 +345,12 @@ func TestDifferentialQOS(t *testing.T) {
 		{
 			g := newGen(s + 2)
 			fails, n := 0, 0
-			byClass := map[corev1.PodQOSClass]int{}
-			for i := 0; i < podsPerRun; i++ {
+			var byClass coverage.Counts
+			for i := 0; i < podCount(t); i++ {
 				p := g.pod()
 				got, want := resources.ComputePodQOSWithOptions(p, c.opts), qos.ComputePodQOS(p)
 				gotGet, wantGet := resources.GetPodQOSWithOptions(p, c.opts), qos.GetPodQOS(p)
-				byClass[want]++
+				byClass.Add(string(want))
 				n++
 				if got != want || gotGet != wantGet {
 					fails++
@@ -291,7 +360,10 @@ func TestDifferentialQOS(t *testing.T) {
 					}
 				}
 			}
-			t.Logf("seed %d: %d pods (%v), %d disagreements", s+2, n, byClass, fails)
+			t.Logf("seed %d: %d pods (%s), %d disagreements", s+2, n, &byClass, fails)
+			for _, c := range []corev1.PodQOSClass{corev1.PodQOSBestEffort, corev1.PodQOSBurstable, corev1.PodQOSGuaranteed} {
+				byClass.Share(t, "QoS class", string(c), 0.02)
+			}
 		}
 	})
 }

@@ -3,28 +3,19 @@ package resources
 import (
 	"fmt"
 	"math/rand/v2"
-	"os"
-	"strconv"
 	"testing"
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/podlife/podlife/conformance/internal/runenv"
 )
 
 // defaultSeed is the seed of a normal run; PODLIFE_SEED overrides it.
 const defaultSeed = 20260137
 
-func seed(t testing.TB) uint64 {
-	if s := os.Getenv("PODLIFE_SEED"); s != "" {
-		v, err := strconv.ParseUint(s, 10, 64)
-		if err != nil {
-			t.Fatalf("PODLIFE_SEED: %v", err)
-		}
-		return v
-	}
-	return defaultSeed
-}
+func seed(t testing.TB) uint64 { return runenv.Seed(t, defaultSeed) }
 
 // quantities mixes canonical and non-canonical spellings, every format, zeros,
 // negatives (invalid in the API, but the functions must still agree) and values too

@@ -3,7 +3,6 @@ package restart
 import (
 	"fmt"
 	"math/rand/v2"
-	"os"
 	"strconv"
 	"testing"
 	"time"
@@ -14,39 +13,29 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	kubecontainer "k8s.io/kubernetes/pkg/kubelet/container"
 
+	"github.com/podlife/podlife/conformance/internal/runenv"
+	"github.com/podlife/podlife/conformance/internal/upstreamkubelet"
 	"github.com/podlife/podlife/restart"
 )
 
 // defaultSeed makes runs reproducible; PODLIFE_SEED overrides it.
 const defaultSeed = 20260501
 
-// numPods is the number of generated pods per differential run; PODLIFE_PODS
-// overrides it.
-const numPods = 10000
+// numPods is the number of generated pods per differential test and gate set;
+// PODLIFE_N overrides it, down to minPods, the fewest with which every asserted branch is
+// still reached.
+const (
+	numPods = 10000
+	minPods = 2000
+)
 
 func seed(t testing.TB) uint64 {
-	s := uint64(defaultSeed)
-	if v := os.Getenv("PODLIFE_SEED"); v != "" {
-		n, err := strconv.ParseUint(v, 10, 64)
-		if err != nil {
-			t.Fatalf("PODLIFE_SEED: %v", err)
-		}
-		s = n
-	}
+	s := runenv.Seed(t, defaultSeed)
 	t.Logf("seed %d (set PODLIFE_SEED to change)", s)
 	return s
 }
 
-func podCount(t testing.TB) int {
-	if v := os.Getenv("PODLIFE_PODS"); v != "" {
-		n, err := strconv.Atoi(v)
-		if err != nil {
-			t.Fatalf("PODLIFE_PODS: %v", err)
-		}
-		return n
-	}
-	return numPods
-}
+func podCount(t testing.TB) int { return runenv.Count(t, numPods, minPods) }
 
 type gen struct{ r *rand.Rand }
 
@@ -265,9 +254,10 @@ func (g *gen) status(name string) corev1.ContainerStatus {
 	return st
 }
 
-// instances generates a runtime view (newest first) over the pod's container names
-// and a stray one.
-func (g *gen) instances(pod *corev1.Pod) []restart.Instance {
+// view generates a runtime view over the pod's container names and a stray one: its
+// instances, newest first, with IDs of the fake runtime; a ready sandbox holding them
+// in most views, none in the rest (a pod whose sandbox is gone).
+func (g *gen) view(pod *corev1.Pod) restart.View {
 	var names []string
 	for _, c := range pod.Spec.InitContainers {
 		names = append(names, c.Name)
@@ -279,6 +269,10 @@ func (g *gen) instances(pod *corev1.Pod) []restart.Instance {
 		names = append(names, c.Name)
 	}
 	names = append(names, "stray")
+	var v restart.View
+	if g.pct(85) {
+		v.Sandboxes = []restart.Sandbox{{ID: "sandbox", Ready: true, Network: &restart.SandboxNetwork{IP: "10.0.0.1"}}}
+	}
 	var out []restart.Instance
 	for _, n := range names {
 		if g.pct(30) {
@@ -295,22 +289,11 @@ func (g *gen) instances(pod *corev1.Pod) []restart.Instance {
 		}
 	}
 	g.r.Shuffle(len(out), func(i, j int) { out[i], out[j] = out[j], out[i] })
-	return out
-}
-
-// toRuntime converts a runtime view into the kubelet's PodStatus, same order.
-func toRuntime(pod *corev1.Pod, insts []restart.Instance) *kubecontainer.PodStatus {
-	ps := &kubecontainer.PodStatus{ID: pod.UID, Name: pod.Name, Namespace: pod.Namespace}
-	for _, in := range insts {
-		ps.ContainerStatuses = append(ps.ContainerStatuses, &kubecontainer.Status{
-			Name:       in.Name,
-			State:      kubecontainer.State(in.State),
-			ExitCode:   int(in.ExitCode),
-			Reason:     in.Reason,
-			FinishedAt: in.FinishedAt,
-		})
+	for i := range out {
+		out[i].ID = upstreamkubelet.InstanceID(i)
 	}
-	return ps
+	v.Instances = out
+	return v
 }
 
 // runtimeFromAPI maps the first status with the container's name in its kind's

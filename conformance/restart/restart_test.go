@@ -1,9 +1,22 @@
 // Package restart compares github.com/podlife/podlife/restart with the upstream
-// v1.37.2 kubelet and pod helpers on generated pods.
+// v1.37.2 kubelet and pod helpers on generated pods, under the standard gate sets and
+// restart-all and container restart rules turned off (10,000 pods per set; PODLIFE_N
+// overrides it, at least 2,000; PODLIFE_SEED the seed).
+//
+// A runtime view is never turned into the kubelet's runtime status by hand: it is loaded
+// into cri-api's fake runtime and kuberuntime's GetPodStatus derives it
+// (internal/upstreamkubelet). The one mapping written here, from an API status to a
+// runtime status (runtimeFromAPI, statusDerivedRuntime), is ShouldRestart's documented
+// contract for callers without a view, not the kubelet's.
+//
+// The crash-loop back-off comes from the kubelet's own path: a v1beta1
+// KubeletConfiguration defaulted by the kubelet's scheme, converted, validated by
+// ValidateKubeletConfiguration and passed to newCrashLoopBackOff (pkg/kubelet/kubelet.go,
+// go:linkname), for every gate set and maximum restart period; starts are checked with
+// kuberuntime's own doBackOff.
 package restart
 
 import (
-	"fmt"
 	"reflect"
 	"testing"
 
@@ -15,16 +28,20 @@ import (
 	kubeletstatus "k8s.io/kubernetes/pkg/kubelet/status"
 	"sigs.k8s.io/yaml"
 
+	"github.com/podlife/podlife/conformance/internal/coverage"
 	"github.com/podlife/podlife/conformance/internal/gatesets"
+	"github.com/podlife/podlife/conformance/internal/upstreamkubelet"
 	"github.com/podlife/podlife/lifecycle"
 	"github.com/podlife/podlife/restart"
 )
 
 // gateSet is one feature-gate configuration, applied to upstream by gatesets and
-// passed per call to podlife.
+// passed per call to podlife, with a fake runtime for deriving the kubelet's runtime
+// status from a view.
 type gateSet struct {
 	gatesets.Set
 	opts restart.Options
+	rt   *upstreamkubelet.Runtime
 }
 
 // gateSets are the standard sets and two of this package's own.
@@ -37,7 +54,7 @@ var gateSets = gatesets.Standard(
 // gates are global.
 func withGates(t *testing.T, f func(t *testing.T, gs gateSet)) {
 	gatesets.Run(t, gateSets, func(t *testing.T, s gatesets.Set) {
-		f(t, gateSet{Set: s, opts: restart.Options{Features: s.Features()}})
+		f(t, gateSet{Set: s, opts: restart.Options{Features: s.Features()}, rt: upstreamkubelet.New(t)})
 	})
 }
 
@@ -61,10 +78,13 @@ func (d *disagreements) check(ok bool, what string, pod *corev1.Pod, format stri
 }
 
 func (d *disagreements) report(what string, pods int) {
+	d.t.Helper()
 	d.t.Logf("%s: %d pods, %d comparisons, %d disagreements", what, pods, d.total, d.n)
 	if d.n > 0 {
 		d.t.Errorf("%s: %d disagreements", what, d.n)
 	}
+	// Every pod gives at least one comparison.
+	coverage.Require(d.t, what+": comparisons", d.total, pods)
 }
 
 type kind struct {
@@ -90,7 +110,8 @@ func kinds(pod *corev1.Pod) []kind {
 // TestShouldRestartMatchesKubelet compares ShouldRestart with
 // kubecontainer.ShouldContainerBeRestarted for every container of every generated
 // pod, the runtime status built from the v1 status as ShouldRestart's godoc maps it; and
-// ShouldRestartInstance on generated runtime views with every runtime state.
+// ShouldRestartInstance on generated runtime views with every runtime state, the
+// kubelet's runtime status derived from the view by kuberuntime's GetPodStatus.
 func TestShouldRestartMatchesKubelet(t *testing.T) {
 	s := seed(t)
 	n := podCount(t)
@@ -99,7 +120,7 @@ func TestShouldRestartMatchesKubelet(t *testing.T) {
 		g := newGen(s)
 		d := &disagreements{t: t}
 		di := &disagreements{t: t}
-		bases := map[string]int{}
+		var bases, instanceBases coverage.Counts
 		for range n {
 			pod := g.pod(true)
 			before := pod.DeepCopy()
@@ -107,13 +128,12 @@ func TestShouldRestartMatchesKubelet(t *testing.T) {
 				for _, c := range k.containers {
 					want := kubecontainer.ShouldContainerBeRestarted(logger, c, pod, runtimeFromAPI(k.statuses, c.Name))
 					got := restart.ShouldRestart(pod, c.Name, gs.opts)
-					bases[fmt.Sprintf("%v/%v/all=%v", got.Basis, got.Restart, got.RestartAllContainers)]++
+					bases.Addf("%v/%v", got.Basis, got.Restart)
 					d.check(got.Restart == want, "ShouldRestart", pod, "container %q: podlife %v (%s), upstream %v", c.Name, got.Restart, got.Explain(), want)
 				}
 			}
-			insts := g.instances(pod)
-			view := &restart.View{Instances: insts}
-			ps := toRuntime(pod, insts)
+			view := g.view(pod)
+			ps, _ := gs.rt.PodStatus(t, pod, &view, false)
 			for _, k := range kinds(pod) {
 				for _, c := range k.containers {
 					want := kubecontainer.ShouldContainerBeRestarted(logger, c, pod, ps)
@@ -122,7 +142,8 @@ func TestShouldRestartMatchesKubelet(t *testing.T) {
 						newest = &in
 					}
 					got := restart.ShouldRestartInstance(pod, c, newest, gs.opts)
-					di.check(got.Restart == want, "ShouldRestartInstance", pod, "container %q runtime %s: podlife %v (%s), upstream %v", c.Name, dump(insts), got.Restart, got.Explain(), want)
+					instanceBases.Addf("%v/%v", got.Basis, got.Restart)
+					di.check(got.Restart == want, "ShouldRestartInstance", pod, "container %q runtime %s: podlife %v (%s), upstream %v", c.Name, dump(view.Instances), got.Restart, got.Explain(), want)
 				}
 			}
 			if !reflect.DeepEqual(pod, before) {
@@ -130,13 +151,18 @@ func TestShouldRestartMatchesKubelet(t *testing.T) {
 			}
 		}
 		d.report("ShouldRestart vs ShouldContainerBeRestarted", n)
-		t.Logf("decisions by basis: %v", bases)
-		for _, b := range []restart.Basis{restart.BasisDeletion, restart.BasisNoInstance, restart.BasisRunning} {
-			if bases[fmt.Sprintf("%v/%v/all=false", b, b == restart.BasisNoInstance)] == 0 {
-				t.Errorf("the generator never produced basis %v", b)
-			}
-		}
 		di.report("ShouldRestartInstance vs ShouldContainerBeRestarted", n)
+		t.Logf("decisions by basis: %s; with a runtime view: %s", &bases, &instanceBases)
+		// Every basis the kubelet's decision can rest on, both ways where it has two (an API
+		// status maps to no created or unknown instance).
+		want := []string{"Deletion/false", "NoInstance/true", "Running/false"}
+		if gs.Features().Enabled("ContainerRestartRules") {
+			want = append(want, "Rule/true", "ContainerPolicy/true", "ContainerPolicy/false", "PodPolicy/true", "PodPolicy/false")
+		} else {
+			want = append(want, "PodPolicyRulesOff/true", "PodPolicyRulesOff/false")
+		}
+		bases.Each(t, "ShouldRestart basis", n/200, want...)
+		instanceBases.Each(t, "ShouldRestartInstance basis", n/200, append(want, "CreatedOrUnknown/true")...)
 	})
 }
 
@@ -147,6 +173,7 @@ func TestPodHelpersMatchUpstream(t *testing.T) {
 	withGates(t, func(t *testing.T, gs gateSet) {
 		g := newGen(s + 1)
 		d := &disagreements{t: t}
+		var cov coverage.Counts
 		for range n {
 			pod := g.pod(g.pct(50))
 			before := pod.DeepCopy()
@@ -163,6 +190,11 @@ func TestPodHelpersMatchUpstream(t *testing.T) {
 					}
 					for _, code := range codes {
 						wantRule, wantOK := podutil.FindMatchingContainerRestartRule(*c, code)
+						if wantOK {
+							cov.Add("rule matched " + string(wantRule.Action))
+						} else {
+							cov.Add("no rule matched")
+						}
 						rule, idx, ok := restart.MatchingRule(c, code)
 						same := ok == wantOK && reflect.DeepEqual(rule, wantRule)
 						if ok {
@@ -173,6 +205,7 @@ func TestPodHelpersMatchUpstream(t *testing.T) {
 						d.check(same, "MatchingRule", pod, "container %q exit %d: podlife %+v %d %v, upstream %+v %v", c.Name, code, rule, idx, ok, wantRule, wantOK)
 						want := podutil.ContainerShouldRestart(*c, pod.Spec, code)
 						got := restart.ContainerShouldRestart(c, &pod.Spec, code, gs.opts)
+						cov.Addf("ContainerShouldRestart=%t", want)
 						d.check(got == want, "ContainerShouldRestart", pod, "container %q exit %d: podlife %v, upstream %v", c.Name, code, got, want)
 					}
 				}
@@ -182,6 +215,9 @@ func TestPodHelpersMatchUpstream(t *testing.T) {
 			}
 		}
 		d.report("pod helpers vs pkg/api/v1/pod", n)
+		t.Logf("%s", &cov)
+		cov.Each(t, "pod helpers", n/100, "rule matched Restart", "rule matched RestartAllContainers", "no rule matched",
+			"ContainerShouldRestart=true", "ContainerShouldRestart=false")
 	})
 }
 
@@ -206,43 +242,51 @@ func TestRestartAllMatchesKubelet(t *testing.T) {
 	n := podCount(t)
 	withGates(t, func(t *testing.T, gs gateSet) {
 		g := newGen(s + 2)
-		compareRestartAll(t, gs, g, n, func() *corev1.Pod { return g.pod(g.pct(50)) })
+		compareRestartAll(t, gs, g, n, false, func() *corev1.Pod { return g.pod(g.pct(50)) })
 	})
 }
 
 // TestRestartAllLargePodsMatchKubelet is TestRestartAllMatchesKubelet on pods with
 // dozens of containers, whose status lists and runtime views the package indexes by
-// name rather than scans. A quarter as many pods as the other comparisons, each
-// with about twenty times the containers, keep the run short.
+// name rather than scans. A quarter as many pods as the other comparisons under the
+// default gates and a tenth under the other sets, each with about twenty times the
+// containers, keep the run short.
 func TestRestartAllLargePodsMatchKubelet(t *testing.T) {
 	s := seed(t)
-	n := max(podCount(t)/4, 1)
+	n := podCount(t)
 	withGates(t, func(t *testing.T, gs gateSet) {
+		m := max(n/10, 1)
+		if gs.Name == gatesets.Defaults.Name {
+			m = max(n/4, 1)
+		}
 		g := newGen(s + 5)
-		compareRestartAll(t, gs, g, n, func() *corev1.Pod { return g.largePod(g.pct(50)) })
+		long := compareRestartAll(t, gs, g, m, true, func() *corev1.Pod { return g.largePod(g.pct(50)) })
+		coverage.RequireShare(t, "large pods with lists longer than the package scans", long, m, 0.3)
 	})
 }
 
 // compareRestartAll compares the restart-all functions with the kubelet's on n pods
 // from next, under the gate set gs (already applied to upstream).
-func compareRestartAll(t *testing.T, gs gateSet, g *gen, n int, next func() *corev1.Pod) {
+func compareRestartAll(t *testing.T, gs gateSet, g *gen, n int, large bool, next func() *corev1.Pod) (long int) {
 	t.Helper()
 	rac := gatesets.Enabled("RestartAllContainersOnContainerExits")
 	d := &disagreements{t: t}
 	// How many pods have more than 16 init and regular statuses, or runtime
 	// instances (the lists restart indexes), and how many trigger a restart-all.
-	long, triggered := 0, 0
+	triggered := 0
+	var outcomes, conds coverage.Counts
 	for range n {
 		pod := next()
 		before := pod.DeepCopy()
-		insts := g.instances(pod)
-		ps := toRuntime(pod, insts)
+		v := g.view(pod)
+		ps, _ := gs.rt.PodStatus(t, pod, &v, false)
+		view := &v
+		insts := v.Instances
 		api := pod.Status.DeepCopy()
 		if len(pod.Status.InitContainerStatuses)+len(pod.Status.ContainerStatuses) > 16 && len(insts) > 16 {
 			long++
 		}
 
-		view := &restart.View{Instances: insts}
 		// Without a runtime view: the runtime the kubelet would hold after the status it
 		// last wrote.
 		sr := statusDerivedRuntime(pod)
@@ -252,6 +296,8 @@ func compareRestartAll(t *testing.T, gs gateSet, g *gen, n int, next func() *cor
 		if want && rac {
 			triggered++
 		}
+		outcomes.Addf("ShouldAllContainersRestart=%t", want)
+		outcomes.Addf("AllContainersRestartCleanedUp=%t", kubecontainer.AllContainersRestartCleanedUp(pod, ps))
 		d.check(restart.ShouldAllContainersRestart(pod, view) == want, "ShouldAllContainersRestart", pod, "runtime %s: upstream %v", dump(insts), want)
 		want = kubecontainer.ShouldAllContainersRestart(pod, nil, api)
 		d.check(restart.ShouldAllContainersRestart(pod, nil) == want, "ShouldAllContainersRestart(no runtime)", pod, "upstream %v", want)
@@ -265,6 +311,7 @@ func compareRestartAll(t *testing.T, gs gateSet, g *gen, n int, next func() *cor
 		for _, phase := range []corev1.PodPhase{corev1.PodPending, corev1.PodRunning, corev1.PodSucceeded, corev1.PodFailed} {
 			wantIncluded := rac && podutil.AllContainersCouldRestart(&pod.Spec)
 			wantCond := kubeletstatus.GenerateAllContainersRestartingCondition(pod, ps, api, phase)
+			conds.Addf("%s/%s", wantCond.Status, wantCond.Reason)
 			cond, included := lifecycle.AllContainersRestartingCondition(pod, view, phase, gs.opts)
 			d.check(included == wantIncluded && reflect.DeepEqual(cond, wantCond), "AllContainersRestartingCondition", pod,
 				"phase %s runtime %s: podlife %+v %v, upstream %+v %v", phase, dump(insts), cond, included, wantCond, wantIncluded)
@@ -279,8 +326,22 @@ func compareRestartAll(t *testing.T, gs gateSet, g *gen, n int, next func() *cor
 			t.Fatalf("input pod was modified")
 		}
 	}
-	t.Logf("%d pods with long lists, %d triggering a restart-all", long, triggered)
+	t.Logf("%d pods with long lists, %d triggering a restart-all; %s; condition status/reason %s", long, triggered, &outcomes, &conds)
 	d.report("restart-all vs kubecontainer", n)
+	outcomes.Each(t, "restart-all helpers", n/100, "ShouldAllContainersRestart=true", "ShouldAllContainersRestart=false",
+		"AllContainersRestartCleanedUp=false")
+	if !large {
+		// A large pod is hardly ever cleaned up: none of its dozens of containers may
+		// have an instance left.
+		outcomes.AtLeast(t, "restart-all helpers", "AllContainersRestartCleanedUp=true", n/100)
+	}
+	if rac {
+		coverage.Require(t, "pods triggering a restart-all", triggered, n/100)
+	}
+	if conds.Total() == 0 || len(conds.Keys()) < 2 {
+		t.Errorf("AllContainersRestarting condition: only %s", &conds)
+	}
+	return long
 }
 
 // statusDerivedRuntime is the runtime the kubelet would hold for a pod whose status
@@ -308,25 +369,37 @@ func statusDerivedRuntime(pod *corev1.Pod) *kubecontainer.PodStatus {
 	return ps
 }
 
-// TestBackoffKeyMatchesKubelet compares BackoffKey with kuberuntime.GetBackoffKey.
+// TestBackoffKeyMatchesKubelet compares BackoffKey with kuberuntime.GetBackoffKey
+// (which reads no feature gate; it runs under every set all the same, on a tenth of
+// the pods outside the defaults).
 func TestBackoffKeyMatchesKubelet(t *testing.T) {
 	s := seed(t)
 	n := podCount(t)
-	g := newGen(s + 3)
-	d := &disagreements{t: t}
-	for range n {
-		pod := g.pod(true)
-		before := pod.DeepCopy()
-		for _, k := range kinds(pod) {
-			for _, c := range k.containers {
-				want := kuberuntime.GetBackoffKey(pod, c)
-				got := restart.BackOffKey(pod, c)
-				d.check(got == want, "BackoffKey", pod, "container %q: podlife %s, upstream %s", c.Name, got, want)
+	withGates(t, func(t *testing.T, gs gateSet) {
+		m := n
+		if gs.Name != gatesets.Defaults.Name {
+			m = max(n/10, minPods/10)
+		}
+		g := newGen(s + 3)
+		d := &disagreements{t: t}
+		keys := map[string]bool{}
+		for range m {
+			pod := g.pod(true)
+			before := pod.DeepCopy()
+			for _, k := range kinds(pod) {
+				for _, c := range k.containers {
+					want := kuberuntime.GetBackoffKey(pod, c)
+					got := restart.BackOffKey(pod, c)
+					keys[want] = true
+					d.check(got == want, "BackoffKey", pod, "container %q: podlife %s, upstream %s", c.Name, got, want)
+				}
+			}
+			if !reflect.DeepEqual(pod, before) {
+				t.Fatalf("input pod was modified")
 			}
 		}
-		if !reflect.DeepEqual(pod, before) {
-			t.Fatalf("input pod was modified")
-		}
-	}
-	d.report("BackoffKey vs GetBackoffKey", n)
+		d.report("BackoffKey vs GetBackoffKey", m)
+		// Keys differ with the pod, the container, its image and its resources.
+		coverage.RequireShare(t, "distinct back-off keys", len(keys), d.total, 0.25)
+	})
 }

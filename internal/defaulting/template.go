@@ -1,6 +1,8 @@
 package defaulting
 
 import (
+	"time"
+
 	corev1 "k8s.io/api/core/v1"
 	apivalidation "k8s.io/apimachinery/pkg/api/validation"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -72,10 +74,37 @@ func podFromTemplate(template *corev1.PodTemplateSpec, opts PodFromTemplateOptio
 	if mutate != nil {
 		mutate(pod)
 	}
+	// The controller sends the pod over JSON.
+	wireTimes(&pod.Spec)
 	g := opts.Features.Resolve()
 	defaultPodObject(pod, &g)
 	prepareForCreate(pod, &g, opts.Now)
 	return pod
+}
+
+// wireTimes leaves the timestamps of the ephemeral volume claim templates (the only
+// times a pod spec holds) as they arrive over the wire: JSON carries whole seconds, and
+// a pointer to the zero time is written as null and read back as nil.
+func wireTimes(spec *corev1.PodSpec) {
+	wire := func(t *metav1.Time) *metav1.Time {
+		if t == nil || t.IsZero() {
+			return nil
+		}
+		t.Time = t.Time.Truncate(time.Second)
+		return t
+	}
+	for i := range spec.Volumes {
+		e := spec.Volumes[i].Ephemeral
+		if e == nil || e.VolumeClaimTemplate == nil {
+			continue
+		}
+		m := &e.VolumeClaimTemplate.ObjectMeta
+		m.CreationTimestamp.Time = m.CreationTimestamp.Time.Truncate(time.Second)
+		m.DeletionTimestamp = wire(m.DeletionTimestamp)
+		for j := range m.ManagedFields {
+			m.ManagedFields[j].Time = wire(m.ManagedFields[j].Time)
+		}
+	}
 }
 
 // podNamePrefix mirrors the controller's choice of generateName: "<name>-" unless that

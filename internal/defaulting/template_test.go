@@ -222,3 +222,29 @@ func TestDefaultTemplateForUpdate(t *testing.T) {
 		t.Error("nil template must give nil")
 	}
 }
+
+// TestPodFromTemplateWireTimes: the timestamps of an ephemeral volume claim template
+// arrive over the wire in whole seconds, and a pointer to the zero time as nil (found by
+// the conformance generator filling every PodSpec leaf: managedFields[].time set to the
+// zero time gave "time": null where the server stores nothing).
+func TestPodFromTemplateWireTimes(t *testing.T) {
+	zero := metav1.Time{}
+	frac := metav1.NewTime(time.Date(2026, 1, 2, 3, 4, 5, 600_000_000, time.UTC))
+	tmpl := &corev1.PodTemplateSpec{Spec: corev1.PodSpec{Containers: []corev1.Container{ctr("a")}, Volumes: []corev1.Volume{{Name: "v",
+		VolumeSource: corev1.VolumeSource{Ephemeral: &corev1.EphemeralVolumeSource{VolumeClaimTemplate: &corev1.PersistentVolumeClaimTemplate{
+			ObjectMeta: metav1.ObjectMeta{CreationTimestamp: frac, DeletionTimestamp: &zero,
+				ManagedFields: []metav1.ManagedFieldsEntry{{Manager: "m", Time: &zero}, {Manager: "n", Time: &frac}}}}}}}}}}
+	before := tmpl.DeepCopy()
+	pod := PodFromTemplate(tmpl, PodFromTemplateOptions{})
+	if !reflect.DeepEqual(before, tmpl) {
+		t.Error("input modified")
+	}
+	m := pod.Spec.Volumes[0].Ephemeral.VolumeClaimTemplate.ObjectMeta
+	want := `{"creationTimestamp":"2026-01-02T03:04:05Z","managedFields":[{"manager":"m"},{"manager":"n","time":"2026-01-02T03:04:05Z"}]}`
+	if got := js(m); got != want {
+		t.Errorf("got  %s\nwant %s", got, want)
+	}
+	if m.CreationTimestamp.Nanosecond() != 0 || m.DeletionTimestamp != nil || m.ManagedFields[0].Time != nil || m.ManagedFields[1].Time.Nanosecond() != 0 {
+		t.Errorf("times not as the wire leaves them: %+v", m)
+	}
+}

@@ -1,0 +1,1 @@
+// An assembly file lets the bodyless go:linkname declarations of this package compile.
