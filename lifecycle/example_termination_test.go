@@ -27,7 +27,11 @@ func ExampleTerminationSchedule() {
 		"mesh": {Exit: time.Second},
 	}
 	for _, s := range lifecycle.TerminationSchedule(pod, steps, &effective, behavior) {
-		fmt.Printf("%-4s %-9s stage %d waits for %-10s signal at %-3v timeout %2ds gone at %v\n", s.Name, s.Kind, s.Stage, fmt.Sprint(s.WaitsFor), s.Signal, s.Timeout, s.Exit)
+		waits := s.WaitsFor
+		if s.WaitsForSidecar != "" {
+			waits = append(waits[:len(waits):len(waits)], s.WaitsForSidecar)
+		}
+		fmt.Printf("%-4s %-9s stage %d waits for %-10s signal at %-3v timeout %2ds gone at %v\n", s.Name, s.Kind, s.Stage, fmt.Sprint(waits), s.Signal, s.Timeout, s.Exit)
 	}
 	// Output:
 	// app  Container stage 0 waits for []         signal at 0s  timeout 30s gone at 4s

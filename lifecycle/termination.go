@@ -3,6 +3,7 @@ package lifecycle
 import (
 	"slices"
 	"time"
+	"unsafe"
 
 	corev1 "k8s.io/api/core/v1"
 
@@ -230,9 +231,15 @@ type TerminationStep struct {
 	Name string
 	Kind ContainerKind
 	// WaitsFor lists the running containers whose exit the container waits for, after its
-	// preStop hook, before it is sent its stop signal (bounded by its grace period). Only
-	// sidecars wait: for every main container and for the next sidecar in spec order.
+	// preStop hook, before it is sent its stop signal (bounded by its grace period), next
+	// to WaitsForSidecar. Only sidecars wait: for every running main container, which
+	// TerminationOrderOf lists here, and for the next sidecar in spec order. The sidecars
+	// of one result share this list (so that a pod with many sidecars and many main
+	// containers costs linear memory): treat it as read-only.
 	WaitsFor []string
+	// WaitsForSidecar is the next running sidecar in spec order that the container
+	// waits for, "" when none.
+	WaitsForSidecar string
 	// Stage is the container's place in the kill order: 0 for the containers stopped at
 	// once, otherwise one more than the highest stage it waits for.
 	Stage int
@@ -322,11 +329,11 @@ func TerminationOrderOf(pod *corev1.Pod, running []string) []TerminationStep {
 		seen[c.Name] = true
 		step := TerminationStep{Name: c.Name, Kind: KindSidecar}
 		if len(runningMains) > 0 {
-			step.WaitsFor = append(step.WaitsFor, runningMains...)
+			step.WaitsFor = runningMains[:len(runningMains):len(runningMains)]
 			step.Stage = 1
 		}
 		if prev != "" && isRunning[prev] {
-			step.WaitsFor = append(step.WaitsFor, prev)
+			step.WaitsForSidecar = prev
 			step.Stage = max(step.Stage, stage[prev]+1)
 		}
 		stage[c.Name] = step.Stage
@@ -376,6 +383,17 @@ func TerminationSchedule(pod *corev1.Pod, steps []TerminationStep, gracePeriodOv
 	out := make([]ScheduledStop, len(steps))
 	exits := make(map[string]time.Duration, len(steps))
 	lookup := specLookup(&pod.Spec)
+	// The latest exit among a WaitsFor list, remembered per list: the sidecars of one
+	// TerminationOrderOf share theirs, whose containers all come before them.
+	type listKey struct {
+		data *string
+		n    int
+	}
+	type latestExit struct {
+		exit time.Duration
+		any  bool
+	}
+	latest := map[listKey]latestExit{}
 	for i, step := range steps {
 		b := behavior[step.Name]
 		c := lookup(step.Name)
@@ -391,10 +409,35 @@ func TerminationSchedule(pod *corev1.Pod, steps []TerminationStep, gracePeriodOv
 		}
 		var waited time.Duration
 		if ordered && grace > 0 {
-			for _, dep := range step.WaitsFor {
-				if e, ok := exits[dep]; ok && e-elapsed > waited {
-					waited = e - elapsed
+			// The latest exit among the containers waited for that have one.
+			var last time.Duration
+			has := false
+			if n := len(step.WaitsFor); n > 0 {
+				key := listKey{unsafe.SliceData(step.WaitsFor), n}
+				r, ok := latest[key]
+				if !ok {
+					found := 0
+					for _, dep := range step.WaitsFor {
+						if x, ok := exits[dep]; ok {
+							if found == 0 || x > r.exit {
+								r.exit = x
+							}
+							found++
+						}
+					}
+					r.any = found > 0
+					// Only remembered once every container of the list has its exit.
+					if found == n {
+						latest[key] = r
+					}
 				}
+				last, has = r.exit, r.any
+			}
+			if x, ok := exits[step.WaitsForSidecar]; ok && step.WaitsForSidecar != "" && (!has || x > last) {
+				last, has = x, true
+			}
+			if has && last-elapsed > waited {
+				waited = last - elapsed
 			}
 			waited = min(waited, seconds(grace))
 			grace -= wholeSeconds(waited)

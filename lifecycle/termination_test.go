@@ -3,6 +3,7 @@ package lifecycle_test
 import (
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -148,8 +149,16 @@ func allNames(p *corev1.Pod) []string {
 }
 
 func TestTerminationOrder(t *testing.T) {
+	// waits names the main containers, then, when it starts with "sc", the next sidecar.
 	step := func(name string, kind lifecycle.ContainerKind, stage int, waits ...string) lifecycle.TerminationStep {
-		return lifecycle.TerminationStep{Name: name, Kind: kind, Stage: stage, WaitsFor: waits}
+		s := lifecycle.TerminationStep{Name: name, Kind: kind, Stage: stage}
+		if n := len(waits); n > 0 && strings.HasPrefix(waits[n-1], "sc") {
+			s.WaitsForSidecar, waits = waits[n-1], waits[:n-1]
+		}
+		if len(waits) > 0 {
+			s.WaitsFor = waits
+		}
+		return s
 	}
 	three := sidecarPod([]string{"sc1", "sc2", "sc3"}, []bool{true, true, true}, "main")
 	mixed := sidecarPod([]string{"init", "sc1", "sc2"}, []bool{false, true, true}, "a", "b")
@@ -297,10 +306,14 @@ func FuzzTermination(f *testing.F) {
 			if i > 0 && s.Stage < steps[i-1].Stage {
 				t.Fatalf("stages out of order: %+v", steps)
 			}
-			if s.Kind != lifecycle.KindSidecar && len(s.WaitsFor) > 0 {
+			if s.Kind != lifecycle.KindSidecar && (len(s.WaitsFor) > 0 || s.WaitsForSidecar != "") {
 				t.Fatalf("%+v waits", s)
 			}
-			for _, w := range s.WaitsFor {
+			waits := s.WaitsFor
+			if s.WaitsForSidecar != "" {
+				waits = append(waits[:len(waits):len(waits)], s.WaitsForSidecar)
+			}
+			for _, w := range waits {
 				j, ok := seen[w]
 				if !ok || steps[j].Stage >= s.Stage {
 					t.Fatalf("%+v waits for a later container: %+v", s, steps)

@@ -1,7 +1,10 @@
 package restart
 
 import (
+	"fmt"
 	"hash/fnv"
+	"io"
+	"sort"
 	"strconv"
 	"time"
 
@@ -273,13 +276,44 @@ func BackOffKey(pod *corev1.Pod, c *corev1.Container) string {
 	if c != nil {
 		cname, image, res = c.Name, c.Image, &c.Resources
 	}
-	for i, s := range [...]string{name, ns, uid, cname, image, res.String()} {
-		if i > 0 {
-			h.Write([]byte{'/'})
-		}
+	for _, s := range [...]string{name, ns, uid, cname, image} {
 		h.Write([]byte(s))
+		h.Write([]byte{'/'})
 	}
+	writeResourceRequirements(h, res)
 	return strconv.FormatUint(h.Sum64(), 16)
+}
+
+// writeResourceRequirements writes to w exactly what r.String() returns (the
+// generated String of k8s.io/api core/v1, which GetBackoffKey hashes), without
+// building it: the generated code concatenates the list entries one by one, which
+// costs time quadratic in the number of resources.
+func writeResourceRequirements(w io.Writer, r *corev1.ResourceRequirements) {
+	io.WriteString(w, "&ResourceRequirements{Limits:")
+	writeResourceList(w, r.Limits)
+	io.WriteString(w, ",Requests:")
+	writeResourceList(w, r.Requests)
+	io.WriteString(w, ",Claims:[]ResourceClaim{")
+	for _, c := range r.Claims {
+		// ResourceClaim.String() with its leading "&" removed.
+		fmt.Fprintf(w, "ResourceClaim{Name:%v,Request:%v,},", c.Name, c.Request)
+	}
+	io.WriteString(w, "},}")
+}
+
+// writeResourceList writes a list as the generated String methods render a map: keys
+// sorted, each entry printed with %v (a Quantity value, so fmt prints its fields).
+func writeResourceList(w io.Writer, list corev1.ResourceList) {
+	keys := make([]string, 0, len(list))
+	for k := range list {
+		keys = append(keys, string(k))
+	}
+	sort.Strings(keys)
+	io.WriteString(w, "ResourceList{")
+	for _, k := range keys {
+		fmt.Fprintf(w, "%v: %v,", k, list[corev1.ResourceName(k)])
+	}
+	io.WriteString(w, "}")
 }
 
 // PodDesc renders a pod as the kubelet's messages do (format.Pod):

@@ -1,6 +1,8 @@
 package restart
 
 import (
+	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -405,5 +407,30 @@ func TestPodDesc(t *testing.T) {
 	}
 	if PodDesc(nil) != "<nil>" {
 		t.Errorf("PodDesc(nil)")
+	}
+}
+
+// TestWriteResourceRequirements: the streamed rendering BackOffKey hashes is byte for
+// byte the generated String method upstream's GetBackoffKey calls, for empty, small,
+// large and claim-carrying requirements.
+func TestWriteResourceRequirements(t *testing.T) {
+	big := corev1.ResourceRequirements{Limits: corev1.ResourceList{}, Requests: corev1.ResourceList{}}
+	for i := range 300 {
+		name := corev1.ResourceName("example.com/r" + strconv.Itoa(i))
+		big.Limits[name] = resource.MustParse(strconv.Itoa(i) + "Mi")
+		big.Requests[name] = *resource.NewMilliQuantity(int64(i), resource.DecimalSI)
+	}
+	for _, r := range []corev1.ResourceRequirements{
+		{},
+		{Limits: corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("500m")}},
+		{Requests: corev1.ResourceList{corev1.ResourceMemory: resource.MustParse("1Gi"), corev1.ResourceCPU: resource.MustParse("1")},
+			Claims: []corev1.ResourceClaim{{Name: "gpu", Request: "a"}, {Name: "&x"}}},
+		big,
+	} {
+		var b strings.Builder
+		writeResourceRequirements(&b, &r)
+		if want := r.String(); b.String() != want {
+			t.Errorf("streamed %q\ngenerated %q", b.String(), want)
+		}
 	}
 }

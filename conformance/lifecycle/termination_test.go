@@ -100,7 +100,11 @@ func terminationOrder(t *testing.T, s uint64) {
 		}
 		got := map[string][]string{}
 		for _, st := range ours {
-			got[st.Name] = st.WaitsFor
+			waits := st.WaitsFor
+			if st.WaitsForSidecar != "" {
+				waits = append(waits[:len(waits):len(waits)], st.WaitsForSidecar)
+			}
+			got[st.Name] = waits
 		}
 		for _, name := range running {
 			if _, known := up.terminated[name]; !known {
