@@ -322,6 +322,19 @@ func FuzzInstanceFromStatus(f *testing.F) {
 		if _, ok := InstanceFromStatus(nil); ok {
 			t.Fatalf("nil status has an instance")
 		}
+		// ExitedInstance reads a termination record as InstanceFromStatus does.
+		rec := st.State.Terminated
+		if rec == nil && st.State.Running == nil {
+			rec = st.LastTerminationState.Terminated
+		}
+		if rec != nil {
+			if got := ExitedInstance("x", rec); got != inst {
+				t.Fatalf("ExitedInstance %+v, InstanceFromStatus %+v", got, inst)
+			}
+		}
+		if got := ExitedInstance("y", nil); got != (Instance{Name: "y", State: StateExited}) {
+			t.Fatalf("ExitedInstance of no record: %+v", got)
+		}
 	})
 }
 
