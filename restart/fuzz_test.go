@@ -323,8 +323,12 @@ func FuzzInstanceFromStatus(f *testing.F) {
 			t.Fatalf("nil status has an instance")
 		}
 		// ExitedInstance reads a termination record as InstanceFromStatus does.
-		rec := st.State.Terminated
-		if rec == nil && st.State.Running == nil {
+		var rec *corev1.ContainerStateTerminated
+		switch {
+		case st.State.Running != nil: // a running instance, whatever else the status says
+		case st.State.Terminated != nil:
+			rec = st.State.Terminated
+		default:
 			rec = st.LastTerminationState.Terminated
 		}
 		if rec != nil {
