@@ -112,9 +112,10 @@
 //     message.
 //
 // A refused request gets one status (400, 409 or 500) and a message, not a list of
-// causes. ValidatePodUpdate (like ValidatePodCreate for a namespace conflict) still
-// returns a field.ErrorList: exactly one error, an Invalid on the metadata field at
-// issue (metadata.namespace, metadata.name, metadata.uid, metadata.resourceVersion)
+// causes. ValidatePodUpdate (like ValidatePodCreate for a namespace conflict, and
+// ValidateObjectCreate and ValidateObjectUpdate for every kind) still returns a
+// field.ErrorList: exactly one error, an Invalid on the metadata field at issue
+// (metadata.namespace, metadata.name, metadata.uid, metadata.resourceVersion)
 // whose bad value is newPod's value of that field and whose detail is the server's
 // message (an Internal error for the 500). RefusalOf recognises such a result and
 // returns the status the server answers (Refusal: code, reason, message).
@@ -197,10 +198,12 @@
 // A request upstream fails with a panic in v1.37.2 (a Job template in Indexed
 // completion mode without completions whose successPolicy rule has succeededIndexes
 // or succeededCount) gets one field.ErrorTypeInternal error (ServerPanicDetail).
-// ValidateObjectUpdate takes the request URL to be oldObj's: a PUT whose body names
-// another object, which the handler refuses before validation, is reported as the
-// immutable-name error ValidateObjectMetaUpdate gives. Status subresources (PUT
-// .../status) are not covered.
+// ValidateObjectUpdate takes the request URL to be oldObj's and refuses, as the
+// update handler and the generic registry do for every kind, a body that names
+// another namespace or object, another uid or a stale resourceVersion (see "The
+// update path" and RefusalOf; the Conflict message names the kind's resource, such
+// as deployments.apps, and its storage key). Status subresources (PUT .../status)
+// are not covered.
 //
 // Not covered for workloads: the alpha spec.scheduling of a Job (WorkloadWithJob)
 // is checked for its gang minCount and the update rules of its policy only, not the

@@ -23,7 +23,8 @@ import (
 //
 //   - the request namespace (Options.Namespace), as ValidatePodCreate: an object
 //     whose namespace conflicts with it gets NamespaceMismatchDetail as its only
-//     error;
+//     error, a refusal (400 Bad Request) that RefusalOf recognises, as it does a
+//     body the decoder cannot convert (below) and ServerPanicDetail;
 //   - the decoder's v1 defaults for the kind (k8s.io/kubernetes
 //     pkg/apis/{apps,batch,core}/v1 defaults.go and the generated defaulters, the pod
 //     template's PodSpec defaults included) and the conversion to the internal type
@@ -74,6 +75,20 @@ func ValidateObjectCreate(obj runtime.Object, opts Options) field.ErrorList {
 // ValidateObjectUpdate returns the errors a Kubernetes v1.37.2 API server reports when
 // a client replaces the stored oldObj by newObj (PUT, or the object a PATCH
 // produces), for the kinds ValidateObjectCreate takes; both must be of the same kind.
+//
+// The request is the PUT to oldObj's URL (its namespace and name). As for pods (see
+// ValidatePodUpdate), the server refuses it before validation when the body cannot
+// be converted (a Deployment's or DaemonSet's deprecated annotation that is not an
+// integer; 400 Bad Request), names another namespace or another object, or none, or
+// oldObj's name cannot be a URL path segment (400), carries another uid or a stale
+// resourceVersion (409 Conflict, the message naming the resource as the server
+// does: "Operation cannot be fulfilled on deployments.apps \"web\": ..."), or a
+// resourceVersion that is not a number (500). ValidateObjectUpdate then returns that
+// refusal alone, as one error that RefusalOf recognises. A newObj without namespace
+// takes oldObj's, and one without resourceVersion (or with "0") takes oldObj's:
+// every kind allows unconditional updates. Where oldObj lacks a namespace, name, uid
+// or resourceVersion (a stored object has them all), the check that needs it is
+// skipped.
 //
 // Both objects get the decoder's defaults for the kind (oldObj is taken as stored, so
 // nothing is dropped from it), then the update path runs on private copies: the
@@ -164,20 +179,6 @@ const GeneratedUID types.UID = "00000000-0000-4000-8000-000000000000"
 // with the request's (see NamespaceMismatchDetail), or nil.
 func namespaceMismatch(meta *metav1.ObjectMeta, opts Options) field.ErrorList {
 	if meta.Namespace != "" && opts.Namespace != "" && meta.Namespace != opts.Namespace {
-		return field.ErrorList{field.Invalid(rootPath("metadata").Child("namespace").P(), meta.Namespace, NamespaceMismatchDetail)}
-	}
-	return nil
-}
-
-// updateNamespace mirrors the namespace step of rest.BeforeUpdate, the request's
-// namespace being the stored object's: an object without a namespace takes it, one
-// with another namespace is refused with NamespaceMismatchDetail as the only error.
-func updateNamespace(meta, old *metav1.ObjectMeta) field.ErrorList {
-	switch {
-	case meta.Namespace == old.Namespace:
-	case meta.Namespace == "" || old.Namespace == "":
-		meta.Namespace = old.Namespace
-	default:
 		return field.ErrorList{field.Invalid(rootPath("metadata").Child("namespace").P(), meta.Namespace, NamespaceMismatchDetail)}
 	}
 	return nil

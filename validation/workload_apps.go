@@ -229,7 +229,7 @@ func validateDeploymentUpdate(newIn, oldIn *appsv1.Deployment, opts Options) fie
 	old := defaulting.CopyDeployment(oldIn, true)
 	old.Status = *oldIn.Status.DeepCopy()
 	oldRollbackTo, _ := takeRollbackTo(old)
-	if errs := updateNamespace(&d.ObjectMeta, &old.ObjectMeta); errs != nil {
+	if errs := refuseObjectUpdate(&d.ObjectMeta, &old.ObjectMeta, deploymentsResource); errs != nil {
 		return errs
 	}
 	if !opts.SkipDefaulting {
@@ -377,7 +377,7 @@ func validateReplicaSetUpdate(newIn, oldIn *appsv1.ReplicaSet, opts Options) fie
 	rs := defaulting.CopyReplicaSet(newIn, true)
 	old := defaulting.CopyReplicaSet(oldIn, true)
 	old.Status = *oldIn.Status.DeepCopy()
-	if errs := updateNamespace(&rs.ObjectMeta, &old.ObjectMeta); errs != nil {
+	if errs := refuseObjectUpdate(&rs.ObjectMeta, &old.ObjectMeta, replicaSetsResource); errs != nil {
 		return errs
 	}
 	if !opts.SkipDefaulting {
@@ -476,7 +476,7 @@ func validateDaemonSetUpdate(newIn, oldIn *appsv1.DaemonSet, opts Options) field
 	old := defaulting.CopyDaemonSet(oldIn, true)
 	old.Status = *oldIn.Status.DeepCopy()
 	oldTG, _ := takeTemplateGeneration(old)
-	if errs := updateNamespace(&ds.ObjectMeta, &old.ObjectMeta); errs != nil {
+	if errs := refuseObjectUpdate(&ds.ObjectMeta, &old.ObjectMeta, daemonSetsResource); errs != nil {
 		return errs
 	}
 	if !opts.SkipDefaulting {
@@ -641,7 +641,7 @@ func validateStatefulSetUpdate(newIn, oldIn *appsv1.StatefulSet, opts Options) f
 	ss := defaulting.CopyStatefulSet(newIn, true)
 	old := defaulting.CopyStatefulSet(oldIn, true)
 	old.Status = *oldIn.Status.DeepCopy()
-	if errs := updateNamespace(&ss.ObjectMeta, &old.ObjectMeta); errs != nil {
+	if errs := refuseObjectUpdate(&ss.ObjectMeta, &old.ObjectMeta, statefulSetsResource); errs != nil {
 		return errs
 	}
 	if !opts.SkipDefaulting {

@@ -482,9 +482,11 @@ func init() {
 		objectCase{name: "switch from Recreate to RollingUpdate, RecreateFG off", old: stsUpdate(ssStrategy(appsv1.RecreateStatefulSetStrategyType)), obj: stsUpdate()},
 		objectCase{name: "switch from Recreate to OnDelete, RecreateFG on", features: recreate, old: stsUpdate(ssStrategy(appsv1.RecreateStatefulSetStrategyType)), obj: stsUpdate(ssStrategy(appsv1.OnDeleteStatefulSetStrategyType))},
 		objectCase{name: "switch from Recreate to OnDelete, RecreateFG off", old: stsUpdate(ssStrategy(appsv1.RecreateStatefulSetStrategyType)), obj: stsUpdate(ssStrategy(appsv1.OnDeleteStatefulSetStrategyType))},
+		// The server refuses a body that names another object than the URL (the stored
+		// object's) before validation (400 Bad Request; see RefusalOf).
 		objectCase{name: "update name", old: stsUpdate(ssName("abc")), obj: stsUpdate(ssName("abc2")),
 			want: []string{
-				"metadata.name: Invalid value: \"abc2\": field is immutable",
+				"metadata.name: Invalid value: \"abc2\": the name of the object (abc2) does not match the name on the URL (abc)",
 			},
 		},
 		// The server refuses a namespace that is not the stored object's (the request's).

@@ -134,7 +134,7 @@ func validateJobUpdate(newIn, oldIn *batchv1.Job, opts Options) field.ErrorList 
 	j := defaulting.CopyJob(newIn, true)
 	old := defaulting.CopyJob(oldIn, true)
 	old.Status = *oldIn.Status.DeepCopy()
-	if errs := updateNamespace(&j.ObjectMeta, &old.ObjectMeta); errs != nil {
+	if errs := refuseObjectUpdate(&j.ObjectMeta, &old.ObjectMeta, jobsResource); errs != nil {
 		return errs
 	}
 	if !opts.SkipDefaulting {
@@ -747,7 +747,7 @@ func validateCronJobUpdate(newIn, oldIn *batchv1.CronJob, opts Options) field.Er
 	cj := defaulting.CopyCronJob(newIn, true)
 	old := defaulting.CopyCronJob(oldIn, true)
 	old.Status = *oldIn.Status.DeepCopy()
-	if errs := updateNamespace(&cj.ObjectMeta, &old.ObjectMeta); errs != nil {
+	if errs := refuseObjectUpdate(&cj.ObjectMeta, &old.ObjectMeta, cronJobsResource); errs != nil {
 		return errs
 	}
 	if !opts.SkipDefaulting {

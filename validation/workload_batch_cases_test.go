@@ -835,8 +835,8 @@ func init() {
 			j.Spec.Template.Spec.NodeSelector = map[string]string{"foo": "bar"}
 			j.Spec.Template.Spec.Containers[0].Resources.Requests = rl("cpu", "1")
 		}, nil),
-		jobUpdate("Job name is immutable and checked again", none, func(j *batchv1.Job) { j.Name = "other" }, nil,
-			"metadata.name: Invalid value: \"other\": field is immutable",
+		jobUpdate("a Job renamed is refused before validation", none, func(j *batchv1.Job) { j.Name = "other" }, nil,
+			"metadata.name: Invalid value: \"other\": the name of the object (other) does not match the name on the URL (abc)",
 		),
 	)
 }

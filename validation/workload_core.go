@@ -53,7 +53,7 @@ func validatePodTemplateUpdate(newIn, oldIn *corev1.PodTemplate, opts Options) f
 	g := resolvedGates(opts)
 	pt := defaulting.CopyPodTemplate(newIn, true)
 	old := defaulting.CopyPodTemplate(oldIn, true)
-	if errs := updateNamespace(&pt.ObjectMeta, &old.ObjectMeta); errs != nil {
+	if errs := refuseObjectUpdate(&pt.ObjectMeta, &old.ObjectMeta, podTemplatesResource); errs != nil {
 		return errs
 	}
 	if !opts.SkipDefaulting {
@@ -109,7 +109,7 @@ func validateReplicationControllerUpdate(newIn, oldIn *corev1.ReplicationControl
 	rc := defaulting.CopyReplicationController(newIn, true)
 	old := defaulting.CopyReplicationController(oldIn, true)
 	old.Status = *oldIn.Status.DeepCopy()
-	if errs := updateNamespace(&rc.ObjectMeta, &old.ObjectMeta); errs != nil {
+	if errs := refuseObjectUpdate(&rc.ObjectMeta, &old.ObjectMeta, replicationControllersResource); errs != nil {
 		return errs
 	}
 	if !opts.SkipDefaulting {
