@@ -189,11 +189,12 @@
 //   - the volumes ValidateStatefulSetSpec adds for volumeClaimTemplates come first,
 //     in the order of volumeClaimTemplates; upstream collects them in a map, so with
 //     several claims the order of errors about them may differ from run to run;
-//   - a bad value that is a struct is the v1 type (corev1.PodTemplateSpec,
-//     *batchv1.SuccessPolicy) where upstream's is the internal one, so Error()
-//     prints a different type name for the same value (the pod rules wrap such
-//     values in InternalForm, which prints as upstream; the workload rules do not
-//     yet).
+//   - a bad value that is a struct (a strategy, a success policy, a claim
+//     template, a whole pod template) is upstream's internal type, which carries no
+//     JSON tags; podlife wraps the v1 value in InternalForm, which prints as
+//     upstream prints the internal value (every field under its Go name, the
+//     rolling-update parameters that are values in the internal API as values), so
+//     that Error() is upstream's text.
 //
 // A request upstream fails with a panic in v1.37.2 (a Job template in Indexed
 // completion mode without completions whose successPolicy rule has succeededIndexes

@@ -283,7 +283,7 @@ func immutable(newVal, oldVal any, fldPath lpath) field.ErrorList {
 	if apidiff.Equal(newVal, oldVal) {
 		return nil
 	}
-	return field.ErrorList{field.Invalid(fldPath.P(), newVal, apimachineryvalidation.FieldImmutableErrorMsg)}
+	return field.ErrorList{field.Invalid(fldPath.P(), internalForm(newVal), apimachineryvalidation.FieldImmutableErrorMsg)}
 }
 
 // validateDeploymentSpec mirrors ValidateDeploymentSpec.
@@ -326,7 +326,7 @@ func validateDeploymentStrategy(s *appsv1.DeploymentStrategy, fldPath lpath) fie
 		}
 		return validateRollingUpdateDeployment(s.RollingUpdate, fldPath.Child("rollingUpdate"))
 	default:
-		return field.ErrorList{field.NotSupported(fldPath.P(), s, []string{string(appsv1.RecreateDeploymentStrategyType), string(appsv1.RollingUpdateDeploymentStrategyType)})}
+		return field.ErrorList{field.NotSupported(fldPath.P(), InternalForm{s}, []string{string(appsv1.RecreateDeploymentStrategyType), string(appsv1.RollingUpdateDeploymentStrategyType)})}
 	}
 	return nil
 }
@@ -565,7 +565,7 @@ func validateDaemonSetUpdateStrategy(s *appsv1.DaemonSetUpdateStrategy, fldPath 
 		}
 		return validateRollingUpdateDaemonSet(s.RollingUpdate, fldPath.Child("rollingUpdate"))
 	default:
-		return field.ErrorList{field.NotSupported(fldPath.P(), s, []string{string(appsv1.RollingUpdateDaemonSetStrategyType), string(appsv1.OnDeleteDaemonSetStrategyType)})}
+		return field.ErrorList{field.NotSupported(fldPath.P(), InternalForm{s}, []string{string(appsv1.RollingUpdateDaemonSetStrategyType), string(appsv1.OnDeleteDaemonSetStrategyType)})}
 	}
 	return nil
 }
@@ -711,7 +711,7 @@ func validateStatefulSetSpec(spec *appsv1.StatefulSetSpec, fldPath lpath, o podV
 		errs = append(errs, field.Required(usPath.P(), ""))
 	case us.Type == appsv1.OnDeleteStatefulSetStrategyType:
 		if us.RollingUpdate != nil {
-			errs = append(errs, field.Invalid(usPath.Child("rollingUpdate").P(), us.RollingUpdate, onlyRolling))
+			errs = append(errs, field.Invalid(usPath.Child("rollingUpdate").P(), InternalForm{us.RollingUpdate}, onlyRolling))
 		}
 	case us.Type == appsv1.RollingUpdateStatefulSetStrategyType:
 		if us.RollingUpdate != nil {
@@ -719,14 +719,14 @@ func validateStatefulSetSpec(spec *appsv1.StatefulSetSpec, fldPath lpath, o podV
 		}
 	case us.Type == appsv1.RecreateStatefulSetStrategyType && setOpts.allowRecreateStrategy:
 		if us.RollingUpdate != nil {
-			errs = append(errs, field.Invalid(usPath.Child("rollingUpdate").P(), us.RollingUpdate, onlyRolling))
+			errs = append(errs, field.Invalid(usPath.Child("rollingUpdate").P(), InternalForm{us.RollingUpdate}, onlyRolling))
 		}
 	default:
 		valid := fmt.Sprintf("must be '%s' or '%s'", appsv1.RollingUpdateStatefulSetStrategyType, appsv1.OnDeleteStatefulSetStrategyType)
 		if setOpts.allowRecreateStrategy {
 			valid = fmt.Sprintf("must be '%s', '%s', or '%s'", appsv1.RollingUpdateStatefulSetStrategyType, appsv1.OnDeleteStatefulSetStrategyType, appsv1.RecreateStatefulSetStrategyType)
 		}
-		errs = append(errs, field.Invalid(usPath.P(), *us, valid))
+		errs = append(errs, field.Invalid(usPath.P(), InternalForm{*us}, valid))
 	}
 
 	if p := spec.PersistentVolumeClaimRetentionPolicy; p != nil {

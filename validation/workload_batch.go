@@ -316,7 +316,7 @@ func validateJobSpec(spec, old *batchv1.JobSpec, fldPath lpath, o podValidationO
 	}
 	if spec.SuccessPolicy != nil {
 		if spec.CompletionMode == nil || *spec.CompletionMode != batchv1.IndexedCompletion {
-			errs = append(errs, field.Invalid(fldPath.Child("successPolicy").P(), *spec.SuccessPolicy, "requires indexed completion mode"))
+			errs = append(errs, field.Invalid(fldPath.Child("successPolicy").P(), InternalForm{*spec.SuccessPolicy}, "requires indexed completion mode"))
 		} else {
 			errs = append(errs, validateSuccessPolicy(spec, fldPath.Child("successPolicy"))...)
 		}

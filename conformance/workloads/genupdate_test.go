@@ -1,6 +1,8 @@
 package workloads
 
 import (
+	"encoding/json"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -10,6 +12,7 @@ import (
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/util/intstr"
 
 	"github.com/podlife/podlife/conformance/internal/upstreamcreate"
@@ -27,6 +30,15 @@ func (g *gen) update(t testing.TB, kind string) (newObj, oldObj runtime.Object) 
 	}
 	g.pFault = saved
 	g.faults = nil
+	// The PUT goes to the stored object's URL: it has a name.
+	if m := metaOf(old); m.Name == "" {
+		m.Name = "stored"
+	}
+	if g.fault("stored: name that is no path segment") {
+		// Only a stored object the server could not have created; the store's key
+		// function refuses it.
+		metaOf(old).Name = pick(g, "a%b", "..", "a/b")
+	}
 	g.storedStatus(old)
 	n := old.DeepCopyObject()
 	g.mutateMeta(metaOf(n))
@@ -134,7 +146,22 @@ func (g *gen) update(t testing.TB, kind string) (newObj, oldObj runtime.Object) 
 	case *corev1.PodTemplate:
 		g.mutateTemplate(&o.Template)
 	}
-	return n, old
+	// Both objects reach the server as JSON (the stored one from etcd, the new one
+	// from the client), which drops empty lists and maps; podlife gets them the same.
+	return jsonRoundTrip(t, n), jsonRoundTrip(t, old)
+}
+
+// jsonRoundTrip returns obj as it reads back from its JSON.
+func jsonRoundTrip(t testing.TB, obj runtime.Object) runtime.Object {
+	b, err := json.Marshal(obj)
+	if err != nil {
+		t.Fatalf("marshal: %v", err)
+	}
+	out := reflect.New(reflect.TypeOf(obj).Elem()).Interface().(runtime.Object)
+	if err := json.Unmarshal(b, out); err != nil {
+		t.Fatalf("unmarshal: %v", err)
+	}
+	return out
 }
 
 // storedStatus gives some stored Jobs the status a running, suspended or finished Job
@@ -205,7 +232,7 @@ func setAnnotation(m *metav1.ObjectMeta, k, v string) {
 
 func (g *gen) mutateMeta(m *metav1.ObjectMeta) {
 	if g.fault("update: name") {
-		m.Name = pick(g, "renamed", "Bad_Name")
+		m.Name = pick(g, "renamed", "Bad_Name", "a/b", "x%y", ".", "")
 	}
 	switch {
 	case g.fault("update: namespace"):
@@ -218,9 +245,9 @@ func (g *gen) mutateMeta(m *metav1.ObjectMeta) {
 	case g.fault("update: annotations"):
 		setAnnotation(m, pick(g, "example.com/x", "non-convertible.kubernetes.io/spec.selector", "non-convertible.kubernetes.io/spec.foo"), "v")
 	case g.fault("update: uid"):
-		m.UID = "11111111-2222-4333-8444-555555555555"
+		m.UID = pick[types.UID](g, "11111111-2222-4333-8444-555555555555", "")
 	case g.fault("update: resourceVersion"):
-		m.ResourceVersion = "42"
+		m.ResourceVersion = pick(g, "42", "", "0", "01", "x1")
 	case g.fault("update: generation"):
 		m.Generation = pick[int64](g, 0, 7, -3)
 	case g.fault("update: finalizers"):
