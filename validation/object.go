@@ -190,6 +190,62 @@ func assignStoredMeta(meta *metav1.ObjectMeta, opts Options) {
 	meta.Name, meta.Namespace, _ = storedNameAndNamespace(meta, opts)
 }
 
+// orEmpty is p, or a new empty T when p is nil: a nil object of a supported kind is
+// validated as an empty one.
+func orEmpty[T any](p *T) *T {
+	if p == nil {
+		return new(T)
+	}
+	return p
+}
+
+// createSteps runs the steps of the create path every kind shares on a private copy
+// of the object, whose metadata is meta, and returns the refusal of the request, if
+// any: the request namespace (namespaceMismatch), the decoder's v1 defaults
+// (dflt), the name and namespace the store gives the object (assignStoredMeta), and
+// the strategy's PrepareForCreate (prepare). With Options.SkipDefaulting neither
+// dflt nor prepare runs.
+func createSteps(meta *metav1.ObjectMeta, opts Options, dflt, prepare func()) field.ErrorList {
+	if errs := namespaceMismatch(meta, opts); errs != nil {
+		return errs
+	}
+	if !opts.SkipDefaulting {
+		dflt()
+	}
+	assignStoredMeta(meta, opts)
+	if !opts.SkipDefaulting {
+		prepare()
+	}
+	return nil
+}
+
+// updateSteps runs the steps of the update path every kind shares on private copies
+// of the new and the stored object, whose metadata are meta and old, and returns the
+// refusal of the request, if any: the refusals of the update handler and the store
+// (refuseObjectUpdate, with the kind's resource res), the decoder's v1 defaults on
+// both objects (dflt), the stored generation (rest.BeforeUpdate), the strategy's
+// PrepareForUpdate (prepare; with Options.SkipDefaulting, which skips dflt and
+// prepare, keepStatus only carries the stored status over, when the kind has one),
+// and the metadata rest.BeforeUpdate carries over from the stored object
+// (carryOverMeta).
+func updateSteps(meta, old *metav1.ObjectMeta, res storedResource, opts Options, dflt, prepare, keepStatus func()) field.ErrorList {
+	if errs := refuseObjectUpdate(meta, old, res); errs != nil {
+		return errs
+	}
+	if !opts.SkipDefaulting {
+		dflt()
+	}
+	meta.Generation = old.Generation
+	switch {
+	case !opts.SkipDefaulting:
+		prepare()
+	case keepStatus != nil:
+		keepStatus()
+	}
+	carryOverMeta(meta, old)
+	return nil
+}
+
 // finishCreate is rest.ValidateCreate after the strategy's Validate: the generic
 // metadata checks (names that fit in a URL path segment) when the strategy found
 // nothing, then declarative validation (see finishDeclarative).

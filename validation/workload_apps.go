@@ -188,24 +188,16 @@ func takeRollbackTo(d *appsv1.Deployment) (rollbackTo *int64, errs field.ErrorLi
 }
 
 func validateDeploymentCreate(in *appsv1.Deployment, opts Options) field.ErrorList {
-	if in == nil {
-		in = &appsv1.Deployment{}
-	}
 	g := resolvedGates(opts)
-	d := defaulting.CopyDeployment(in, true)
+	d := defaulting.CopyDeployment(orEmpty(in), true)
 	rollbackTo, errs := takeRollbackTo(d)
 	if errs != nil {
 		return errs
 	}
-	if errs := namespaceMismatch(&d.ObjectMeta, opts); errs != nil {
+	if errs := createSteps(&d.ObjectMeta, opts,
+		func() { defaulting.DefaultDeployment(d, g) },
+		func() { defaulting.PrepareDeploymentForCreate(d, g) }); errs != nil {
 		return errs
-	}
-	if !opts.SkipDefaulting {
-		defaulting.DefaultDeployment(d, g)
-	}
-	assignStoredMeta(&d.ObjectMeta, opts)
-	if !opts.SkipDefaulting {
-		defaulting.PrepareDeploymentForCreate(d, g)
 	}
 	o := templateOptions(opts, &d.Spec.Template, nil)
 	errs = validateObjectMeta(&d.ObjectMeta, true, nameIsDNSSubdomain, rootPath("metadata"))
@@ -214,14 +206,9 @@ func validateDeploymentCreate(in *appsv1.Deployment, opts Options) field.ErrorLi
 }
 
 func validateDeploymentUpdate(newIn, oldIn *appsv1.Deployment, opts Options) field.ErrorList {
-	if newIn == nil {
-		newIn = &appsv1.Deployment{}
-	}
-	if oldIn == nil {
-		oldIn = &appsv1.Deployment{}
-	}
 	g := resolvedGates(opts)
-	d := defaulting.CopyDeployment(newIn, true)
+	oldIn = orEmpty(oldIn)
+	d := defaulting.CopyDeployment(orEmpty(newIn), true)
 	rollbackTo, errs := takeRollbackTo(d)
 	if errs != nil {
 		return errs
@@ -229,24 +216,18 @@ func validateDeploymentUpdate(newIn, oldIn *appsv1.Deployment, opts Options) fie
 	old := defaulting.CopyDeployment(oldIn, true)
 	old.Status = *oldIn.Status.DeepCopy()
 	oldRollbackTo, _ := takeRollbackTo(old)
-	if errs := refuseObjectUpdate(&d.ObjectMeta, &old.ObjectMeta, deploymentsResource); errs != nil {
+	if errs := updateSteps(&d.ObjectMeta, &old.ObjectMeta, deploymentsResource, opts,
+		func() { defaulting.DefaultDeployment(d, g); defaulting.DefaultDeployment(old, g) },
+		func() {
+			defaulting.PrepareDeploymentForUpdate(d, old, g)
+			if !int64PtrEqual(rollbackTo, oldRollbackTo) && d.Generation == old.Generation {
+				// spec.rollbackTo is part of the internal spec.
+				d.Generation++
+			}
+		},
+		func() { d.Status = old.Status }); errs != nil {
 		return errs
 	}
-	if !opts.SkipDefaulting {
-		defaulting.DefaultDeployment(d, g)
-		defaulting.DefaultDeployment(old, g)
-	}
-	d.Generation = old.Generation
-	if !opts.SkipDefaulting {
-		defaulting.PrepareDeploymentForUpdate(d, old, g)
-		if !int64PtrEqual(rollbackTo, oldRollbackTo) && d.Generation == old.Generation {
-			// spec.rollbackTo is part of the internal spec.
-			d.Generation++
-		}
-	} else {
-		d.Status = old.Status
-	}
-	carryOverMeta(&d.ObjectMeta, &old.ObjectMeta)
 	o := templateOptions(opts, &d.Spec.Template, &old.Spec.Template)
 	specPath := rootPath("spec")
 	errs = validateObjectMetaUpdate(&d.ObjectMeta, &old.ObjectMeta, field.NewPath("metadata"))
@@ -345,20 +326,12 @@ func validateRollingUpdateDeployment(ru *appsv1.RollingUpdateDeployment, fldPath
 // ---- ReplicaSet ----
 
 func validateReplicaSetCreate(in *appsv1.ReplicaSet, opts Options) field.ErrorList {
-	if in == nil {
-		in = &appsv1.ReplicaSet{}
-	}
-	if errs := namespaceMismatch(&in.ObjectMeta, opts); errs != nil {
-		return errs
-	}
 	g := resolvedGates(opts)
-	rs := defaulting.CopyReplicaSet(in, true)
-	if !opts.SkipDefaulting {
-		defaulting.DefaultReplicaSet(rs, g)
-	}
-	assignStoredMeta(&rs.ObjectMeta, opts)
-	if !opts.SkipDefaulting {
-		defaulting.PrepareReplicaSetForCreate(rs, g)
+	rs := defaulting.CopyReplicaSet(orEmpty(in), true)
+	if errs := createSteps(&rs.ObjectMeta, opts,
+		func() { defaulting.DefaultReplicaSet(rs, g) },
+		func() { defaulting.PrepareReplicaSetForCreate(rs, g) }); errs != nil {
+		return errs
 	}
 	o := templateOptions(opts, &rs.Spec.Template, nil)
 	errs := validateObjectMeta(&rs.ObjectMeta, true, nameIsDNSSubdomain, rootPath("metadata"))
@@ -367,30 +340,17 @@ func validateReplicaSetCreate(in *appsv1.ReplicaSet, opts Options) field.ErrorLi
 }
 
 func validateReplicaSetUpdate(newIn, oldIn *appsv1.ReplicaSet, opts Options) field.ErrorList {
-	if newIn == nil {
-		newIn = &appsv1.ReplicaSet{}
-	}
-	if oldIn == nil {
-		oldIn = &appsv1.ReplicaSet{}
-	}
 	g := resolvedGates(opts)
-	rs := defaulting.CopyReplicaSet(newIn, true)
+	oldIn = orEmpty(oldIn)
+	rs := defaulting.CopyReplicaSet(orEmpty(newIn), true)
 	old := defaulting.CopyReplicaSet(oldIn, true)
 	old.Status = *oldIn.Status.DeepCopy()
-	if errs := refuseObjectUpdate(&rs.ObjectMeta, &old.ObjectMeta, replicaSetsResource); errs != nil {
+	if errs := updateSteps(&rs.ObjectMeta, &old.ObjectMeta, replicaSetsResource, opts,
+		func() { defaulting.DefaultReplicaSet(rs, g); defaulting.DefaultReplicaSet(old, g) },
+		func() { defaulting.PrepareReplicaSetForUpdate(rs, old, g) },
+		func() { rs.Status = old.Status }); errs != nil {
 		return errs
 	}
-	if !opts.SkipDefaulting {
-		defaulting.DefaultReplicaSet(rs, g)
-		defaulting.DefaultReplicaSet(old, g)
-	}
-	rs.Generation = old.Generation
-	if !opts.SkipDefaulting {
-		defaulting.PrepareReplicaSetForUpdate(rs, old, g)
-	} else {
-		rs.Status = old.Status
-	}
-	carryOverMeta(&rs.ObjectMeta, &old.ObjectMeta)
 	o := templateOptions(opts, &rs.Spec.Template, &old.Spec.Template)
 	specPath := rootPath("spec")
 	errs := validateObjectMetaUpdate(&rs.ObjectMeta, &old.ObjectMeta, field.NewPath("metadata"))
@@ -432,27 +392,21 @@ func takeTemplateGeneration(ds *appsv1.DaemonSet) (int64, field.ErrorList) {
 }
 
 func validateDaemonSetCreate(in *appsv1.DaemonSet, opts Options) field.ErrorList {
-	if in == nil {
-		in = &appsv1.DaemonSet{}
-	}
 	g := resolvedGates(opts)
-	ds := defaulting.CopyDaemonSet(in, true)
+	ds := defaulting.CopyDaemonSet(orEmpty(in), true)
 	tg, errs := takeTemplateGeneration(ds)
 	if errs != nil {
 		return errs
 	}
-	if errs := namespaceMismatch(&ds.ObjectMeta, opts); errs != nil {
+	if errs := createSteps(&ds.ObjectMeta, opts,
+		func() { defaulting.DefaultDaemonSet(ds, g) },
+		func() {
+			defaulting.PrepareDaemonSetForCreate(ds, g)
+			if tg < 1 {
+				tg = 1
+			}
+		}); errs != nil {
 		return errs
-	}
-	if !opts.SkipDefaulting {
-		defaulting.DefaultDaemonSet(ds, g)
-	}
-	assignStoredMeta(&ds.ObjectMeta, opts)
-	if !opts.SkipDefaulting {
-		defaulting.PrepareDaemonSetForCreate(ds, g)
-		if tg < 1 {
-			tg = 1
-		}
 	}
 	o := templateOptions(opts, &ds.Spec.Template, nil)
 	errs = validateObjectMeta(&ds.ObjectMeta, true, nameIsDNSSubdomain, rootPath("metadata"))
@@ -461,14 +415,9 @@ func validateDaemonSetCreate(in *appsv1.DaemonSet, opts Options) field.ErrorList
 }
 
 func validateDaemonSetUpdate(newIn, oldIn *appsv1.DaemonSet, opts Options) field.ErrorList {
-	if newIn == nil {
-		newIn = &appsv1.DaemonSet{}
-	}
-	if oldIn == nil {
-		oldIn = &appsv1.DaemonSet{}
-	}
 	g := resolvedGates(opts)
-	ds := defaulting.CopyDaemonSet(newIn, true)
+	oldIn = orEmpty(oldIn)
+	ds := defaulting.CopyDaemonSet(orEmpty(newIn), true)
 	tg, errs := takeTemplateGeneration(ds)
 	if errs != nil {
 		return errs
@@ -476,23 +425,17 @@ func validateDaemonSetUpdate(newIn, oldIn *appsv1.DaemonSet, opts Options) field
 	old := defaulting.CopyDaemonSet(oldIn, true)
 	old.Status = *oldIn.Status.DeepCopy()
 	oldTG, _ := takeTemplateGeneration(old)
-	if errs := refuseObjectUpdate(&ds.ObjectMeta, &old.ObjectMeta, daemonSetsResource); errs != nil {
+	if errs := updateSteps(&ds.ObjectMeta, &old.ObjectMeta, daemonSetsResource, opts,
+		func() { defaulting.DefaultDaemonSet(ds, g); defaulting.DefaultDaemonSet(old, g) },
+		func() {
+			tg = oldTG
+			if defaulting.PrepareDaemonSetForUpdate(ds, old, g) {
+				tg = oldTG + 1
+			}
+		},
+		func() { ds.Status = old.Status }); errs != nil {
 		return errs
 	}
-	if !opts.SkipDefaulting {
-		defaulting.DefaultDaemonSet(ds, g)
-		defaulting.DefaultDaemonSet(old, g)
-	}
-	ds.Generation = old.Generation
-	if !opts.SkipDefaulting {
-		tg = oldTG
-		if defaulting.PrepareDaemonSetForUpdate(ds, old, g) {
-			tg = oldTG + 1
-		}
-	} else {
-		ds.Status = old.Status
-	}
-	carryOverMeta(&ds.ObjectMeta, &old.ObjectMeta)
 	o := templateOptions(opts, &ds.Spec.Template, &old.Spec.Template)
 	o.allowInvalidLabelValueInSelector = o.allowInvalidLabelValueInSelector || selectorHasInvalidLabelValue(old.Spec.Selector)
 	specPath := rootPath("spec")
@@ -607,21 +550,14 @@ func clearClaimTypeMeta(ss *appsv1.StatefulSet) {
 }
 
 func validateStatefulSetCreate(in *appsv1.StatefulSet, opts Options) field.ErrorList {
-	if in == nil {
-		in = &appsv1.StatefulSet{}
-	}
-	if errs := namespaceMismatch(&in.ObjectMeta, opts); errs != nil {
-		return errs
-	}
 	g := resolvedGates(opts)
-	ss := defaulting.CopyStatefulSet(in, true)
-	if !opts.SkipDefaulting {
-		defaulting.DefaultStatefulSet(ss, g)
-	}
+	ss := defaulting.CopyStatefulSet(orEmpty(in), true)
+	// The conversion; the decoder's defaults leave the claims' TypeMeta alone.
 	clearClaimTypeMeta(ss)
-	assignStoredMeta(&ss.ObjectMeta, opts)
-	if !opts.SkipDefaulting {
-		defaulting.PrepareStatefulSetForCreate(ss, g)
+	if errs := createSteps(&ss.ObjectMeta, opts,
+		func() { defaulting.DefaultStatefulSet(ss, g) },
+		func() { defaulting.PrepareStatefulSetForCreate(ss, g) }); errs != nil {
+		return errs
 	}
 	o := templateOptions(opts, &ss.Spec.Template, nil)
 	setOpts := statefulSetOptions{allowRecreateStrategy: g.StatefulSetRecreateStrategy}
@@ -631,32 +567,20 @@ func validateStatefulSetCreate(in *appsv1.StatefulSet, opts Options) field.Error
 }
 
 func validateStatefulSetUpdate(newIn, oldIn *appsv1.StatefulSet, opts Options) field.ErrorList {
-	if newIn == nil {
-		newIn = &appsv1.StatefulSet{}
-	}
-	if oldIn == nil {
-		oldIn = &appsv1.StatefulSet{}
-	}
 	g := resolvedGates(opts)
-	ss := defaulting.CopyStatefulSet(newIn, true)
+	oldIn = orEmpty(oldIn)
+	ss := defaulting.CopyStatefulSet(orEmpty(newIn), true)
 	old := defaulting.CopyStatefulSet(oldIn, true)
 	old.Status = *oldIn.Status.DeepCopy()
-	if errs := refuseObjectUpdate(&ss.ObjectMeta, &old.ObjectMeta, statefulSetsResource); errs != nil {
-		return errs
-	}
-	if !opts.SkipDefaulting {
-		defaulting.DefaultStatefulSet(ss, g)
-		defaulting.DefaultStatefulSet(old, g)
-	}
+	// The conversion; the decoder's defaults leave the claims' TypeMeta alone.
 	clearClaimTypeMeta(ss)
 	clearClaimTypeMeta(old)
-	ss.Generation = old.Generation
-	if !opts.SkipDefaulting {
-		defaulting.PrepareStatefulSetForUpdate(ss, old, g)
-	} else {
-		ss.Status = old.Status
+	if errs := updateSteps(&ss.ObjectMeta, &old.ObjectMeta, statefulSetsResource, opts,
+		func() { defaulting.DefaultStatefulSet(ss, g); defaulting.DefaultStatefulSet(old, g) },
+		func() { defaulting.PrepareStatefulSetForUpdate(ss, old, g) },
+		func() { ss.Status = old.Status }); errs != nil {
+		return errs
 	}
-	carryOverMeta(&ss.ObjectMeta, &old.ObjectMeta)
 	o := templateOptions(opts, &ss.Spec.Template, &old.Spec.Template)
 	setOpts := statefulSetOptions{
 		allowInvalidServiceName:    true,

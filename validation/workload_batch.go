@@ -94,23 +94,19 @@ func successPolicyPanics(spec *batchv1.JobSpec) bool {
 }
 
 func validateJobCreate(in *batchv1.Job, opts Options) field.ErrorList {
-	if in == nil {
-		in = &batchv1.Job{}
-	}
-	if errs := namespaceMismatch(&in.ObjectMeta, opts); errs != nil {
+	g := resolvedGates(opts)
+	j := defaulting.CopyJob(orEmpty(in), true)
+	if errs := createSteps(&j.ObjectMeta, opts,
+		func() { defaulting.DefaultJob(j, g) },
+		func() {
+			// The store's uid, from which the registry generates the selector.
+			j.UID = GeneratedUID
+			defaulting.PrepareJobForCreate(j, g)
+		}); errs != nil {
 		return errs
 	}
-	g := resolvedGates(opts)
-	j := defaulting.CopyJob(in, true)
-	if !opts.SkipDefaulting {
-		defaulting.DefaultJob(j, g)
-	}
-	assignStoredMeta(&j.ObjectMeta, opts)
-	if !opts.SkipDefaulting || j.UID == "" {
+	if j.UID == "" {
 		j.UID = GeneratedUID
-	}
-	if !opts.SkipDefaulting {
-		defaulting.PrepareJobForCreate(j, g)
 	}
 	if successPolicyPanics(&j.Spec) {
 		return serverPanic()
@@ -124,30 +120,17 @@ func validateJobCreate(in *batchv1.Job, opts Options) field.ErrorList {
 }
 
 func validateJobUpdate(newIn, oldIn *batchv1.Job, opts Options) field.ErrorList {
-	if newIn == nil {
-		newIn = &batchv1.Job{}
-	}
-	if oldIn == nil {
-		oldIn = &batchv1.Job{}
-	}
 	g := resolvedGates(opts)
-	j := defaulting.CopyJob(newIn, true)
+	oldIn = orEmpty(oldIn)
+	j := defaulting.CopyJob(orEmpty(newIn), true)
 	old := defaulting.CopyJob(oldIn, true)
 	old.Status = *oldIn.Status.DeepCopy()
-	if errs := refuseObjectUpdate(&j.ObjectMeta, &old.ObjectMeta, jobsResource); errs != nil {
+	if errs := updateSteps(&j.ObjectMeta, &old.ObjectMeta, jobsResource, opts,
+		func() { defaulting.DefaultJob(j, g); defaulting.DefaultJob(old, g) },
+		func() { defaulting.PrepareJobForUpdate(j, old, g) },
+		func() { j.Status = old.Status }); errs != nil {
 		return errs
 	}
-	if !opts.SkipDefaulting {
-		defaulting.DefaultJob(j, g)
-		defaulting.DefaultJob(old, g)
-	}
-	j.Generation = old.Generation
-	if !opts.SkipDefaulting {
-		defaulting.PrepareJobForUpdate(j, old, g)
-	} else {
-		j.Status = old.Status
-	}
-	carryOverMeta(&j.ObjectMeta, &old.ObjectMeta)
 	if successPolicyPanics(&j.Spec) {
 		return serverPanic()
 	}
@@ -709,20 +692,12 @@ func validateJobTemplateUpdate(spec, old *batchv1.JobSpec, fldPath lpath, o jobO
 // ---- CronJob ----
 
 func validateCronJobCreate(in *batchv1.CronJob, opts Options) field.ErrorList {
-	if in == nil {
-		in = &batchv1.CronJob{}
-	}
-	if errs := namespaceMismatch(&in.ObjectMeta, opts); errs != nil {
-		return errs
-	}
 	g := resolvedGates(opts)
-	cj := defaulting.CopyCronJob(in, true)
-	if !opts.SkipDefaulting {
-		defaulting.DefaultCronJob(cj, g)
-	}
-	assignStoredMeta(&cj.ObjectMeta, opts)
-	if !opts.SkipDefaulting {
-		defaulting.PrepareCronJobForCreate(cj, g)
+	cj := defaulting.CopyCronJob(orEmpty(in), true)
+	if errs := createSteps(&cj.ObjectMeta, opts,
+		func() { defaulting.DefaultCronJob(cj, g) },
+		func() { defaulting.PrepareCronJobForCreate(cj, g) }); errs != nil {
+		return errs
 	}
 	if successPolicyPanics(&cj.Spec.JobTemplate.Spec) {
 		return serverPanic()
@@ -737,30 +712,17 @@ func validateCronJobCreate(in *batchv1.CronJob, opts Options) field.ErrorList {
 }
 
 func validateCronJobUpdate(newIn, oldIn *batchv1.CronJob, opts Options) field.ErrorList {
-	if newIn == nil {
-		newIn = &batchv1.CronJob{}
-	}
-	if oldIn == nil {
-		oldIn = &batchv1.CronJob{}
-	}
 	g := resolvedGates(opts)
-	cj := defaulting.CopyCronJob(newIn, true)
+	oldIn = orEmpty(oldIn)
+	cj := defaulting.CopyCronJob(orEmpty(newIn), true)
 	old := defaulting.CopyCronJob(oldIn, true)
 	old.Status = *oldIn.Status.DeepCopy()
-	if errs := refuseObjectUpdate(&cj.ObjectMeta, &old.ObjectMeta, cronJobsResource); errs != nil {
+	if errs := updateSteps(&cj.ObjectMeta, &old.ObjectMeta, cronJobsResource, opts,
+		func() { defaulting.DefaultCronJob(cj, g); defaulting.DefaultCronJob(old, g) },
+		func() { defaulting.PrepareCronJobForUpdate(cj, old, g) },
+		func() { cj.Status = old.Status }); errs != nil {
 		return errs
 	}
-	if !opts.SkipDefaulting {
-		defaulting.DefaultCronJob(cj, g)
-		defaulting.DefaultCronJob(old, g)
-	}
-	cj.Generation = old.Generation
-	if !opts.SkipDefaulting {
-		defaulting.PrepareCronJobForUpdate(cj, old, g)
-	} else {
-		cj.Status = old.Status
-	}
-	carryOverMeta(&cj.ObjectMeta, &old.ObjectMeta)
 	if successPolicyPanics(&cj.Spec.JobTemplate.Spec) {
 		return serverPanic()
 	}
