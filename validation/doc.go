@@ -206,7 +206,11 @@
 // as deployments.apps, and its storage key). Status subresources (PUT .../status)
 // are not covered.
 //
-// Not covered for workloads: the alpha spec.scheduling of a Job (WorkloadWithJob)
-// is checked for its gang minCount and the update rules of its policy only, not the
-// declarative rules of the scheduling API.
+// The declarative rules that reach into a workload's pod template
+// (spec.evictionResponders) and a Job's alpha spec.scheduling (gate WorkloadWithJob:
+// forbidden without it, neither set nor cleared on update, the building blocks of
+// k8s.io/api/scheduling/v1alpha3, whose generated rules podlife calls) are standard
+// rules, always enforced, reported after the hand-written errors; the hand-written
+// checks of spec.scheduling are the gang's minCount, the basic policy's refusal of
+// the disruption mode all, and the policy variant that may not change.
 package validation

@@ -202,7 +202,7 @@ func validateDeploymentCreate(in *appsv1.Deployment, opts Options) field.ErrorLi
 	o := templateOptions(opts, &d.Spec.Template, nil)
 	errs = validateObjectMeta(&d.ObjectMeta, true, nameIsDNSSubdomain, rootPath("metadata"))
 	errs = append(errs, validateDeploymentSpec(&d.Spec, rollbackTo, rootPath("spec"), o)...)
-	return finishCreate(errs, &d.ObjectMeta, nil)
+	return finishCreate(errs, &d.ObjectMeta, templateDeclarative(&d.Spec.Template, nil, rootPath("spec").Child("template")))
 }
 
 func validateDeploymentUpdate(newIn, oldIn *appsv1.Deployment, opts Options) field.ErrorList {
@@ -233,7 +233,7 @@ func validateDeploymentUpdate(newIn, oldIn *appsv1.Deployment, opts Options) fie
 	errs = validateObjectMetaUpdate(&d.ObjectMeta, &old.ObjectMeta, field.NewPath("metadata"))
 	errs = append(errs, validateDeploymentSpec(&d.Spec, rollbackTo, specPath, o)...)
 	errs = append(errs, immutable(d.Spec.Selector, old.Spec.Selector, specPath.Child("selector"))...)
-	return finishUpdate(errs, &d.ObjectMeta, &old.ObjectMeta, nil)
+	return finishUpdate(errs, &d.ObjectMeta, &old.ObjectMeta, templateDeclarative(&d.Spec.Template, &old.Spec.Template, rootPath("spec").Child("template")))
 }
 
 func int64PtrEqual(a, b *int64) bool {
@@ -336,7 +336,7 @@ func validateReplicaSetCreate(in *appsv1.ReplicaSet, opts Options) field.ErrorLi
 	o := templateOptions(opts, &rs.Spec.Template, nil)
 	errs := validateObjectMeta(&rs.ObjectMeta, true, nameIsDNSSubdomain, rootPath("metadata"))
 	errs = append(errs, validateReplicaSetSpec(&rs.Spec, rootPath("spec"), o)...)
-	return finishCreate(errs, &rs.ObjectMeta, nil)
+	return finishCreate(errs, &rs.ObjectMeta, templateDeclarative(&rs.Spec.Template, nil, rootPath("spec").Child("template")))
 }
 
 func validateReplicaSetUpdate(newIn, oldIn *appsv1.ReplicaSet, opts Options) field.ErrorList {
@@ -356,7 +356,7 @@ func validateReplicaSetUpdate(newIn, oldIn *appsv1.ReplicaSet, opts Options) fie
 	errs := validateObjectMetaUpdate(&rs.ObjectMeta, &old.ObjectMeta, field.NewPath("metadata"))
 	errs = append(errs, validateReplicaSetSpec(&rs.Spec, specPath, o)...)
 	errs = append(errs, immutable(rs.Spec.Selector, old.Spec.Selector, specPath.Child("selector"))...)
-	return finishUpdate(errs, &rs.ObjectMeta, &old.ObjectMeta, nil)
+	return finishUpdate(errs, &rs.ObjectMeta, &old.ObjectMeta, templateDeclarative(&rs.Spec.Template, &old.Spec.Template, rootPath("spec").Child("template")))
 }
 
 // validateReplicaSetSpec mirrors ValidateReplicaSetSpec.
@@ -411,7 +411,7 @@ func validateDaemonSetCreate(in *appsv1.DaemonSet, opts Options) field.ErrorList
 	o := templateOptions(opts, &ds.Spec.Template, nil)
 	errs = validateObjectMeta(&ds.ObjectMeta, true, nameIsDNSSubdomain, rootPath("metadata"))
 	errs = append(errs, validateDaemonSetSpec(&ds.Spec, tg, rootPath("spec"), o)...)
-	return finishCreate(errs, &ds.ObjectMeta, nil)
+	return finishCreate(errs, &ds.ObjectMeta, templateDeclarative(&ds.Spec.Template, nil, rootPath("spec").Child("template")))
 }
 
 func validateDaemonSetUpdate(newIn, oldIn *appsv1.DaemonSet, opts Options) field.ErrorList {
@@ -442,7 +442,7 @@ func validateDaemonSetUpdate(newIn, oldIn *appsv1.DaemonSet, opts Options) field
 	errs = validateObjectMetaUpdate(&ds.ObjectMeta, &old.ObjectMeta, field.NewPath("metadata"))
 	errs = append(errs, validateDaemonSetSpecUpdate(&ds.Spec, &old.Spec, tg, oldTG, specPath)...)
 	errs = append(errs, validateDaemonSetSpec(&ds.Spec, tg, specPath, o)...)
-	return finishUpdate(errs, &ds.ObjectMeta, &old.ObjectMeta, nil)
+	return finishUpdate(errs, &ds.ObjectMeta, &old.ObjectMeta, templateDeclarative(&ds.Spec.Template, &old.Spec.Template, rootPath("spec").Child("template")))
 }
 
 // selectorHasInvalidLabelValue mirrors metav1validation.LabelSelectorHasInvalidLabelValue.
@@ -563,7 +563,7 @@ func validateStatefulSetCreate(in *appsv1.StatefulSet, opts Options) field.Error
 	setOpts := statefulSetOptions{allowRecreateStrategy: g.StatefulSetRecreateStrategy}
 	errs := validateObjectMeta(&ss.ObjectMeta, true, nameIsDNSLabel, rootPath("metadata"))
 	errs = append(errs, validateStatefulSetSpec(&ss.Spec, rootPath("spec"), o, setOpts)...)
-	return finishCreate(errs, &ss.ObjectMeta, nil)
+	return finishCreate(errs, &ss.ObjectMeta, templateDeclarative(&ss.Spec.Template, nil, rootPath("spec").Child("template")))
 }
 
 func validateStatefulSetUpdate(newIn, oldIn *appsv1.StatefulSet, opts Options) field.ErrorList {
@@ -598,7 +598,7 @@ func validateStatefulSetUpdate(newIn, oldIn *appsv1.StatefulSet, opts Options) f
 	errs = append(errs, withOrigin(immutable(ss.Spec.VolumeClaimTemplates, old.Spec.VolumeClaimTemplates, specPath.Child("volumeClaimTemplates")), "immutable")...)
 	errs = append(errs, withOrigin(immutable(ss.Spec.ServiceName, old.Spec.ServiceName, specPath.Child("serviceName")), "immutable")...)
 	errs = append(errs, withOrigin(immutable(ss.Spec.PodManagementPolicy, old.Spec.PodManagementPolicy, specPath.Child("podManagementPolicy")), "immutable")...)
-	return finishUpdate(errs, &ss.ObjectMeta, &old.ObjectMeta, nil)
+	return finishUpdate(errs, &ss.ObjectMeta, &old.ObjectMeta, templateDeclarative(&ss.Spec.Template, &old.Spec.Template, rootPath("spec").Child("template")))
 }
 
 // withOrigin sets the origin of every error and marks it covered by declarative

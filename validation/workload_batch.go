@@ -116,7 +116,7 @@ func validateJobCreate(in *batchv1.Job, opts Options) field.ErrorList {
 	errs = append(errs, validateGeneratedSelector(j, o.requirePrefixedLabels)...)
 	errs = append(errs, validateJobSpecWithSelector(&j.Spec, nil, rootPath("spec"), o.pod)...)
 	errs = append(errs, validateNameAllowsCompletions(j)...)
-	return finishCreate(sortMapRuns(errs, "metadata.labels"), &j.ObjectMeta, nil)
+	return finishCreate(sortMapRuns(errs, "metadata.labels"), &j.ObjectMeta, jobSpecDeclarative(&j.Spec, nil, rootPath("spec"), g.WorkloadWithJob))
 }
 
 func validateJobUpdate(newIn, oldIn *batchv1.Job, opts Options) field.ErrorList {
@@ -139,7 +139,7 @@ func validateJobUpdate(newIn, oldIn *batchv1.Job, opts Options) field.ErrorList 
 	errs := validateObjectMetaUpdate(&j.ObjectMeta, &old.ObjectMeta, field.NewPath("metadata"))
 	errs = append(errs, validateJobSpecUpdate(&j.Spec, &old.Spec, specPath, o)...)
 	errs = append(errs, validateNameAllowsCompletions(j)...)
-	return finishUpdate(errs, &j.ObjectMeta, &old.ObjectMeta, nil)
+	return finishUpdate(errs, &j.ObjectMeta, &old.ObjectMeta, jobSpecDeclarative(&j.Spec, &old.Spec, rootPath("spec"), g.WorkloadWithJob))
 }
 
 // jobUpdateOptions mirrors validationOptionsForJob with a stored Job.
@@ -306,6 +306,7 @@ func validateJobSpec(spec, old *batchv1.JobSpec, fldPath lpath, o podValidationO
 	}
 	errs = append(errs, validatePodReplacementPolicy(spec, fldPath.Child("podReplacementPolicy"))...)
 	errs = append(errs, validateGangMinCount(spec, fldPath.Child("scheduling"))...)
+	errs = append(errs, validateJobSchedulingPolicy(spec, fldPath.Child("scheduling"))...)
 
 	tPath := fldPath.Child("template")
 	errs = append(errs, validateTemplate(&spec.Template, tPath, o)...)
@@ -708,7 +709,9 @@ func validateCronJobCreate(in *batchv1.CronJob, opts Options) field.ErrorList {
 	if len(cj.Name) > maxCronJobNameLength {
 		errs = append(errs, field.Invalid(field.NewPath("metadata").Child("name"), cj.Name, fmt.Sprintf("must be no more than %d characters", maxCronJobNameLength)))
 	}
-	return finishCreate(errs, &cj.ObjectMeta, cronJobDeclarative(cj, nil, g))
+	enforced := cronJobDeclarative(cj, nil, g)
+	enforced = append(enforced, jobSpecDeclarative(&cj.Spec.JobTemplate.Spec, nil, rootPath("spec").Child("jobTemplate", "spec"), g.WorkloadWithJob)...)
+	return finishCreate(errs, &cj.ObjectMeta, enforced)
 }
 
 func validateCronJobUpdate(newIn, oldIn *batchv1.CronJob, opts Options) field.ErrorList {
@@ -729,7 +732,9 @@ func validateCronJobUpdate(newIn, oldIn *batchv1.CronJob, opts Options) field.Er
 	o := templateOptions(opts, &cj.Spec.JobTemplate.Spec.Template, &old.Spec.JobTemplate.Spec.Template)
 	errs := validateObjectMetaUpdate(&cj.ObjectMeta, &old.ObjectMeta, field.NewPath("metadata"))
 	errs = append(errs, validateCronJobSpec(&cj.Spec, &old.Spec, rootPath("spec"), o)...)
-	return finishUpdate(errs, &cj.ObjectMeta, &old.ObjectMeta, cronJobDeclarative(cj, old, g))
+	enforced := cronJobDeclarative(cj, old, g)
+	enforced = append(enforced, jobSpecDeclarative(&cj.Spec.JobTemplate.Spec, &old.Spec.JobTemplate.Spec, rootPath("spec").Child("jobTemplate", "spec"), g.WorkloadWithJob)...)
+	return finishUpdate(errs, &cj.ObjectMeta, &old.ObjectMeta, enforced)
 }
 
 // validateCronJobSpec mirrors validateCronJobSpec.

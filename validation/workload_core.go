@@ -32,7 +32,7 @@ func validatePodTemplateCreate(in *corev1.PodTemplate, opts Options) field.Error
 	o := templateOptions(opts, &pt.Template, nil)
 	errs := validateObjectMeta(&pt.ObjectMeta, true, nameIsDNSSubdomain, rootPath("metadata"))
 	errs = append(errs, validateTemplate(&pt.Template, rootPath("template"), o)...)
-	return finishCreate(errs, &pt.ObjectMeta, nil)
+	return finishCreate(errs, &pt.ObjectMeta, templateDeclarative(&pt.Template, nil, rootPath("template")))
 }
 
 func validatePodTemplateUpdate(newIn, oldIn *corev1.PodTemplate, opts Options) field.ErrorList {
@@ -47,7 +47,7 @@ func validatePodTemplateUpdate(newIn, oldIn *corev1.PodTemplate, opts Options) f
 	o := templateOptions(opts, &pt.Template, &old.Template)
 	errs := validateObjectMetaUpdate(&pt.ObjectMeta, &old.ObjectMeta, field.NewPath("metadata"))
 	errs = append(errs, validateTemplate(&pt.Template, rootPath("template"), o)...)
-	return finishUpdate(errs, &pt.ObjectMeta, &old.ObjectMeta, nil)
+	return finishUpdate(errs, &pt.ObjectMeta, &old.ObjectMeta, templateDeclarative(&pt.Template, &old.Template, rootPath("template")))
 }
 
 // ---- ReplicationController ----
@@ -66,7 +66,9 @@ func validateReplicationControllerCreate(in *corev1.ReplicationController, opts 
 	o := templateOptions(opts, rc.Spec.Template, nil)
 	errs := validateReplicationControllerMeta(&rc.ObjectMeta, rootPath("metadata"))
 	errs = append(errs, validateReplicationControllerSpec(&rc.Spec, rootPath("spec"), o)...)
-	return finishCreate(errs, &rc.ObjectMeta, replicationControllerDeclarative(rc, nil, g))
+	enforced := replicationControllerDeclarative(rc, nil, g)
+	enforced = append(enforced, templateDeclarative(rc.Spec.Template, nil, rootPath("spec").Child("template"))...)
+	return finishCreate(errs, &rc.ObjectMeta, enforced)
 }
 
 func validateReplicationControllerUpdate(newIn, oldIn *corev1.ReplicationController, opts Options) field.ErrorList {
@@ -88,7 +90,9 @@ func validateReplicationControllerUpdate(newIn, oldIn *corev1.ReplicationControl
 	errs := validateObjectMetaUpdate(&rc.ObjectMeta, &old.ObjectMeta, field.NewPath("metadata"))
 	errs = append(errs, validateReplicationControllerSpec(&rc.Spec, rootPath("spec"), o)...)
 	errs = append(errs, nonConvertibleFieldErrors(rc, old)...)
-	return finishUpdate(errs, &rc.ObjectMeta, &old.ObjectMeta, replicationControllerDeclarative(rc, old, g))
+	enforced := replicationControllerDeclarative(rc, old, g)
+	enforced = append(enforced, templateDeclarative(rc.Spec.Template, old.Spec.Template, rootPath("spec").Child("template"))...)
+	return finishUpdate(errs, &rc.ObjectMeta, &old.ObjectMeta, enforced)
 }
 
 // validateReplicationControllerMeta mirrors the metadata part of

@@ -8,6 +8,7 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
+	schedulingv1alpha3 "k8s.io/api/scheduling/v1alpha3"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -271,7 +272,84 @@ func (g *gen) template(restart corev1.RestartPolicy) corev1.PodTemplateSpec {
 	if g.fault("template: pod resources") {
 		s.Resources = &corev1.ResourceRequirements{Limits: corev1.ResourceList{corev1.ResourceCPU: resource.MustParse(pick(g, "1", "-1", "500m"))}}
 	}
+	if g.fault("template: schedulingGroup") {
+		s.SchedulingGroup = &corev1.PodSchedulingGroup{PodGroupName: pick(g, str("group-a"), str("Bad_Group"), nil)}
+	}
+	if g.fault("template: evictionResponders") {
+		s.EvictionResponders = g.evictionResponders()
+	}
 	return t
+}
+
+// evictionResponders draws a template's eviction responders (gate EvictionRequestAPI):
+// a valid one, reserved or invalid names and priorities, duplicates, too many.
+func (g *gen) evictionResponders() []corev1.EvictionResponder {
+	r := corev1.EvictionResponder{Name: "example.com/drain", Priority: i32(5000)}
+	var out []corev1.EvictionResponder
+	switch {
+	case g.inner("evictionResponders: name"):
+		r.Name = pick(g, "", "bad name!", "x.k8s.io/drain", "kubernetes.io/x")
+	case g.inner("evictionResponders: priority"):
+		r.Priority = pick(g, nil, i32(-1), i32(10), i32(100001))
+	case g.inner("evictionResponders: duplicate"):
+		out = append(out, r)
+	case g.inner("evictionResponders: too many"):
+		for i := range 10 {
+			out = append(out, corev1.EvictionResponder{Name: fmt.Sprintf("example.com/r%d", i), Priority: i32(2000)})
+		}
+	}
+	return append(out, r)
+}
+
+// jobScheduling draws a Job's spec.scheduling (gate WorkloadWithJob): the basic or
+// gang policy, topology constraints, a disruption mode and resource claims, with
+// faults in each.
+func (g *gen) jobScheduling() *batchv1.JobSchedulingConfiguration {
+	c := &batchv1.JobSchedulingConfiguration{}
+	switch {
+	case g.inner("scheduling: no policy"):
+	case g.inner("scheduling: basic and gang"):
+		c.SchedulingPolicy = &schedulingv1alpha3.WorkloadPodGroupSchedulingPolicy{Basic: &schedulingv1alpha3.WorkloadPodGroupBasicSchedulingPolicy{}, Gang: &schedulingv1alpha3.WorkloadPodGroupGangSchedulingPolicy{}}
+	case g.inner("scheduling: empty policy"):
+		c.SchedulingPolicy = &schedulingv1alpha3.WorkloadPodGroupSchedulingPolicy{}
+	case g.chance(0.5):
+		c.SchedulingPolicy = &schedulingv1alpha3.WorkloadPodGroupSchedulingPolicy{Gang: &schedulingv1alpha3.WorkloadPodGroupGangSchedulingPolicy{MinCount: pick(g, nil, i32(1), i32(2), i32(0), i32(50))}}
+	default:
+		c.SchedulingPolicy = &schedulingv1alpha3.WorkloadPodGroupSchedulingPolicy{Basic: &schedulingv1alpha3.WorkloadPodGroupBasicSchedulingPolicy{}}
+	}
+	if g.inner("scheduling: constraints") {
+		c.SchedulingConstraints = &schedulingv1alpha3.WorkloadPodGroupSchedulingConstraints{}
+		for range g.r.Intn(3) {
+			c.SchedulingConstraints.Topology = append(c.SchedulingConstraints.Topology, schedulingv1alpha3.TopologyConstraint{Key: pick(g, "topology.kubernetes.io/zone", "", "bad key!")})
+		}
+	}
+	if g.inner("scheduling: disruptionMode") {
+		d := &schedulingv1alpha3.WorkloadPodGroupDisruptionMode{}
+		switch g.r.Intn(4) {
+		case 0:
+			d.Single = &schedulingv1alpha3.WorkloadPodGroupSingleDisruptionMode{}
+		case 1:
+			d.All = &schedulingv1alpha3.WorkloadPodGroupAllDisruptionMode{}
+		case 2:
+			d.Single, d.All = &schedulingv1alpha3.WorkloadPodGroupSingleDisruptionMode{}, &schedulingv1alpha3.WorkloadPodGroupAllDisruptionMode{}
+		}
+		c.DisruptionMode = d
+	}
+	if g.inner("scheduling: resourceClaims") {
+		for i := range 1 + g.r.Intn(5) {
+			rc := schedulingv1alpha3.WorkloadPodGroupResourceClaim{Name: pick(g, fmt.Sprintf("claim-%d", i), "claim-0", "", "Bad_Name")}
+			switch g.r.Intn(4) {
+			case 0:
+				rc.ResourceClaimName = str(pick(g, "gpus", "Bad..Name"))
+			case 1:
+				rc.ResourceClaimTemplateName = str("gpu-template")
+			case 2:
+				rc.ResourceClaimName, rc.ResourceClaimTemplateName = str("gpus"), str("gpu-template")
+			}
+			c.ResourceClaims = append(c.ResourceClaims, rc)
+		}
+	}
+	return c
 }
 
 // container draws a container; init containers are sidecars half the time.
@@ -609,6 +687,9 @@ func (g *gen) jobSpec(forCron bool) batchv1.JobSpec {
 	}
 	if g.fault("job: suspend") {
 		s.Suspend = boolp(true)
+	}
+	if g.fault("job: scheduling") || g.chance(0.12) {
+		s.Scheduling = g.jobScheduling()
 	}
 	if forCron {
 		if g.fault("jobTemplate: selector") {

@@ -9,6 +9,7 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
+	schedulingv1alpha3 "k8s.io/api/scheduling/v1alpha3"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -286,6 +287,14 @@ func (g *gen) mutateTemplate(t *corev1.PodTemplateSpec) {
 		t.Annotations = map[string]string{"example.com/rev": "2"}
 	case g.fault("update: hostname"):
 		s.Hostname = pick(g, "h", "Bad_Host")
+	case g.fault("update: schedulingGroup"):
+		s.SchedulingGroup = pick(g, nil, &corev1.PodSchedulingGroup{PodGroupName: str("group-b")})
+	case g.fault("update: evictionResponders"):
+		if len(s.EvictionResponders) > 0 && g.chance(0.5) {
+			s.EvictionResponders[0].Priority = pick(g, i32(6000), i32(-1), nil)
+		} else {
+			s.EvictionResponders = g.evictionResponders()
+		}
 	}
 }
 
@@ -321,6 +330,18 @@ func (g *gen) mutateJobSpec(s *batchv1.JobSpec) {
 	}
 	if g.fault("update: ttl") {
 		s.TTLSecondsAfterFinished = i32(pick[int32](g, 10, -5))
+	}
+	if g.fault("update: scheduling") {
+		switch {
+		case s.Scheduling == nil || g.chance(0.3):
+			s.Scheduling = pick(g, nil, g.jobScheduling())
+		case g.chance(0.5):
+			s.Scheduling.SchedulingPolicy = pick(g, nil, &schedulingv1alpha3.WorkloadPodGroupSchedulingPolicy{Gang: &schedulingv1alpha3.WorkloadPodGroupGangSchedulingPolicy{MinCount: i32(pick[int32](g, 0, 1, 3))}},
+				&schedulingv1alpha3.WorkloadPodGroupSchedulingPolicy{Basic: &schedulingv1alpha3.WorkloadPodGroupBasicSchedulingPolicy{}})
+		default:
+			s.Scheduling.DisruptionMode = &schedulingv1alpha3.WorkloadPodGroupDisruptionMode{All: &schedulingv1alpha3.WorkloadPodGroupAllDisruptionMode{}}
+			s.Scheduling.ResourceClaims = nil
+		}
 	}
 	if g.fault("update: template name label") {
 		if s.Template.Labels == nil {
