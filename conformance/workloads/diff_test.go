@@ -218,6 +218,17 @@ func TestDifferential(t *testing.T) {
 			t.Logf("%s families:\n  %s", kind, strings.Join(fams, "\n  "))
 		}
 	}
+	union := map[string]bool{}
+	for _, kind := range kinds {
+		for f := range all[kind].families {
+			union[f] = true
+		}
+	}
+	for _, want := range requiredAnywhere {
+		if !reportedAnywhere(want, union) {
+			t.Errorf("upstream never reported %q for any kind; the generator does not reach that rule", want)
+		}
+	}
 	for _, knob := range knobs(t) {
 		found := false
 		for _, kind := range kinds {

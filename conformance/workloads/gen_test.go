@@ -275,7 +275,7 @@ func (g *gen) template(restart corev1.RestartPolicy) corev1.PodTemplateSpec {
 	if g.fault("template: schedulingGroup") {
 		s.SchedulingGroup = &corev1.PodSchedulingGroup{PodGroupName: pick(g, str("group-a"), str("Bad_Group"), nil)}
 	}
-	if g.fault("template: evictionResponders") {
+	if g.fault("template: evictionResponders") || g.chance(0.1) {
 		s.EvictionResponders = g.evictionResponders()
 	}
 	return t
@@ -302,51 +302,61 @@ func (g *gen) evictionResponders() []corev1.EvictionResponder {
 }
 
 // jobScheduling draws a Job's spec.scheduling (gate WorkloadWithJob): the basic or
-// gang policy, topology constraints, a disruption mode and resource claims, with
-// faults in each.
+// gang policy, topology constraints, a disruption mode and resource claims, each
+// present often and with faults of its own.
 func (g *gen) jobScheduling() *batchv1.JobSchedulingConfiguration {
 	c := &batchv1.JobSchedulingConfiguration{}
+	basic := &schedulingv1alpha3.WorkloadPodGroupBasicSchedulingPolicy{}
 	switch {
 	case g.inner("scheduling: no policy"):
 	case g.inner("scheduling: basic and gang"):
-		c.SchedulingPolicy = &schedulingv1alpha3.WorkloadPodGroupSchedulingPolicy{Basic: &schedulingv1alpha3.WorkloadPodGroupBasicSchedulingPolicy{}, Gang: &schedulingv1alpha3.WorkloadPodGroupGangSchedulingPolicy{}}
+		c.SchedulingPolicy = &schedulingv1alpha3.WorkloadPodGroupSchedulingPolicy{Basic: basic, Gang: &schedulingv1alpha3.WorkloadPodGroupGangSchedulingPolicy{}}
 	case g.inner("scheduling: empty policy"):
 		c.SchedulingPolicy = &schedulingv1alpha3.WorkloadPodGroupSchedulingPolicy{}
 	case g.chance(0.5):
 		c.SchedulingPolicy = &schedulingv1alpha3.WorkloadPodGroupSchedulingPolicy{Gang: &schedulingv1alpha3.WorkloadPodGroupGangSchedulingPolicy{MinCount: pick(g, nil, i32(1), i32(2), i32(0), i32(50))}}
 	default:
-		c.SchedulingPolicy = &schedulingv1alpha3.WorkloadPodGroupSchedulingPolicy{Basic: &schedulingv1alpha3.WorkloadPodGroupBasicSchedulingPolicy{}}
+		c.SchedulingPolicy = &schedulingv1alpha3.WorkloadPodGroupSchedulingPolicy{Basic: basic}
 	}
-	if g.inner("scheduling: constraints") {
-		c.SchedulingConstraints = &schedulingv1alpha3.WorkloadPodGroupSchedulingConstraints{}
-		for range g.r.Intn(3) {
-			c.SchedulingConstraints.Topology = append(c.SchedulingConstraints.Topology, schedulingv1alpha3.TopologyConstraint{Key: pick(g, "topology.kubernetes.io/zone", "", "bad key!")})
+	if g.chance(0.4) {
+		c.SchedulingConstraints = &schedulingv1alpha3.WorkloadPodGroupSchedulingConstraints{Topology: []schedulingv1alpha3.TopologyConstraint{{Key: "topology.kubernetes.io/zone"}}}
+		switch {
+		case g.inner("scheduling: topology key"):
+			c.SchedulingConstraints.Topology[0].Key = pick(g, "", "bad key!")
+		case g.inner("scheduling: two topologies"):
+			c.SchedulingConstraints.Topology = append(c.SchedulingConstraints.Topology, schedulingv1alpha3.TopologyConstraint{Key: "rack"})
+		case g.inner("scheduling: no topology"):
+			c.SchedulingConstraints.Topology = nil
 		}
 	}
-	if g.inner("scheduling: disruptionMode") {
+	if g.chance(0.4) {
 		d := &schedulingv1alpha3.WorkloadPodGroupDisruptionMode{}
-		switch g.r.Intn(4) {
-		case 0:
-			d.Single = &schedulingv1alpha3.WorkloadPodGroupSingleDisruptionMode{}
-		case 1:
-			d.All = &schedulingv1alpha3.WorkloadPodGroupAllDisruptionMode{}
-		case 2:
-			d.Single, d.All = &schedulingv1alpha3.WorkloadPodGroupSingleDisruptionMode{}, &schedulingv1alpha3.WorkloadPodGroupAllDisruptionMode{}
+		single, all := &schedulingv1alpha3.WorkloadPodGroupSingleDisruptionMode{}, &schedulingv1alpha3.WorkloadPodGroupAllDisruptionMode{}
+		switch {
+		case g.inner("scheduling: no disruption mode"):
+		case g.inner("scheduling: single and all"):
+			d.Single, d.All = single, all
+		case g.chance(0.5):
+			d.All = all
+		default:
+			d.Single = single
 		}
 		c.DisruptionMode = d
 	}
-	if g.inner("scheduling: resourceClaims") {
-		for i := range 1 + g.r.Intn(5) {
-			rc := schedulingv1alpha3.WorkloadPodGroupResourceClaim{Name: pick(g, fmt.Sprintf("claim-%d", i), "claim-0", "", "Bad_Name")}
-			switch g.r.Intn(4) {
-			case 0:
-				rc.ResourceClaimName = str(pick(g, "gpus", "Bad..Name"))
-			case 1:
-				rc.ResourceClaimTemplateName = str("gpu-template")
-			case 2:
-				rc.ResourceClaimName, rc.ResourceClaimTemplateName = str("gpus"), str("gpu-template")
+	if g.chance(0.4) {
+		c.ResourceClaims = []schedulingv1alpha3.WorkloadPodGroupResourceClaim{{Name: "gpus", ResourceClaimTemplateName: str("gpu-template")}}
+		rc := &c.ResourceClaims[0]
+		switch {
+		case g.inner("scheduling: claim name"):
+			rc.Name = pick(g, "", "Bad_Name")
+		case g.inner("scheduling: claim target"):
+			rc.ResourceClaimName, rc.ResourceClaimTemplateName = pick(g, str("Bad..Name"), str("shared"), nil), pick(g, str("gpu-template"), nil)
+		case g.inner("scheduling: duplicate claims"):
+			c.ResourceClaims = append(c.ResourceClaims, c.ResourceClaims[0])
+		case g.inner("scheduling: too many claims"):
+			for i := range 4 {
+				c.ResourceClaims = append(c.ResourceClaims, schedulingv1alpha3.WorkloadPodGroupResourceClaim{Name: fmt.Sprintf("c%d", i), ResourceClaimName: str("shared")})
 			}
-			c.ResourceClaims = append(c.ResourceClaims, rc)
 		}
 	}
 	return c
@@ -688,7 +698,7 @@ func (g *gen) jobSpec(forCron bool) batchv1.JobSpec {
 	if g.fault("job: suspend") {
 		s.Suspend = boolp(true)
 	}
-	if g.fault("job: scheduling") || g.chance(0.12) {
+	if g.fault("job: scheduling") || g.chance(0.4) {
 		s.Scheduling = g.jobScheduling()
 	}
 	if forCron {

@@ -41,6 +41,14 @@ func (g *gen) update(t testing.TB, kind string) (newObj, oldObj runtime.Object) 
 		metaOf(old).Name = pick(g, "a%b", "..", "a/b")
 	}
 	g.storedStatus(old)
+	// Fields of alpha gates the object may keep from when its gate was on.
+	if t := templateOf(old); t != nil && g.fault("stored: evictionResponders") {
+		t.Spec.EvictionResponders = []corev1.EvictionResponder{{Name: "example.com/drain", Priority: i32(5000)}}
+	}
+	if s := jobSpecOf(old); s != nil && s.Scheduling == nil && (g.fault("stored: scheduling") || g.chance(0.1)) {
+		s.Scheduling = &batchv1.JobSchedulingConfiguration{SchedulingPolicy: &schedulingv1alpha3.WorkloadPodGroupSchedulingPolicy{
+			Gang: &schedulingv1alpha3.WorkloadPodGroupGangSchedulingPolicy{MinCount: i32(1)}}}
+	}
 	n := old.DeepCopyObject()
 	g.mutateMeta(metaOf(n))
 	switch o := n.(type) {
@@ -224,6 +232,41 @@ func metaOf(obj runtime.Object) *metav1.ObjectMeta {
 	panic("no metadata")
 }
 
+// templateOf returns the pod template of obj, nil for a ReplicationController
+// without one.
+func templateOf(obj runtime.Object) *corev1.PodTemplateSpec {
+	switch o := obj.(type) {
+	case *appsv1.Deployment:
+		return &o.Spec.Template
+	case *appsv1.ReplicaSet:
+		return &o.Spec.Template
+	case *appsv1.DaemonSet:
+		return &o.Spec.Template
+	case *appsv1.StatefulSet:
+		return &o.Spec.Template
+	case *batchv1.Job:
+		return &o.Spec.Template
+	case *batchv1.CronJob:
+		return &o.Spec.JobTemplate.Spec.Template
+	case *corev1.ReplicationController:
+		return o.Spec.Template
+	case *corev1.PodTemplate:
+		return &o.Template
+	}
+	return nil
+}
+
+// jobSpecOf returns the Job spec of a Job or CronJob, else nil.
+func jobSpecOf(obj runtime.Object) *batchv1.JobSpec {
+	switch o := obj.(type) {
+	case *batchv1.Job:
+		return &o.Spec
+	case *batchv1.CronJob:
+		return &o.Spec.JobTemplate.Spec
+	}
+	return nil
+}
+
 func setAnnotation(m *metav1.ObjectMeta, k, v string) {
 	if m.Annotations == nil {
 		m.Annotations = map[string]string{}
@@ -331,7 +374,7 @@ func (g *gen) mutateJobSpec(s *batchv1.JobSpec) {
 	if g.fault("update: ttl") {
 		s.TTLSecondsAfterFinished = i32(pick[int32](g, 10, -5))
 	}
-	if g.fault("update: scheduling") {
+	if g.fault("update: scheduling") || g.chance(0.1) {
 		switch {
 		case s.Scheduling == nil || g.chance(0.3):
 			s.Scheduling = pick(g, nil, g.jobScheduling())
