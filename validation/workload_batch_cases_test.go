@@ -18,9 +18,8 @@ import (
 // through the server's paths. Upstream gives its Jobs a uid and the selector and
 // labels the registry generates from it; on the create path the server assigns the
 // uid (GeneratedUID) and generates them itself, so the cases leave them out. The
-// status tests validate the status subresource, and the spec.scheduling tests the
-// alpha WorkloadWithJob field podlife does not validate (see the package
-// documentation); they are not re-expressed.
+// status tests validate the status subresource; they are not re-expressed. The
+// spec.scheduling tests are in workload_scheduling_cases_test.go.
 
 // jobPodTemplate is upstream's getValidPodTemplateSpecForGenerated without the
 // generated labels: restartPolicy OnFailure, a container "ctr" and an init container
