@@ -322,6 +322,23 @@ func FuzzInstanceFromStatus(f *testing.F) {
 		if _, ok := InstanceFromStatus(nil); ok {
 			t.Fatalf("nil status has an instance")
 		}
+		// ExitedInstance reads a termination record as InstanceFromStatus does.
+		var rec *corev1.ContainerStateTerminated
+		switch {
+		case st.State.Running != nil: // a running instance, whatever else the status says
+		case st.State.Terminated != nil:
+			rec = st.State.Terminated
+		default:
+			rec = st.LastTerminationState.Terminated
+		}
+		if rec != nil {
+			if got := ExitedInstance("x", rec); got != inst {
+				t.Fatalf("ExitedInstance %+v, InstanceFromStatus %+v", got, inst)
+			}
+		}
+		if got := ExitedInstance("y", nil); got != (Instance{Name: "y", State: StateExited}) {
+			t.Fatalf("ExitedInstance of no record: %+v", got)
+		}
 	})
 }
 
