@@ -112,9 +112,10 @@
 //     message.
 //
 // A refused request gets one status (400, 409 or 500) and a message, not a list of
-// causes. ValidatePodUpdate (like ValidatePodCreate for a namespace conflict) still
-// returns a field.ErrorList: exactly one error, an Invalid on the metadata field at
-// issue (metadata.namespace, metadata.name, metadata.uid, metadata.resourceVersion)
+// causes. ValidatePodUpdate (like ValidatePodCreate for a namespace conflict, and
+// ValidateObjectCreate and ValidateObjectUpdate for every kind) still returns a
+// field.ErrorList: exactly one error, an Invalid on the metadata field at issue
+// (metadata.namespace, metadata.name, metadata.uid, metadata.resourceVersion)
 // whose bad value is newPod's value of that field and whose detail is the server's
 // message (an Internal error for the 500). RefusalOf recognises such a result and
 // returns the status the server answers (Refusal: code, reason, message).
@@ -188,21 +189,28 @@
 //   - the volumes ValidateStatefulSetSpec adds for volumeClaimTemplates come first,
 //     in the order of volumeClaimTemplates; upstream collects them in a map, so with
 //     several claims the order of errors about them may differ from run to run;
-//   - a bad value that is a struct is the v1 type (corev1.PodTemplateSpec,
-//     *batchv1.SuccessPolicy) where upstream's is the internal one, so Error()
-//     prints a different type name for the same value (the pod rules wrap such
-//     values in InternalForm, which prints as upstream; the workload rules do not
-//     yet).
+//   - a bad value that is a struct (a strategy, a success policy, a claim
+//     template, a whole pod template) is upstream's internal type, which carries no
+//     JSON tags; podlife wraps the v1 value in InternalForm, which prints as
+//     upstream prints the internal value (every field under its Go name, the
+//     rolling-update parameters that are values in the internal API as values), so
+//     that Error() is upstream's text.
 //
 // A request upstream fails with a panic in v1.37.2 (a Job template in Indexed
 // completion mode without completions whose successPolicy rule has succeededIndexes
 // or succeededCount) gets one field.ErrorTypeInternal error (ServerPanicDetail).
-// ValidateObjectUpdate takes the request URL to be oldObj's: a PUT whose body names
-// another object, which the handler refuses before validation, is reported as the
-// immutable-name error ValidateObjectMetaUpdate gives. Status subresources (PUT
-// .../status) are not covered.
+// ValidateObjectUpdate takes the request URL to be oldObj's and refuses, as the
+// update handler and the generic registry do for every kind, a body that names
+// another namespace or object, another uid or a stale resourceVersion (see "The
+// update path" and RefusalOf; the Conflict message names the kind's resource, such
+// as deployments.apps, and its storage key). Status subresources (PUT .../status)
+// are not covered.
 //
-// Not covered for workloads: the alpha spec.scheduling of a Job (WorkloadWithJob)
-// is checked for its gang minCount and the update rules of its policy only, not the
-// declarative rules of the scheduling API.
+// The declarative rules that reach into a workload's pod template
+// (spec.evictionResponders) and a Job's alpha spec.scheduling (gate WorkloadWithJob:
+// forbidden without it, neither set nor cleared on update, the building blocks of
+// k8s.io/api/scheduling/v1alpha3, whose generated rules podlife calls) are standard
+// rules, always enforced, reported after the hand-written errors; the hand-written
+// checks of spec.scheduling are the gang's minCount, the basic policy's refusal of
+// the disruption mode all, and the policy variant that may not change.
 package validation

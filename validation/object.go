@@ -23,7 +23,8 @@ import (
 //
 //   - the request namespace (Options.Namespace), as ValidatePodCreate: an object
 //     whose namespace conflicts with it gets NamespaceMismatchDetail as its only
-//     error;
+//     error, a refusal (400 Bad Request) that RefusalOf recognises, as it does a
+//     body the decoder cannot convert (below) and ServerPanicDetail;
 //   - the decoder's v1 defaults for the kind (k8s.io/kubernetes
 //     pkg/apis/{apps,batch,core}/v1 defaults.go and the generated defaulters, the pod
 //     template's PodSpec defaults included) and the conversion to the internal type
@@ -74,6 +75,20 @@ func ValidateObjectCreate(obj runtime.Object, opts Options) field.ErrorList {
 // ValidateObjectUpdate returns the errors a Kubernetes v1.37.2 API server reports when
 // a client replaces the stored oldObj by newObj (PUT, or the object a PATCH
 // produces), for the kinds ValidateObjectCreate takes; both must be of the same kind.
+//
+// The request is the PUT to oldObj's URL (its namespace and name). As for pods (see
+// ValidatePodUpdate), the server refuses it before validation when the body cannot
+// be converted (a Deployment's or DaemonSet's deprecated annotation that is not an
+// integer; 400 Bad Request), names another namespace or another object, or none, or
+// oldObj's name cannot be a URL path segment (400), carries another uid or a stale
+// resourceVersion (409 Conflict, the message naming the resource as the server
+// does: "Operation cannot be fulfilled on deployments.apps \"web\": ..."), or a
+// resourceVersion that is not a number (500). ValidateObjectUpdate then returns that
+// refusal alone, as one error that RefusalOf recognises. A newObj without namespace
+// takes oldObj's, and one without resourceVersion (or with "0") takes oldObj's:
+// every kind allows unconditional updates. Where oldObj lacks a namespace, name, uid
+// or resourceVersion (a stored object has them all), the check that needs it is
+// skipped.
 //
 // Both objects get the decoder's defaults for the kind (oldObj is taken as stored, so
 // nothing is dropped from it), then the update path runs on private copies: the
@@ -169,24 +184,66 @@ func namespaceMismatch(meta *metav1.ObjectMeta, opts Options) field.ErrorList {
 	return nil
 }
 
-// updateNamespace mirrors the namespace step of rest.BeforeUpdate, the request's
-// namespace being the stored object's: an object without a namespace takes it, one
-// with another namespace is refused with NamespaceMismatchDetail as the only error.
-func updateNamespace(meta, old *metav1.ObjectMeta) field.ErrorList {
-	switch {
-	case meta.Namespace == old.Namespace:
-	case meta.Namespace == "" || old.Namespace == "":
-		meta.Namespace = old.Namespace
-	default:
-		return field.ErrorList{field.Invalid(rootPath("metadata").Child("namespace").P(), meta.Namespace, NamespaceMismatchDetail)}
-	}
-	return nil
-}
-
 // assignStoredMeta gives a private copy the name and namespace the store gives the
 // object before validation (see storedNameAndNamespace).
 func assignStoredMeta(meta *metav1.ObjectMeta, opts Options) {
 	meta.Name, meta.Namespace, _ = storedNameAndNamespace(meta, opts)
+}
+
+// orEmpty is p, or a new empty T when p is nil: a nil object of a supported kind is
+// validated as an empty one.
+func orEmpty[T any](p *T) *T {
+	if p == nil {
+		return new(T)
+	}
+	return p
+}
+
+// createSteps runs the steps of the create path every kind shares on a private copy
+// of the object, whose metadata is meta, and returns the refusal of the request, if
+// any: the request namespace (namespaceMismatch), the decoder's v1 defaults
+// (dflt), the name and namespace the store gives the object (assignStoredMeta), and
+// the strategy's PrepareForCreate (prepare). With Options.SkipDefaulting neither
+// dflt nor prepare runs.
+func createSteps(meta *metav1.ObjectMeta, opts Options, dflt, prepare func()) field.ErrorList {
+	if errs := namespaceMismatch(meta, opts); errs != nil {
+		return errs
+	}
+	if !opts.SkipDefaulting {
+		dflt()
+	}
+	assignStoredMeta(meta, opts)
+	if !opts.SkipDefaulting {
+		prepare()
+	}
+	return nil
+}
+
+// updateSteps runs the steps of the update path every kind shares on private copies
+// of the new and the stored object, whose metadata are meta and old, and returns the
+// refusal of the request, if any: the refusals of the update handler and the store
+// (refuseObjectUpdate, with the kind's resource res), the decoder's v1 defaults on
+// both objects (dflt), the stored generation (rest.BeforeUpdate), the strategy's
+// PrepareForUpdate (prepare; with Options.SkipDefaulting, which skips dflt and
+// prepare, keepStatus only carries the stored status over, when the kind has one),
+// and the metadata rest.BeforeUpdate carries over from the stored object
+// (carryOverMeta).
+func updateSteps(meta, old *metav1.ObjectMeta, res storedResource, opts Options, dflt, prepare, keepStatus func()) field.ErrorList {
+	if errs := refuseObjectUpdate(meta, old, res); errs != nil {
+		return errs
+	}
+	if !opts.SkipDefaulting {
+		dflt()
+	}
+	meta.Generation = old.Generation
+	switch {
+	case !opts.SkipDefaulting:
+		prepare()
+	case keepStatus != nil:
+		keepStatus()
+	}
+	carryOverMeta(meta, old)
+	return nil
 }
 
 // finishCreate is rest.ValidateCreate after the strategy's Validate: the generic

@@ -188,40 +188,27 @@ func takeRollbackTo(d *appsv1.Deployment) (rollbackTo *int64, errs field.ErrorLi
 }
 
 func validateDeploymentCreate(in *appsv1.Deployment, opts Options) field.ErrorList {
-	if in == nil {
-		in = &appsv1.Deployment{}
-	}
 	g := resolvedGates(opts)
-	d := defaulting.CopyDeployment(in, true)
+	d := defaulting.CopyDeployment(orEmpty(in), true)
 	rollbackTo, errs := takeRollbackTo(d)
 	if errs != nil {
 		return errs
 	}
-	if errs := namespaceMismatch(&d.ObjectMeta, opts); errs != nil {
+	if errs := createSteps(&d.ObjectMeta, opts,
+		func() { defaulting.DefaultDeployment(d, g) },
+		func() { defaulting.PrepareDeploymentForCreate(d, g) }); errs != nil {
 		return errs
-	}
-	if !opts.SkipDefaulting {
-		defaulting.DefaultDeployment(d, g)
-	}
-	assignStoredMeta(&d.ObjectMeta, opts)
-	if !opts.SkipDefaulting {
-		defaulting.PrepareDeploymentForCreate(d, g)
 	}
 	o := templateOptions(opts, &d.Spec.Template, nil)
 	errs = validateObjectMeta(&d.ObjectMeta, true, nameIsDNSSubdomain, rootPath("metadata"))
 	errs = append(errs, validateDeploymentSpec(&d.Spec, rollbackTo, rootPath("spec"), o)...)
-	return finishCreate(errs, &d.ObjectMeta, nil)
+	return finishCreate(errs, &d.ObjectMeta, templateDeclarative(&d.Spec.Template, nil, rootPath("spec").Child("template")))
 }
 
 func validateDeploymentUpdate(newIn, oldIn *appsv1.Deployment, opts Options) field.ErrorList {
-	if newIn == nil {
-		newIn = &appsv1.Deployment{}
-	}
-	if oldIn == nil {
-		oldIn = &appsv1.Deployment{}
-	}
 	g := resolvedGates(opts)
-	d := defaulting.CopyDeployment(newIn, true)
+	oldIn = orEmpty(oldIn)
+	d := defaulting.CopyDeployment(orEmpty(newIn), true)
 	rollbackTo, errs := takeRollbackTo(d)
 	if errs != nil {
 		return errs
@@ -229,30 +216,24 @@ func validateDeploymentUpdate(newIn, oldIn *appsv1.Deployment, opts Options) fie
 	old := defaulting.CopyDeployment(oldIn, true)
 	old.Status = *oldIn.Status.DeepCopy()
 	oldRollbackTo, _ := takeRollbackTo(old)
-	if errs := updateNamespace(&d.ObjectMeta, &old.ObjectMeta); errs != nil {
+	if errs := updateSteps(&d.ObjectMeta, &old.ObjectMeta, deploymentsResource, opts,
+		func() { defaulting.DefaultDeployment(d, g); defaulting.DefaultDeployment(old, g) },
+		func() {
+			defaulting.PrepareDeploymentForUpdate(d, old, g)
+			if !int64PtrEqual(rollbackTo, oldRollbackTo) && d.Generation == old.Generation {
+				// spec.rollbackTo is part of the internal spec.
+				d.Generation++
+			}
+		},
+		func() { d.Status = old.Status }); errs != nil {
 		return errs
 	}
-	if !opts.SkipDefaulting {
-		defaulting.DefaultDeployment(d, g)
-		defaulting.DefaultDeployment(old, g)
-	}
-	d.Generation = old.Generation
-	if !opts.SkipDefaulting {
-		defaulting.PrepareDeploymentForUpdate(d, old, g)
-		if !int64PtrEqual(rollbackTo, oldRollbackTo) && d.Generation == old.Generation {
-			// spec.rollbackTo is part of the internal spec.
-			d.Generation++
-		}
-	} else {
-		d.Status = old.Status
-	}
-	carryOverMeta(&d.ObjectMeta, &old.ObjectMeta)
 	o := templateOptions(opts, &d.Spec.Template, &old.Spec.Template)
 	specPath := rootPath("spec")
 	errs = validateObjectMetaUpdate(&d.ObjectMeta, &old.ObjectMeta, field.NewPath("metadata"))
 	errs = append(errs, validateDeploymentSpec(&d.Spec, rollbackTo, specPath, o)...)
 	errs = append(errs, immutable(d.Spec.Selector, old.Spec.Selector, specPath.Child("selector"))...)
-	return finishUpdate(errs, &d.ObjectMeta, &old.ObjectMeta, nil)
+	return finishUpdate(errs, &d.ObjectMeta, &old.ObjectMeta, templateDeclarative(&d.Spec.Template, &old.Spec.Template, rootPath("spec").Child("template")))
 }
 
 func int64PtrEqual(a, b *int64) bool {
@@ -283,7 +264,7 @@ func immutable(newVal, oldVal any, fldPath lpath) field.ErrorList {
 	if apidiff.Equal(newVal, oldVal) {
 		return nil
 	}
-	return field.ErrorList{field.Invalid(fldPath.P(), newVal, apimachineryvalidation.FieldImmutableErrorMsg)}
+	return field.ErrorList{field.Invalid(fldPath.P(), internalForm(newVal), apimachineryvalidation.FieldImmutableErrorMsg)}
 }
 
 // validateDeploymentSpec mirrors ValidateDeploymentSpec.
@@ -326,7 +307,7 @@ func validateDeploymentStrategy(s *appsv1.DeploymentStrategy, fldPath lpath) fie
 		}
 		return validateRollingUpdateDeployment(s.RollingUpdate, fldPath.Child("rollingUpdate"))
 	default:
-		return field.ErrorList{field.NotSupported(fldPath.P(), s, []string{string(appsv1.RecreateDeploymentStrategyType), string(appsv1.RollingUpdateDeploymentStrategyType)})}
+		return field.ErrorList{field.NotSupported(fldPath.P(), InternalForm{s}, []string{string(appsv1.RecreateDeploymentStrategyType), string(appsv1.RollingUpdateDeploymentStrategyType)})}
 	}
 	return nil
 }
@@ -345,58 +326,37 @@ func validateRollingUpdateDeployment(ru *appsv1.RollingUpdateDeployment, fldPath
 // ---- ReplicaSet ----
 
 func validateReplicaSetCreate(in *appsv1.ReplicaSet, opts Options) field.ErrorList {
-	if in == nil {
-		in = &appsv1.ReplicaSet{}
-	}
-	if errs := namespaceMismatch(&in.ObjectMeta, opts); errs != nil {
-		return errs
-	}
 	g := resolvedGates(opts)
-	rs := defaulting.CopyReplicaSet(in, true)
-	if !opts.SkipDefaulting {
-		defaulting.DefaultReplicaSet(rs, g)
-	}
-	assignStoredMeta(&rs.ObjectMeta, opts)
-	if !opts.SkipDefaulting {
-		defaulting.PrepareReplicaSetForCreate(rs, g)
+	rs := defaulting.CopyReplicaSet(orEmpty(in), true)
+	if errs := createSteps(&rs.ObjectMeta, opts,
+		func() { defaulting.DefaultReplicaSet(rs, g) },
+		func() { defaulting.PrepareReplicaSetForCreate(rs, g) }); errs != nil {
+		return errs
 	}
 	o := templateOptions(opts, &rs.Spec.Template, nil)
 	errs := validateObjectMeta(&rs.ObjectMeta, true, nameIsDNSSubdomain, rootPath("metadata"))
 	errs = append(errs, validateReplicaSetSpec(&rs.Spec, rootPath("spec"), o)...)
-	return finishCreate(errs, &rs.ObjectMeta, nil)
+	return finishCreate(errs, &rs.ObjectMeta, templateDeclarative(&rs.Spec.Template, nil, rootPath("spec").Child("template")))
 }
 
 func validateReplicaSetUpdate(newIn, oldIn *appsv1.ReplicaSet, opts Options) field.ErrorList {
-	if newIn == nil {
-		newIn = &appsv1.ReplicaSet{}
-	}
-	if oldIn == nil {
-		oldIn = &appsv1.ReplicaSet{}
-	}
 	g := resolvedGates(opts)
-	rs := defaulting.CopyReplicaSet(newIn, true)
+	oldIn = orEmpty(oldIn)
+	rs := defaulting.CopyReplicaSet(orEmpty(newIn), true)
 	old := defaulting.CopyReplicaSet(oldIn, true)
 	old.Status = *oldIn.Status.DeepCopy()
-	if errs := updateNamespace(&rs.ObjectMeta, &old.ObjectMeta); errs != nil {
+	if errs := updateSteps(&rs.ObjectMeta, &old.ObjectMeta, replicaSetsResource, opts,
+		func() { defaulting.DefaultReplicaSet(rs, g); defaulting.DefaultReplicaSet(old, g) },
+		func() { defaulting.PrepareReplicaSetForUpdate(rs, old, g) },
+		func() { rs.Status = old.Status }); errs != nil {
 		return errs
 	}
-	if !opts.SkipDefaulting {
-		defaulting.DefaultReplicaSet(rs, g)
-		defaulting.DefaultReplicaSet(old, g)
-	}
-	rs.Generation = old.Generation
-	if !opts.SkipDefaulting {
-		defaulting.PrepareReplicaSetForUpdate(rs, old, g)
-	} else {
-		rs.Status = old.Status
-	}
-	carryOverMeta(&rs.ObjectMeta, &old.ObjectMeta)
 	o := templateOptions(opts, &rs.Spec.Template, &old.Spec.Template)
 	specPath := rootPath("spec")
 	errs := validateObjectMetaUpdate(&rs.ObjectMeta, &old.ObjectMeta, field.NewPath("metadata"))
 	errs = append(errs, validateReplicaSetSpec(&rs.Spec, specPath, o)...)
 	errs = append(errs, immutable(rs.Spec.Selector, old.Spec.Selector, specPath.Child("selector"))...)
-	return finishUpdate(errs, &rs.ObjectMeta, &old.ObjectMeta, nil)
+	return finishUpdate(errs, &rs.ObjectMeta, &old.ObjectMeta, templateDeclarative(&rs.Spec.Template, &old.Spec.Template, rootPath("spec").Child("template")))
 }
 
 // validateReplicaSetSpec mirrors ValidateReplicaSetSpec.
@@ -432,43 +392,32 @@ func takeTemplateGeneration(ds *appsv1.DaemonSet) (int64, field.ErrorList) {
 }
 
 func validateDaemonSetCreate(in *appsv1.DaemonSet, opts Options) field.ErrorList {
-	if in == nil {
-		in = &appsv1.DaemonSet{}
-	}
 	g := resolvedGates(opts)
-	ds := defaulting.CopyDaemonSet(in, true)
+	ds := defaulting.CopyDaemonSet(orEmpty(in), true)
 	tg, errs := takeTemplateGeneration(ds)
 	if errs != nil {
 		return errs
 	}
-	if errs := namespaceMismatch(&ds.ObjectMeta, opts); errs != nil {
+	if errs := createSteps(&ds.ObjectMeta, opts,
+		func() { defaulting.DefaultDaemonSet(ds, g) },
+		func() {
+			defaulting.PrepareDaemonSetForCreate(ds, g)
+			if tg < 1 {
+				tg = 1
+			}
+		}); errs != nil {
 		return errs
-	}
-	if !opts.SkipDefaulting {
-		defaulting.DefaultDaemonSet(ds, g)
-	}
-	assignStoredMeta(&ds.ObjectMeta, opts)
-	if !opts.SkipDefaulting {
-		defaulting.PrepareDaemonSetForCreate(ds, g)
-		if tg < 1 {
-			tg = 1
-		}
 	}
 	o := templateOptions(opts, &ds.Spec.Template, nil)
 	errs = validateObjectMeta(&ds.ObjectMeta, true, nameIsDNSSubdomain, rootPath("metadata"))
 	errs = append(errs, validateDaemonSetSpec(&ds.Spec, tg, rootPath("spec"), o)...)
-	return finishCreate(errs, &ds.ObjectMeta, nil)
+	return finishCreate(errs, &ds.ObjectMeta, templateDeclarative(&ds.Spec.Template, nil, rootPath("spec").Child("template")))
 }
 
 func validateDaemonSetUpdate(newIn, oldIn *appsv1.DaemonSet, opts Options) field.ErrorList {
-	if newIn == nil {
-		newIn = &appsv1.DaemonSet{}
-	}
-	if oldIn == nil {
-		oldIn = &appsv1.DaemonSet{}
-	}
 	g := resolvedGates(opts)
-	ds := defaulting.CopyDaemonSet(newIn, true)
+	oldIn = orEmpty(oldIn)
+	ds := defaulting.CopyDaemonSet(orEmpty(newIn), true)
 	tg, errs := takeTemplateGeneration(ds)
 	if errs != nil {
 		return errs
@@ -476,30 +425,24 @@ func validateDaemonSetUpdate(newIn, oldIn *appsv1.DaemonSet, opts Options) field
 	old := defaulting.CopyDaemonSet(oldIn, true)
 	old.Status = *oldIn.Status.DeepCopy()
 	oldTG, _ := takeTemplateGeneration(old)
-	if errs := updateNamespace(&ds.ObjectMeta, &old.ObjectMeta); errs != nil {
+	if errs := updateSteps(&ds.ObjectMeta, &old.ObjectMeta, daemonSetsResource, opts,
+		func() { defaulting.DefaultDaemonSet(ds, g); defaulting.DefaultDaemonSet(old, g) },
+		func() {
+			tg = oldTG
+			if defaulting.PrepareDaemonSetForUpdate(ds, old, g) {
+				tg = oldTG + 1
+			}
+		},
+		func() { ds.Status = old.Status }); errs != nil {
 		return errs
 	}
-	if !opts.SkipDefaulting {
-		defaulting.DefaultDaemonSet(ds, g)
-		defaulting.DefaultDaemonSet(old, g)
-	}
-	ds.Generation = old.Generation
-	if !opts.SkipDefaulting {
-		tg = oldTG
-		if defaulting.PrepareDaemonSetForUpdate(ds, old, g) {
-			tg = oldTG + 1
-		}
-	} else {
-		ds.Status = old.Status
-	}
-	carryOverMeta(&ds.ObjectMeta, &old.ObjectMeta)
 	o := templateOptions(opts, &ds.Spec.Template, &old.Spec.Template)
 	o.allowInvalidLabelValueInSelector = o.allowInvalidLabelValueInSelector || selectorHasInvalidLabelValue(old.Spec.Selector)
 	specPath := rootPath("spec")
 	errs = validateObjectMetaUpdate(&ds.ObjectMeta, &old.ObjectMeta, field.NewPath("metadata"))
 	errs = append(errs, validateDaemonSetSpecUpdate(&ds.Spec, &old.Spec, tg, oldTG, specPath)...)
 	errs = append(errs, validateDaemonSetSpec(&ds.Spec, tg, specPath, o)...)
-	return finishUpdate(errs, &ds.ObjectMeta, &old.ObjectMeta, nil)
+	return finishUpdate(errs, &ds.ObjectMeta, &old.ObjectMeta, templateDeclarative(&ds.Spec.Template, &old.Spec.Template, rootPath("spec").Child("template")))
 }
 
 // selectorHasInvalidLabelValue mirrors metav1validation.LabelSelectorHasInvalidLabelValue.
@@ -565,7 +508,7 @@ func validateDaemonSetUpdateStrategy(s *appsv1.DaemonSetUpdateStrategy, fldPath 
 		}
 		return validateRollingUpdateDaemonSet(s.RollingUpdate, fldPath.Child("rollingUpdate"))
 	default:
-		return field.ErrorList{field.NotSupported(fldPath.P(), s, []string{string(appsv1.RollingUpdateDaemonSetStrategyType), string(appsv1.OnDeleteDaemonSetStrategyType)})}
+		return field.ErrorList{field.NotSupported(fldPath.P(), InternalForm{s}, []string{string(appsv1.RollingUpdateDaemonSetStrategyType), string(appsv1.OnDeleteDaemonSetStrategyType)})}
 	}
 	return nil
 }
@@ -607,56 +550,37 @@ func clearClaimTypeMeta(ss *appsv1.StatefulSet) {
 }
 
 func validateStatefulSetCreate(in *appsv1.StatefulSet, opts Options) field.ErrorList {
-	if in == nil {
-		in = &appsv1.StatefulSet{}
-	}
-	if errs := namespaceMismatch(&in.ObjectMeta, opts); errs != nil {
-		return errs
-	}
 	g := resolvedGates(opts)
-	ss := defaulting.CopyStatefulSet(in, true)
-	if !opts.SkipDefaulting {
-		defaulting.DefaultStatefulSet(ss, g)
-	}
+	ss := defaulting.CopyStatefulSet(orEmpty(in), true)
+	// The conversion; the decoder's defaults leave the claims' TypeMeta alone.
 	clearClaimTypeMeta(ss)
-	assignStoredMeta(&ss.ObjectMeta, opts)
-	if !opts.SkipDefaulting {
-		defaulting.PrepareStatefulSetForCreate(ss, g)
+	if errs := createSteps(&ss.ObjectMeta, opts,
+		func() { defaulting.DefaultStatefulSet(ss, g) },
+		func() { defaulting.PrepareStatefulSetForCreate(ss, g) }); errs != nil {
+		return errs
 	}
 	o := templateOptions(opts, &ss.Spec.Template, nil)
 	setOpts := statefulSetOptions{allowRecreateStrategy: g.StatefulSetRecreateStrategy}
 	errs := validateObjectMeta(&ss.ObjectMeta, true, nameIsDNSLabel, rootPath("metadata"))
 	errs = append(errs, validateStatefulSetSpec(&ss.Spec, rootPath("spec"), o, setOpts)...)
-	return finishCreate(errs, &ss.ObjectMeta, nil)
+	return finishCreate(errs, &ss.ObjectMeta, templateDeclarative(&ss.Spec.Template, nil, rootPath("spec").Child("template")))
 }
 
 func validateStatefulSetUpdate(newIn, oldIn *appsv1.StatefulSet, opts Options) field.ErrorList {
-	if newIn == nil {
-		newIn = &appsv1.StatefulSet{}
-	}
-	if oldIn == nil {
-		oldIn = &appsv1.StatefulSet{}
-	}
 	g := resolvedGates(opts)
-	ss := defaulting.CopyStatefulSet(newIn, true)
+	oldIn = orEmpty(oldIn)
+	ss := defaulting.CopyStatefulSet(orEmpty(newIn), true)
 	old := defaulting.CopyStatefulSet(oldIn, true)
 	old.Status = *oldIn.Status.DeepCopy()
-	if errs := updateNamespace(&ss.ObjectMeta, &old.ObjectMeta); errs != nil {
-		return errs
-	}
-	if !opts.SkipDefaulting {
-		defaulting.DefaultStatefulSet(ss, g)
-		defaulting.DefaultStatefulSet(old, g)
-	}
+	// The conversion; the decoder's defaults leave the claims' TypeMeta alone.
 	clearClaimTypeMeta(ss)
 	clearClaimTypeMeta(old)
-	ss.Generation = old.Generation
-	if !opts.SkipDefaulting {
-		defaulting.PrepareStatefulSetForUpdate(ss, old, g)
-	} else {
-		ss.Status = old.Status
+	if errs := updateSteps(&ss.ObjectMeta, &old.ObjectMeta, statefulSetsResource, opts,
+		func() { defaulting.DefaultStatefulSet(ss, g); defaulting.DefaultStatefulSet(old, g) },
+		func() { defaulting.PrepareStatefulSetForUpdate(ss, old, g) },
+		func() { ss.Status = old.Status }); errs != nil {
+		return errs
 	}
-	carryOverMeta(&ss.ObjectMeta, &old.ObjectMeta)
 	o := templateOptions(opts, &ss.Spec.Template, &old.Spec.Template)
 	setOpts := statefulSetOptions{
 		allowInvalidServiceName:    true,
@@ -674,7 +598,7 @@ func validateStatefulSetUpdate(newIn, oldIn *appsv1.StatefulSet, opts Options) f
 	errs = append(errs, withOrigin(immutable(ss.Spec.VolumeClaimTemplates, old.Spec.VolumeClaimTemplates, specPath.Child("volumeClaimTemplates")), "immutable")...)
 	errs = append(errs, withOrigin(immutable(ss.Spec.ServiceName, old.Spec.ServiceName, specPath.Child("serviceName")), "immutable")...)
 	errs = append(errs, withOrigin(immutable(ss.Spec.PodManagementPolicy, old.Spec.PodManagementPolicy, specPath.Child("podManagementPolicy")), "immutable")...)
-	return finishUpdate(errs, &ss.ObjectMeta, &old.ObjectMeta, nil)
+	return finishUpdate(errs, &ss.ObjectMeta, &old.ObjectMeta, templateDeclarative(&ss.Spec.Template, &old.Spec.Template, rootPath("spec").Child("template")))
 }
 
 // withOrigin sets the origin of every error and marks it covered by declarative
@@ -711,7 +635,7 @@ func validateStatefulSetSpec(spec *appsv1.StatefulSetSpec, fldPath lpath, o podV
 		errs = append(errs, field.Required(usPath.P(), ""))
 	case us.Type == appsv1.OnDeleteStatefulSetStrategyType:
 		if us.RollingUpdate != nil {
-			errs = append(errs, field.Invalid(usPath.Child("rollingUpdate").P(), us.RollingUpdate, onlyRolling))
+			errs = append(errs, field.Invalid(usPath.Child("rollingUpdate").P(), InternalForm{us.RollingUpdate}, onlyRolling))
 		}
 	case us.Type == appsv1.RollingUpdateStatefulSetStrategyType:
 		if us.RollingUpdate != nil {
@@ -719,14 +643,14 @@ func validateStatefulSetSpec(spec *appsv1.StatefulSetSpec, fldPath lpath, o podV
 		}
 	case us.Type == appsv1.RecreateStatefulSetStrategyType && setOpts.allowRecreateStrategy:
 		if us.RollingUpdate != nil {
-			errs = append(errs, field.Invalid(usPath.Child("rollingUpdate").P(), us.RollingUpdate, onlyRolling))
+			errs = append(errs, field.Invalid(usPath.Child("rollingUpdate").P(), InternalForm{us.RollingUpdate}, onlyRolling))
 		}
 	default:
 		valid := fmt.Sprintf("must be '%s' or '%s'", appsv1.RollingUpdateStatefulSetStrategyType, appsv1.OnDeleteStatefulSetStrategyType)
 		if setOpts.allowRecreateStrategy {
 			valid = fmt.Sprintf("must be '%s', '%s', or '%s'", appsv1.RollingUpdateStatefulSetStrategyType, appsv1.OnDeleteStatefulSetStrategyType, appsv1.RecreateStatefulSetStrategyType)
 		}
-		errs = append(errs, field.Invalid(usPath.P(), *us, valid))
+		errs = append(errs, field.Invalid(usPath.P(), InternalForm{*us}, valid))
 	}
 
 	if p := spec.PersistentVolumeClaimRetentionPolicy; p != nil {

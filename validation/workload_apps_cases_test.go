@@ -262,14 +262,14 @@ func init() {
 		objectCase{name: "empty restart policy", obj: sts(ssTemplate(wlTemplate(withRestart(""))))},
 		objectCase{name: "invalid update strategy", obj: sts(ssReplicas(3), ssStrategy("foo")),
 			want: []string{
-				"spec.updateStrategy: Invalid value: {\"type\":\"foo\"}: must be 'RollingUpdate' or 'OnDelete'",
+				"spec.updateStrategy: Invalid value: {\"Type\":\"foo\",\"RollingUpdate\":null}: must be 'RollingUpdate' or 'OnDelete'",
 			},
 		},
 		// Defaulted to RollingUpdate.
 		objectCase{name: "empty update strategy", obj: sts(ssReplicas(3), ssStrategy(""))},
 		objectCase{name: "invalid rolling update", obj: sts(ssReplicas(3), ssStrategy(appsv1.OnDeleteStatefulSetStrategyType), ssPartition(1)),
 			want: []string{
-				"spec.updateStrategy.rollingUpdate: Invalid value: {\"partition\":1}: only allowed for updateStrategy 'RollingUpdate'",
+				"spec.updateStrategy.rollingUpdate: Invalid value: {\"Partition\":1,\"MaxUnavailable\":null}: only allowed for updateStrategy 'RollingUpdate'",
 			},
 		},
 		objectCase{name: "negative parition", obj: sts(ssReplicas(3), ssPartition(-1)),
@@ -357,12 +357,12 @@ func init() {
 		},
 		objectCase{name: "recreate strategy forbidden", obj: sts(ssStrategy(appsv1.RecreateStatefulSetStrategyType)),
 			want: []string{
-				"spec.updateStrategy: Invalid value: {\"type\":\"Recreate\"}: must be 'RollingUpdate' or 'OnDelete'",
+				"spec.updateStrategy: Invalid value: {\"Type\":\"Recreate\",\"RollingUpdate\":null}: must be 'RollingUpdate' or 'OnDelete'",
 			},
 		},
 		objectCase{name: "invalid rolling update config with recreate strategy", features: recreate, obj: sts(ssStrategy(appsv1.RecreateStatefulSetStrategyType), ssPartition(2)),
 			want: []string{
-				"spec.updateStrategy.rollingUpdate: Invalid value: {\"partition\":2}: only allowed for updateStrategy 'RollingUpdate'",
+				"spec.updateStrategy.rollingUpdate: Invalid value: {\"Partition\":2,\"MaxUnavailable\":null}: only allowed for updateStrategy 'RollingUpdate'",
 			},
 		},
 		// podlife's own: the claim template checks upstream's table does not reach.
@@ -482,9 +482,11 @@ func init() {
 		objectCase{name: "switch from Recreate to RollingUpdate, RecreateFG off", old: stsUpdate(ssStrategy(appsv1.RecreateStatefulSetStrategyType)), obj: stsUpdate()},
 		objectCase{name: "switch from Recreate to OnDelete, RecreateFG on", features: recreate, old: stsUpdate(ssStrategy(appsv1.RecreateStatefulSetStrategyType)), obj: stsUpdate(ssStrategy(appsv1.OnDeleteStatefulSetStrategyType))},
 		objectCase{name: "switch from Recreate to OnDelete, RecreateFG off", old: stsUpdate(ssStrategy(appsv1.RecreateStatefulSetStrategyType)), obj: stsUpdate(ssStrategy(appsv1.OnDeleteStatefulSetStrategyType))},
+		// The server refuses a body that names another object than the URL (the stored
+		// object's) before validation (400 Bad Request; see RefusalOf).
 		objectCase{name: "update name", old: stsUpdate(ssName("abc")), obj: stsUpdate(ssName("abc2")),
 			want: []string{
-				"metadata.name: Invalid value: \"abc2\": field is immutable",
+				"metadata.name: Invalid value: \"abc2\": the name of the object (abc2) does not match the name on the URL (abc)",
 			},
 		},
 		// The server refuses a namespace that is not the stored object's (the request's).
@@ -517,17 +519,17 @@ func init() {
 		},
 		objectCase{name: "update pvc template size", old: stsUpdate(ssClaims(pvcABC)), obj: stsUpdate(ssClaims(pvcResized)),
 			want: []string{
-				"spec.volumeClaimTemplates: Invalid value: [{\"metadata\":{\"name\":\"pvc-abc\"},\"spec\":{\"accessModes\":[\"ReadWriteOnce\"],\"resources\":{\"requests\":{\"storage\":\"2Gi\"}},\"storageClassName\":\"storage-class1\",\"volumeMode\":\"Filesystem\"},\"status\":{\"phase\":\"Pending\"}}]: field is immutable",
+				"spec.volumeClaimTemplates: Invalid value: [{\"name\":\"pvc-abc\",\"Spec\":{\"AccessModes\":[\"ReadWriteOnce\"],\"Selector\":null,\"Resources\":{\"Limits\":null,\"Requests\":{\"storage\":\"2Gi\"}},\"VolumeName\":\"\",\"StorageClassName\":\"storage-class1\",\"VolumeMode\":\"Filesystem\",\"DataSource\":null,\"DataSourceRef\":null,\"VolumeAttributesClassName\":null},\"Status\":{\"Phase\":\"Pending\",\"AccessModes\":null,\"Capacity\":null,\"Conditions\":null,\"AllocatedResources\":null,\"AllocatedResourceStatuses\":null,\"CurrentVolumeAttributesClassName\":null,\"ModifyVolumeStatus\":null,\"HealthStatus\":null}}]: field is immutable",
 			},
 		},
 		objectCase{name: "update pvc template storage class", old: stsUpdate(ssClaims(pvcABC)), obj: stsUpdate(ssClaims(pvcReclassed)),
 			want: []string{
-				"spec.volumeClaimTemplates: Invalid value: [{\"metadata\":{\"name\":\"pvc-abc\"},\"spec\":{\"accessModes\":[\"ReadWriteOnce\"],\"resources\":{\"requests\":{\"storage\":\"1Gi\"}},\"storageClassName\":\"storage-class2\",\"volumeMode\":\"Filesystem\"},\"status\":{\"phase\":\"Pending\"}}]: field is immutable",
+				"spec.volumeClaimTemplates: Invalid value: [{\"name\":\"pvc-abc\",\"Spec\":{\"AccessModes\":[\"ReadWriteOnce\"],\"Selector\":null,\"Resources\":{\"Limits\":null,\"Requests\":{\"storage\":\"1Gi\"}},\"VolumeName\":\"\",\"StorageClassName\":\"storage-class2\",\"VolumeMode\":\"Filesystem\",\"DataSource\":null,\"DataSourceRef\":null,\"VolumeAttributesClassName\":null},\"Status\":{\"Phase\":\"Pending\",\"AccessModes\":null,\"Capacity\":null,\"Conditions\":null,\"AllocatedResources\":null,\"AllocatedResourceStatuses\":null,\"CurrentVolumeAttributesClassName\":null,\"ModifyVolumeStatus\":null,\"HealthStatus\":null}}]: field is immutable",
 			},
 		},
 		objectCase{name: "add new pvc template", old: stsUpdate(ssClaims(pvcABC)), obj: stsUpdate(ssClaims(pvcABC, pvcABC2)),
 			want: []string{
-				"spec.volumeClaimTemplates: Invalid value: [{\"metadata\":{\"name\":\"pvc-abc\"},\"spec\":{\"accessModes\":[\"ReadWriteOnce\"],\"resources\":{\"requests\":{\"storage\":\"1Gi\"}},\"storageClassName\":\"storage-class1\",\"volumeMode\":\"Filesystem\"},\"status\":{\"phase\":\"Pending\"}},{\"metadata\":{\"name\":\"pvc-abc2\"},\"spec\":{\"accessModes\":[\"ReadWriteOnce\"],\"resources\":{\"requests\":{\"storage\":\"2Gi\"}},\"storageClassName\":\"storage-class2\",\"volumeMode\":\"Filesystem\"},\"status\":{\"phase\":\"Pending\"}}]: field is immutable",
+				"spec.volumeClaimTemplates: Invalid value: [{\"name\":\"pvc-abc\",\"Spec\":{\"AccessModes\":[\"ReadWriteOnce\"],\"Selector\":null,\"Resources\":{\"Limits\":null,\"Requests\":{\"storage\":\"1Gi\"}},\"VolumeName\":\"\",\"StorageClassName\":\"storage-class1\",\"VolumeMode\":\"Filesystem\",\"DataSource\":null,\"DataSourceRef\":null,\"VolumeAttributesClassName\":null},\"Status\":{\"Phase\":\"Pending\",\"AccessModes\":null,\"Capacity\":null,\"Conditions\":null,\"AllocatedResources\":null,\"AllocatedResourceStatuses\":null,\"CurrentVolumeAttributesClassName\":null,\"ModifyVolumeStatus\":null,\"HealthStatus\":null}},{\"name\":\"pvc-abc2\",\"Spec\":{\"AccessModes\":[\"ReadWriteOnce\"],\"Selector\":null,\"Resources\":{\"Limits\":null,\"Requests\":{\"storage\":\"2Gi\"}},\"VolumeName\":\"\",\"StorageClassName\":\"storage-class2\",\"VolumeMode\":\"Filesystem\",\"DataSource\":null,\"DataSourceRef\":null,\"VolumeAttributesClassName\":null},\"Status\":{\"Phase\":\"Pending\",\"AccessModes\":null,\"Capacity\":null,\"Conditions\":null,\"AllocatedResources\":null,\"AllocatedResourceStatuses\":null,\"CurrentVolumeAttributesClassName\":null,\"ModifyVolumeStatus\":null,\"HealthStatus\":null}}]: field is immutable",
 			},
 		},
 		objectCase{name: "valid old spec but invalid new spec", old: stsUpdate(), obj: stsUpdate(ssTemplate(wlTemplate(withLabels(invalidLabels()), withoutContainers))),
@@ -539,12 +541,12 @@ func init() {
 		},
 		objectCase{name: "switch from RollingUpdate to Recreate, RecreateFG off", old: stsUpdate(), obj: stsUpdate(ssStrategy(appsv1.RecreateStatefulSetStrategyType)),
 			want: []string{
-				"spec.updateStrategy: Invalid value: {\"type\":\"Recreate\"}: must be 'RollingUpdate' or 'OnDelete'",
+				"spec.updateStrategy: Invalid value: {\"Type\":\"Recreate\",\"RollingUpdate\":null}: must be 'RollingUpdate' or 'OnDelete'",
 			},
 		},
 		objectCase{name: "switch from OnDelete to Recreate, RecreateFG off", old: stsUpdate(ssStrategy(appsv1.OnDeleteStatefulSetStrategyType)), obj: stsUpdate(ssStrategy(appsv1.RecreateStatefulSetStrategyType)),
 			want: []string{
-				"spec.updateStrategy: Invalid value: {\"type\":\"Recreate\"}: must be 'RollingUpdate' or 'OnDelete'",
+				"spec.updateStrategy: Invalid value: {\"Type\":\"Recreate\",\"RollingUpdate\":null}: must be 'RollingUpdate' or 'OnDelete'",
 			},
 		},
 		// podlife's own: a claim template's apiVersion and kind are not part of it.
@@ -732,7 +734,7 @@ func init() {
 		},
 		objectCase{name: "invalid update strategy", old: dsStored("1"), obj: dsStored("1", func(ds *appsv1.DaemonSet) { ds.Spec.UpdateStrategy.Type = "Random" }),
 			want: []string{
-				"spec.updateStrategy: Unsupported value: {\"type\":\"Random\"}: supported values: \"RollingUpdate\", \"OnDelete\"",
+				"spec.updateStrategy: Unsupported value: {\"Type\":\"Random\",\"RollingUpdate\":null}: supported values: \"RollingUpdate\", \"OnDelete\"",
 			},
 		},
 		// The registry keeps the stored generation (the new object's is ignored).
@@ -881,7 +883,7 @@ func init() {
 		},
 		objectCase{name: "supported values: \"Recreate\", \"RollingUpdate\"", obj: deploy(func(d *appsv1.Deployment) { d.Spec.Strategy.Type = "randomType" }),
 			want: []string{
-				"spec.strategy: Unsupported value: {\"type\":\"randomType\",\"rollingUpdate\":{\"maxUnavailable\":1,\"maxSurge\":1}}: supported values: \"Recreate\", \"RollingUpdate\"",
+				"spec.strategy: Unsupported value: {\"Type\":\"randomType\",\"RollingUpdate\":{\"MaxUnavailable\":1,\"MaxSurge\":1}}: supported values: \"Recreate\", \"RollingUpdate\"",
 			},
 		},
 		objectCase{name: "may not be specified when strategy `type` is 'Recreate'", obj: deploy(dpStrategy(appsv1.DeploymentStrategy{Type: appsv1.RecreateDeploymentStrategyType, RollingUpdate: &appsv1.RollingUpdateDeployment{}})),

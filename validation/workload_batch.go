@@ -94,23 +94,19 @@ func successPolicyPanics(spec *batchv1.JobSpec) bool {
 }
 
 func validateJobCreate(in *batchv1.Job, opts Options) field.ErrorList {
-	if in == nil {
-		in = &batchv1.Job{}
-	}
-	if errs := namespaceMismatch(&in.ObjectMeta, opts); errs != nil {
+	g := resolvedGates(opts)
+	j := defaulting.CopyJob(orEmpty(in), true)
+	if errs := createSteps(&j.ObjectMeta, opts,
+		func() { defaulting.DefaultJob(j, g) },
+		func() {
+			// The store's uid, from which the registry generates the selector.
+			j.UID = GeneratedUID
+			defaulting.PrepareJobForCreate(j, g)
+		}); errs != nil {
 		return errs
 	}
-	g := resolvedGates(opts)
-	j := defaulting.CopyJob(in, true)
-	if !opts.SkipDefaulting {
-		defaulting.DefaultJob(j, g)
-	}
-	assignStoredMeta(&j.ObjectMeta, opts)
-	if !opts.SkipDefaulting || j.UID == "" {
+	if j.UID == "" {
 		j.UID = GeneratedUID
-	}
-	if !opts.SkipDefaulting {
-		defaulting.PrepareJobForCreate(j, g)
 	}
 	if successPolicyPanics(&j.Spec) {
 		return serverPanic()
@@ -120,34 +116,21 @@ func validateJobCreate(in *batchv1.Job, opts Options) field.ErrorList {
 	errs = append(errs, validateGeneratedSelector(j, o.requirePrefixedLabels)...)
 	errs = append(errs, validateJobSpecWithSelector(&j.Spec, nil, rootPath("spec"), o.pod)...)
 	errs = append(errs, validateNameAllowsCompletions(j)...)
-	return finishCreate(sortMapRuns(errs, "metadata.labels"), &j.ObjectMeta, nil)
+	return finishCreate(sortMapRuns(errs, "metadata.labels"), &j.ObjectMeta, jobSpecDeclarative(&j.Spec, nil, rootPath("spec"), g.WorkloadWithJob))
 }
 
 func validateJobUpdate(newIn, oldIn *batchv1.Job, opts Options) field.ErrorList {
-	if newIn == nil {
-		newIn = &batchv1.Job{}
-	}
-	if oldIn == nil {
-		oldIn = &batchv1.Job{}
-	}
 	g := resolvedGates(opts)
-	j := defaulting.CopyJob(newIn, true)
+	oldIn = orEmpty(oldIn)
+	j := defaulting.CopyJob(orEmpty(newIn), true)
 	old := defaulting.CopyJob(oldIn, true)
 	old.Status = *oldIn.Status.DeepCopy()
-	if errs := updateNamespace(&j.ObjectMeta, &old.ObjectMeta); errs != nil {
+	if errs := updateSteps(&j.ObjectMeta, &old.ObjectMeta, jobsResource, opts,
+		func() { defaulting.DefaultJob(j, g); defaulting.DefaultJob(old, g) },
+		func() { defaulting.PrepareJobForUpdate(j, old, g) },
+		func() { j.Status = old.Status }); errs != nil {
 		return errs
 	}
-	if !opts.SkipDefaulting {
-		defaulting.DefaultJob(j, g)
-		defaulting.DefaultJob(old, g)
-	}
-	j.Generation = old.Generation
-	if !opts.SkipDefaulting {
-		defaulting.PrepareJobForUpdate(j, old, g)
-	} else {
-		j.Status = old.Status
-	}
-	carryOverMeta(&j.ObjectMeta, &old.ObjectMeta)
 	if successPolicyPanics(&j.Spec) {
 		return serverPanic()
 	}
@@ -156,7 +139,7 @@ func validateJobUpdate(newIn, oldIn *batchv1.Job, opts Options) field.ErrorList 
 	errs := validateObjectMetaUpdate(&j.ObjectMeta, &old.ObjectMeta, field.NewPath("metadata"))
 	errs = append(errs, validateJobSpecUpdate(&j.Spec, &old.Spec, specPath, o)...)
 	errs = append(errs, validateNameAllowsCompletions(j)...)
-	return finishUpdate(errs, &j.ObjectMeta, &old.ObjectMeta, nil)
+	return finishUpdate(errs, &j.ObjectMeta, &old.ObjectMeta, jobSpecDeclarative(&j.Spec, &old.Spec, rootPath("spec"), g.WorkloadWithJob))
 }
 
 // jobUpdateOptions mirrors validationOptionsForJob with a stored Job.
@@ -316,13 +299,14 @@ func validateJobSpec(spec, old *batchv1.JobSpec, fldPath lpath, o podValidationO
 	}
 	if spec.SuccessPolicy != nil {
 		if spec.CompletionMode == nil || *spec.CompletionMode != batchv1.IndexedCompletion {
-			errs = append(errs, field.Invalid(fldPath.Child("successPolicy").P(), *spec.SuccessPolicy, "requires indexed completion mode"))
+			errs = append(errs, field.Invalid(fldPath.Child("successPolicy").P(), InternalForm{*spec.SuccessPolicy}, "requires indexed completion mode"))
 		} else {
 			errs = append(errs, validateSuccessPolicy(spec, fldPath.Child("successPolicy"))...)
 		}
 	}
 	errs = append(errs, validatePodReplacementPolicy(spec, fldPath.Child("podReplacementPolicy"))...)
 	errs = append(errs, validateGangMinCount(spec, fldPath.Child("scheduling"))...)
+	errs = append(errs, validateJobSchedulingPolicy(spec, fldPath.Child("scheduling"))...)
 
 	tPath := fldPath.Child("template")
 	errs = append(errs, validateTemplate(&spec.Template, tPath, o)...)
@@ -709,20 +693,12 @@ func validateJobTemplateUpdate(spec, old *batchv1.JobSpec, fldPath lpath, o jobO
 // ---- CronJob ----
 
 func validateCronJobCreate(in *batchv1.CronJob, opts Options) field.ErrorList {
-	if in == nil {
-		in = &batchv1.CronJob{}
-	}
-	if errs := namespaceMismatch(&in.ObjectMeta, opts); errs != nil {
-		return errs
-	}
 	g := resolvedGates(opts)
-	cj := defaulting.CopyCronJob(in, true)
-	if !opts.SkipDefaulting {
-		defaulting.DefaultCronJob(cj, g)
-	}
-	assignStoredMeta(&cj.ObjectMeta, opts)
-	if !opts.SkipDefaulting {
-		defaulting.PrepareCronJobForCreate(cj, g)
+	cj := defaulting.CopyCronJob(orEmpty(in), true)
+	if errs := createSteps(&cj.ObjectMeta, opts,
+		func() { defaulting.DefaultCronJob(cj, g) },
+		func() { defaulting.PrepareCronJobForCreate(cj, g) }); errs != nil {
+		return errs
 	}
 	if successPolicyPanics(&cj.Spec.JobTemplate.Spec) {
 		return serverPanic()
@@ -733,41 +709,32 @@ func validateCronJobCreate(in *batchv1.CronJob, opts Options) field.ErrorList {
 	if len(cj.Name) > maxCronJobNameLength {
 		errs = append(errs, field.Invalid(field.NewPath("metadata").Child("name"), cj.Name, fmt.Sprintf("must be no more than %d characters", maxCronJobNameLength)))
 	}
-	return finishCreate(errs, &cj.ObjectMeta, cronJobDeclarative(cj, nil, g))
+	enforced := cronJobDeclarative(cj, nil, g)
+	enforced = append(enforced, jobSpecDeclarative(&cj.Spec.JobTemplate.Spec, nil, rootPath("spec").Child("jobTemplate", "spec"), g.WorkloadWithJob)...)
+	return finishCreate(errs, &cj.ObjectMeta, enforced)
 }
 
 func validateCronJobUpdate(newIn, oldIn *batchv1.CronJob, opts Options) field.ErrorList {
-	if newIn == nil {
-		newIn = &batchv1.CronJob{}
-	}
-	if oldIn == nil {
-		oldIn = &batchv1.CronJob{}
-	}
 	g := resolvedGates(opts)
-	cj := defaulting.CopyCronJob(newIn, true)
+	oldIn = orEmpty(oldIn)
+	cj := defaulting.CopyCronJob(orEmpty(newIn), true)
 	old := defaulting.CopyCronJob(oldIn, true)
 	old.Status = *oldIn.Status.DeepCopy()
-	if errs := updateNamespace(&cj.ObjectMeta, &old.ObjectMeta); errs != nil {
+	if errs := updateSteps(&cj.ObjectMeta, &old.ObjectMeta, cronJobsResource, opts,
+		func() { defaulting.DefaultCronJob(cj, g); defaulting.DefaultCronJob(old, g) },
+		func() { defaulting.PrepareCronJobForUpdate(cj, old, g) },
+		func() { cj.Status = old.Status }); errs != nil {
 		return errs
 	}
-	if !opts.SkipDefaulting {
-		defaulting.DefaultCronJob(cj, g)
-		defaulting.DefaultCronJob(old, g)
-	}
-	cj.Generation = old.Generation
-	if !opts.SkipDefaulting {
-		defaulting.PrepareCronJobForUpdate(cj, old, g)
-	} else {
-		cj.Status = old.Status
-	}
-	carryOverMeta(&cj.ObjectMeta, &old.ObjectMeta)
 	if successPolicyPanics(&cj.Spec.JobTemplate.Spec) {
 		return serverPanic()
 	}
 	o := templateOptions(opts, &cj.Spec.JobTemplate.Spec.Template, &old.Spec.JobTemplate.Spec.Template)
 	errs := validateObjectMetaUpdate(&cj.ObjectMeta, &old.ObjectMeta, field.NewPath("metadata"))
 	errs = append(errs, validateCronJobSpec(&cj.Spec, &old.Spec, rootPath("spec"), o)...)
-	return finishUpdate(errs, &cj.ObjectMeta, &old.ObjectMeta, cronJobDeclarative(cj, old, g))
+	enforced := cronJobDeclarative(cj, old, g)
+	enforced = append(enforced, jobSpecDeclarative(&cj.Spec.JobTemplate.Spec, &old.Spec.JobTemplate.Spec, rootPath("spec").Child("jobTemplate", "spec"), g.WorkloadWithJob)...)
+	return finishUpdate(errs, &cj.ObjectMeta, &old.ObjectMeta, enforced)
 }
 
 // validateCronJobSpec mirrors validateCronJobSpec.

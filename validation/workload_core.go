@@ -22,53 +22,32 @@ import (
 // ---- PodTemplate ----
 
 func validatePodTemplateCreate(in *corev1.PodTemplate, opts Options) field.ErrorList {
-	if in == nil {
-		in = &corev1.PodTemplate{}
-	}
-	if errs := namespaceMismatch(&in.ObjectMeta, opts); errs != nil {
-		return errs
-	}
 	g := resolvedGates(opts)
-	pt := defaulting.CopyPodTemplate(in, true)
-	if !opts.SkipDefaulting {
-		defaulting.DefaultPodTemplate(pt, g)
-	}
-	assignStoredMeta(&pt.ObjectMeta, opts)
-	if !opts.SkipDefaulting {
-		defaulting.PreparePodTemplateForCreate(pt, g)
+	pt := defaulting.CopyPodTemplate(orEmpty(in), true)
+	if errs := createSteps(&pt.ObjectMeta, opts,
+		func() { defaulting.DefaultPodTemplate(pt, g) },
+		func() { defaulting.PreparePodTemplateForCreate(pt, g) }); errs != nil {
+		return errs
 	}
 	o := templateOptions(opts, &pt.Template, nil)
 	errs := validateObjectMeta(&pt.ObjectMeta, true, nameIsDNSSubdomain, rootPath("metadata"))
 	errs = append(errs, validateTemplate(&pt.Template, rootPath("template"), o)...)
-	return finishCreate(errs, &pt.ObjectMeta, nil)
+	return finishCreate(errs, &pt.ObjectMeta, templateDeclarative(&pt.Template, nil, rootPath("template")))
 }
 
 func validatePodTemplateUpdate(newIn, oldIn *corev1.PodTemplate, opts Options) field.ErrorList {
-	if newIn == nil {
-		newIn = &corev1.PodTemplate{}
-	}
-	if oldIn == nil {
-		oldIn = &corev1.PodTemplate{}
-	}
 	g := resolvedGates(opts)
-	pt := defaulting.CopyPodTemplate(newIn, true)
-	old := defaulting.CopyPodTemplate(oldIn, true)
-	if errs := updateNamespace(&pt.ObjectMeta, &old.ObjectMeta); errs != nil {
+	pt := defaulting.CopyPodTemplate(orEmpty(newIn), true)
+	old := defaulting.CopyPodTemplate(orEmpty(oldIn), true)
+	if errs := updateSteps(&pt.ObjectMeta, &old.ObjectMeta, podTemplatesResource, opts,
+		func() { defaulting.DefaultPodTemplate(pt, g); defaulting.DefaultPodTemplate(old, g) },
+		func() { defaulting.PreparePodTemplateForUpdate(pt, old, g) }, nil); errs != nil {
 		return errs
 	}
-	if !opts.SkipDefaulting {
-		defaulting.DefaultPodTemplate(pt, g)
-		defaulting.DefaultPodTemplate(old, g)
-	}
-	pt.Generation = old.Generation
-	if !opts.SkipDefaulting {
-		defaulting.PreparePodTemplateForUpdate(pt, old, g)
-	}
-	carryOverMeta(&pt.ObjectMeta, &old.ObjectMeta)
 	o := templateOptions(opts, &pt.Template, &old.Template)
 	errs := validateObjectMetaUpdate(&pt.ObjectMeta, &old.ObjectMeta, field.NewPath("metadata"))
 	errs = append(errs, validateTemplate(&pt.Template, rootPath("template"), o)...)
-	return finishUpdate(errs, &pt.ObjectMeta, &old.ObjectMeta, nil)
+	return finishUpdate(errs, &pt.ObjectMeta, &old.ObjectMeta, templateDeclarative(&pt.Template, &old.Template, rootPath("template")))
 }
 
 // ---- ReplicationController ----
@@ -77,57 +56,43 @@ func validatePodTemplateUpdate(newIn, oldIn *corev1.PodTemplate, opts Options) f
 const longNameOrigin = "format=k8s-long-name"
 
 func validateReplicationControllerCreate(in *corev1.ReplicationController, opts Options) field.ErrorList {
-	if in == nil {
-		in = &corev1.ReplicationController{}
-	}
-	if errs := namespaceMismatch(&in.ObjectMeta, opts); errs != nil {
-		return errs
-	}
 	g := resolvedGates(opts)
-	rc := defaulting.CopyReplicationController(in, true)
-	if !opts.SkipDefaulting {
-		defaulting.DefaultReplicationController(rc, g)
-	}
-	assignStoredMeta(&rc.ObjectMeta, opts)
-	if !opts.SkipDefaulting {
-		defaulting.PrepareReplicationControllerForCreate(rc, g)
+	rc := defaulting.CopyReplicationController(orEmpty(in), true)
+	if errs := createSteps(&rc.ObjectMeta, opts,
+		func() { defaulting.DefaultReplicationController(rc, g) },
+		func() { defaulting.PrepareReplicationControllerForCreate(rc, g) }); errs != nil {
+		return errs
 	}
 	o := templateOptions(opts, rc.Spec.Template, nil)
 	errs := validateReplicationControllerMeta(&rc.ObjectMeta, rootPath("metadata"))
 	errs = append(errs, validateReplicationControllerSpec(&rc.Spec, rootPath("spec"), o)...)
-	return finishCreate(errs, &rc.ObjectMeta, replicationControllerDeclarative(rc, nil, g))
+	enforced := replicationControllerDeclarative(rc, nil, g)
+	enforced = append(enforced, templateDeclarative(rc.Spec.Template, nil, rootPath("spec").Child("template"))...)
+	return finishCreate(errs, &rc.ObjectMeta, enforced)
 }
 
 func validateReplicationControllerUpdate(newIn, oldIn *corev1.ReplicationController, opts Options) field.ErrorList {
-	if newIn == nil {
-		newIn = &corev1.ReplicationController{}
-	}
-	if oldIn == nil {
-		oldIn = &corev1.ReplicationController{}
-	}
 	g := resolvedGates(opts)
-	rc := defaulting.CopyReplicationController(newIn, true)
+	oldIn = orEmpty(oldIn)
+	rc := defaulting.CopyReplicationController(orEmpty(newIn), true)
 	old := defaulting.CopyReplicationController(oldIn, true)
 	old.Status = *oldIn.Status.DeepCopy()
-	if errs := updateNamespace(&rc.ObjectMeta, &old.ObjectMeta); errs != nil {
+	if errs := updateSteps(&rc.ObjectMeta, &old.ObjectMeta, replicationControllersResource, opts,
+		func() {
+			defaulting.DefaultReplicationController(rc, g)
+			defaulting.DefaultReplicationController(old, g)
+		},
+		func() { defaulting.PrepareReplicationControllerForUpdate(rc, old, g) },
+		func() { rc.Status = old.Status }); errs != nil {
 		return errs
 	}
-	if !opts.SkipDefaulting {
-		defaulting.DefaultReplicationController(rc, g)
-		defaulting.DefaultReplicationController(old, g)
-	}
-	rc.Generation = old.Generation
-	if !opts.SkipDefaulting {
-		defaulting.PrepareReplicationControllerForUpdate(rc, old, g)
-	} else {
-		rc.Status = old.Status
-	}
-	carryOverMeta(&rc.ObjectMeta, &old.ObjectMeta)
 	o := templateOptions(opts, rc.Spec.Template, old.Spec.Template)
 	errs := validateObjectMetaUpdate(&rc.ObjectMeta, &old.ObjectMeta, field.NewPath("metadata"))
 	errs = append(errs, validateReplicationControllerSpec(&rc.Spec, rootPath("spec"), o)...)
 	errs = append(errs, nonConvertibleFieldErrors(rc, old)...)
-	return finishUpdate(errs, &rc.ObjectMeta, &old.ObjectMeta, replicationControllerDeclarative(rc, old, g))
+	enforced := replicationControllerDeclarative(rc, old, g)
+	enforced = append(enforced, templateDeclarative(rc.Spec.Template, old.Spec.Template, rootPath("spec").Child("template"))...)
+	return finishUpdate(errs, &rc.ObjectMeta, &old.ObjectMeta, enforced)
 }
 
 // validateReplicationControllerMeta mirrors the metadata part of

@@ -4,6 +4,7 @@ import (
 	"os"
 	"regexp"
 	"sort"
+	"strings"
 	"testing"
 )
 
@@ -357,4 +358,43 @@ var requiredFamilies = map[string][]string{
 		"FieldValueNotSupported template.spec.restartPolicy",
 		"FieldValueRequired metadata.name",
 	},
+}
+
+// requiredAnywhere are rule families (error type and the end of the field) that
+// upstream must report for at least one kind in a run: the rules of pod-template
+// fields of alpha gates (evictionResponders, schedulingGroup) and of a Job's alpha
+// spec.scheduling, which reach every kind's template or both Job kinds.
+var requiredAnywhere = []string{
+	"FieldValueTooMany .evictionResponders",
+	"FieldValueDuplicate .evictionResponders[*]",
+	"FieldValueRequired .evictionResponders[*].name",
+	"FieldValueInvalid .evictionResponders[*].name",
+	"FieldValueRequired .evictionResponders[*].priority",
+	"FieldValueInvalid .evictionResponders[*].priority",
+	"FieldValueInvalid .schedulingGroup.podGroupName",
+	"FieldValueForbidden .scheduling",
+	"FieldValueInvalid .scheduling",
+	"FieldValueInvalid .scheduling.schedulingPolicy",
+	"FieldValueInvalid .scheduling.schedulingPolicy.gang.minCount",
+	"FieldValueInvalid .scheduling.disruptionMode",
+	"FieldValueTooMany .scheduling.schedulingConstraints.topology",
+	"FieldValueRequired .scheduling.schedulingConstraints.topology[*].key",
+	"FieldValueInvalid .scheduling.schedulingConstraints.topology[*].key",
+	"FieldValueTooMany .scheduling.resourceClaims",
+	"FieldValueDuplicate .scheduling.resourceClaims[*]",
+	"FieldValueInvalid .scheduling.resourceClaims[*]",
+	"FieldValueRequired .scheduling.resourceClaims[*].name",
+	"FieldValueInvalid .scheduling.resourceClaims[*].name",
+}
+
+// reportedAnywhere reports whether a family of requiredAnywhere is among the
+// families upstream reported for some kind.
+func reportedAnywhere(want string, families map[string]bool) bool {
+	typ, suffix, _ := strings.Cut(want, " ")
+	for f := range families {
+		if strings.HasPrefix(f, typ+" ") && strings.HasSuffix(f, suffix) {
+			return true
+		}
+	}
+	return false
 }

@@ -3,6 +3,7 @@ package workloads
 import (
 	"encoding/json"
 	"fmt"
+	"net/http"
 	"os"
 	"reflect"
 	"sort"
@@ -10,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
@@ -66,15 +68,20 @@ func draws(gs gatesets.Set) (creates, updates int) {
 
 // tally counts one kind's comparisons under one gate set.
 type tally struct {
-	inputs, invalid, disagreeing, exactTexts, errorsCompared int
-	families                                                 map[string]bool
-	faults                                                   map[string]bool
-	examples                                                 []string
+	inputs, invalid, disagreeing, errorsCompared int
+	families                                     map[string]bool
+	faults                                       map[string]bool
+	refusals                                     map[int32]int // refusals by HTTP status
+	examples                                     []string
 }
 
-func newTally() *tally { return &tally{families: map[string]bool{}, faults: map[string]bool{}} }
+func newTally() *tally {
+	return &tally{families: map[string]bool{}, faults: map[string]bool{}, refusals: map[int32]int{}}
+}
 
-func (tl *tally) record(describe func() string, faults []string, ours, theirs field.ErrorList) {
+// record compares one answer (see diff); problems are differences found beforehand
+// (a refusal's status).
+func (tl *tally) record(describe func() string, faults []string, ours, theirs field.ErrorList, problems ...string) {
 	tl.inputs++
 	if len(theirs) > 0 {
 		tl.invalid++
@@ -85,8 +92,10 @@ func (tl *tally) record(describe func() string, faults []string, ours, theirs fi
 	for _, e := range theirs {
 		tl.families[family(e)] = true
 	}
-	problems, exact := diff(ours, theirs)
-	tl.exactTexts += exact
+	if r, ok := validation.RefusalOf(theirs); ok {
+		tl.refusals[r.Code]++
+	}
+	problems = append(problems, diff(ours, theirs)...)
 	tl.errorsCompared += len(theirs)
 	if len(problems) == 0 {
 		return
@@ -143,8 +152,9 @@ func TestDifferential(t *testing.T) {
 				if !reflect.DeepEqual(n, nb) || !reflect.DeepEqual(o, ob) {
 					t.Fatalf("ValidateObjectUpdate modified its input\n%s", dump(nb, ob))
 				}
-				theirs := upstreamcreate.ObjectUpdate(t, n, o)
-				update.record(func() string { return dump(n, o) + fmt.Sprint(g.faults) }, g.faults, ours, theirs)
+				ans := upstreamcreate.KindOf(t, n).Update(t, n, o)
+				theirs := ans.AsErrorList(t, n)
+				update.record(func() string { return dump(n, o) + fmt.Sprint(g.faults) }, g.faults, ours, theirs, compareRefusal(ans, ours)...)
 			}
 			for _, r := range []struct {
 				what string
@@ -152,8 +162,8 @@ func TestDifferential(t *testing.T) {
 				want int
 			}{{"create", create, creates * k}, {"update", update, updates * k}} {
 				tl := r.tl
-				t.Logf("%s %s: %d inputs, %d invalid upstream (%.0f%%), %d errors compared (%d texts exactly), %d families, %d disagreeing (seed %d)",
-					kind, r.what, tl.inputs, tl.invalid, 100*float64(tl.invalid)/float64(max(tl.inputs, 1)), tl.errorsCompared, tl.exactTexts, len(tl.families), tl.disagreeing, s)
+				t.Logf("%s %s: %d inputs, %d invalid upstream (%.0f%%), %d errors compared (with their Error() text), refusals %v, %d families, %d disagreeing (seed %d)",
+					kind, r.what, tl.inputs, tl.invalid, 100*float64(tl.invalid)/float64(max(tl.inputs, 1)), tl.errorsCompared, tl.refusals, len(tl.families), tl.disagreeing, s)
 				if tl.inputs != r.want {
 					t.Errorf("%s %s: %d inputs, want %d", kind, r.what, tl.inputs, r.want)
 				}
@@ -169,10 +179,29 @@ func TestDifferential(t *testing.T) {
 				for f := range tl.faults {
 					all[kind].faults[f] = true
 				}
+				if r.what == "update" {
+					for code, n := range tl.refusals {
+						all[kind].refusals[code] += n
+					}
+				}
 			}
 		}
 	})
-	// Coverage over the whole run.
+	// Coverage over the whole run: every kind's updates refused for each reason the
+	// generator draws (the 500 of a resourceVersion that is no number is rarer: over
+	// all kinds).
+	serverErrors := 0
+	for _, kind := range kinds {
+		for _, code := range []int32{http.StatusBadRequest, http.StatusConflict} {
+			if all[kind].refusals[code] == 0 {
+				t.Errorf("%s: no update refused with %d", kind, code)
+			}
+		}
+		serverErrors += all[kind].refusals[http.StatusInternalServerError]
+	}
+	if serverErrors == 0 {
+		t.Errorf("no update refused with 500")
+	}
 	for _, kind := range kinds {
 		tl := all[kind]
 		for _, f := range requiredFamilies[kind] {
@@ -189,6 +218,17 @@ func TestDifferential(t *testing.T) {
 			t.Logf("%s families:\n  %s", kind, strings.Join(fams, "\n  "))
 		}
 	}
+	union := map[string]bool{}
+	for _, kind := range kinds {
+		for f := range all[kind].families {
+			union[f] = true
+		}
+	}
+	for _, want := range requiredAnywhere {
+		if !reportedAnywhere(want, union) {
+			t.Errorf("upstream never reported %q for any kind; the generator does not reach that rule", want)
+		}
+	}
 	for _, knob := range knobs(t) {
 		found := false
 		for _, kind := range kinds {
@@ -200,4 +240,27 @@ func TestDifferential(t *testing.T) {
 			t.Errorf("fault knob %q never drawn", knob)
 		}
 	}
+}
+
+// compareRefusal compares the status of a request the server refused before
+// validation (400, 409, 500, or a panic) with the one validation.RefusalOf reads from
+// podlife's answer, and checks that podlife refuses nothing the server validated.
+func compareRefusal(ans upstreamcreate.UpdateAnswer, ours field.ErrorList) []string {
+	r, refused := validation.RefusalOf(ours)
+	var want validation.Refusal
+	switch {
+	case ans.Panicked:
+		want = validation.Refusal{Code: http.StatusInternalServerError, Reason: metav1.StatusReasonInternalError, Message: validation.ServerPanicDetail}
+	case ans.Status != nil && ans.Code != http.StatusUnprocessableEntity:
+		want = validation.Refusal{Code: int32(ans.Code), Reason: ans.Status.Reason, Message: ans.Status.Message}
+	default:
+		if refused {
+			return []string{fmt.Sprintf("upstream answered %d, podlife refuses: %+v", ans.Code, r)}
+		}
+		return nil
+	}
+	if !refused || r != want {
+		return []string{fmt.Sprintf("refusal:\n   podlife:  %+v (%v)\n   upstream: %+v", r, refused, want)}
+	}
+	return nil
 }

@@ -4,11 +4,17 @@
 // PodTemplate and ReplicationController, apps/v1 Deployment, ReplicaSet, StatefulSet
 // and DaemonSet, batch/v1 Job and CronJob.
 //
-// Upstream's side is conformance/internal/upstreamcreate: the kind's v1 defaults and
-// conversion, the handler's namespace step, the store's metadata, the registry
-// strategy's PrepareForCreate or PrepareForUpdate and rest.ValidateCreate or
-// rest.ValidateUpdate (declarative validation included), checked against
-// rest.BeforeCreate and rest.BeforeUpdate themselves.
+// Upstream's side is conformance/internal/upstreamcreate. Creates run the kind's v1
+// defaults and conversion, the handler's namespace step, the store's metadata, the
+// registry strategy's PrepareForCreate and rest.ValidateCreate (declarative
+// validation included), checked against rest.BeforeCreate itself. Updates run the
+// real request path (Kind.Update): the update handler (k8s.io/apiserver
+// handlers.UpdateResource: decoding, the request namespace, checkName) and the kind's
+// registry store (pkg/registry/.../storage, with kube-apiserver's resource prefix)
+// over an in-memory storage that runs etcd3's preconditions, so that the requests
+// the server refuses before validation (400, 409, 500) are compared with
+// validation.RefusalOf, status code, reason and message, and the others error by
+// error. Every comparison includes each error's Error() text.
 //
 // The generator draws objects of each kind with faults in their own fields and in
 // their pod template, and updates of objects the server stored; TestDifferential

@@ -8,6 +8,7 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
+	schedulingv1alpha3 "k8s.io/api/scheduling/v1alpha3"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -271,7 +272,94 @@ func (g *gen) template(restart corev1.RestartPolicy) corev1.PodTemplateSpec {
 	if g.fault("template: pod resources") {
 		s.Resources = &corev1.ResourceRequirements{Limits: corev1.ResourceList{corev1.ResourceCPU: resource.MustParse(pick(g, "1", "-1", "500m"))}}
 	}
+	if g.fault("template: schedulingGroup") {
+		s.SchedulingGroup = &corev1.PodSchedulingGroup{PodGroupName: pick(g, str("group-a"), str("Bad_Group"), nil)}
+	}
+	if g.fault("template: evictionResponders") || g.chance(0.1) {
+		s.EvictionResponders = g.evictionResponders()
+	}
 	return t
+}
+
+// evictionResponders draws a template's eviction responders (gate EvictionRequestAPI):
+// a valid one, reserved or invalid names and priorities, duplicates, too many.
+func (g *gen) evictionResponders() []corev1.EvictionResponder {
+	r := corev1.EvictionResponder{Name: "example.com/drain", Priority: i32(5000)}
+	var out []corev1.EvictionResponder
+	switch {
+	case g.inner("evictionResponders: name"):
+		r.Name = pick(g, "", "bad name!", "x.k8s.io/drain", "kubernetes.io/x")
+	case g.inner("evictionResponders: priority"):
+		r.Priority = pick(g, nil, i32(-1), i32(10), i32(100001))
+	case g.inner("evictionResponders: duplicate"):
+		out = append(out, r)
+	case g.inner("evictionResponders: too many"):
+		for i := range 10 {
+			out = append(out, corev1.EvictionResponder{Name: fmt.Sprintf("example.com/r%d", i), Priority: i32(2000)})
+		}
+	}
+	return append(out, r)
+}
+
+// jobScheduling draws a Job's spec.scheduling (gate WorkloadWithJob): the basic or
+// gang policy, topology constraints, a disruption mode and resource claims, each
+// present often and with faults of its own.
+func (g *gen) jobScheduling() *batchv1.JobSchedulingConfiguration {
+	c := &batchv1.JobSchedulingConfiguration{}
+	basic := &schedulingv1alpha3.WorkloadPodGroupBasicSchedulingPolicy{}
+	switch {
+	case g.inner("scheduling: no policy"):
+	case g.inner("scheduling: basic and gang"):
+		c.SchedulingPolicy = &schedulingv1alpha3.WorkloadPodGroupSchedulingPolicy{Basic: basic, Gang: &schedulingv1alpha3.WorkloadPodGroupGangSchedulingPolicy{}}
+	case g.inner("scheduling: empty policy"):
+		c.SchedulingPolicy = &schedulingv1alpha3.WorkloadPodGroupSchedulingPolicy{}
+	case g.chance(0.5):
+		c.SchedulingPolicy = &schedulingv1alpha3.WorkloadPodGroupSchedulingPolicy{Gang: &schedulingv1alpha3.WorkloadPodGroupGangSchedulingPolicy{MinCount: pick(g, nil, i32(1), i32(2), i32(0), i32(50))}}
+	default:
+		c.SchedulingPolicy = &schedulingv1alpha3.WorkloadPodGroupSchedulingPolicy{Basic: basic}
+	}
+	if g.chance(0.4) {
+		c.SchedulingConstraints = &schedulingv1alpha3.WorkloadPodGroupSchedulingConstraints{Topology: []schedulingv1alpha3.TopologyConstraint{{Key: "topology.kubernetes.io/zone"}}}
+		switch {
+		case g.inner("scheduling: topology key"):
+			c.SchedulingConstraints.Topology[0].Key = pick(g, "", "bad key!")
+		case g.inner("scheduling: two topologies"):
+			c.SchedulingConstraints.Topology = append(c.SchedulingConstraints.Topology, schedulingv1alpha3.TopologyConstraint{Key: "rack"})
+		case g.inner("scheduling: no topology"):
+			c.SchedulingConstraints.Topology = nil
+		}
+	}
+	if g.chance(0.4) {
+		d := &schedulingv1alpha3.WorkloadPodGroupDisruptionMode{}
+		single, all := &schedulingv1alpha3.WorkloadPodGroupSingleDisruptionMode{}, &schedulingv1alpha3.WorkloadPodGroupAllDisruptionMode{}
+		switch {
+		case g.inner("scheduling: no disruption mode"):
+		case g.inner("scheduling: single and all"):
+			d.Single, d.All = single, all
+		case g.chance(0.5):
+			d.All = all
+		default:
+			d.Single = single
+		}
+		c.DisruptionMode = d
+	}
+	if g.chance(0.4) {
+		c.ResourceClaims = []schedulingv1alpha3.WorkloadPodGroupResourceClaim{{Name: "gpus", ResourceClaimTemplateName: str("gpu-template")}}
+		rc := &c.ResourceClaims[0]
+		switch {
+		case g.inner("scheduling: claim name"):
+			rc.Name = pick(g, "", "Bad_Name")
+		case g.inner("scheduling: claim target"):
+			rc.ResourceClaimName, rc.ResourceClaimTemplateName = pick(g, str("Bad..Name"), str("shared"), nil), pick(g, str("gpu-template"), nil)
+		case g.inner("scheduling: duplicate claims"):
+			c.ResourceClaims = append(c.ResourceClaims, c.ResourceClaims[0])
+		case g.inner("scheduling: too many claims"):
+			for i := range 4 {
+				c.ResourceClaims = append(c.ResourceClaims, schedulingv1alpha3.WorkloadPodGroupResourceClaim{Name: fmt.Sprintf("c%d", i), ResourceClaimName: str("shared")})
+			}
+		}
+	}
+	return c
 }
 
 // container draws a container; init containers are sidecars half the time.
@@ -609,6 +697,9 @@ func (g *gen) jobSpec(forCron bool) batchv1.JobSpec {
 	}
 	if g.fault("job: suspend") {
 		s.Suspend = boolp(true)
+	}
+	if g.fault("job: scheduling") || g.chance(0.4) {
+		s.Scheduling = g.jobScheduling()
 	}
 	if forCron {
 		if g.fault("jobTemplate: selector") {

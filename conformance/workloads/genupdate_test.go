@@ -1,15 +1,19 @@
 package workloads
 
 import (
+	"encoding/json"
+	"reflect"
 	"strings"
 	"testing"
 
 	appsv1 "k8s.io/api/apps/v1"
 	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
+	schedulingv1alpha3 "k8s.io/api/scheduling/v1alpha3"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/util/intstr"
 
 	"github.com/podlife/podlife/conformance/internal/upstreamcreate"
@@ -27,7 +31,24 @@ func (g *gen) update(t testing.TB, kind string) (newObj, oldObj runtime.Object) 
 	}
 	g.pFault = saved
 	g.faults = nil
+	// The PUT goes to the stored object's URL: it has a name.
+	if m := metaOf(old); m.Name == "" {
+		m.Name = "stored"
+	}
+	if g.fault("stored: name that is no path segment") {
+		// Only a stored object the server could not have created; the store's key
+		// function refuses it.
+		metaOf(old).Name = pick(g, "a%b", "..", "a/b")
+	}
 	g.storedStatus(old)
+	// Fields of alpha gates the object may keep from when its gate was on.
+	if t := templateOf(old); t != nil && g.fault("stored: evictionResponders") {
+		t.Spec.EvictionResponders = []corev1.EvictionResponder{{Name: "example.com/drain", Priority: i32(5000)}}
+	}
+	if s := jobSpecOf(old); s != nil && s.Scheduling == nil && (g.fault("stored: scheduling") || g.chance(0.1)) {
+		s.Scheduling = &batchv1.JobSchedulingConfiguration{SchedulingPolicy: &schedulingv1alpha3.WorkloadPodGroupSchedulingPolicy{
+			Gang: &schedulingv1alpha3.WorkloadPodGroupGangSchedulingPolicy{MinCount: i32(1)}}}
+	}
 	n := old.DeepCopyObject()
 	g.mutateMeta(metaOf(n))
 	switch o := n.(type) {
@@ -134,7 +155,22 @@ func (g *gen) update(t testing.TB, kind string) (newObj, oldObj runtime.Object) 
 	case *corev1.PodTemplate:
 		g.mutateTemplate(&o.Template)
 	}
-	return n, old
+	// Both objects reach the server as JSON (the stored one from etcd, the new one
+	// from the client), which drops empty lists and maps; podlife gets them the same.
+	return jsonRoundTrip(t, n), jsonRoundTrip(t, old)
+}
+
+// jsonRoundTrip returns obj as it reads back from its JSON.
+func jsonRoundTrip(t testing.TB, obj runtime.Object) runtime.Object {
+	b, err := json.Marshal(obj)
+	if err != nil {
+		t.Fatalf("marshal: %v", err)
+	}
+	out := reflect.New(reflect.TypeOf(obj).Elem()).Interface().(runtime.Object)
+	if err := json.Unmarshal(b, out); err != nil {
+		t.Fatalf("unmarshal: %v", err)
+	}
+	return out
 }
 
 // storedStatus gives some stored Jobs the status a running, suspended or finished Job
@@ -196,6 +232,41 @@ func metaOf(obj runtime.Object) *metav1.ObjectMeta {
 	panic("no metadata")
 }
 
+// templateOf returns the pod template of obj, nil for a ReplicationController
+// without one.
+func templateOf(obj runtime.Object) *corev1.PodTemplateSpec {
+	switch o := obj.(type) {
+	case *appsv1.Deployment:
+		return &o.Spec.Template
+	case *appsv1.ReplicaSet:
+		return &o.Spec.Template
+	case *appsv1.DaemonSet:
+		return &o.Spec.Template
+	case *appsv1.StatefulSet:
+		return &o.Spec.Template
+	case *batchv1.Job:
+		return &o.Spec.Template
+	case *batchv1.CronJob:
+		return &o.Spec.JobTemplate.Spec.Template
+	case *corev1.ReplicationController:
+		return o.Spec.Template
+	case *corev1.PodTemplate:
+		return &o.Template
+	}
+	return nil
+}
+
+// jobSpecOf returns the Job spec of a Job or CronJob, else nil.
+func jobSpecOf(obj runtime.Object) *batchv1.JobSpec {
+	switch o := obj.(type) {
+	case *batchv1.Job:
+		return &o.Spec
+	case *batchv1.CronJob:
+		return &o.Spec.JobTemplate.Spec
+	}
+	return nil
+}
+
 func setAnnotation(m *metav1.ObjectMeta, k, v string) {
 	if m.Annotations == nil {
 		m.Annotations = map[string]string{}
@@ -205,7 +276,7 @@ func setAnnotation(m *metav1.ObjectMeta, k, v string) {
 
 func (g *gen) mutateMeta(m *metav1.ObjectMeta) {
 	if g.fault("update: name") {
-		m.Name = pick(g, "renamed", "Bad_Name")
+		m.Name = pick(g, "renamed", "Bad_Name", "a/b", "x%y", ".", "")
 	}
 	switch {
 	case g.fault("update: namespace"):
@@ -218,9 +289,9 @@ func (g *gen) mutateMeta(m *metav1.ObjectMeta) {
 	case g.fault("update: annotations"):
 		setAnnotation(m, pick(g, "example.com/x", "non-convertible.kubernetes.io/spec.selector", "non-convertible.kubernetes.io/spec.foo"), "v")
 	case g.fault("update: uid"):
-		m.UID = "11111111-2222-4333-8444-555555555555"
+		m.UID = pick[types.UID](g, "11111111-2222-4333-8444-555555555555", "")
 	case g.fault("update: resourceVersion"):
-		m.ResourceVersion = "42"
+		m.ResourceVersion = pick(g, "42", "", "0", "01", "x1")
 	case g.fault("update: generation"):
 		m.Generation = pick[int64](g, 0, 7, -3)
 	case g.fault("update: finalizers"):
@@ -259,6 +330,14 @@ func (g *gen) mutateTemplate(t *corev1.PodTemplateSpec) {
 		t.Annotations = map[string]string{"example.com/rev": "2"}
 	case g.fault("update: hostname"):
 		s.Hostname = pick(g, "h", "Bad_Host")
+	case g.fault("update: schedulingGroup"):
+		s.SchedulingGroup = pick(g, nil, &corev1.PodSchedulingGroup{PodGroupName: str("group-b")})
+	case g.fault("update: evictionResponders"):
+		if len(s.EvictionResponders) > 0 && g.chance(0.5) {
+			s.EvictionResponders[0].Priority = pick(g, i32(6000), i32(-1), nil)
+		} else {
+			s.EvictionResponders = g.evictionResponders()
+		}
 	}
 }
 
@@ -294,6 +373,18 @@ func (g *gen) mutateJobSpec(s *batchv1.JobSpec) {
 	}
 	if g.fault("update: ttl") {
 		s.TTLSecondsAfterFinished = i32(pick[int32](g, 10, -5))
+	}
+	if g.fault("update: scheduling") || g.chance(0.1) {
+		switch {
+		case s.Scheduling == nil || g.chance(0.3):
+			s.Scheduling = pick(g, nil, g.jobScheduling())
+		case g.chance(0.5):
+			s.Scheduling.SchedulingPolicy = pick(g, nil, &schedulingv1alpha3.WorkloadPodGroupSchedulingPolicy{Gang: &schedulingv1alpha3.WorkloadPodGroupGangSchedulingPolicy{MinCount: i32(pick[int32](g, 0, 1, 3))}},
+				&schedulingv1alpha3.WorkloadPodGroupSchedulingPolicy{Basic: &schedulingv1alpha3.WorkloadPodGroupBasicSchedulingPolicy{}})
+		default:
+			s.Scheduling.DisruptionMode = &schedulingv1alpha3.WorkloadPodGroupDisruptionMode{All: &schedulingv1alpha3.WorkloadPodGroupAllDisruptionMode{}}
+			s.Scheduling.ResourceClaims = nil
+		}
 	}
 	if g.fault("update: template name label") {
 		if s.Template.Labels == nil {

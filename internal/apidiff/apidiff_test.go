@@ -1,12 +1,16 @@
 package apidiff
 
 import (
+	"reflect"
 	"testing"
 	"time"
 
+	appsv1 "k8s.io/api/apps/v1"
+	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/intstr"
 )
 
 func TestUnifiedDiff(t *testing.T) {
@@ -55,3 +59,27 @@ func TestEqual(t *testing.T) {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// TestInternalJSON checks the JSON of v1 values standing for internal ones: Go field
+// names, and the apps/v1 pointers that are values in the internal API.
+func TestInternalJSON(t *testing.T) {
+	one := intstr.FromInt32(1)
+	for _, c := range []struct {
+		v    any
+		want string
+	}{
+		{&appsv1.RollingUpdateStatefulSetStrategy{}, `{"Partition":0,"MaxUnavailable":null}`},
+		{appsv1.DeploymentStrategy{Type: "x", RollingUpdate: &appsv1.RollingUpdateDeployment{MaxSurge: &one}}, `{"Type":"x","RollingUpdate":{"MaxUnavailable":0,"MaxSurge":1}}`},
+		{&appsv1.DaemonSetUpdateStrategy{RollingUpdate: &appsv1.RollingUpdateDaemonSet{}}, `{"Type":"","RollingUpdate":{"MaxUnavailable":0,"MaxSurge":0}}`},
+		{batchv1.SuccessPolicy{Rules: []batchv1.SuccessPolicyRule{{SucceededCount: new(int32(2))}}}, `{"Rules":[{"SucceededIndexes":null,"SucceededCount":2}]}`},
+		{&metav1.LabelSelector{MatchLabels: map[string]string{"a": "b"}}, `{"matchLabels":{"a":"b"}}`},
+	} {
+		got, err := InternalJSON(c.v)
+		if err != nil || string(got) != c.want {
+			t.Errorf("%T: got %s (%v)\nwant %s", c.v, got, err, c.want)
+		}
+		if HoldsInternal(reflect.TypeOf(c.v)) == (c.want[1:6] == `"matc`) {
+			t.Errorf("%T: HoldsInternal %v", c.v, HoldsInternal(reflect.TypeOf(c.v)))
+		}
+	}
+}

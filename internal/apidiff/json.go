@@ -25,8 +25,10 @@ func PodSpec(a, b *corev1.PodSpec) string {
 }
 
 // InternalJSON returns v as encoding/json.Marshal writes the internal type v stands
-// for: structs of package core/v1 with every field under its Go name, in the v1
-// order (which is the internal order in v1.37.2).
+// for: structs of packages core/v1, apps/v1 and batch/v1 with every field under its
+// Go name, in the v1 order (which is the internal order in v1.37.2), and the few
+// pointer fields whose internal field is a value (the rolling-update parameters of
+// apps/v1) written as the value, zero when nil.
 func InternalJSON(v any) ([]byte, error) {
 	var buf bytes.Buffer
 	if err := writeInternal(&buf, reflect.ValueOf(v)); err != nil {
@@ -35,8 +37,30 @@ func InternalJSON(v any) ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
-// coreV1 is the package whose types stand in for upstream's tagless internal types.
-var coreV1 = reflect.TypeOf(corev1.Pod{}).PkgPath()
+// standsForInternal reports whether t is a type of the packages whose types stand in
+// for upstream's tagless internal types: core/v1, apps/v1 and batch/v1.
+func standsForInternal(t reflect.Type) bool {
+	switch t.PkgPath() {
+	case "k8s.io/api/core/v1", "k8s.io/api/apps/v1", "k8s.io/api/batch/v1":
+		return true
+	}
+	return false
+}
+
+// internalValueField reports whether field name of the v1 struct t is a pointer whose
+// internal counterpart is a value (k8s.io/kubernetes pkg/apis/apps types.go).
+func internalValueField(t reflect.Type, name string) bool {
+	if t.PkgPath() != "k8s.io/api/apps/v1" {
+		return false
+	}
+	switch t.Name() + "." + name {
+	case "RollingUpdateDeployment.MaxUnavailable", "RollingUpdateDeployment.MaxSurge",
+		"RollingUpdateDaemonSet.MaxUnavailable", "RollingUpdateDaemonSet.MaxSurge",
+		"RollingUpdateStatefulSetStrategy.Partition":
+		return true
+	}
+	return false
+}
 
 // internalJSON renders v as encoding/json.MarshalIndent(v, "", " ") renders the
 // internal type v stands for.
@@ -64,7 +88,7 @@ func writeInternal(buf *bytes.Buffer, v reflect.Value) error {
 		}
 		return writeInternal(buf, v.Elem())
 	case reflect.Struct:
-		if v.Type().PkgPath() != coreV1 {
+		if !standsForInternal(v.Type()) {
 			return writeJSON(buf, v)
 		}
 		buf.WriteByte('{')
@@ -119,7 +143,7 @@ func writeInternal(buf *bytes.Buffer, v reflect.Value) error {
 	return writeJSON(buf, v)
 }
 
-// writeFields writes the fields of a core/v1 struct, promoting embedded structs as
+// writeFields writes the fields of a struct standing for an internal type, promoting embedded structs as
 // encoding/json does for untagged embedded fields.
 func writeFields(buf *bytes.Buffer, v reflect.Value, first *bool) error {
 	t := v.Type()
@@ -133,7 +157,7 @@ func writeFields(buf *bytes.Buffer, v reflect.Value, first *bool) error {
 				}
 				fv = fv.Elem()
 			}
-			if fv.Kind() == reflect.Struct && fv.Type().PkgPath() != coreV1 {
+			if fv.Kind() == reflect.Struct && !standsForInternal(fv.Type()) {
 				// A tagged type (metav1.ObjectMeta in a claim template): encoding/json
 				// promotes its fields under their tags, omitting the empty ones.
 				if err := writePromoted(buf, fv, first); err != nil {
@@ -157,6 +181,9 @@ func writeFields(buf *bytes.Buffer, v reflect.Value, first *bool) error {
 		*first = false
 		buf.WriteString(strconv.Quote(f.Name))
 		buf.WriteByte(':')
+		if fv.Kind() == reflect.Pointer && fv.IsNil() && internalValueField(t, f.Name) {
+			fv = reflect.Zero(fv.Type().Elem())
+		}
 		if err := writeInternal(buf, fv); err != nil {
 			return err
 		}
@@ -191,4 +218,21 @@ func writeJSON(buf *bytes.Buffer, v reflect.Value) error {
 	}
 	buf.Write(b)
 	return nil
+}
+
+// HoldsInternal reports whether values of type t print differently as the internal
+// type they stand for: t is, or points to, or is a list or map of, a struct of
+// core/v1, apps/v1 or batch/v1.
+func HoldsInternal(t reflect.Type) bool {
+	for t != nil {
+		switch t.Kind() {
+		case reflect.Pointer, reflect.Slice, reflect.Array, reflect.Map:
+			t = t.Elem()
+		case reflect.Struct:
+			return standsForInternal(t)
+		default:
+			return false
+		}
+	}
+	return false
 }

@@ -254,60 +254,6 @@ func Stored(t testing.TB, obj runtime.Object) runtime.Object {
 	return out
 }
 
-// ObjectUpdate is the API server's answer to replacing the stored oldObj by newObj
-// (both v1 objects of one kind; oldObj as stored): each decoded (v1 defaults and
-// conversion), then rest.BeforeUpdate's steps with the stored object's namespace as
-// the request's (the namespace check, the generation, the strategy's
-// PrepareForUpdate, the metadata carried over) and rest.ValidateUpdate. The answer
-// of BeforeUpdate itself is checked to carry the same errors.
-func ObjectUpdate(t testing.TB, newObj, oldObj runtime.Object) (errs field.ErrorList) {
-	t.Helper()
-	defer recoverServerPanic(&errs)
-	k := KindOf(t, newObj)
-	old, decodeErrs := k.Decode(t, oldObj)
-	if decodeErrs != nil {
-		t.Fatalf("stored object does not decode: %v", decodeErrs)
-	}
-	in, decodeErrs := k.Decode(t, newObj)
-	if decodeErrs != nil {
-		return decodeErrs
-	}
-	m, _ := meta.Accessor(in)
-	om, _ := meta.Accessor(old)
-	ns := om.GetNamespace()
-	newNS := m.GetNamespace()
-	if err := rest.EnsureObjectNamespaceMatchesRequestNamespace(rest.ExpectedNamespaceForScope(ns, true), m); err != nil {
-		if !apierrors.IsBadRequest(err) {
-			t.Fatalf("namespace check: unexpected %T %v", err, err)
-		}
-		return field.ErrorList{field.Invalid(field.NewPath("metadata", "namespace"), newNS, err.Error())}
-	}
-	ctx := k.ctx(ns, "update", om.GetName())
-	again, _ := k.Decode(t, newObj) // see ObjectCreateIn
-	if err := rest.EnsureObjectNamespaceMatchesRequestNamespace(rest.ExpectedNamespaceForScope(ns, true), metaOf(t, again)); err != nil {
-		t.Fatal(err)
-	}
-	cp, oldCp := in, old.DeepCopyObject()
-	cm, _ := meta.Accessor(cp)
-	cm.SetGeneration(om.GetGeneration())
-	k.strategy.PrepareForUpdate(ctx, cp, oldCp)
-	if cm.GetUID() == "" {
-		cm.SetUID(om.GetUID())
-	}
-	if ct := om.GetCreationTimestamp(); !ct.IsZero() {
-		cm.SetCreationTimestamp(ct)
-	}
-	if !om.GetDeletionTimestamp().IsZero() {
-		cm.SetDeletionTimestamp(om.GetDeletionTimestamp())
-	}
-	if om.GetDeletionGracePeriodSeconds() != nil && cm.GetDeletionGracePeriodSeconds() == nil {
-		cm.SetDeletionGracePeriodSeconds(om.GetDeletionGracePeriodSeconds())
-	}
-	errs = rest.ValidateUpdate(ctx, cp, oldCp, k.strategy)
-	checkBeforeCreate(t, rest.BeforeUpdate(k.strategy, ctx, again, old.DeepCopyObject()), errs)
-	return errs
-}
-
 // recoverServerPanic turns a panic of upstream's request handling into the answer the
 // server gives (its panic-recovery filter answers 500 with a fixed message), as
 // podlife reports it: one Internal error without a field.

@@ -4,13 +4,17 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
+	"reflect"
 	"strings"
 	"sync"
 	"testing"
 
+	appsv1 "k8s.io/api/apps/v1"
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -22,6 +26,7 @@ import (
 	"k8s.io/apiserver/pkg/endpoints/handlers"
 	genericapirequest "k8s.io/apiserver/pkg/endpoints/request"
 	"k8s.io/apiserver/pkg/registry/generic"
+	genericregistry "k8s.io/apiserver/pkg/registry/generic/registry"
 	"k8s.io/apiserver/pkg/registry/rest"
 	"k8s.io/apiserver/pkg/storage"
 	"k8s.io/apiserver/pkg/storage/storagebackend"
@@ -29,16 +34,30 @@ import (
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/kubernetes/pkg/api/legacyscheme"
 	core "k8s.io/kubernetes/pkg/apis/core"
-	podstore "k8s.io/kubernetes/pkg/registry/core/pod"
+	daemonsetstorage "k8s.io/kubernetes/pkg/registry/apps/daemonset/storage"
+	deploymentstorage "k8s.io/kubernetes/pkg/registry/apps/deployment/storage"
+	replicasetstorage "k8s.io/kubernetes/pkg/registry/apps/replicaset/storage"
+	statefulsetstorage "k8s.io/kubernetes/pkg/registry/apps/statefulset/storage"
+	cronjobstorage "k8s.io/kubernetes/pkg/registry/batch/cronjob/storage"
+	jobstorage "k8s.io/kubernetes/pkg/registry/batch/job/storage"
 	podstorage "k8s.io/kubernetes/pkg/registry/core/pod/storage"
+	podtemplatestorage "k8s.io/kubernetes/pkg/registry/core/podtemplate/storage"
+	rcstorage "k8s.io/kubernetes/pkg/registry/core/replicationcontroller/storage"
+
+	"github.com/podlife/podlife/validation"
 )
 
-// UpdateAnswer is the API server's answer to a PUT of a pod.
+// UpdateAnswer is the API server's answer to a PUT of an object.
 type UpdateAnswer struct {
-	// Code is the HTTP status code: 200, or the error status's code.
+	// Code is the HTTP status code: 200, or the error status's code (500 for a
+	// request whose handling panicked).
 	Code int
-	// Status is the error status the server wrote (nil for 200).
+	// Status is the error status the server wrote (nil for 200 and for a panic,
+	// which the server's panic filter answers in plain text).
 	Status *metav1.Status
+	// Panicked reports a request whose handling panicked: the server answers 500
+	// with validation.ServerPanicDetail.
+	Panicked bool
 	// Errs are the field errors of a 422 Invalid, with their typed bad values, in the
 	// server's order; nil otherwise.
 	Errs field.ErrorList
@@ -46,14 +65,37 @@ type UpdateAnswer struct {
 
 // Update is the API server's answer to PUT /api/v1/namespaces/NS/pods/NAME with
 // newPod (as JSON) as the body, NS and NAME being the stored pod's, the server storing
-// stored. It runs the real request path:
+// stored: the pod's Kind.UpdateStored.
+func Update(t testing.TB, newPod *v1.Pod, stored *core.Pod) UpdateAnswer {
+	t.Helper()
+	return Kinds["*v1.Pod"].UpdateStored(t, newPod, stored)
+}
+
+// Update is the API server's answer to a PUT of newObj (a v1 object of the kind) to
+// the URL of oldObj, the stored object as a client reads it (a v1 object of the kind
+// with a namespace, a name and a resourceVersion): oldObj decoded as the storage
+// decodes it (the v1 defaults, the conversion), then UpdateStored.
+func (k *Kind) Update(t testing.TB, newObj, oldObj runtime.Object) UpdateAnswer {
+	t.Helper()
+	stored, errs := k.Decode(t, oldObj)
+	if errs != nil {
+		t.Fatalf("stored object does not decode: %v", errs)
+	}
+	return k.UpdateStored(t, newObj, stored)
+}
+
+// UpdateStored is the API server's answer to PUT
+// /api[s]/GROUP/v1/namespaces/NS/RESOURCE/NAME with newObj (as JSON) as the body, NS
+// and NAME being the stored object's, the server storing stored (an object of the
+// internal API). It runs the real request path:
 //   - k8s.io/apiserver pkg/endpoints/handlers/update.go UpdateResource, the handler
 //     itself: decoding (v1 defaulting, conversion), the request namespace, checkName,
 //     the field manager;
-//   - the pod registry's REST storage (k8s.io/kubernetes pkg/registry/core/pod/storage
-//     NewStorage, a k8s.io/apiserver generic registry Store), whose Update runs the
-//     uid precondition and the resourceVersion check, then rest.BeforeUpdate (the
-//     strategy's PrepareForUpdate, metadata carried over, rest.ValidateUpdate);
+//   - the kind's REST storage (k8s.io/kubernetes pkg/registry/.../storage NewREST or
+//     NewStorage, a k8s.io/apiserver generic registry Store with the resource prefix
+//     kube-apiserver gives it), whose Update runs the uid precondition and the
+//     resourceVersion check, then rest.BeforeUpdate (the strategy's
+//     PrepareForUpdate, metadata carried over, rest.ValidateUpdate);
 //   - over an in-memory storage.Interface that holds stored and runs etcd3's steps of
 //     GuaranteedUpdate that matter here (preconditions checked with the key etcd3
 //     prepares under the default --etcd-prefix, then the update function).
@@ -62,32 +104,44 @@ type UpdateAnswer struct {
 // observed too: the store's update strategy is upstream's wrapped so that the objects
 // rest.ValidateUpdate sees are kept; rest.ValidateUpdate run again on them gives the
 // typed errors, which must render exactly the Status's causes; they are returned in
-// the causes' order.
-func Update(t testing.TB, newPod *v1.Pod, stored *core.Pod) UpdateAnswer {
+// the causes' order. A panic of the handler (the server's panic filter answers 500)
+// is recovered and reported as Panicked.
+func (k *Kind) UpdateStored(t testing.TB, newObj runtime.Object, stored runtime.Object) (ans UpdateAnswer) {
 	t.Helper()
-	u := theUpdater(t)
+	u := k.updater(t)
 	u.mu.Lock()
 	defer u.mu.Unlock()
-	u.mem.current = stored.DeepCopy()
+	u.mem.current = stored.DeepCopyObject()
 	u.strategy.seen = nil
 
-	body, err := json.Marshal(newPod)
+	body, err := json.Marshal(newObj)
 	if err != nil {
 		t.Fatalf("marshal: %v", err)
 	}
-	ns, name := stored.Namespace, stored.Name
-	req := httptest.NewRequest(http.MethodPut, "/api/v1/namespaces/"+ns+"/pods/"+name, bytes.NewReader(body))
+	sm := metaOf(t, stored)
+	ns, name := sm.GetNamespace(), sm.GetName()
+	apiPrefix, groupPath := "api", ""
+	if k.Group != "" {
+		apiPrefix, groupPath = "apis", "/"+k.Group
+	}
+	path := "/" + apiPrefix + groupPath + "/" + k.Version + "/namespaces/" + url.PathEscape(ns) + "/" + k.Resource + "/" + url.PathEscape(name)
+	req := httptest.NewRequest(http.MethodPut, path, bytes.NewReader(body))
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept", "application/json")
 	ctx := genericapirequest.WithRequestInfo(req.Context(), &genericapirequest.RequestInfo{
-		IsResourceRequest: true, Verb: "update", APIPrefix: "api", APIVersion: "v1",
-		Namespace: ns, Resource: "pods", Name: name, Path: req.URL.Path,
+		IsResourceRequest: true, Verb: "update", APIPrefix: apiPrefix,
+		APIGroup: k.Group, APIVersion: k.Version, Namespace: ns, Resource: k.Resource, Name: name, Path: req.URL.Path,
 	})
 	req = req.WithContext(ctx)
 	rec := httptest.NewRecorder()
+	defer func() {
+		if r := recover(); r != nil {
+			ans = UpdateAnswer{Code: http.StatusInternalServerError, Panicked: true}
+		}
+	}()
 	u.handler(rec, req)
 
-	ans := UpdateAnswer{Code: rec.Code}
+	ans = UpdateAnswer{Code: rec.Code}
 	if rec.Code == http.StatusOK {
 		return ans
 	}
@@ -103,7 +157,7 @@ func Update(t testing.TB, newPod *v1.Pod, stored *core.Pod) UpdateAnswer {
 	if seen == nil {
 		t.Fatalf("422 without the strategy's validation: %s", st.Message)
 	}
-	again := rest.ValidateUpdate(seen.ctx, seen.obj.DeepCopy(), seen.old.DeepCopy(), podstore.Strategy)
+	again := rest.ValidateUpdate(seen.ctx, seen.obj.DeepCopyObject(), seen.old.DeepCopyObject(), k.strategy)
 	if st.Details == nil || len(st.Details.Causes) != len(again) {
 		t.Fatalf("422 causes %v, validation again %v", st.Details, again)
 	}
@@ -127,29 +181,41 @@ func Update(t testing.TB, newPod *v1.Pod, stored *core.Pod) UpdateAnswer {
 	return ans
 }
 
-// AsErrorList renders the answer the way podlife's ValidatePodUpdate reports it: the
-// field errors of a 422, nothing for a 200, and for a refusal (400, 409, 500) the one
-// error podlife documents (validation.RefusalOf): on the metadata field at issue,
-// with newPod's value of it and the status message as the detail.
-func (a UpdateAnswer) AsErrorList(t testing.TB, newPod *v1.Pod) field.ErrorList {
+// AsErrorList renders the answer the way podlife's ValidatePodUpdate and
+// ValidateObjectUpdate report it: the field errors of a 422, nothing for a 200, and
+// for a refusal (400, 409, 500) the one error podlife documents
+// (validation.RefusalOf): on the field at issue (a metadata field, or the annotation
+// the conversion could not read), with newObj's value of it and the status message
+// as the detail; for a panic, one Internal error without a field whose detail is
+// validation.ServerPanicDetail.
+func (a UpdateAnswer) AsErrorList(t testing.TB, newObj runtime.Object) field.ErrorList {
 	t.Helper()
-	switch a.Code {
-	case http.StatusOK:
+	switch {
+	case a.Panicked:
+		return field.ErrorList{field.InternalError(nil, errors.New(validation.ServerPanicDetail))}
+	case a.Code == http.StatusOK:
 		return nil
-	case http.StatusUnprocessableEntity:
+	case a.Code == http.StatusUnprocessableEntity:
 		return a.Errs
 	}
+	m := metaOf(t, newObj)
 	msg := a.Status.Message
 	meta := field.NewPath("metadata")
 	switch {
 	case a.Code == http.StatusBadRequest && msg == "the namespace of the provided object does not match the namespace sent on the request":
-		return field.ErrorList{field.Invalid(meta.Child("namespace"), newPod.Namespace, msg)}
+		return field.ErrorList{field.Invalid(meta.Child("namespace"), m.GetNamespace(), msg)}
 	case a.Code == http.StatusBadRequest && (strings.HasPrefix(msg, "the name of the object (") || strings.HasPrefix(msg, "Name parameter invalid: ")):
-		return field.ErrorList{field.Invalid(meta.Child("name"), newPod.Name, msg)}
+		return field.ErrorList{field.Invalid(meta.Child("name"), m.GetName(), msg)}
+	case a.Code == http.StatusBadRequest && strings.Contains(msg, ` in version "v1" cannot be handled as a `):
+		key := appsv1.DeprecatedRollbackTo
+		if _, ok := newObj.(*appsv1.DaemonSet); ok {
+			key = appsv1.DeprecatedTemplateGeneration
+		}
+		return field.ErrorList{field.Invalid(meta.Child("annotations").Key(key), m.GetAnnotations()[key], msg)}
 	case a.Code == http.StatusConflict && strings.Contains(msg, "Precondition failed: UID in precondition"):
-		return field.ErrorList{field.Invalid(meta.Child("uid"), string(newPod.UID), msg)}
+		return field.ErrorList{field.Invalid(meta.Child("uid"), string(m.GetUID()), msg)}
 	case a.Code == http.StatusConflict:
-		return field.ErrorList{field.Invalid(meta.Child("resourceVersion"), newPod.ResourceVersion, msg)}
+		return field.ErrorList{field.Invalid(meta.Child("resourceVersion"), m.GetResourceVersion(), msg)}
 	case a.Code == http.StatusInternalServerError && strings.HasPrefix(msg, "strconv.ParseUint"):
 		return field.ErrorList{field.InternalError(meta.Child("resourceVersion"), fmt.Errorf("%s", msg))}
 	}
@@ -157,7 +223,7 @@ func (a UpdateAnswer) AsErrorList(t testing.TB, newPod *v1.Pod) field.ErrorList 
 	return nil
 }
 
-// updater is the handler and storage, built once per test binary.
+// updater is a kind's handler and storage, built once per test binary.
 type updater struct {
 	mu       sync.Mutex
 	handler  http.HandlerFunc
@@ -166,42 +232,118 @@ type updater struct {
 }
 
 var (
-	updaterOnce sync.Once
-	theUpd      *updater
-	updErr      error
+	updatersMu sync.Mutex
+	updaters   = map[string]*updater{}
 )
 
-func theUpdater(t testing.TB) *updater {
-	updaterOnce.Do(func() { theUpd, updErr = newUpdater() })
-	if updErr != nil {
-		t.Fatalf("building the update path: %v", updErr)
+func (k *Kind) updater(t testing.TB) *updater {
+	updatersMu.Lock()
+	defer updatersMu.Unlock()
+	if u, ok := updaters[k.Name]; ok {
+		return u
 	}
-	return theUpd
+	u, err := k.newUpdater()
+	if err != nil {
+		t.Fatalf("building the update path of %s: %v", k.Name, err)
+	}
+	updaters[k.Name] = u
+	return u
 }
 
-func newUpdater() (*updater, error) {
+// resourcePrefixes are kube-apiserver's storage prefixes that are not the resource
+// (k8s.io/kubernetes pkg/kubeapiserver SpecialDefaultResourcePrefixes).
+var resourcePrefixes = map[string]string{"replicationcontrollers": "controllers"}
+
+// newStore builds the kind's registry store over mem, as the API server builds it.
+func (k *Kind) newStore(opts generic.RESTOptions) (*genericregistry.Store, error) {
+	switch k.Name {
+	case "Pod":
+		s, err := podstorage.NewStorage(opts, nil, nil, nil, nil)
+		return s.Pod.Store, err
+	case "PodTemplate":
+		s, err := podtemplatestorage.NewREST(opts)
+		if err != nil {
+			return nil, err
+		}
+		return s.Store, nil
+	case "ReplicationController":
+		s, err := rcstorage.NewStorage(opts)
+		if err != nil {
+			return nil, err
+		}
+		return s.Controller.Store, nil
+	case "Deployment":
+		s, err := deploymentstorage.NewStorage(opts)
+		if err != nil {
+			return nil, err
+		}
+		return s.Deployment.Store, nil
+	case "ReplicaSet":
+		s, err := replicasetstorage.NewStorage(opts)
+		if err != nil {
+			return nil, err
+		}
+		return s.ReplicaSet.Store, nil
+	case "StatefulSet":
+		s, err := statefulsetstorage.NewStorage(opts)
+		if err != nil {
+			return nil, err
+		}
+		return s.StatefulSet.Store, nil
+	case "DaemonSet":
+		s, _, err := daemonsetstorage.NewREST(opts)
+		if err != nil {
+			return nil, err
+		}
+		return s.Store, nil
+	case "Job":
+		s, err := jobstorage.NewStorage(opts)
+		if err != nil {
+			return nil, err
+		}
+		return s.Job.Store, nil
+	case "CronJob":
+		s, _, err := cronjobstorage.NewREST(opts)
+		if err != nil {
+			return nil, err
+		}
+		return s.Store, nil
+	}
+	return nil, fmt.Errorf("no storage for %s", k.Name)
+}
+
+func (k *Kind) newUpdater() (*updater, error) {
 	mem := &memStorage{}
-	gr := schema.GroupResource{Resource: "pods"}
+	gr := schema.GroupResource{Group: k.Group, Resource: k.Resource}
+	gv := schema.GroupVersion{Group: k.Group, Version: k.Version}
+	prefix := k.Resource
+	if p, ok := resourcePrefixes[k.Resource]; ok {
+		prefix = p
+	}
 	opts := generic.RESTOptions{
 		StorageConfig: &storagebackend.ConfigForResource{
 			GroupResource: gr,
-			Config:        storagebackend.Config{Codec: legacyscheme.Codecs.LegacyCodec(v1.SchemeGroupVersion)},
+			Config:        storagebackend.Config{Codec: legacyscheme.Codecs.LegacyCodec(gv)},
 		},
 		Decorator: func(*storagebackend.ConfigForResource, string, func(runtime.Object) (string, error), func() runtime.Object,
 			func() runtime.Object, storage.AttrFunc, storage.IndexerFuncs, *cache.Indexers) (storage.Interface, factory.DestroyFunc, error) {
 			return mem, func() {}, nil
 		},
-		ResourcePrefix: "pods",
+		ResourcePrefix: prefix,
 	}
-	ps, err := podstorage.NewStorage(opts, nil, nil, nil, nil)
+	store, err := k.newStore(opts)
 	if err != nil {
 		return nil, err
 	}
-	keep := &keepingStrategy{RESTUpdateStrategy: podstore.Strategy, DeclarativeValidationStrategy: podstore.Strategy}
-	ps.Pod.Store.UpdateStrategy = keep
+	dv, ok := k.strategy.(rest.DeclarativeValidationStrategy)
+	if !ok {
+		return nil, fmt.Errorf("the %s strategy has no declarative validation", k.Name)
+	}
+	keep := &keepingStrategy{RESTUpdateStrategy: k.strategy, DeclarativeValidationStrategy: dv}
+	store.UpdateStrategy = keep
 
-	kind := v1.SchemeGroupVersion.WithKind("Pod")
-	hub := schema.GroupVersion{Version: runtime.APIVersionInternal}
+	kind := gv.WithKind(k.Name)
+	hub := schema.GroupVersion{Group: k.Group, Version: runtime.APIVersionInternal}
 	fm, err := managedfields.NewDefaultFieldManager(managedfields.NewDeducedTypeConverter(), legacyscheme.Scheme, legacyscheme.Scheme,
 		legacyscheme.Scheme, kind, hub, "", nil)
 	if err != nil {
@@ -217,7 +359,7 @@ func newUpdater() (*updater, error) {
 		Typer:            legacyscheme.Scheme,
 		UnsafeConvertor:  legacyscheme.Scheme,
 		FieldManager:     fm,
-		Resource:         v1.SchemeGroupVersion.WithResource("pods"),
+		Resource:         gv.WithResource(k.Resource),
 		Kind:             kind,
 		MetaGroupVersion: metav1.SchemeGroupVersion,
 		HubGroupVersion:  hub,
@@ -226,13 +368,13 @@ func newUpdater() (*updater, error) {
 	}
 	var admit admission.Interface // none: admission is not part of validation
 	return &updater{
-		handler:  handlers.UpdateResource(ps.Pod, scope, admit),
+		handler:  handlers.UpdateResource(store, scope, admit),
 		mem:      mem,
 		strategy: keep,
 	}, nil
 }
 
-// keepingStrategy is the pod strategy; it keeps what its ValidateUpdate is given.
+// keepingStrategy is a kind's strategy; it keeps what its ValidateUpdate is given.
 type keepingStrategy struct {
 	rest.RESTUpdateStrategy
 	rest.DeclarativeValidationStrategy
@@ -241,19 +383,19 @@ type keepingStrategy struct {
 
 type validated struct {
 	ctx      context.Context
-	obj, old *core.Pod
+	obj, old runtime.Object
 }
 
 func (s *keepingStrategy) ValidateUpdate(ctx context.Context, obj, old runtime.Object) field.ErrorList {
-	s.seen = &validated{ctx: ctx, obj: obj.(*core.Pod).DeepCopy(), old: old.(*core.Pod).DeepCopy()}
+	s.seen = &validated{ctx: ctx, obj: obj.DeepCopyObject(), old: old.DeepCopyObject()}
 	return s.RESTUpdateStrategy.ValidateUpdate(ctx, obj, old)
 }
 
-// memStorage holds one stored pod. Only what an update uses is implemented; the
+// memStorage holds one stored object. Only what an update uses is implemented; the
 // embedded nil interface makes anything else fail loudly.
 type memStorage struct {
 	storage.Interface
-	current *core.Pod
+	current runtime.Object
 }
 
 // etcdPrefix is kube-apiserver's default --etcd-prefix; etcd3 prepares every key
@@ -262,11 +404,16 @@ const etcdPrefix = "/registry"
 
 func (m *memStorage) Versioner() storage.Versioner { return storage.APIObjectVersioner{} }
 
+// copyInto deep-copies the stored object into out, an object of the same type.
+func (m *memStorage) copyInto(out runtime.Object) {
+	reflect.ValueOf(out).Elem().Set(reflect.ValueOf(m.current.DeepCopyObject()).Elem())
+}
+
 func (m *memStorage) Get(_ context.Context, key string, _ storage.GetOptions, out runtime.Object) error {
 	if m.current == nil {
 		return storage.NewKeyNotFoundError(key, 0)
 	}
-	m.current.DeepCopyInto(out.(*core.Pod))
+	m.copyInto(out)
 	return nil
 }
 
@@ -280,7 +427,7 @@ func (m *memStorage) GuaranteedUpdate(_ context.Context, key string, dest runtim
 	if m.current == nil {
 		return storage.NewKeyNotFoundError(prepared, 0)
 	}
-	existing := m.current.DeepCopy()
+	existing := m.current.DeepCopyObject()
 	if err := pre.Check(prepared, existing); err != nil {
 		return err
 	}
@@ -292,12 +439,13 @@ func (m *memStorage) GuaranteedUpdate(_ context.Context, key string, dest runtim
 	if err != nil {
 		return err
 	}
-	out.(*core.Pod).DeepCopyInto(dest.(*core.Pod))
+	reflect.ValueOf(dest).Elem().Set(reflect.ValueOf(out.DeepCopyObject()).Elem())
 	return nil
 }
 
-// Delete is what an update that empties the finalizers of a pod being deleted (with
-// no grace period left) ends in: the stored pod is deleted. Nothing is written.
+// Delete is what an update that empties the finalizers of an object being deleted
+// (with no grace period left) ends in: the stored object is deleted. Nothing is
+// written.
 func (m *memStorage) Delete(_ context.Context, key string, out runtime.Object, pre *storage.Preconditions, _ storage.ValidateObjectFunc, _ runtime.Object, _ storage.DeleteOptions) error {
 	prepared := etcdPrefix + "/" + strings.TrimPrefix(key, "/")
 	if m.current == nil {
@@ -306,6 +454,6 @@ func (m *memStorage) Delete(_ context.Context, key string, out runtime.Object, p
 	if err := pre.Check(prepared, m.current); err != nil {
 		return err
 	}
-	m.current.DeepCopyInto(out.(*core.Pod))
+	m.copyInto(out)
 	return nil
 }
