@@ -99,6 +99,17 @@ func nameList(b *strings.Builder, names []string) {
 	b.WriteByte(']')
 }
 
+// appendUpTo appends name to list; the first append allocates room for left names,
+// the most the list can still receive, so that a list that grows with the pod is
+// allocated once (not grown step by step) and a pod that adds nothing allocates
+// nothing.
+func appendUpTo(list []string, name string, left int) []string {
+	if list == nil {
+		list = make([]string, 0, left)
+	}
+	return append(list, name)
+}
+
 // unreadyMessage joins the two name lists as the kubelet does:
 // "containers with unknown status: [..], containers with <second> status: [..]".
 func unreadyMessage(unknown []string, second string, other []string) string {
@@ -106,6 +117,14 @@ func unreadyMessage(unknown []string, second string, other []string) string {
 		return ""
 	}
 	var b strings.Builder
+	size := len(", containers with  status: ") + len(second) + len("containers with unknown status: ") + 4 + len(unknown) + len(other)
+	for _, n := range unknown {
+		size += len(n)
+	}
+	for _, n := range other {
+		size += len(n)
+	}
+	b.Grow(size)
 	if len(unknown) > 0 {
 		b.WriteString("containers with unknown status: ")
 		nameList(&b, unknown)
@@ -154,15 +173,16 @@ func InitializedCondition(pod *corev1.Pod, phase corev1.PodPhase, opts Options) 
 	for i := range pod.Spec.InitContainers {
 		c := &pod.Spec.InitContainers[i]
 		s, ok := statuses.find(c.Name)
+		left := len(pod.Spec.InitContainers) - i
 		switch {
 		case !ok:
-			unknown = append(unknown, c.Name)
+			unknown = appendUpTo(unknown, c.Name, left)
 		case restart.IsRestartableInitContainer(c):
 			if s.Started == nil || !*s.Started {
-				incomplete = append(incomplete, c.Name)
+				incomplete = appendUpTo(incomplete, c.Name, left)
 			}
 		case !s.Ready:
-			incomplete = append(incomplete, c.Name)
+			incomplete = appendUpTo(incomplete, c.Name, left)
 		}
 	}
 
@@ -236,20 +256,23 @@ func containersReady(pod *corev1.Pod, t corev1.PodConditionType, phase corev1.Po
 		return cond
 	}
 	var unknown, unready []string
+	left := len(pod.Spec.InitContainers) + len(pod.Spec.Containers)
 	check := func(c *corev1.Container) {
 		if s, ok := statuses.find(c.Name); !ok {
-			unknown = append(unknown, c.Name)
+			unknown = appendUpTo(unknown, c.Name, left)
 		} else if !s.Ready {
-			unready = append(unready, c.Name)
+			unready = appendUpTo(unready, c.Name, left)
 		}
 	}
 	for i := range pod.Spec.InitContainers {
 		if c := &pod.Spec.InitContainers[i]; restart.IsRestartableInitContainer(c) {
 			check(c)
 		}
+		left--
 	}
 	for i := range pod.Spec.Containers {
 		check(&pod.Spec.Containers[i])
+		left--
 	}
 
 	if (phase == corev1.PodSucceeded && len(unknown) == 0) || phase == corev1.PodFailed {

@@ -298,7 +298,14 @@ func ComputePodActions(pod *corev1.Pod, view *restart.View, restartAllContainers
 			a.SandboxChange = ""
 			return a
 		}
+		// With init containers only whether some container is to start matters; the
+		// list, when it is the answer, is allocated once at its largest size.
 		var toStart []ContainerRef
+		collect := len(pod.Spec.InitContainers) == 0
+		if collect {
+			toStart = make([]ContainerRef, 0, len(pod.Spec.Containers))
+		}
+		anyToStart := false
 		crr := opts.Features.Resolve().ContainerRestartRules
 		for i := range pod.Spec.Containers {
 			c := &pod.Spec.Containers[i]
@@ -309,9 +316,15 @@ func ComputePodActions(pod *corev1.Pod, view *restart.View, restartAllContainers
 			if runOnce && containerSucceeded(&x, c.Name) {
 				continue
 			}
-			toStart = append(toStart, ContainerRef{Kind: KindContainer, Index: i, Name: c.Name})
+			anyToStart = true
+			if collect {
+				toStart = append(toStart, ContainerRef{Kind: KindContainer, Index: i, Name: c.Name})
+			}
 		}
-		if len(toStart) == 0 && anyRegularContainerCreatedL(pod, &x) {
+		if !anyToStart {
+			toStart = nil
+		}
+		if !anyToStart && anyRegularContainerCreatedL(pod, &x) {
 			a.CreateSandbox = false
 			a.SandboxChange = ""
 			return a

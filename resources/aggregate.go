@@ -135,6 +135,7 @@ func (a *aggregation) run(t *table) {
 	for i := range a.pod.Spec.Containers {
 		c := &a.pod.Spec.Containers[i]
 		list := a.src.list(c, lookup(c), a.infeasible)
+		t.reserve(len(list) + len(a.nonMissing))
 		for name, q := range list {
 			t.add(name, q)
 		}
@@ -148,6 +149,7 @@ func (a *aggregation) run(t *table) {
 	for i := range a.pod.Spec.InitContainers {
 		c := &a.pod.Spec.InitContainers[i]
 		list := a.src.list(c, lookup(c), a.infeasible)
+		t.reserve(len(list) + len(a.nonMissing))
 		if podutil.IsSidecar(c) {
 			for name, q := range list {
 				a.addSidecar(t, i, name, q)

@@ -147,20 +147,83 @@ const (
 func newRecorder(pod *corev1.Pod, opts *PodResourcesOptions, limits bool) *recorder {
 	r := &recorder{pod: pod, opts: opts, limits: limits, terms: map[corev1.ResourceName][]Term{}}
 	r.before = make([]int, len(pod.Spec.InitContainers))
+	nSidecars := 0
+	for i := range pod.Spec.InitContainers {
+		if podutil.IsSidecar(&pod.Spec.InitContainers[i]) {
+			nSidecars++
+		}
+	}
+	if nSidecars > 0 {
+		r.sidecars = make([]string, 0, nSidecars)
+	}
 	for i := range pod.Spec.InitContainers {
 		r.before[i] = len(r.sidecars)
 		if podutil.IsSidecar(&pod.Spec.InitContainers[i]) {
 			r.sidecars = append(r.sidecars, pod.Spec.InitContainers[i].Name)
 		}
 	}
+	r.reserveSteps()
 	return r
 }
 
+// specList is the list of c the recorder's side (requests or limits) reads.
+func (r *recorder) specList(c *corev1.Container) corev1.ResourceList {
+	if r.limits {
+		return c.Resources.Limits
+	}
+	return c.Resources.Requests
+}
+
+// nonMissing is NonMissingContainerRequests on the requests side, nil on the limits one.
+func (r *recorder) nonMissing() corev1.ResourceList {
+	if r.limits {
+		return nil
+	}
+	return r.opts.NonMissingContainerRequests
+}
+
+// reserveSteps allocates, for each resource the init containers name, room for its
+// init steps (one per init container naming it, or lacking it when it is a
+// non-missing request) and the two terms put at the head of the group (the
+// containers and the spec aggregates), so that the list is allocated once rather
+// than grown step by step, which costs more bytes per step the more steps there are.
+// The counts read the spec; when the status lists are read instead, the room is only
+// a hint.
+func (r *recorder) reserveSteps() {
+	inits := r.pod.Spec.InitContainers
+	if len(inits) == 0 {
+		return
+	}
+	counts := map[corev1.ResourceName]int{}
+	for name := range r.nonMissing() {
+		counts[name] = len(inits)
+	}
+	for i := range inits {
+		for name := range r.specList(&inits[i]) {
+			if _, ok := r.nonMissing()[name]; !ok {
+				counts[name]++
+			}
+		}
+	}
+	for name, n := range counts {
+		r.terms[name] = make([]Term, 0, n+2)
+	}
+}
+
 func (r *recorder) add(name corev1.ResourceName, t Term) {
-	if _, ok := r.terms[name]; !ok {
+	if len(r.terms[name]) == 0 {
 		r.order = append(r.order, name)
 	}
 	r.terms[name] = append(r.terms[name], t)
+}
+
+// prepend puts t at the head of the terms of name, in the room reserveSteps left
+// when there is some.
+func (r *recorder) prepend(name corev1.ResourceName, t Term) {
+	ts := append(r.terms[name], Term{})
+	copy(ts[1:], ts)
+	ts[0] = t
+	r.terms[name] = ts
 }
 
 // step records the value of init container i's step for one resource.
@@ -183,8 +246,8 @@ func (r *recorder) sums(t *table) {
 		}
 		term := Term{Kind: TermContainers, Op: OpMax, Value: s.sum.DeepCopy(), Parts: parts[s.name]}
 		// The containers term goes first in its group.
-		if old, ok := r.terms[s.name]; ok {
-			r.terms[s.name] = append([]Term{term}, old...)
+		if len(r.terms[s.name]) > 0 {
+			r.prepend(s.name, term)
 		} else {
 			r.add(s.name, term)
 		}
@@ -194,30 +257,55 @@ func (r *recorder) sums(t *table) {
 // parts returns the spec contribution of each regular container and sidecar, by
 // resource, in one pass over the containers.
 func (r *recorder) parts() map[corev1.ResourceName][]Part {
-	out := map[corev1.ResourceName][]Part{}
-	visit := func(c *corev1.Container) {
-		list := c.Resources.Requests
-		if r.limits {
-			list = c.Resources.Limits
+	nonMissing := r.nonMissing()
+	// A first pass counts the parts of each resource, so that each list is allocated
+	// once at its size.
+	counts := map[corev1.ResourceName]int{}
+	n := 0
+	count := func(c *corev1.Container) {
+		list := r.specList(c)
+		for name := range list {
+			counts[name]++
 		}
+		for name := range nonMissing {
+			if _, ok := list[name]; !ok {
+				counts[name]++
+			}
+		}
+	}
+	for i := range r.pod.Spec.Containers {
+		count(&r.pod.Spec.Containers[i])
+	}
+	for i := range r.pod.Spec.InitContainers {
+		if c := &r.pod.Spec.InitContainers[i]; podutil.IsSidecar(c) {
+			count(c)
+		}
+	}
+	for _, k := range counts {
+		n += k
+	}
+	out := make(map[corev1.ResourceName][]Part, len(counts))
+	backing := make([]Part, n)
+	for name, k := range counts {
+		out[name], backing = backing[:0:k], backing[k:]
+	}
+	add := func(c *corev1.Container) {
+		list := r.specList(c)
 		for name, q := range list {
 			out[name] = append(out[name], Part{c.Name, q.DeepCopy()})
 		}
-		if r.limits {
-			return
-		}
-		for name, q := range r.opts.NonMissingContainerRequests {
+		for name, q := range nonMissing {
 			if _, ok := list[name]; !ok {
 				out[name] = append(out[name], Part{c.Name, q.DeepCopy()})
 			}
 		}
 	}
 	for i := range r.pod.Spec.Containers {
-		visit(&r.pod.Spec.Containers[i])
+		add(&r.pod.Spec.Containers[i])
 	}
 	for i := range r.pod.Spec.InitContainers {
 		if c := &r.pod.Spec.InitContainers[i]; podutil.IsSidecar(c) {
-			visit(c)
+			add(c)
 		}
 	}
 	return out
@@ -247,10 +335,10 @@ func (r *recorder) status(spec, alloc, act *table, infeasible bool) {
 			term.Ignored, term.Source = true, "resize infeasible"
 		}
 		// The spec term heads its details.
-		r.terms[s.name] = append([]Term{term}, r.terms[s.name]...)
-		if len(r.terms[s.name]) == 1 {
+		if len(r.terms[s.name]) == 0 {
 			r.order = append(r.order, s.name)
 		}
+		r.prepend(s.name, term)
 	}
 	r.dra()
 	r.statusTerms(act, TermActuated, src)
@@ -328,14 +416,17 @@ func (r *recorder) overhead(t *table, overhead corev1.ResourceList, limits bool)
 func (r *recorder) finish(t *table) []ResourceExplanation {
 	names := r.order
 	for i := 0; i < t.n; i++ {
-		if s := t.slot(i); r.terms[s.name] == nil {
+		if s := t.slot(i); len(r.terms[s.name]) == 0 {
 			names = append(names, s.name)
 		}
 	}
 	slices.Sort(names)
 	out := make([]ResourceExplanation, 0, len(names))
 	for _, name := range names {
-		re := ResourceExplanation{Name: name, Terms: r.terms[name]}
+		re := ResourceExplanation{Name: name}
+		if ts := r.terms[name]; len(ts) > 0 {
+			re.Terms = ts
+		}
 		if v, ok := t.get(name); ok {
 			re.Present, re.Value = true, v.DeepCopy()
 		}

@@ -1,6 +1,8 @@
 package resources
 
 import (
+	"slices"
+
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 )
@@ -69,6 +71,23 @@ func (t *table) find(name corev1.ResourceName) int {
 		}
 	}
 	return -1
+}
+
+// reserve makes room for k more resources, so that a table filled from a long list
+// is allocated once rather than grown entry by entry (the slots and the index grow
+// by a quarter or a doubling at a time, which costs more bytes per entry the longer
+// the list). Callers pass the length of the list they are about to add; names the
+// table already holds only make the room larger than needed.
+func (t *table) reserve(k int) {
+	if want := t.n + k - inlineSlots; want > cap(t.extra) {
+		t.extra = slices.Grow(t.extra, want-len(t.extra))
+	}
+	if t.index == nil && t.n+k > linearMax {
+		t.index = make(map[corev1.ResourceName]int, t.n+k)
+		for i := 0; i < t.n; i++ {
+			t.index[t.slot(i).name] = i
+		}
+	}
 }
 
 // at returns the slot of name, adding an empty one when there is none.
@@ -141,18 +160,21 @@ func (t *table) set(name corev1.ResourceName, q resource.Quantity) {
 }
 
 func (t *table) addList(list corev1.ResourceList) {
+	t.reserve(len(list))
 	for name, q := range list {
 		t.add(name, q)
 	}
 }
 
 func (t *table) maxList(list corev1.ResourceList) {
+	t.reserve(len(list))
 	for name, q := range list {
 		t.max(name, q)
 	}
 }
 
 func (t *table) maxTable(o *table) {
+	t.reserve(o.n)
 	for i := 0; i < o.n; i++ {
 		if s := o.slot(i); s.flags&hasSum != 0 {
 			t.max(s.name, s.sum)

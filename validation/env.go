@@ -312,8 +312,106 @@ func validateEnvSourceName(name string, fldPath lpath) field.ErrorList {
 	return allErrs
 }
 
-// lastPathFor returns the path the last entry named name maps to, as upstream's
-// name→path maps (GetVolumeMountMap, GetVolumeDeviceMap) keep it.
+// indexAbove is the list length above which the lookups below index the list
+// (once, in time linear in the list) instead of scanning it on each lookup, so that
+// a container with 10,000 mounts costs 10,000 steps, not 10,000².
+const indexAbove = 16
+
+// namedPaths answers upstream's questions about a container's mounts or devices: is
+// there an entry of a name, and is a path the path of the last entry of some name
+// (upstream builds the name→path maps GetVolumeMountMap and GetVolumeDeviceMap, in
+// which the last entry of a name wins, and searches their values). A short list is
+// scanned; a long one is indexed.
+type namedPaths[T any] struct {
+	items        []T
+	name, pathOf func(*T) string
+	names, paths map[string]struct{}
+}
+
+func newNamedPaths[T any](items []T, name, pathOf func(*T) string) namedPaths[T] {
+	x := namedPaths[T]{items: items, name: name, pathOf: pathOf}
+	if len(items) > indexAbove {
+		last := make(map[string]string, len(items))
+		for i := range items {
+			last[name(&items[i])] = pathOf(&items[i])
+		}
+		x.names, x.paths = make(map[string]struct{}, len(last)), make(map[string]struct{}, len(last))
+		for n, p := range last {
+			x.names[n], x.paths[p] = struct{}{}, struct{}{}
+		}
+	}
+	return x
+}
+
+func (x *namedPaths[T]) hasName(n string) bool {
+	if x.names != nil {
+		_, ok := x.names[n]
+		return ok
+	}
+	return hasName(x.items, x.name, n)
+}
+
+func (x *namedPaths[T]) hasLastPath(p string) bool {
+	if x.paths != nil {
+		_, ok := x.paths[p]
+		return ok
+	}
+	return hasPathValue(x.items, x.name, x.pathOf, p)
+}
+
+// seenSet answers "does an earlier entry of the list have this key", for a loop that
+// visits the list in order and asks once per entry: a short list is scanned, a long
+// one remembers the keys visited.
+type seenSet struct {
+	keys map[string]struct{}
+}
+
+func newSeenSet(n int) seenSet {
+	if n > indexAbove {
+		return seenSet{keys: make(map[string]struct{}, n)}
+	}
+	return seenSet{}
+}
+
+// seen reports whether one of earlier (the entries before the current one) has key k,
+// then records k as the current entry's key.
+func seen[T any](s *seenSet, earlier []T, key func(*T) string, k string) bool {
+	if s.keys == nil {
+		return hasName(earlier, key, k)
+	}
+	_, ok := s.keys[k]
+	s.keys[k] = struct{}{}
+	return ok
+}
+
+// memberSet answers "is v in the list" for a list asked many times: a short list is
+// scanned, a long one indexed once.
+type memberSet[T comparable] struct {
+	set map[T]struct{}
+}
+
+func newMemberSet[T comparable](list []T) memberSet[T] {
+	if len(list) <= indexAbove {
+		return memberSet[T]{}
+	}
+	set := make(map[T]struct{}, len(list))
+	for _, v := range list {
+		set[v] = struct{}{}
+	}
+	return memberSet[T]{set: set}
+}
+
+// has reports whether v is in list, the list the set was made from.
+func (s memberSet[T]) has(list []T, v T) bool {
+	if s.set == nil {
+		return contains(list, v)
+	}
+	_, ok := s.set[v]
+	return ok
+}
+
+// hasPathValue reports whether p is the path of the last entry of some name, as
+// upstream's name→path maps (GetVolumeMountMap, GetVolumeDeviceMap) keep it.
 func hasPathValue[T any](items []T, name func(*T) string, pathOf func(*T) string, p string) bool {
 	for i := range items {
 		if pathOf(&items[i]) != p {
@@ -358,6 +456,8 @@ var sortedBindMountOptions = []string{"nodev", "noexec", "nosuid"}
 func validateVolumeMounts(ctr *corev1.Container, volumes map[string]*corev1.VolumeSource, fldPath lpath) field.ErrorList {
 	var allErrs field.ErrorList
 	mounts, devices := ctr.VolumeMounts, ctr.VolumeDevices
+	devs := newNamedPaths(devices, deviceName, devicePath)
+	earlier := newSeenSet(len(mounts))
 	for i := range mounts {
 		mnt := &mounts[i]
 		idxPath := fldPath.Index(i)
@@ -370,13 +470,13 @@ func validateVolumeMounts(ctr *corev1.Container, volumes map[string]*corev1.Volu
 		if mnt.MountPath == "" {
 			allErrs = append(allErrs, field.Required(idxPath.Child("mountPath").P(), ""))
 		}
-		if hasName(mounts[:i], mountPath, mnt.MountPath) {
+		if seen(&earlier, mounts[:i], mountPath, mnt.MountPath) {
 			allErrs = append(allErrs, field.Invalid(idxPath.Child("mountPath").P(), mnt.MountPath, "must be unique"))
 		}
-		if hasName(devices, deviceName, mnt.Name) {
+		if devs.hasName(mnt.Name) {
 			allErrs = append(allErrs, field.Invalid(idxPath.Child("name").P(), mnt.Name, "must not already exist in volumeDevices"))
 		}
-		if hasPathValue(devices, deviceName, devicePath, mnt.MountPath) {
+		if devs.hasLastPath(mnt.MountPath) {
 			allErrs = append(allErrs, field.Invalid(idxPath.Child("mountPath").P(), mnt.MountPath, "must not already exist as a path in volumeDevices"))
 		}
 		if mnt.SubPath != "" {
@@ -438,6 +538,8 @@ func validateVolumeMounts(ctr *corev1.Container, volumes map[string]*corev1.Volu
 func validateVolumeDevices(ctr *corev1.Container, volumes map[string]*corev1.VolumeSource, fldPath lpath) field.ErrorList {
 	var allErrs field.ErrorList
 	devices, mounts := ctr.VolumeDevices, ctr.VolumeMounts
+	mnts := newNamedPaths(mounts, mountName, mountPath)
+	earlier := newSeenSet(len(devices))
 	var seenPaths map[string]struct{}
 	for i := range devices {
 		dev := &devices[i]
@@ -448,7 +550,7 @@ func validateVolumeDevices(ctr *corev1.Container, volumes map[string]*corev1.Vol
 			allErrs = append(allErrs, field.Required(idxPath.Child("name").P(), ""))
 		}
 		// Upstream records only non-empty names as seen.
-		if dev.Name != "" && hasName(devices[:i], deviceName, dev.Name) {
+		if seen(&earlier, devices[:i], deviceName, dev.Name) && dev.Name != "" {
 			allErrs = append(allErrs, field.Invalid(idxPath.Child("name").P(), dev.Name, "must be unique"))
 		}
 		if matched && !isPVC {
@@ -471,10 +573,10 @@ func validateVolumeDevices(ctr *corev1.Container, volumes map[string]*corev1.Vol
 			}
 			seenPaths[dev.DevicePath] = struct{}{}
 		}
-		if hasName(mounts, mountName, dev.Name) {
+		if mnts.hasName(dev.Name) {
 			allErrs = append(allErrs, field.Invalid(idxPath.Child("name").P(), dev.Name, "must not already exist in volumeMounts"))
 		}
-		if hasPathValue(mounts, mountName, mountPath, dev.DevicePath) {
+		if mnts.hasLastPath(dev.DevicePath) {
 			allErrs = append(allErrs, field.Invalid(idxPath.Child("devicePath").P(), dev.DevicePath, "must not already exist as a path in volumeMounts"))
 		}
 	}

@@ -162,6 +162,7 @@ func validateVolumes(volumes []corev1.Volume, meta *metav1.ObjectMeta, fldPath l
 			}
 		}
 	}
+	createdSet := newMemberSet(created)
 	for i := range volumes {
 		v := &volumes[i]
 		idxPath := fldPath.Index(i)
@@ -180,7 +181,7 @@ func validateVolumes(volumes []corev1.Volume, meta *metav1.ObjectMeta, fldPath l
 		} else {
 			allErrs = append(allErrs, el...)
 		}
-		if pvc := v.PersistentVolumeClaim; pvc != nil && len(created) != 0 && contains(created, pvc.ClaimName) {
+		if pvc := v.PersistentVolumeClaim; pvc != nil && len(created) != 0 && createdSet.has(created, pvc.ClaimName) {
 			allErrs = append(allErrs, field.Invalid(idxPath.Child("persistentVolumeClaim", "claimName").P(), pvc.ClaimName, "must not reference a PVC that gets created for an ephemeral volume"))
 		}
 	}

@@ -152,7 +152,7 @@ func (s *streamRun) validate(r ObjectResult, gk schema.GroupKind) ObjectResult {
 		return r
 	}
 	r.Verdict, r.Errors = Invalid, errs
-	r.Err = apierrors.NewInvalid(gk, storedName(r.Object), errs)
+	r.Err = newInvalid(gk, storedName(r.Object), errs)
 	return r
 }
 

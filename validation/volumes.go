@@ -187,11 +187,24 @@ func validateProjectedVolumeSource(proj *corev1.ProjectedVolumeSource, fldPath l
 	allErrs := validateFileMode(proj.DefaultMode, fldPath.Child("defaultMode"))
 	allErrs = append(allErrs, validateUserField(proj.DefaultUser, fldPath.Child("defaultUser"))...)
 	var paths []string // paths used so far across all sources
+	var pathSet map[string]struct{}
 	seen := func(p string) bool {
+		if pathSet != nil {
+			_, dup := pathSet[p]
+			pathSet[p] = struct{}{}
+			return dup
+		}
 		if contains(paths, p) {
 			return true
 		}
 		paths = append(paths, p)
+		if len(paths) > indexAbove {
+			// Many paths: a set, so that the check stays linear.
+			pathSet = make(map[string]struct{}, 2*len(paths))
+			for _, q := range paths {
+				pathSet[q] = struct{}{}
+			}
+		}
 		return false
 	}
 	for i := range proj.Sources {

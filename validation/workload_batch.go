@@ -451,12 +451,23 @@ func validateOnExitCodes(req *batchv1.PodFailurePolicyOnExitCodesRequirement, fl
 		errs = append(errs, field.TooMany(valuesPath.P(), len(req.Values), maxPodFailurePolicyOnExitCodesValues))
 	}
 	ordered := true
+	var earlier map[int32]struct{} // the values before j, for a long list
+	if len(req.Values) > indexAbove {
+		earlier = make(map[int32]struct{}, len(req.Values))
+	}
 	for j, v := range req.Values {
 		vPath := valuesPath.Index(j)
 		if req.Operator == batchv1.PodFailurePolicyOnExitCodesOpIn && v == 0 {
 			errs = append(errs, field.Invalid(vPath.P(), v, "must not be 0 for the In operator"))
 		}
-		if contains(req.Values[:j], v) {
+		dup := false
+		if earlier != nil {
+			_, dup = earlier[v]
+			earlier[v] = struct{}{}
+		} else {
+			dup = contains(req.Values[:j], v)
+		}
+		if dup {
 			errs = append(errs, field.Duplicate(vPath.P(), v))
 		}
 		if j > 0 && req.Values[j-1] > v {

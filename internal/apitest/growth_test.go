@@ -1,0 +1,160 @@
+package apitest
+
+import (
+	"fmt"
+	"os"
+	"runtime"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// work is what one call costs: bytes and allocations (deterministic) and time.
+type work struct {
+	bytes, allocs uint64
+	ns            float64
+}
+
+// countWork returns the bytes and allocations of one call of fn, the smallest of a
+// few calls (a call's first run may fill a cache, e.g. a quantity's text).
+func countWork(fn func()) (bytes, allocs uint64) {
+	var before, after runtime.MemStats
+	bytes, allocs = ^uint64(0), ^uint64(0)
+	for range 2 {
+		runtime.ReadMemStats(&before)
+		fn()
+		runtime.ReadMemStats(&after)
+		bytes = min(bytes, after.TotalAlloc-before.TotalAlloc)
+		allocs = min(allocs, after.Mallocs-before.Mallocs)
+	}
+	return bytes, allocs
+}
+
+// calibrate returns how many calls of fn last about batch.
+func calibrate(fn func(), batch time.Duration) int {
+	iters := 1
+	for {
+		start := time.Now()
+		for range iters {
+			fn()
+		}
+		if d := time.Since(start); d >= batch/4 || iters >= 1<<20 {
+			return max(1, int(float64(iters)*float64(batch)/float64(max(d, time.Microsecond))))
+		}
+		iters *= 4
+	}
+}
+
+// timePerCall returns the time per call of fn over iters calls.
+func timePerCall(fn func(), iters int) float64 {
+	start := time.Now()
+	for range iters {
+		fn()
+	}
+	return float64(time.Since(start).Nanoseconds()) / float64(iters)
+}
+
+// growthRow is one function on one shape at 1,000 and 10,000 elements.
+type growthRow struct {
+	name, shape string
+	small, big  work
+}
+
+func ratio(big, small float64) float64 { return big / max(small, 1) }
+
+func (r growthRow) times() (t, b, a float64) {
+	return ratio(r.big.ns, r.small.ns), ratio(float64(r.big.bytes), float64(r.small.bytes)),
+		ratio(float64(r.big.allocs), float64(r.small.allocs))
+}
+
+// TestHostileGrowth prints, for every exported function and every hostile shape, how
+// much the cost grows from 1,000 to 10,000 elements: time (the best of several
+// batches, interleaved 1k/10k), bytes and allocations (counted with runtime.MemStats
+// on one call; deterministic). It is a measurement, not a check, and runs only when
+// PODLIFE_GROWTH is set:
+//
+//	PODLIFE_GROWTH=1 go test ./internal/apitest -run HostileGrowth -v -timeout 1h
+//
+// PODLIFE_GROWTH=CALL (a substring of the call names, e.g. lifecycle.Plan) limits the
+// calls, PODLIFE_GROWTH_SHAPES=names,quantities the shapes,
+// PODLIFE_GROWTH_SIZES=3000,30000 the two sizes, PODLIFE_GROWTH_ROUNDS the time rounds
+// (7, or 2 for a call slower than 3s a round; 0 measures bytes and allocations only,
+// in about ten minutes) and PODLIFE_GROWTH_BATCH one round's length (20ms). The table
+// lists the worst growth first; linear growth is the ratio of the sizes (10).
+func TestHostileGrowth(t *testing.T) {
+	sel := os.Getenv("PODLIFE_GROWTH")
+	if sel == "" {
+		t.Skip("set PODLIFE_GROWTH=1 (or a call name) to measure the growth table")
+	}
+	rounds, batch, budget := 7, 20*time.Millisecond, 3*time.Second
+	if v, err := strconv.Atoi(os.Getenv("PODLIFE_GROWTH_ROUNDS")); err == nil && v >= 0 {
+		rounds = v
+	}
+	if v, err := time.ParseDuration(os.Getenv("PODLIFE_GROWTH_BATCH")); err == nil && v > 0 {
+		batch = v
+	}
+	sizes := [2]int{1000, 10000}
+	if v := strings.Split(os.Getenv("PODLIFE_GROWTH_SIZES"), ","); len(v) == 2 {
+		a, errA := strconv.Atoi(v[0])
+		b, errB := strconv.Atoi(v[1])
+		if errA != nil || errB != nil || a <= 0 || b <= a {
+			t.Fatalf("PODLIFE_GROWTH_SIZES=%s: want two sizes, the smaller first", os.Getenv("PODLIFE_GROWTH_SIZES"))
+		}
+		sizes = [2]int{a, b}
+	}
+	wanted := shapes
+	if v := os.Getenv("PODLIFE_GROWTH_SHAPES"); v != "" {
+		wanted = strings.Split(v, ",")
+	}
+	var rows []growthRow
+	for _, shape := range wanted {
+		small, big := hostileFixtures(shape, sizes[0]), hostileFixtures(shape, sizes[1])
+		for _, c := range calls {
+			if sel != "1" && !strings.Contains(c.name, sel) {
+				continue
+			}
+			r := growthRow{name: c.name, shape: shape}
+			fs, fb := func() { _ = c.fn(small) }, func() { _ = c.fn(big) }
+			r.small.bytes, r.small.allocs = countWork(fs)
+			r.big.bytes, r.big.allocs = countWork(fb)
+			// Interleave the sizes so that a burst of load elsewhere hits both.
+			r.small.ns, r.big.ns = -1, -1
+			if rounds > 0 {
+				// Slow calls stop after two rounds once the budget is spent.
+				start := time.Now()
+				is, ib := calibrate(fs, batch), calibrate(fb, batch)
+				for k := 0; k < rounds && (k < 2 || time.Since(start) < budget); k++ {
+					if ns := timePerCall(fs, is); r.small.ns < 0 || ns < r.small.ns {
+						r.small.ns = ns
+					}
+					if ns := timePerCall(fb, ib); r.big.ns < 0 || ns < r.big.ns {
+						r.big.ns = ns
+					}
+				}
+			}
+			tx, bx, ax := r.times()
+			t.Logf("%s %s: time ×%.1f, bytes ×%.1f, allocs ×%.1f", r.name, shape, tx, bx, ax)
+			rows = append(rows, r)
+		}
+	}
+	worst := func(r growthRow) float64 { a, b, c := r.times(); return max(a, b, c) }
+	slices.SortStableFunc(rows, func(a, b growthRow) int {
+		if wa, wb := worst(a), worst(b); wa != wb {
+			if wa > wb {
+				return -1
+			}
+			return 1
+		}
+		return 0
+	})
+	var sb strings.Builder
+	fmt.Fprintf(&sb, "growth from %d to %d elements (time: best of up to %d rounds of %v)\n", sizes[0], sizes[1], rounds, batch)
+	fmt.Fprintf(&sb, "%-45s %-11s %8s %8s %8s %12s %12s %10s\n", "function", "shape", "time×", "bytes×", "allocs×", "ns@big", "B@big", "allocs@big")
+	for _, r := range rows {
+		tx, bx, ax := r.times()
+		fmt.Fprintf(&sb, "%-45s %-11s %8.1f %8.1f %8.1f %12.0f %12d %10d\n", r.name, r.shape, tx, bx, ax, r.big.ns, r.big.bytes, r.big.allocs)
+	}
+	t.Log("\n" + sb.String())
+}
