@@ -7,6 +7,7 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 
+	"github.com/podlife/podlife/internal/byname"
 	"github.com/podlife/podlife/restart"
 )
 
@@ -105,39 +106,83 @@ func Explain(pod *corev1.Pod, now time.Time, opts Options) Explanation {
 		e.Conditions = append(e.Conditions, ce)
 	}
 
+	x := newExplainIndex(pod, &e.Actions)
+	e.Containers = make([]ContainerExplanation, 0, len(pod.Spec.InitContainers)+len(pod.Spec.Containers))
 	for i := range pod.Spec.InitContainers {
-		e.Containers = append(e.Containers, explainContainer(pod, initRef(pod.Spec.InitContainers, i), pod.Status.InitContainerStatuses, &e.Actions, opts))
+		e.Containers = append(e.Containers, explainContainer(pod, initRef(pod.Spec.InitContainers, i), &x.initStatuses, &x, opts))
 	}
 	for i := range pod.Spec.Containers {
 		ref := ContainerRef{Kind: KindContainer, Index: i, Name: pod.Spec.Containers[i].Name}
-		e.Containers = append(e.Containers, explainContainer(pod, ref, pod.Status.ContainerStatuses, &e.Actions, opts))
+		e.Containers = append(e.Containers, explainContainer(pod, ref, &x.statuses, &x, opts))
 	}
-	e.PhaseWhy = e.phaseWhy(pod)
-	e.ActionsWhy = e.actionsWhy(pod)
+	if len(e.Containers) == 0 {
+		e.Containers = nil
+	}
+	containers := e.byName()
+	e.PhaseWhy = e.phaseWhy(pod, &containers)
+	e.ActionsWhy = e.actionsWhy(pod, &containers)
 	if isTerminal(e.Phase) {
-		e.Ended = e.ended(pod)
+		e.Ended = e.ended(&x)
 	}
 	return e
 }
 
-func findStatus(list []corev1.ContainerStatus, name string) *corev1.ContainerStatus {
-	for i := range list {
-		if list[i].Name == name {
-			return &list[i]
-		}
-	}
-	return nil
+// explainIndex finds what Explain looks up by name for each container, so that a pod
+// with many containers costs time linear in their number: the containers and statuses
+// by name (the first of a name, as a scan finds it) and the last back-off wait of each
+// name in the planned actions.
+type explainIndex struct {
+	pod                                 *corev1.Pod
+	regular, inits                      byname.Index[corev1.Container]
+	ephemeral                           byname.Index[corev1.EphemeralContainer]
+	statuses, initStatuses, ephStatuses byname.Index[corev1.ContainerStatus]
+	backOff                             byname.Index[BackOffWait]
 }
 
-// explainContainer describes one container from its status.
-func explainContainer(pod *corev1.Pod, ref ContainerRef, list []corev1.ContainerStatus, a *PodActions, opts Options) ContainerExplanation {
+func newExplainIndex(pod *corev1.Pod, a *PodActions) explainIndex {
+	return explainIndex{
+		pod:          pod,
+		regular:      byname.Containers(pod.Spec.Containers),
+		inits:        byname.Containers(pod.Spec.InitContainers),
+		ephemeral:    byname.New(pod.Spec.EphemeralContainers, func(e *corev1.EphemeralContainer) string { return e.Name }),
+		statuses:     byname.Statuses(pod.Status.ContainerStatuses),
+		initStatuses: byname.Statuses(pod.Status.InitContainerStatuses),
+		ephStatuses:  byname.Statuses(pod.Status.EphemeralContainerStatuses),
+		backOff:      byname.New(a.BackOff, func(w *BackOffWait) string { return w.Container.Name }),
+	}
+}
+
+// shouldRestart is restart.ShouldRestart(pod, name, opts) with the lookups indexed:
+// the first regular, else init, else ephemeral container of the name, and the newest
+// instance its kind's first status of the name shows.
+func (x *explainIndex) shouldRestart(name string, opts Options) restart.Decision {
+	var c *corev1.Container
+	var statuses *byname.Index[corev1.ContainerStatus]
+	switch {
+	case x.regular.First(name) >= 0:
+		c, statuses = x.regular.FirstEntry(name), &x.statuses
+	case x.inits.First(name) >= 0:
+		c, statuses = x.inits.FirstEntry(name), &x.initStatuses
+	case x.ephemeral.First(name) >= 0:
+		c, statuses = (*corev1.Container)(&x.ephemeral.FirstEntry(name).EphemeralContainerCommon), &x.ephStatuses
+	default:
+		return restart.ShouldRestart(x.pod, name, opts)
+	}
+	if inst, ok := restart.InstanceFromStatus(statuses.FirstEntry(name)); ok {
+		return restart.ShouldRestartInstance(x.pod, c, &inst, opts)
+	}
+	return restart.ShouldRestartInstance(x.pod, c, nil, opts)
+}
+
+// explainContainer describes one container from its status (the first status of its
+// name in list).
+func explainContainer(pod *corev1.Pod, ref ContainerRef, list *byname.Index[corev1.ContainerStatus], x *explainIndex, opts Options) ContainerExplanation {
 	ce := ContainerExplanation{Container: ref, State: "unknown"}
 	c := specOf(pod, ref)
-	st := findStatus(list, ref.Name)
-	for _, w := range a.BackOff {
-		if w.Container.Name == ref.Name {
-			ce.NextStart, ce.BackOff = w.Until, w.Delay
-		}
+	st := list.FirstEntry(ref.Name)
+	if i := x.backOff.Last(ref.Name); i >= 0 {
+		w := x.backOff.At(i)
+		ce.NextStart, ce.BackOff = w.Until, w.Delay
 	}
 	if st == nil {
 		ce.Why = "the kubelet has not reported a status for it yet"
@@ -161,7 +206,7 @@ func explainContainer(pod *corev1.Pod, ref ContainerRef, list []corev1.Container
 	if exited != nil {
 		failed := exited.ExitCode != 0 || exited.Reason == restart.ReasonOOMKilled
 		if ref.Kind != KindInitContainer || failed {
-			d := restart.ShouldRestart(pod, ref.Name, opts)
+			d := x.shouldRestart(ref.Name, opts)
 			ce.Restart = &d
 		}
 	}
@@ -267,13 +312,10 @@ func gatesInMessage(msg string) []string {
 	return gates
 }
 
-func (e *Explanation) container(name string) *ContainerExplanation {
-	for i := range e.Containers {
-		if e.Containers[i].Container.Name == name {
-			return &e.Containers[i]
-		}
-	}
-	return nil
+// byName finds the explanation's containers by name (the first of a name), a long
+// list through an index built once, so that naming every container costs linear time.
+func (e *Explanation) byName() byname.Index[ContainerExplanation] {
+	return byname.New(e.Containers, func(ce *ContainerExplanation) string { return ce.Container.Name })
 }
 
 func (e *Explanation) condition(t corev1.PodConditionType) *ConditionExplanation {
@@ -286,10 +328,10 @@ func (e *Explanation) condition(t corev1.PodConditionType) *ConditionExplanation
 }
 
 // blockers renders "name: why" for the named containers.
-func (e *Explanation) blockers(names []string) string {
+func (e *Explanation) blockers(containers *byname.Index[ContainerExplanation], names []string) string {
 	var parts []string
 	for _, n := range names {
-		if ce := e.container(n); ce != nil {
+		if ce := containers.FirstEntry(n); ce != nil {
 			parts = append(parts, kindName(ce.Container.Kind)+" "+n+": "+ce.Why)
 		}
 	}
@@ -297,7 +339,7 @@ func (e *Explanation) blockers(names []string) string {
 }
 
 // phaseWhy says why the pod is in its phase.
-func (e *Explanation) phaseWhy(pod *corev1.Pod) string {
+func (e *Explanation) phaseWhy(pod *corev1.Pod, containers *byname.Index[ContainerExplanation]) string {
 	switch e.Phase {
 	case corev1.PodPending:
 		if len(pod.Status.InitContainerStatuses)+len(pod.Status.ContainerStatuses) == 0 {
@@ -318,7 +360,7 @@ func (e *Explanation) phaseWhy(pod *corev1.Pod) string {
 			}
 			s += ")"
 			if len(ini.Blocking) > 0 {
-				s += "; " + e.blockers(ini.Blocking[:1])
+				s += "; " + e.blockers(containers, ini.Blocking[:1])
 			}
 			return s
 		}
@@ -329,7 +371,7 @@ func (e *Explanation) phaseWhy(pod *corev1.Pod) string {
 			}
 		}
 		if len(waiting) > 0 {
-			return "its containers have not started: " + e.blockers(waiting)
+			return "its containers have not started: " + e.blockers(containers, waiting)
 		}
 		return "the kubelet's last status says so"
 	case corev1.PodRunning:
@@ -366,7 +408,7 @@ func (e *Explanation) phaseWhy(pod *corev1.Pod) string {
 			}
 		}
 		if len(failed) > 0 {
-			return "a container failed and is not restarted: " + e.blockers(failed)
+			return "a container failed and is not restarted: " + e.blockers(containers, failed)
 		}
 		return "its containers stopped and are not restarted, not all with exit code 0"
 	}
@@ -374,7 +416,7 @@ func (e *Explanation) phaseWhy(pod *corev1.Pod) string {
 }
 
 // actionsWhy gives the reasons of the planned actions.
-func (e *Explanation) actionsWhy(pod *corev1.Pod) []string {
+func (e *Explanation) actionsWhy(pod *corev1.Pod, containers *byname.Index[ContainerExplanation]) []string {
 	a := &e.Actions
 	var out []string
 	if a.Terminate {
@@ -394,7 +436,7 @@ func (e *Explanation) actionsWhy(pod *corev1.Pod) []string {
 	starts := append(append(append([]ContainerRef(nil), a.EphemeralContainersToStart...), a.InitContainersToStart...), a.ContainersToStart...)
 	for _, r := range starts {
 		s := "start " + kindName(r.Kind) + " " + r.Name + ": "
-		ce := e.container(r.Name)
+		ce := containers.FirstEntry(r.Name)
 		switch {
 		case ce != nil && ce.Restart != nil:
 			s += ce.Restart.Explain()
@@ -442,7 +484,8 @@ func (e *Explanation) actionsWhy(pod *corev1.Pod) []string {
 }
 
 // ended says why a terminal pod ended.
-func (e *Explanation) ended(pod *corev1.Pod) string {
+func (e *Explanation) ended(x *explainIndex) string {
+	pod := x.pod
 	if pod.Status.Reason == ReasonDeadlineExceeded {
 		s := "it was active on the node longer than spec.activeDeadlineSeconds"
 		if pod.Spec.ActiveDeadlineSeconds != nil {
@@ -457,7 +500,7 @@ func (e *Explanation) ended(pod *corev1.Pod) string {
 		var parts []string
 		for _, ce := range e.Containers {
 			if ce.Container.Kind == KindContainer && ce.State == "terminated" {
-				parts = append(parts, ce.Container.Name+" exited with code 0 at "+stamp(findStatus(pod.Status.ContainerStatuses, ce.Container.Name).State.Terminated.FinishedAt.Time))
+				parts = append(parts, ce.Container.Name+" exited with code 0 at "+stamp(x.statuses.FirstEntry(ce.Container.Name).State.Terminated.FinishedAt.Time))
 			}
 		}
 		s := "its containers completed"
@@ -475,6 +518,7 @@ func (e Explanation) String() string {
 		return "no pod\n"
 	}
 	var b strings.Builder
+	containers := e.byName()
 	b.WriteString("Pod " + e.Pod + " at " + stamp(e.At) + "\n")
 	b.WriteString("Phase: " + string(e.Phase) + ": " + e.PhaseWhy + "\n")
 	if e.NextPhase.Phase != e.Phase {
@@ -498,7 +542,7 @@ func (e Explanation) String() string {
 		}
 		b.WriteString("\n")
 		for _, n := range c.Blocking {
-			if ce := e.container(n); ce != nil {
+			if ce := containers.FirstEntry(n); ce != nil {
 				b.WriteString("  blocked by " + kindName(ce.Container.Kind) + " " + n + ": " + ce.Why + "\n")
 			} else {
 				b.WriteString("  blocked by " + n + ": it has no status\n")
