@@ -5,6 +5,8 @@ import (
 	"math/rand/v2"
 	"os"
 	"runtime"
+	"runtime/debug"
+	"runtime/metrics"
 	"slices"
 	"strings"
 	"syscall"
@@ -320,6 +322,39 @@ func upstreamPair(opts []upstream.PodResourcesOptions) pair {
 	}
 }
 
+// resultMaps returns a pass that only builds, for each pod, two fresh lists with the
+// entries of its requests and limits (taken from slices made beforehand): the least
+// any implementation returning new maps must spend, the floor under podlife's ratio.
+func resultMaps(s *speedShape) pair {
+	type entry struct {
+		name corev1.ResourceName
+		q    resource.Quantity
+	}
+	flat := func(l corev1.ResourceList) []entry {
+		out := make([]entry, 0, len(l))
+		for k, v := range l {
+			out = append(out, entry{k, v})
+		}
+		return out
+	}
+	lists := make([][2][]entry, len(s.pods))
+	for i, p := range s.pods {
+		lists[i] = [2][]entry{flat(resources.PodRequests(p, s.opts[i])), flat(resources.PodLimits(p, s.opts[i]))}
+	}
+	out := make([]corev1.ResourceList, 2)
+	return func(s *speedShape) {
+		for i := range s.pods {
+			for j, es := range lists[i] {
+				m := make(corev1.ResourceList, len(es))
+				for _, e := range es {
+					m[e.name] = e.q
+				}
+				out[j] = m
+			}
+		}
+	}
+}
+
 // checkShape asserts that both implementations agree on every pod of the corpus.
 func checkShape(t *testing.T, s *speedShape) {
 	t.Helper()
@@ -371,28 +406,112 @@ func cpuTime(t *testing.T) time.Duration {
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
+// heapBytes reads a runtime/metrics value in bytes.
+func heapBytes(name string) uint64 {
+	m := []metrics.Sample{{Name: name}}
+	metrics.Read(m)
+	return m[0].Value.Uint64()
+}
+
+// segmentCPU is the mutator CPU time upstream runs per segment; podlife runs the same
+// number of passes over the corpus.
+const segmentCPU = 10 * time.Millisecond
+
 // speedRounds is the number of timed rounds per shape; each round runs both sides
 // over the whole corpus, in alternating order.
-const speedRounds = 21
+const speedRounds = 41
+
+// gcModel charges a side for the collection work its allocations cause in a program
+// at GOGC=100 in steady state. A collection marks the live heap every time the
+// program has allocated as many bytes as are live, so each allocated byte costs
+// mark/live, where mark is a forced collection that finds no garbage; and each
+// allocated byte costs sweep, what a collection spends beyond mark per byte of
+// garbage it frees.
+type gcModel struct {
+	mark  time.Duration
+	live  uint64
+	sweep float64 // ns per byte
+}
+
+func (m gcModel) charge(bytes uint64) time.Duration {
+	perByte := float64(m.mark)/float64(m.live) + max(m.sweep, 0)
+	return time.Duration(perByte * float64(bytes))
+}
+
+// measureGC measures the model on the current heap, freeing the garbage of f's
+// passes over s (bytes each) for the sweep cost. Each figure is the median of 7.
+func measureGC(t *testing.T, f pair, s *speedShape, bytes uint64) gcModel {
+	runtime.GC()
+	var marks, sweeps []float64
+	for range 7 {
+		start := cpuTime(t)
+		runtime.GC()
+		marks = append(marks, float64(cpuTime(t)-start))
+	}
+	slices.Sort(marks)
+	m := gcModel{mark: time.Duration(marks[len(marks)/2]), live: heapBytes("/gc/heap/live:bytes")}
+	passes := max(1, int((64<<20)/max(bytes, 1)))
+	for range 7 {
+		for range passes {
+			f(s)
+		}
+		start := cpuTime(t)
+		runtime.GC()
+		sweeps = append(sweeps, (float64(cpuTime(t)-start)-float64(m.mark))/float64(uint64(passes)*bytes))
+	}
+	slices.Sort(sweeps)
+	m.sweep = sweeps[len(sweeps)/2]
+	return m
+}
+
+// passBytes is the number of bytes one pass of f over s allocates.
+func passBytes(f pair, s *speedShape) uint64 {
+	runtime.GC()
+	before := heapBytes("/gc/heap/allocs:bytes")
+	f(s)
+	return heapBytes("/gc/heap/allocs:bytes") - before
+}
+
+// mutator is the CPU time of reps passes of f over s, the collector paused (the
+// garbage of the previous segment is freed first, untimed).
+func mutator(t *testing.T, f pair, s *speedShape, reps int) time.Duration {
+	runtime.GC()
+	start := cpuTime(t)
+	for range reps {
+		f(s)
+	}
+	return cpuTime(t) - start
+}
 
 // TestResourcesSpeedRatio times PodRequests plus PodLimits, podlife against
-// component-helpers with the same options, on each corpus shape of speedShapes. Both
-// sides run in the same process in alternating rounds of about 20 ms of CPU time (see
-// cpuTime; each side's garbage collection is charged to it); for each shape
-// it prints the median and the worst round's ratio (podlife time / upstream time) and
-// the allocations per pod of each side, then the shapes as README rows, worst median
-// first. It asserts no time, only that the answers agree on every corpus. Timing
-// depends on the machine, so it runs only with PODLIFE_SPEED=1.
+// component-helpers with the same options, on each corpus shape of speedShapes, in
+// one process: both sides run over the whole corpus in alternating segments, 21
+// rounds per shape. A side's cost in a segment is its CPU time (user and system, see
+// cpuTime, so the other processes of a loaded machine count little) with the
+// collector paused, plus the collection work its allocations cause: the sweep,
+// measured, and the marking, charged per allocated byte as a program at GOGC=100
+// pays it (see gcModel). Letting the collector run during the segments instead
+// would charge each collection to whichever side happens to be running when it
+// starts, which on short segments makes the ratios jump by half from one run to the
+// next.
+//
+// For each shape it prints the median and the worst round's ratio (podlife cost /
+// upstream cost), the mutator-only ratio and the allocations per pod of each side,
+// then the shapes as README rows, worst median first. It asserts no time, only that
+// the answers agree on every corpus. Timing depends on the machine, so it runs only
+// with PODLIFE_SPEED=1.
 func TestResourcesSpeedRatio(t *testing.T) {
 	if !speedFlag(t) {
 		t.Skip("set PODLIFE_SPEED=1 to compare timings")
 	}
 	type result struct {
-		name, about          string
-		pods                 int
-		median, worst        float64
-		oursNs, theirsNs     float64
-		oursAlloc, theirAllc float64
+		name, about           string
+		pods                  int
+		median, worst, mutMed float64
+		floor                 float64
+		oursNs, theirsNs      float64
+		oursAlloc, theirAllc  float64
+		oursB, theirsB        uint64
 	}
 	var results []result
 	for _, spec := range speedShapes(seed(t), 1000) {
@@ -407,45 +526,53 @@ func TestResourcesSpeedRatio(t *testing.T) {
 				uopts[i] = toUpstream(s.opts[i])
 			}
 			up := upstreamPair(uopts)
-			timeIt := func(f pair, s *speedShape, reps int) time.Duration {
-				runtime.GC()
-				start := cpuTime(t)
-				for range reps {
-					f(s)
-				}
-				return cpuTime(t) - start
-			}
-			// Calibrate: about 20 ms of upstream per round.
-			one := timeIt(up, &theirs, 1)
-			reps := max(1, int(20*time.Millisecond/max(one, time.Microsecond)))
-			timeIt(ourPair, &s, reps)
-			var ratios []float64
+
+			defer debug.SetGCPercent(debug.SetGCPercent(-1))
+			oursB, theirsB := passBytes(ourPair, &s), passBytes(up, &theirs)
+			m := measureGC(t, up, &theirs, theirsB)
+			// Calibrate: about segmentCPU of upstream mutator time per segment.
+			one := mutator(t, up, &theirs, 1)
+			reps := max(1, int(segmentCPU/max(one, time.Microsecond)))
+			mutator(t, ourPair, &s, reps)
+			gcO, gcU := m.charge(uint64(reps)*oursB), m.charge(uint64(reps)*theirsB)
+
+			floor := resultMaps(&s)
+			gcF := m.charge(uint64(reps) * passBytes(floor, &s))
+
+			var ratios, mut, floors []float64
 			var oursTotal, theirsTotal time.Duration
 			for r := range speedRounds {
 				var o, u time.Duration
 				if r%2 == 0 {
-					o = timeIt(ourPair, &s, reps)
-					u = timeIt(up, &theirs, reps)
+					o = mutator(t, ourPair, &s, reps)
+					u = mutator(t, up, &theirs, reps)
 				} else {
-					u = timeIt(up, &theirs, reps)
-					o = timeIt(ourPair, &s, reps)
+					u = mutator(t, up, &theirs, reps)
+					o = mutator(t, ourPair, &s, reps)
 				}
-				ratios = append(ratios, float64(o)/float64(u))
-				oursTotal += o
-				theirsTotal += u
+				f := mutator(t, floor, &s, reps)
+				ratios = append(ratios, float64(o+gcO)/float64(u+gcU))
+				mut = append(mut, float64(o)/float64(u))
+				floors = append(floors, float64(f+gcF)/float64(u+gcU))
+				oursTotal += o + gcO
+				theirsTotal += u + gcU
 			}
 			slices.Sort(ratios)
+			slices.Sort(mut)
+			slices.Sort(floors)
 			calls := float64(speedRounds * reps * len(s.pods))
 			res := result{
 				name: s.name, about: s.about, pods: len(s.pods),
-				median: ratios[len(ratios)/2], worst: ratios[len(ratios)-1],
+				median: ratios[len(ratios)/2], worst: ratios[len(ratios)-1], mutMed: mut[len(mut)/2], floor: floors[len(floors)/2],
 				oursNs: float64(oursTotal.Nanoseconds()) / calls, theirsNs: float64(theirsTotal.Nanoseconds()) / calls,
 				oursAlloc: testing.AllocsPerRun(2, func() { ourPair(&s) }) / float64(len(s.pods)),
 				theirAllc: testing.AllocsPerRun(2, func() { up(&theirs) }) / float64(len(s.pods)),
+				oursB:     oursB / uint64(len(s.pods)), theirsB: theirsB / uint64(len(s.pods)),
 			}
 			results = append(results, res)
-			t.Logf("%d pods x %d reps: ratio median %.2f worst %.2f; per pod %.0f ns vs %.0f ns of CPU, %.1f vs %.1f allocs (%s)",
-				res.pods, reps, res.median, res.worst, res.oursNs, res.theirsNs, res.oursAlloc, res.theirAllc, res.about)
+			t.Logf("%d pods x %d passes: ratio median %.2f worst %.2f (mutator alone %.2f, result maps alone %.2f); per pod %.0f vs %.0f ns, %.1f vs %.1f allocs, %d vs %d bytes; collection %.2f ns per byte (%s)",
+				res.pods, reps, res.median, res.worst, res.mutMed, res.floor, res.oursNs, res.theirsNs, res.oursAlloc, res.theirAllc,
+				res.oursB, res.theirsB, float64(m.charge(1<<20))/(1<<20), res.about)
 		})
 	}
 	if len(results) == 0 {
@@ -461,9 +588,10 @@ func TestResourcesSpeedRatio(t *testing.T) {
 		return 0
 	})
 	var b strings.Builder
-	b.WriteString("\n| shape | pods | median | worst round | allocs per pod (podlife vs upstream) |\n|---|---|---|---|---|\n")
+	b.WriteString("\n| shape | pods | median | worst round | mutator alone | result maps alone | allocs per pod | bytes per pod |\n|---|---|---|---|---|---|---|---|\n")
 	for _, r := range results {
-		fmt.Fprintf(&b, "| %s (%s) | %d | %.2f | %.2f | %.1f vs %.1f |\n", r.name, r.about, r.pods, r.median, r.worst, r.oursAlloc, r.theirAllc)
+		fmt.Fprintf(&b, "| %s (%s) | %d | %.2f | %.2f | %.2f | %.2f | %.1f vs %.1f | %d vs %d |\n",
+			r.name, r.about, r.pods, r.median, r.worst, r.mutMed, r.floor, r.oursAlloc, r.theirAllc, r.oursB, r.theirsB)
 	}
 	t.Logf("PodRequests+PodLimits, podlife/upstream time, %d interleaved rounds per shape; worst shape by median: %s (%.2f, worst round %.2f)%s",
 		speedRounds, results[0].name, results[0].median, results[0].worst, b.String())
