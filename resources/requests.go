@@ -154,7 +154,11 @@ func applyEffectivePodLevel(t *table, pod *corev1.Pod, rec *recorder, spec corev
 
 // aggregateRequests fills the empty table t with the container part of the requests.
 func aggregateRequests(pod *corev1.Pod, opts *PodResourcesOptions, t *table, rec *recorder) {
-	a := aggregation{pod: pod, src: specRequests, nonMissing: nonMissingValues(opts.NonMissingContainerRequests), rec: rec}
+	a := aggregation{pod: pod, src: specRequests, rec: rec}
+	if len(opts.NonMissingContainerRequests) > 0 {
+		var buf [2]namedQuantity
+		a.nonMissing = nonMissingValues(opts.NonMissingContainerRequests, buf[:0])
+	}
 	if !opts.UseStatusResources {
 		a.run(t)
 		addDRA(t, pod, opts)

@@ -6,10 +6,10 @@ import (
 )
 
 // table is the accumulator behind every computation of this package: a small ordered
-// set of resources, each with three running quantities. It replaces the several
-// intermediate ResourceLists upstream builds per call. Lookups are linear while the
-// table is small (pods name a handful of resources) and go through a map index beyond
-// linearMax entries, so the cost stays linear in the size of the pod.
+// set of resources, each with a running quantity. It replaces the several intermediate
+// ResourceLists upstream builds per call. Lookups are linear while the table is small
+// (pods name a handful of resources) and go through a map index beyond linearMax
+// entries, so the cost stays linear in the size of the pod.
 //
 // Every update goes through resource.Quantity's own Add, Cmp and DeepCopy, in the same
 // order upstream applies them, so results match upstream not only in value but also in
@@ -26,27 +26,21 @@ type table struct {
 // slot holds one resource of a table.
 type slot struct {
 	name corev1.ResourceName
-	// sum is the main accumulator: during a container aggregation it is the sum over
-	// the regular containers and the sidecars; other computations use it alone.
-	sum resource.Quantity
-	// side is the running sum of the sidecars declared so far.
-	side resource.Quantity
-	// peak is the largest init step seen so far.
-	peak  resource.Quantity
+	// sum is the accumulated value: during a container aggregation, the sum over the
+	// regular containers and the sidecars (the init steps are kept in steps).
+	sum   resource.Quantity
 	flags uint8
 }
 
-const (
-	hasSum uint8 = 1 << iota
-	hasSide
-	hasPeak
-)
+// hasSum marks a slot whose sum is set.
+const hasSum uint8 = 1
 
 // linearMax is the table size beyond which lookups use a map index.
-const linearMax = 12
+const linearMax = 16
 
-// inlineSlots is the capacity callers give a table on their stack.
-const inlineSlots = 4
+// inlineSlots is the number of resources a table holds without allocating: cpu,
+// memory, ephemeral-storage, hugepages and a few extended resources.
+const inlineSlots = 8
 
 // slot returns the i-th resource of the table (0 <= i < t.n).
 func (t *table) slot(i int) *slot {
@@ -73,12 +67,20 @@ func (t *table) find(name corev1.ResourceName) int {
 
 // at returns the slot of name, adding an empty one when there is none.
 func (t *table) at(name corev1.ResourceName) *slot {
+	return t.slot(t.pos(name))
+}
+
+// pos returns the position of name, adding an empty slot when there is none.
+func (t *table) pos(name corev1.ResourceName) int {
 	if i := t.find(name); i >= 0 {
-		return t.slot(i)
+		return i
 	}
 	if t.n < inlineSlots {
-		t.inline[t.n] = slot{name: name}
+		t.inline[t.n].name = name
 	} else {
+		if t.extra == nil {
+			t.extra = make([]slot, 0, inlineSlots)
+		}
 		t.extra = append(t.extra, slot{name: name})
 	}
 	t.n++
@@ -91,7 +93,7 @@ func (t *table) at(name corev1.ResourceName) *slot {
 			t.index[t.slot(i).name] = i
 		}
 	}
-	return t.slot(t.n - 1)
+	return t.n - 1
 }
 
 // get returns the accumulated sum of name, if any.
