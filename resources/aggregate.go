@@ -200,18 +200,22 @@ func (a *aggregation) run(t *table) {
 }
 
 // list applies op to every entry of the list of container i, then to the
-// NonMissingContainerRequests the list lacks. cpu and memory, which nearly every list
-// names, are looked up; the list is iterated only when it names more.
+// NonMissingContainerRequests the list lacks, reading the list as eachEntry does.
 func (a *aggregation) list(t *table, st *steps, op int, i int, list corev1.ResourceList) {
-	n := len(list)
-	if n > 0 {
+	if n := len(list); n > lookupMax {
+		for name, q := range list {
+			a.entry(t, st, op, i, name, &q)
+		}
+	} else if n > 0 {
 		if q, ok := list[corev1.ResourceCPU]; ok {
 			a.entry(t, st, op, i, corev1.ResourceCPU, &q)
 			n--
 		}
-		if q, ok := list[corev1.ResourceMemory]; ok {
-			a.entry(t, st, op, i, corev1.ResourceMemory, &q)
-			n--
+		if n > 0 {
+			if q, ok := list[corev1.ResourceMemory]; ok {
+				a.entry(t, st, op, i, corev1.ResourceMemory, &q)
+				n--
+			}
 		}
 		if n > 0 {
 			for name, q := range list {

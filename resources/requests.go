@@ -121,14 +121,14 @@ func podRequests(pod *corev1.Pod, opts *PodResourcesOptions, t *table, rec *reco
 
 // applyPodLevel replaces the supported resources of t with the pod-level values.
 func applyPodLevel(t *table, list corev1.ResourceList, rec *recorder) {
-	for name, q := range list {
+	eachEntry(list, func(name corev1.ResourceName, q resource.Quantity) {
 		if IsSupportedPodLevelResource(name) {
 			if rec != nil {
 				rec.podLevel(name, q, false)
 			}
 			t.set(name, q)
 		}
-	}
+	})
 }
 
 // applyEffectivePodLevel applies, as applyPodLevel does, the per-resource max of the
@@ -258,11 +258,11 @@ func podLimits(pod *corev1.Pod, opts *PodResourcesOptions, t *table, rec *record
 
 // addLimitOverhead adds overhead to the limits that are present and non-zero.
 func addLimitOverhead(t *table, overhead corev1.ResourceList) {
-	for name, q := range overhead {
+	eachEntry(overhead, func(name corev1.ResourceName, q resource.Quantity) {
 		if v, ok := t.get(name); ok && !v.IsZero() {
 			v.Add(q)
 		}
-	}
+	})
 }
 
 // AggregateContainerLimits computes the limits of a pod's containers, without

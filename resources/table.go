@@ -20,7 +20,23 @@ type table struct {
 	inline [inlineSlots]slot
 	extra  []slot
 	n      int
-	index  map[corev1.ResourceName]int
+	// hint maps a cheap hash of a name (see hintOf) to 1 + the position of the first
+	// name added with that hash, 0 when no name has it: a name whose bucket is 0 is
+	// absent, and most present names are found at the first probe.
+	hint  [hintSize]uint8
+	index map[corev1.ResourceName]int
+}
+
+// hintSize is the number of buckets of a table's hint.
+const hintSize = 32
+
+// hintOf hashes a name from its length and three of its bytes.
+func hintOf(name corev1.ResourceName) int {
+	n := len(name)
+	if n == 0 {
+		return 0
+	}
+	return (n + int(name[0]) + 3*int(name[n-1]) + 5*int(name[n/2])) & (hintSize - 1)
 }
 
 // slot holds one resource of a table.
@@ -40,7 +56,7 @@ const linearMax = 16
 
 // inlineSlots is the number of resources a table holds without allocating: cpu,
 // memory, ephemeral-storage, hugepages and a few extended resources.
-const inlineSlots = 8
+const inlineSlots = 16
 
 // slot returns the i-th resource of the table (0 <= i < t.n).
 func (t *table) slot(i int) *slot {
@@ -56,6 +72,13 @@ func (t *table) find(name corev1.ResourceName) int {
 			return i
 		}
 		return -1
+	}
+	h := t.hint[hintOf(name)]
+	if h == 0 {
+		return -1
+	}
+	if i := int(h) - 1; t.slot(i).name == name {
+		return i
 	}
 	for i := 0; i < t.n; i++ {
 		if t.slot(i).name == name {
@@ -84,6 +107,9 @@ func (t *table) pos(name corev1.ResourceName) int {
 		t.extra = append(t.extra, slot{name: name})
 	}
 	t.n++
+	if h := &t.hint[hintOf(name)]; *h == 0 && t.n <= linearMax {
+		*h = uint8(t.n)
+	}
 	switch {
 	case t.index != nil:
 		t.index[name] = t.n - 1
@@ -143,14 +169,48 @@ func (t *table) set(name corev1.ResourceName, q resource.Quantity) {
 }
 
 func (t *table) addList(list corev1.ResourceList) {
-	for name, q := range list {
-		t.add(name, q)
-	}
+	eachEntry(list, t.add)
 }
 
 func (t *table) maxList(list corev1.ResourceList) {
+	eachEntry(list, t.max)
+}
+
+// lookupMax is the largest list whose cpu and memory eachEntry looks up before
+// iterating: past it, most entries are other resources.
+const lookupMax = 3
+
+// eachEntry calls f for every entry of list. Short lists nearly always name cpu and
+// memory: those two are looked up, which costs less than setting up an iteration, and
+// the map is iterated only when it names more.
+func eachEntry(list corev1.ResourceList, f func(corev1.ResourceName, resource.Quantity)) {
+	n := len(list)
+	if n == 0 {
+		return
+	}
+	if n <= lookupMax {
+		if q, ok := list[corev1.ResourceCPU]; ok {
+			f(corev1.ResourceCPU, q)
+			n--
+		}
+		if n > 0 {
+			if q, ok := list[corev1.ResourceMemory]; ok {
+				f(corev1.ResourceMemory, q)
+				n--
+			}
+		}
+		if n == 0 {
+			return
+		}
+		for name, q := range list {
+			if name != corev1.ResourceCPU && name != corev1.ResourceMemory {
+				f(name, q)
+			}
+		}
+		return
+	}
 	for name, q := range list {
-		t.max(name, q)
+		f(name, q)
 	}
 }
 
