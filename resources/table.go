@@ -7,9 +7,11 @@ import (
 
 // table is the accumulator behind every computation of this package: a small ordered
 // set of resources, each with a running quantity. It replaces the several intermediate
-// ResourceLists upstream builds per call. Lookups are linear while the table is small
-// (pods name a handful of resources) and go through a map index beyond linearMax
-// entries, so the cost stays linear in the size of the pod.
+// ResourceLists upstream builds per call: a table declared as a local variable lives on
+// the stack, so PodRequests and PodLimits allocate only their result for pods naming
+// up to inlineSlots resources. Lookups go through a small hash of the name (hint)
+// while the table is small and through a map index beyond linearMax entries, so the
+// cost stays linear in the size of the pod.
 //
 // Every update goes through resource.Quantity's own Add, Cmp and DeepCopy, in the same
 // order upstream applies them, so results match upstream not only in value but also in
