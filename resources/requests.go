@@ -103,11 +103,15 @@ func podRequests(pod *corev1.Pod, opts *PodResourcesOptions, t *table, rec *reco
 	if rec != nil {
 		rec.aggregate(t)
 	}
-	if !opts.SkipPodLevelResources && IsPodLevelRequestsSet(pod) {
+	if !opts.SkipPodLevelResources && pod.Spec.Resources != nil {
 		spec := pod.Spec.Resources.Requests
 		if opts.InPlacePodLevelResourcesVerticalScalingEnabled && opts.UseStatusResources && pod.Status.Resources != nil {
-			applyEffectivePodLevel(t, pod, rec, spec, pod.Status.Resources.Requests, pod.Status.AllocatedResources)
+			if IsPodLevelRequestsSet(pod) {
+				applyEffectivePodLevel(t, pod, rec, spec, pod.Status.Resources.Requests, pod.Status.AllocatedResources)
+			}
 		} else {
+			// Applying the spec's supported resources is a no-op exactly when
+			// IsPodLevelRequestsSet is false, so the test is left out.
 			applyPodLevel(t, spec, rec)
 		}
 	}
@@ -240,11 +244,16 @@ func podLimits(pod *corev1.Pod, opts *PodResourcesOptions, t *table, rec *record
 	if rec != nil {
 		rec.aggregate(t)
 	}
-	if !opts.SkipPodLevelResources && IsPodLevelResourcesSet(pod) {
+	if !opts.SkipPodLevelResources && pod.Spec.Resources != nil {
 		spec := pod.Spec.Resources.Limits
 		if opts.InPlacePodLevelResourcesVerticalScalingEnabled && opts.UseStatusResources && pod.Status.Resources != nil {
-			applyEffectivePodLevel(t, pod, rec, spec, pod.Status.Resources.Limits)
+			if IsPodLevelResourcesSet(pod) {
+				applyEffectivePodLevel(t, pod, rec, spec, pod.Status.Resources.Limits)
+			}
 		} else {
+			// Upstream applies the limits when requests or limits name a supported
+			// resource; when only the requests do, applying the limits' supported
+			// resources is a no-op, so the test is left out.
 			applyPodLevel(t, spec, rec)
 		}
 	}

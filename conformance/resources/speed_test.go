@@ -8,6 +8,7 @@ import (
 	"runtime/debug"
 	"runtime/metrics"
 	"slices"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -417,6 +418,22 @@ func heapBytes(name string) uint64 {
 // number of passes over the corpus.
 const segmentCPU = 10 * time.Millisecond
 
+// speedPods is the number of pods of each corpus (the mixed one has five times as
+// many): 1,000, or PODLIFE_SPEED_PODS (at least 10). Corpora larger than the cache
+// make both sides wait on the same memory reads, which brings the ratios closer to 1
+// than small ones do.
+func speedPods(t *testing.T) int {
+	v, ok := os.LookupEnv("PODLIFE_SPEED_PODS")
+	if !ok {
+		return 1000
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil || n < 10 {
+		t.Fatalf("PODLIFE_SPEED_PODS=%q: want an integer of at least 10", v)
+	}
+	return n
+}
+
 // speedRounds is the number of timed rounds per shape; each round runs both sides
 // over the whole corpus, in alternating order.
 const speedRounds = 41
@@ -484,22 +501,23 @@ func mutator(t *testing.T, f pair, s *speedShape, reps int) time.Duration {
 }
 
 // TestResourcesSpeedRatio times PodRequests plus PodLimits, podlife against
-// component-helpers with the same options, on each corpus shape of speedShapes, in
-// one process: both sides run over the whole corpus in alternating segments, 21
-// rounds per shape. A side's cost in a segment is its CPU time (user and system, see
-// cpuTime, so the other processes of a loaded machine count little) with the
-// collector paused, plus the collection work its allocations cause: the sweep,
-// measured, and the marking, charged per allocated byte as a program at GOGC=100
-// pays it (see gcModel). Letting the collector run during the segments instead
-// would charge each collection to whichever side happens to be running when it
-// starts, which on short segments makes the ratios jump by half from one run to the
-// next.
+// component-helpers with the same options, on each corpus shape of speedShapes
+// (speedPods pods each), in one process: both sides run over the whole corpus in
+// alternating segments of about 10 ms, speedRounds rounds per shape. A side's cost in
+// a segment is its CPU time (user and system, see cpuTime, so the other processes of
+// a loaded machine count little) with the collector paused, plus the collection work
+// its allocated bytes cause in a program at GOGC=100 (see gcModel, measured on the
+// corpus's own heap). Letting the collector run during the segments instead would
+// charge each collection to whichever side happens to be running when it ends, which
+// made the ratios jump by half from one run to the next.
 //
 // For each shape it prints the median and the worst round's ratio (podlife cost /
-// upstream cost), the mutator-only ratio and the allocations per pod of each side,
-// then the shapes as README rows, worst median first. It asserts no time, only that
-// the answers agree on every corpus. Timing depends on the machine, so it runs only
-// with PODLIFE_SPEED=1.
+// upstream cost), the same for the mutator alone, the ratio of merely building the
+// two result maps (resultMaps: a floor no implementation returning fresh lists goes
+// under), and the allocations and bytes per pod of each side; then the shapes as
+// README rows, worst median first. It asserts no time, only that the answers agree
+// on every corpus. Timing depends on the machine, so it runs only with
+// PODLIFE_SPEED=1.
 func TestResourcesSpeedRatio(t *testing.T) {
 	if !speedFlag(t) {
 		t.Skip("set PODLIFE_SPEED=1 to compare timings")
@@ -514,7 +532,7 @@ func TestResourcesSpeedRatio(t *testing.T) {
 		oursB, theirsB        uint64
 	}
 	var results []result
-	for _, spec := range speedShapes(seed(t), 1000) {
+	for _, spec := range speedShapes(seed(t), speedPods(t)) {
 		t.Run(spec.name, func(t *testing.T) {
 			s := spec.build()
 			checkShape(t, &s)
