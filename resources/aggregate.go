@@ -113,9 +113,13 @@ const (
 // sidecars declared so far and the largest init step seen so far. Only pods with init
 // containers need one.
 type steps struct {
-	inline [inlineSlots]step
+	inline [stepSlots]step
 	extra  []step
 }
+
+// stepSlots is the number of resources whose steps live in a steps value itself; it is
+// smaller than inlineSlots to keep the stack of a call small.
+const stepSlots = 8
 
 type step struct {
 	side, peak resource.Quantity
@@ -129,13 +133,19 @@ const (
 
 // at returns the step data of slot i, growing the storage as the table grows.
 func (s *steps) at(i int) *step {
-	if i < inlineSlots {
+	if i < stepSlots {
 		return &s.inline[i]
 	}
-	for len(s.extra) <= i-inlineSlots {
-		s.extra = append(s.extra, step{})
+	if need := i - stepSlots + 1; len(s.extra) < need {
+		if cap(s.extra) < need {
+			grown := make([]step, need, max(need, 2*cap(s.extra), stepSlots))
+			copy(grown, s.extra)
+			s.extra = grown
+		} else {
+			s.extra = s.extra[:need]
+		}
 	}
-	return &s.extra[i-inlineSlots]
+	return &s.extra[i-stepSlots]
 }
 
 // run fills t (which must be empty) with the aggregate of the containers' lists:
@@ -172,7 +182,12 @@ func (a *aggregation) run(t *table) {
 		}
 		return
 	}
+	a.runInit(t, &finder, withStatus)
+}
 
+// runInit goes on with the init containers; it is a method of its own so that pods
+// without them do not reserve stack for the steps.
+func (a *aggregation) runInit(t *table, finder *statusFinder, withStatus bool) {
 	var st steps
 	for i := range a.pod.Spec.InitContainers {
 		c := &a.pod.Spec.InitContainers[i]

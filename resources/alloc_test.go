@@ -33,9 +33,9 @@ func manyNames(n int) string {
 }
 
 // TestAllocationsOnlyTheResult checks that PodRequests and PodLimits allocate nothing
-// but their result, for pods naming up to 16 resources: as many allocations as
-// building a list of the same entries, and none at all with a Reuse list that has
-// room (intermediate sums live on the stack).
+// but their result, for pods naming up to 16 resources (8 for pods with init
+// containers): as many allocations as building a list of the same entries, and none
+// at all with a Reuse list that has room (intermediate sums live on the stack).
 func TestAllocationsOnlyTheResult(t *testing.T) {
 	status := resources.PodResourcesOptions{UseStatusResources: true, InPlacePodLevelResourcesVerticalScalingEnabled: true}
 	cases := []struct {
@@ -66,8 +66,11 @@ func TestAllocationsOnlyTheResult(t *testing.T) {
 			ctrs: []corev1.Container{ctr("a", "cpu=250m", ""), ctr("b", "", ""), ctr("c", "memory=1Gi", "")},
 		}.pod(), resources.PodResourcesOptions{NonMissingContainerRequests: rl("cpu=100m memory=200Mi")}},
 		{"16 resources", tp{
-			init: []corev1.Container{ctr("i", manyNames(16), manyNames(16))},
 			ctrs: []corev1.Container{ctr("a", manyNames(16), manyNames(16)), ctr("b", manyNames(9), manyNames(12))},
+		}.pod(), resources.PodResourcesOptions{}},
+		{"8 resources with init containers", tp{
+			init: []corev1.Container{ctr("i", manyNames(8), manyNames(5)), side("s", manyNames(4), manyNames(8))},
+			ctrs: []corev1.Container{ctr("a", manyNames(8), manyNames(8)), ctr("b", manyNames(3), "")},
 		}.pod(), resources.PodResourcesOptions{}},
 	}
 	fns := []struct {

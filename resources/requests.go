@@ -168,6 +168,56 @@ func aggregateRequests(pod *corev1.Pod, opts *PodResourcesOptions, t *table, rec
 		addDRA(t, pod, opts)
 		return
 	}
+	if rec != nil {
+		explainStatusRequests(&a, pod, opts, t, rec)
+		return
+	}
+	statusRequests(&a, pod, opts, t)
+}
+
+// statusRequests is aggregateRequests with UseStatusResources, into the empty table
+// t. Upstream starts from a copy of the spec aggregate (left out when the resize is
+// infeasible), then takes the strictly larger actuated values, then the strictly
+// larger allocated ones; the first aggregate is computed in t itself and the others
+// in turn in one more table. It is a function of its own so that the common path
+// does not reserve stack for that table.
+func statusRequests(a *aggregation, pod *corev1.Pod, opts *PodResourcesOptions, t *table) {
+	infeasible := IsPodResizeInfeasible(pod)
+	st := &pod.Status
+	// The pod-level status, when populated, already sums the containers (and DRA).
+	fromPod := opts.InPlacePodLevelResourcesVerticalScalingEnabled && st.AllocatedResources != nil && st.Resources != nil && st.Resources.Requests != nil
+	var tmp table
+	act := &tmp
+	if infeasible {
+		act = t
+	} else {
+		a.run(t)
+		addDRA(t, pod, opts)
+	}
+	a.infeasible = infeasible
+	if fromPod {
+		act.addList(st.Resources.Requests)
+	} else {
+		a.src = actuatedRequests
+		a.run(act)
+	}
+	if act == &tmp {
+		t.maxTable(&tmp)
+		tmp = table{}
+	}
+	if fromPod {
+		tmp.addList(st.AllocatedResources)
+	} else {
+		a.src = allocatedRequests
+		a.run(&tmp)
+		addDRA(&tmp, pod, opts)
+	}
+	t.maxTable(&tmp)
+}
+
+// explainStatusRequests is statusRequests for Explain, which records the spec, the
+// allocated and the actuated aggregates each in a table of its own.
+func explainStatusRequests(a *aggregation, pod *corev1.Pod, opts *PodResourcesOptions, t *table, rec *recorder) {
 	infeasible := IsPodResizeInfeasible(pod)
 	var spec, alloc, act table
 	a.run(&spec)
@@ -176,12 +226,9 @@ func aggregateRequests(pod *corev1.Pod, opts *PodResourcesOptions, t *table, rec
 	a.infeasible = infeasible
 	st := &pod.Status
 	if opts.InPlacePodLevelResourcesVerticalScalingEnabled && st.AllocatedResources != nil && st.Resources != nil && st.Resources.Requests != nil {
-		// The pod-level status already sums the containers (and DRA).
 		alloc.addList(st.AllocatedResources)
 		act.addList(st.Resources.Requests)
-		if rec != nil {
-			rec.statusSource = statusFromPod
-		}
+		rec.statusSource = statusFromPod
 	} else {
 		a.src = allocatedRequests
 		a.run(&alloc)
@@ -189,9 +236,7 @@ func aggregateRequests(pod *corev1.Pod, opts *PodResourcesOptions, t *table, rec
 		a.src = actuatedRequests
 		a.run(&act)
 	}
-	if rec != nil {
-		rec.status(&spec, &alloc, &act, infeasible)
-	}
+	rec.status(&spec, &alloc, &act, infeasible)
 	if !infeasible {
 		t.maxTable(&spec)
 	}
@@ -295,6 +340,42 @@ func aggregateLimits(pod *corev1.Pod, opts *PodResourcesOptions, t *table, rec *
 		addDRALimits(t, pod, opts)
 		return
 	}
+	if rec != nil {
+		explainStatusLimits(&a, pod, opts, t, rec)
+		return
+	}
+	statusLimits(&a, pod, opts, t)
+}
+
+// statusLimits is aggregateLimits with UseStatusResources, into the empty table t:
+// the spec aggregate (left out when the resize is infeasible), then the strictly
+// larger actuated values, as statusRequests does.
+func statusLimits(a *aggregation, pod *corev1.Pod, opts *PodResourcesOptions, t *table) {
+	infeasible := IsPodResizeInfeasible(pod)
+	st := &pod.Status
+	fromPod := opts.InPlacePodLevelResourcesVerticalScalingEnabled && st.Resources != nil && st.Resources.Limits != nil
+	var tmp table
+	act := &tmp
+	if infeasible {
+		act = t
+	} else {
+		a.run(t)
+		addDRALimits(t, pod, opts)
+	}
+	if fromPod {
+		act.addList(st.Resources.Limits)
+	} else {
+		a.src = actuatedLimits
+		a.infeasible = infeasible
+		a.run(act)
+	}
+	if act == &tmp {
+		t.maxTable(&tmp)
+	}
+}
+
+// explainStatusLimits is statusLimits for Explain, with a table per aggregate.
+func explainStatusLimits(a *aggregation, pod *corev1.Pod, opts *PodResourcesOptions, t *table, rec *recorder) {
 	infeasible := IsPodResizeInfeasible(pod)
 	var spec, act table
 	a.run(&spec)
@@ -302,18 +383,14 @@ func aggregateLimits(pod *corev1.Pod, opts *PodResourcesOptions, t *table, rec *
 	st := &pod.Status
 	if opts.InPlacePodLevelResourcesVerticalScalingEnabled && st.Resources != nil && st.Resources.Limits != nil {
 		act.addList(st.Resources.Limits)
-		if rec != nil {
-			rec.statusSource = statusFromPod
-		}
+		rec.statusSource = statusFromPod
 	} else {
 		a.rec = nil
 		a.src = actuatedLimits
 		a.infeasible = infeasible
 		a.run(&act)
 	}
-	if rec != nil {
-		rec.status(&spec, nil, &act, infeasible)
-	}
+	rec.status(&spec, nil, &act, infeasible)
 	if !infeasible {
 		t.maxTable(&spec)
 	}
