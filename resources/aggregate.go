@@ -250,6 +250,10 @@ func (a *aggregation) list(t *table, st *steps, op int, i int, list corev1.Resou
 
 // entry applies op to one entry; q is not modified.
 func (a *aggregation) entry(t *table, st *steps, op int, i int, name corev1.ResourceName, q *resource.Quantity) {
+	if op == opSum {
+		t.addp(name, q)
+		return
+	}
 	j := t.pos(name)
 	s := t.slot(j)
 	if op != opInit {

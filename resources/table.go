@@ -137,13 +137,18 @@ func (t *table) get(name corev1.ResourceName) (*resource.Quantity, bool) {
 // add is upstream's addResourceList for one entry: the first quantity is copied,
 // later ones are added to it.
 func (t *table) add(name corev1.ResourceName, q resource.Quantity) {
+	t.addp(name, &q)
+}
+
+// addp is add with q passed by pointer (q is not modified).
+func (t *table) addp(name corev1.ResourceName, q *resource.Quantity) {
 	s := t.at(name)
 	if s.flags&hasSum == 0 {
 		s.sum = q.DeepCopy()
 		s.flags |= hasSum
 		return
 	}
-	s.sum.Add(q)
+	s.sum.Add(*q)
 }
 
 // addRaw adds q to the sum of name, starting from a zero Quantity when the resource is
@@ -226,17 +231,6 @@ func (t *table) maxTable(o *table) {
 	}
 }
 
-// len returns the number of resources with a sum.
-func (t *table) len() int {
-	n := 0
-	for i := 0; i < t.n; i++ {
-		if t.slot(i).flags&hasSum != 0 {
-			n++
-		}
-	}
-	return n
-}
-
 // writeTo stores every sum in list. The table owns its quantities, so no copy is made.
 func (t *table) writeTo(list corev1.ResourceList) {
 	for i := 0; i < t.n; i++ {
@@ -247,11 +241,12 @@ func (t *table) writeTo(list corev1.ResourceList) {
 }
 
 // output returns reuse (emptied by the caller at the start, as upstream does) or a new
-// list sized for the table, filled with the table's sums.
+// list sized for the table (every slot of a finished computation has a sum), filled
+// with the table's sums.
 func (t *table) output(reuse corev1.ResourceList) corev1.ResourceList {
 	out := reuse
 	if out == nil {
-		out = make(corev1.ResourceList, t.len())
+		out = make(corev1.ResourceList, t.n)
 	}
 	t.writeTo(out)
 	return out
