@@ -323,6 +323,23 @@ func upstreamPair(opts []upstream.PodResourcesOptions) pair {
 	}
 }
 
+// sideBySide gives each side its own copy of the corpus, made pod by pod in turn so
+// that both lie in memory alike (the generated pods are scattered among the
+// generator's garbage), and returns upstream's copy and pass. Upstream needs a copy of
+// its own anyway: it may write into its input.
+func sideBySide(s *speedShape) (speedShape, pair) {
+	theirs := speedShape{name: s.name, about: s.about, opts: s.opts}
+	uopts := make([]upstream.PodResourcesOptions, len(s.pods))
+	ours := make([]*corev1.Pod, len(s.pods))
+	for i, p := range s.pods {
+		ours[i] = p.DeepCopy()
+		theirs.pods = append(theirs.pods, p.DeepCopy())
+		uopts[i] = toUpstream(s.opts[i])
+	}
+	s.pods = ours
+	return theirs, upstreamPair(uopts)
+}
+
 // resultMaps returns a pass that only builds, for each pod, two fresh lists with the
 // entries of its requests and limits (taken from slices made beforehand): the least
 // any implementation returning new maps must spend, the floor under podlife's ratio.
@@ -536,14 +553,7 @@ func TestResourcesSpeedRatio(t *testing.T) {
 		t.Run(spec.name, func(t *testing.T) {
 			s := spec.build()
 			checkShape(t, &s)
-			// Upstream gets its own copy of the corpus: it may write into its input.
-			theirs := speedShape{name: s.name, opts: s.opts}
-			uopts := make([]upstream.PodResourcesOptions, len(s.pods))
-			for i, p := range s.pods {
-				theirs.pods = append(theirs.pods, p.DeepCopy())
-				uopts[i] = toUpstream(s.opts[i])
-			}
-			up := upstreamPair(uopts)
+			theirs, up := sideBySide(&s)
 
 			defer debug.SetGCPercent(debug.SetGCPercent(-1))
 			oursB, theirsB := passBytes(ourPair, &s), passBytes(up, &theirs)
@@ -621,13 +631,7 @@ func TestResourcesSpeedRatio(t *testing.T) {
 func BenchmarkSpeedShapes(b *testing.B) {
 	for _, spec := range speedShapes(defaultSeed, 300) {
 		s := spec.build()
-		uopts := make([]upstream.PodResourcesOptions, len(s.opts))
-		theirs := speedShape{name: s.name, opts: s.opts}
-		for i, p := range s.pods {
-			uopts[i] = toUpstream(s.opts[i])
-			theirs.pods = append(theirs.pods, p.DeepCopy())
-		}
-		up := upstreamPair(uopts)
+		theirs, up := sideBySide(&s)
 		b.Run(s.name+"/podlife", func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
