@@ -341,8 +341,8 @@ func sideBySide(s *speedShape) (speedShape, pair) {
 }
 
 // resultMaps returns a pass that only builds, for each pod, two fresh lists with the
-// entries of its requests and limits (taken from slices made beforehand): the least
-// any implementation returning new maps must spend, the floor under podlife's ratio.
+// entries of its requests and limits (taken from slices made beforehand): about the
+// least any implementation returning new maps spends, without even reading the pod.
 func resultMaps(s *speedShape) pair {
 	type entry struct {
 		name corev1.ResourceName
