@@ -457,10 +457,11 @@ const speedRounds = 41
 
 // gcModel charges a side for the collection work its allocations cause in a program
 // at GOGC=100 in steady state. A collection marks the live heap every time the
-// program has allocated as many bytes as are live, so each allocated byte costs
-// mark/live, where mark is a forced collection that finds no garbage; and each
-// allocated byte costs sweep, what a collection spends beyond mark per byte of
-// garbage it frees.
+// program has allocated as many bytes as are live (but at least enough to reach the
+// runtime's 4 MB minimum heap), so each allocated byte costs mark/max(live, 4 MB -
+// live), where mark is a forced collection that finds no garbage; and each allocated
+// byte costs sweep, what a collection spends beyond mark per byte of garbage it
+// frees.
 type gcModel struct {
 	mark  time.Duration
 	live  uint64
@@ -468,7 +469,12 @@ type gcModel struct {
 }
 
 func (m gcModel) charge(bytes uint64) time.Duration {
-	perByte := float64(m.mark)/float64(m.live) + max(m.sweep, 0)
+	const minHeap = 4 << 20
+	between := float64(m.live)
+	if m.live < minHeap/2 {
+		between = float64(minHeap - m.live)
+	}
+	perByte := float64(m.mark)/between + max(m.sweep, 0)
 	return time.Duration(perByte * float64(bytes))
 }
 
