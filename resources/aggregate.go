@@ -91,18 +91,61 @@ type namedQuantity struct {
 	q    resource.Quantity
 }
 
-// nonMissingValues prepares NonMissingContainerRequests for an aggregation.
-func nonMissingValues(list corev1.ResourceList) []namedQuantity {
-	if len(list) == 0 {
-		return nil
-	}
-	out := make([]namedQuantity, 0, len(list))
+// nonMissingValues prepares NonMissingContainerRequests for an aggregation, appending
+// to buf.
+func nonMissingValues(list corev1.ResourceList, buf []namedQuantity) []namedQuantity {
 	for name, q := range list {
 		var v resource.Quantity
 		v.Add(q)
-		out = append(out, namedQuantity{name, v})
+		buf = append(buf, namedQuantity{name, v})
 	}
-	return out
+	return buf
+}
+
+// What an aggregation does with the entries of a container's list.
+const (
+	opSum     = iota // a regular container: add to the sums
+	opSidecar        // a sidecar: add to the sums and to the sidecar steps
+	opInit           // a regular init container: an init step
+)
+
+// steps holds, for each slot of the table being aggregated, the running sum of the
+// sidecars declared so far and the largest init step seen so far. Only pods with init
+// containers need one.
+type steps struct {
+	inline [stepSlots]step
+	extra  []step
+}
+
+// stepSlots is the number of resources whose steps live in a steps value itself; it is
+// smaller than inlineSlots to keep the stack of a call small.
+const stepSlots = 8
+
+type step struct {
+	side, peak resource.Quantity
+	flags      uint8
+}
+
+const (
+	hasSide uint8 = 1 << iota
+	hasPeak
+)
+
+// at returns the step data of slot i, growing the storage as the table grows.
+func (s *steps) at(i int) *step {
+	if i < stepSlots {
+		return &s.inline[i]
+	}
+	if need := i - stepSlots + 1; len(s.extra) < need {
+		if cap(s.extra) < need {
+			grown := make([]step, need, max(need, 2*cap(s.extra), stepSlots))
+			copy(grown, s.extra)
+			s.extra = grown
+		} else {
+			s.extra = s.extra[:need]
+		}
+	}
+	return &s.extra[i-stepSlots]
 }
 
 // run fills t (which must be empty) with the aggregate of the containers' lists:
@@ -125,99 +168,129 @@ func (a *aggregation) run(t *table) {
 	if withStatus {
 		finder = newStatusFinder(a.pod)
 	}
-	lookup := func(c *corev1.Container) *corev1.ContainerStatus {
-		if !withStatus {
-			return nil
-		}
-		return finder.find(c.Name)
-	}
-
 	for i := range a.pod.Spec.Containers {
 		c := &a.pod.Spec.Containers[i]
-		list := a.src.list(c, lookup(c), a.infeasible)
-		t.reserve(len(list) + len(a.nonMissing))
-		for name, q := range list {
-			t.add(name, q)
+		var cs *corev1.ContainerStatus
+		if withStatus {
+			cs = finder.find(c.Name)
 		}
-		for _, nm := range a.nonMissing {
-			if _, ok := list[nm.name]; !ok {
-				t.add(nm.name, nm.q)
-			}
-		}
+		a.list(t, nil, opSum, i, a.src.list(c, cs, a.infeasible))
 	}
+	if len(a.pod.Spec.InitContainers) == 0 {
+		if a.rec != nil {
+			a.rec.sums(t)
+		}
+		return
+	}
+	a.runInit(t, &finder, withStatus)
+}
 
+// runInit goes on with the init containers; it is a method of its own so that pods
+// without them do not reserve stack for the steps.
+func (a *aggregation) runInit(t *table, finder *statusFinder, withStatus bool) {
+	var st steps
 	for i := range a.pod.Spec.InitContainers {
 		c := &a.pod.Spec.InitContainers[i]
-		list := a.src.list(c, lookup(c), a.infeasible)
-		t.reserve(len(list) + len(a.nonMissing))
+		var cs *corev1.ContainerStatus
+		if withStatus {
+			cs = finder.find(c.Name)
+		}
+		op := opInit
 		if podutil.IsSidecar(c) {
-			for name, q := range list {
-				a.addSidecar(t, i, name, q)
-			}
-			for _, nm := range a.nonMissing {
-				if _, ok := list[nm.name]; !ok {
-					a.addSidecar(t, i, nm.name, nm.q)
-				}
-			}
-			continue
+			op = opSidecar
 		}
-		for name, q := range list {
-			a.initEntry(t, i, name, q)
-		}
-		for _, nm := range a.nonMissing {
-			if _, ok := list[nm.name]; !ok {
-				a.initEntry(t, i, nm.name, nm.q)
-			}
-		}
+		a.list(t, &st, op, i, a.src.list(c, cs, a.infeasible))
 	}
 
 	if a.rec != nil {
 		a.rec.sums(t)
 	}
 	for j := 0; j < t.n; j++ {
-		if s := t.slot(j); s.flags&hasPeak != 0 && (s.flags&hasSum == 0 || s.peak.Cmp(s.sum) > 0) {
-			s.sum = s.peak
+		s, p := t.slot(j), st.at(j)
+		if p.flags&hasPeak != 0 && (s.flags&hasSum == 0 || p.peak.Cmp(s.sum) > 0) {
+			s.sum = p.peak
 			s.flags |= hasSum
 		}
 	}
 }
 
-// addSidecar adds a sidecar's quantity to the sums and records the step "every sidecar
-// started so far" for that resource.
-func (a *aggregation) addSidecar(t *table, i int, name corev1.ResourceName, q resource.Quantity) {
-	s := t.at(name)
-	if s.flags&hasSum == 0 {
-		s.sum = q.DeepCopy()
-		s.flags |= hasSum
-	} else {
-		s.sum.Add(q)
+// list applies op to every entry of the list of container i, then to the
+// NonMissingContainerRequests the list lacks, reading the list as eachEntry does.
+func (a *aggregation) list(t *table, st *steps, op int, i int, list corev1.ResourceList) {
+	if n := len(list); n > lookupMax {
+		for name, q := range list {
+			a.entry(t, st, op, i, name, &q)
+		}
+	} else if n > 0 {
+		if q, ok := list[corev1.ResourceCPU]; ok {
+			a.entry(t, st, op, i, corev1.ResourceCPU, &q)
+			n--
+		}
+		if n > 0 {
+			if q, ok := list[corev1.ResourceMemory]; ok {
+				a.entry(t, st, op, i, corev1.ResourceMemory, &q)
+				n--
+			}
+		}
+		if n > 0 {
+			for name, q := range list {
+				if name != corev1.ResourceCPU && name != corev1.ResourceMemory {
+					a.entry(t, st, op, i, name, &q)
+				}
+			}
+		}
 	}
-	if s.flags&hasSide == 0 {
-		s.side = q.DeepCopy()
-		s.flags |= hasSide
-	} else {
-		s.side.Add(q)
+	for k := range a.nonMissing {
+		nm := &a.nonMissing[k]
+		if _, ok := list[nm.name]; !ok {
+			a.entry(t, st, op, i, nm.name, &nm.q)
+		}
 	}
-	a.step(s, i, s.side.DeepCopy())
 }
 
-// initEntry computes the step of a regular init container for one resource it names.
-func (a *aggregation) initEntry(t *table, i int, name corev1.ResourceName, q resource.Quantity) {
-	s := t.at(name)
-	v := q.DeepCopy()
-	if s.flags&hasSide != 0 {
-		v.Add(s.side)
+// entry applies op to one entry; q is not modified.
+func (a *aggregation) entry(t *table, st *steps, op int, i int, name corev1.ResourceName, q *resource.Quantity) {
+	if op == opSum {
+		t.addp(name, q)
+		return
 	}
-	a.step(s, i, v)
-}
-
-// step records an init step value v (owned by the caller) for init container i.
-func (a *aggregation) step(s *slot, i int, v resource.Quantity) {
+	j := t.pos(name)
+	s := t.slot(j)
+	if op != opInit {
+		// Regular containers and sidecars run together once the pod is initialized.
+		if s.flags&hasSum == 0 {
+			s.sum = q.DeepCopy()
+			s.flags |= hasSum
+		} else {
+			s.sum.Add(*q)
+		}
+		if op == opSum {
+			return
+		}
+	}
+	p := st.at(j)
+	var v resource.Quantity
+	if op == opSidecar {
+		// The step "every sidecar started so far".
+		if p.flags&hasSide == 0 {
+			p.side = q.DeepCopy()
+			p.flags |= hasSide
+		} else {
+			p.side.Add(*q)
+		}
+		v = p.side.DeepCopy()
+	} else {
+		// A regular init container runs beside the sidecars declared before it.
+		v = q.DeepCopy()
+		if p.flags&hasSide != 0 {
+			v.Add(p.side)
+		}
+	}
 	if a.rec != nil {
-		a.rec.step(s.name, i, v)
+		a.rec.step(name, i, v)
 	}
-	if s.flags&hasPeak == 0 || v.Cmp(s.peak) > 0 {
-		s.peak = v
-		s.flags |= hasPeak
+	if p.flags&hasPeak == 0 || v.Cmp(p.peak) > 0 {
+		p.peak = v
+		p.flags |= hasPeak
 	}
 }

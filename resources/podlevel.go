@@ -50,6 +50,16 @@ func IsPodLevelLimitsSet(pod *corev1.Pod) bool {
 }
 
 func hasSupported(list corev1.ResourceList) bool {
+	if len(list) == 0 {
+		return false
+	}
+	// cpu and memory are looked up: nearly every pod-level list names one of them.
+	if _, ok := list[corev1.ResourceCPU]; ok {
+		return true
+	}
+	if _, ok := list[corev1.ResourceMemory]; ok {
+		return true
+	}
 	for name := range list {
 		if IsSupportedPodLevelResource(name) {
 			return true

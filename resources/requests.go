@@ -103,11 +103,15 @@ func podRequests(pod *corev1.Pod, opts *PodResourcesOptions, t *table, rec *reco
 	if rec != nil {
 		rec.aggregate(t)
 	}
-	if !opts.SkipPodLevelResources && IsPodLevelRequestsSet(pod) {
+	if !opts.SkipPodLevelResources && pod.Spec.Resources != nil {
 		spec := pod.Spec.Resources.Requests
 		if opts.InPlacePodLevelResourcesVerticalScalingEnabled && opts.UseStatusResources && pod.Status.Resources != nil {
-			applyEffectivePodLevel(t, pod, rec, spec, pod.Status.Resources.Requests, pod.Status.AllocatedResources)
+			if IsPodLevelRequestsSet(pod) {
+				applyEffectivePodLevel(t, pod, rec, spec, pod.Status.Resources.Requests, pod.Status.AllocatedResources)
+			}
 		} else {
+			// Applying the spec's supported resources is a no-op exactly when
+			// IsPodLevelRequestsSet is false, so the test is left out.
 			applyPodLevel(t, spec, rec)
 		}
 	}
@@ -121,14 +125,14 @@ func podRequests(pod *corev1.Pod, opts *PodResourcesOptions, t *table, rec *reco
 
 // applyPodLevel replaces the supported resources of t with the pod-level values.
 func applyPodLevel(t *table, list corev1.ResourceList, rec *recorder) {
-	for name, q := range list {
+	eachEntry(list, func(name corev1.ResourceName, q resource.Quantity) {
 		if IsSupportedPodLevelResource(name) {
 			if rec != nil {
 				rec.podLevel(name, q, false)
 			}
 			t.set(name, q)
 		}
-	}
+	})
 }
 
 // applyEffectivePodLevel applies, as applyPodLevel does, the per-resource max of the
@@ -154,12 +158,66 @@ func applyEffectivePodLevel(t *table, pod *corev1.Pod, rec *recorder, spec corev
 
 // aggregateRequests fills the empty table t with the container part of the requests.
 func aggregateRequests(pod *corev1.Pod, opts *PodResourcesOptions, t *table, rec *recorder) {
-	a := aggregation{pod: pod, src: specRequests, nonMissing: nonMissingValues(opts.NonMissingContainerRequests), rec: rec}
+	a := aggregation{pod: pod, src: specRequests, rec: rec}
+	if len(opts.NonMissingContainerRequests) > 0 {
+		var buf [2]namedQuantity
+		a.nonMissing = nonMissingValues(opts.NonMissingContainerRequests, buf[:0])
+	}
 	if !opts.UseStatusResources {
 		a.run(t)
 		addDRA(t, pod, opts)
 		return
 	}
+	if rec != nil {
+		explainStatusRequests(&a, pod, opts, t, rec)
+		return
+	}
+	statusRequests(&a, pod, opts, t)
+}
+
+// statusRequests is aggregateRequests with UseStatusResources, into the empty table
+// t. Upstream starts from a copy of the spec aggregate (left out when the resize is
+// infeasible), then takes the strictly larger actuated values, then the strictly
+// larger allocated ones; the first aggregate is computed in t itself and the others
+// in turn in one more table. It is a function of its own so that the common path
+// does not reserve stack for that table.
+func statusRequests(a *aggregation, pod *corev1.Pod, opts *PodResourcesOptions, t *table) {
+	infeasible := IsPodResizeInfeasible(pod)
+	st := &pod.Status
+	// The pod-level status, when populated, already sums the containers (and DRA).
+	fromPod := opts.InPlacePodLevelResourcesVerticalScalingEnabled && st.AllocatedResources != nil && st.Resources != nil && st.Resources.Requests != nil
+	var tmp table
+	act := &tmp
+	if infeasible {
+		act = t
+	} else {
+		a.run(t)
+		addDRA(t, pod, opts)
+	}
+	a.infeasible = infeasible
+	if fromPod {
+		act.addList(st.Resources.Requests)
+	} else {
+		a.src = actuatedRequests
+		a.run(act)
+	}
+	if act == &tmp {
+		t.maxTable(&tmp)
+		tmp = table{}
+	}
+	if fromPod {
+		tmp.addList(st.AllocatedResources)
+	} else {
+		a.src = allocatedRequests
+		a.run(&tmp)
+		addDRA(&tmp, pod, opts)
+	}
+	t.maxTable(&tmp)
+}
+
+// explainStatusRequests is statusRequests for Explain, which records the spec, the
+// allocated and the actuated aggregates each in a table of its own.
+func explainStatusRequests(a *aggregation, pod *corev1.Pod, opts *PodResourcesOptions, t *table, rec *recorder) {
 	infeasible := IsPodResizeInfeasible(pod)
 	var spec, alloc, act table
 	a.run(&spec)
@@ -168,12 +226,9 @@ func aggregateRequests(pod *corev1.Pod, opts *PodResourcesOptions, t *table, rec
 	a.infeasible = infeasible
 	st := &pod.Status
 	if opts.InPlacePodLevelResourcesVerticalScalingEnabled && st.AllocatedResources != nil && st.Resources != nil && st.Resources.Requests != nil {
-		// The pod-level status already sums the containers (and DRA).
 		alloc.addList(st.AllocatedResources)
 		act.addList(st.Resources.Requests)
-		if rec != nil {
-			rec.statusSource = statusFromPod
-		}
+		rec.statusSource = statusFromPod
 	} else {
 		a.src = allocatedRequests
 		a.run(&alloc)
@@ -181,9 +236,7 @@ func aggregateRequests(pod *corev1.Pod, opts *PodResourcesOptions, t *table, rec
 		a.src = actuatedRequests
 		a.run(&act)
 	}
-	if rec != nil {
-		rec.status(&spec, &alloc, &act, infeasible)
-	}
+	rec.status(&spec, &alloc, &act, infeasible)
 	if !infeasible {
 		t.maxTable(&spec)
 	}
@@ -236,11 +289,16 @@ func podLimits(pod *corev1.Pod, opts *PodResourcesOptions, t *table, rec *record
 	if rec != nil {
 		rec.aggregate(t)
 	}
-	if !opts.SkipPodLevelResources && IsPodLevelResourcesSet(pod) {
+	if !opts.SkipPodLevelResources && pod.Spec.Resources != nil {
 		spec := pod.Spec.Resources.Limits
 		if opts.InPlacePodLevelResourcesVerticalScalingEnabled && opts.UseStatusResources && pod.Status.Resources != nil {
-			applyEffectivePodLevel(t, pod, rec, spec, pod.Status.Resources.Limits)
+			if IsPodLevelResourcesSet(pod) {
+				applyEffectivePodLevel(t, pod, rec, spec, pod.Status.Resources.Limits)
+			}
 		} else {
+			// Upstream applies the limits when requests or limits name a supported
+			// resource; when only the requests do, applying the limits' supported
+			// resources is a no-op, so the test is left out.
 			applyPodLevel(t, spec, rec)
 		}
 	}
@@ -254,11 +312,11 @@ func podLimits(pod *corev1.Pod, opts *PodResourcesOptions, t *table, rec *record
 
 // addLimitOverhead adds overhead to the limits that are present and non-zero.
 func addLimitOverhead(t *table, overhead corev1.ResourceList) {
-	for name, q := range overhead {
+	eachEntry(overhead, func(name corev1.ResourceName, q resource.Quantity) {
 		if v, ok := t.get(name); ok && !v.IsZero() {
 			v.Add(q)
 		}
-	}
+	})
 }
 
 // AggregateContainerLimits computes the limits of a pod's containers, without
@@ -282,6 +340,42 @@ func aggregateLimits(pod *corev1.Pod, opts *PodResourcesOptions, t *table, rec *
 		addDRALimits(t, pod, opts)
 		return
 	}
+	if rec != nil {
+		explainStatusLimits(&a, pod, opts, t, rec)
+		return
+	}
+	statusLimits(&a, pod, opts, t)
+}
+
+// statusLimits is aggregateLimits with UseStatusResources, into the empty table t:
+// the spec aggregate (left out when the resize is infeasible), then the strictly
+// larger actuated values, as statusRequests does.
+func statusLimits(a *aggregation, pod *corev1.Pod, opts *PodResourcesOptions, t *table) {
+	infeasible := IsPodResizeInfeasible(pod)
+	st := &pod.Status
+	fromPod := opts.InPlacePodLevelResourcesVerticalScalingEnabled && st.Resources != nil && st.Resources.Limits != nil
+	var tmp table
+	act := &tmp
+	if infeasible {
+		act = t
+	} else {
+		a.run(t)
+		addDRALimits(t, pod, opts)
+	}
+	if fromPod {
+		act.addList(st.Resources.Limits)
+	} else {
+		a.src = actuatedLimits
+		a.infeasible = infeasible
+		a.run(act)
+	}
+	if act == &tmp {
+		t.maxTable(&tmp)
+	}
+}
+
+// explainStatusLimits is statusLimits for Explain, with a table per aggregate.
+func explainStatusLimits(a *aggregation, pod *corev1.Pod, opts *PodResourcesOptions, t *table, rec *recorder) {
 	infeasible := IsPodResizeInfeasible(pod)
 	var spec, act table
 	a.run(&spec)
@@ -289,18 +383,14 @@ func aggregateLimits(pod *corev1.Pod, opts *PodResourcesOptions, t *table, rec *
 	st := &pod.Status
 	if opts.InPlacePodLevelResourcesVerticalScalingEnabled && st.Resources != nil && st.Resources.Limits != nil {
 		act.addList(st.Resources.Limits)
-		if rec != nil {
-			rec.statusSource = statusFromPod
-		}
+		rec.statusSource = statusFromPod
 	} else {
 		a.rec = nil
 		a.src = actuatedLimits
 		a.infeasible = infeasible
 		a.run(&act)
 	}
-	if rec != nil {
-		rec.status(&spec, nil, &act, infeasible)
-	}
+	rec.status(&spec, nil, &act, infeasible)
 	if !infeasible {
 		t.maxTable(&spec)
 	}

@@ -1,17 +1,19 @@
 package resources
 
 import (
-	"slices"
-
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 )
 
 // table is the accumulator behind every computation of this package: a small ordered
-// set of resources, each with three running quantities. It replaces the several
-// intermediate ResourceLists upstream builds per call. Lookups are linear while the
-// table is small (pods name a handful of resources) and go through a map index beyond
-// linearMax entries, so the cost stays linear in the size of the pod.
+// set of resources, each with a running quantity. It replaces the several intermediate
+// ResourceLists upstream builds per call: a table declared as a local variable lives on
+// the stack, so PodRequests and PodLimits allocate only their result for pods naming
+// up to inlineSlots resources (stepSlots for pods with init containers). Lookups go
+// through a small hash of the name (hint) while the table is small and through a map
+// index beyond linearMax entries, so the cost stays linear in the size of the pod.
+// The calls keep their stack small (about 6 KB on the deepest path, status resources
+// and init containers): a goroutine's first stack is 8 KB.
 //
 // Every update goes through resource.Quantity's own Add, Cmp and DeepCopy, in the same
 // order upstream applies them, so results match upstream not only in value but also in
@@ -22,33 +24,43 @@ type table struct {
 	inline [inlineSlots]slot
 	extra  []slot
 	n      int
-	index  map[corev1.ResourceName]int
+	// hint maps a cheap hash of a name (see hintOf) to 1 + the position of the first
+	// name added with that hash, 0 when no name has it: a name whose bucket is 0 is
+	// absent, and most present names are found at the first probe.
+	hint  [hintSize]uint8
+	index map[corev1.ResourceName]int
+}
+
+// hintSize is the number of buckets of a table's hint.
+const hintSize = 32
+
+// hintOf hashes a name from its length and three of its bytes.
+func hintOf(name corev1.ResourceName) int {
+	n := len(name)
+	if n == 0 {
+		return 0
+	}
+	return (n + int(name[0]) + 3*int(name[n-1]) + 5*int(name[n/2])) & (hintSize - 1)
 }
 
 // slot holds one resource of a table.
 type slot struct {
 	name corev1.ResourceName
-	// sum is the main accumulator: during a container aggregation it is the sum over
-	// the regular containers and the sidecars; other computations use it alone.
-	sum resource.Quantity
-	// side is the running sum of the sidecars declared so far.
-	side resource.Quantity
-	// peak is the largest init step seen so far.
-	peak  resource.Quantity
+	// sum is the accumulated value: during a container aggregation, the sum over the
+	// regular containers and the sidecars (the init steps are kept in steps).
+	sum   resource.Quantity
 	flags uint8
 }
 
-const (
-	hasSum uint8 = 1 << iota
-	hasSide
-	hasPeak
-)
+// hasSum marks a slot whose sum is set.
+const hasSum uint8 = 1
 
 // linearMax is the table size beyond which lookups use a map index.
-const linearMax = 12
+const linearMax = 16
 
-// inlineSlots is the capacity callers give a table on their stack.
-const inlineSlots = 4
+// inlineSlots is the number of resources a table holds without allocating: cpu,
+// memory, ephemeral-storage, hugepages and a few extended resources.
+const inlineSlots = 16
 
 // slot returns the i-th resource of the table (0 <= i < t.n).
 func (t *table) slot(i int) *slot {
@@ -65,6 +77,13 @@ func (t *table) find(name corev1.ResourceName) int {
 		}
 		return -1
 	}
+	h := t.hint[hintOf(name)]
+	if h == 0 {
+		return -1
+	}
+	if i := int(h) - 1; t.slot(i).name == name {
+		return i
+	}
 	for i := 0; i < t.n; i++ {
 		if t.slot(i).name == name {
 			return i
@@ -73,34 +92,28 @@ func (t *table) find(name corev1.ResourceName) int {
 	return -1
 }
 
-// reserve makes room for k more resources, so that a table filled from a long list
-// is allocated once rather than grown entry by entry (the slots and the index grow
-// by a quarter or a doubling at a time, which costs more bytes per entry the longer
-// the list). Callers pass the length of the list they are about to add; names the
-// table already holds only make the room larger than needed.
-func (t *table) reserve(k int) {
-	if want := t.n + k - inlineSlots; want > cap(t.extra) {
-		t.extra = slices.Grow(t.extra, want-len(t.extra))
-	}
-	if t.index == nil && t.n+k > linearMax {
-		t.index = make(map[corev1.ResourceName]int, t.n+k)
-		for i := 0; i < t.n; i++ {
-			t.index[t.slot(i).name] = i
-		}
-	}
-}
-
 // at returns the slot of name, adding an empty one when there is none.
 func (t *table) at(name corev1.ResourceName) *slot {
+	return t.slot(t.pos(name))
+}
+
+// pos returns the position of name, adding an empty slot when there is none.
+func (t *table) pos(name corev1.ResourceName) int {
 	if i := t.find(name); i >= 0 {
-		return t.slot(i)
+		return i
 	}
 	if t.n < inlineSlots {
-		t.inline[t.n] = slot{name: name}
+		t.inline[t.n].name = name
 	} else {
+		if t.extra == nil {
+			t.extra = make([]slot, 0, inlineSlots)
+		}
 		t.extra = append(t.extra, slot{name: name})
 	}
 	t.n++
+	if h := &t.hint[hintOf(name)]; *h == 0 && t.n <= linearMax {
+		*h = uint8(t.n)
+	}
 	switch {
 	case t.index != nil:
 		t.index[name] = t.n - 1
@@ -110,7 +123,7 @@ func (t *table) at(name corev1.ResourceName) *slot {
 			t.index[t.slot(i).name] = i
 		}
 	}
-	return t.slot(t.n - 1)
+	return t.n - 1
 }
 
 // get returns the accumulated sum of name, if any.
@@ -124,13 +137,18 @@ func (t *table) get(name corev1.ResourceName) (*resource.Quantity, bool) {
 // add is upstream's addResourceList for one entry: the first quantity is copied,
 // later ones are added to it.
 func (t *table) add(name corev1.ResourceName, q resource.Quantity) {
+	t.addp(name, &q)
+}
+
+// addp is add with q passed by pointer (q is not modified).
+func (t *table) addp(name corev1.ResourceName, q *resource.Quantity) {
 	s := t.at(name)
 	if s.flags&hasSum == 0 {
 		s.sum = q.DeepCopy()
 		s.flags |= hasSum
 		return
 	}
-	s.sum.Add(q)
+	s.sum.Add(*q)
 }
 
 // addRaw adds q to the sum of name, starting from a zero Quantity when the resource is
@@ -160,37 +178,57 @@ func (t *table) set(name corev1.ResourceName, q resource.Quantity) {
 }
 
 func (t *table) addList(list corev1.ResourceList) {
-	t.reserve(len(list))
-	for name, q := range list {
-		t.add(name, q)
-	}
+	eachEntry(list, t.add)
 }
 
 func (t *table) maxList(list corev1.ResourceList) {
-	t.reserve(len(list))
+	eachEntry(list, t.max)
+}
+
+// lookupMax is the largest list whose cpu and memory eachEntry looks up before
+// iterating: past it, most entries are other resources.
+const lookupMax = 3
+
+// eachEntry calls f for every entry of list. Short lists nearly always name cpu and
+// memory: those two are looked up, which costs less than setting up an iteration, and
+// the map is iterated only when it names more.
+func eachEntry(list corev1.ResourceList, f func(corev1.ResourceName, resource.Quantity)) {
+	n := len(list)
+	if n == 0 {
+		return
+	}
+	if n <= lookupMax {
+		if q, ok := list[corev1.ResourceCPU]; ok {
+			f(corev1.ResourceCPU, q)
+			n--
+		}
+		if n > 0 {
+			if q, ok := list[corev1.ResourceMemory]; ok {
+				f(corev1.ResourceMemory, q)
+				n--
+			}
+		}
+		if n == 0 {
+			return
+		}
+		for name, q := range list {
+			if name != corev1.ResourceCPU && name != corev1.ResourceMemory {
+				f(name, q)
+			}
+		}
+		return
+	}
 	for name, q := range list {
-		t.max(name, q)
+		f(name, q)
 	}
 }
 
 func (t *table) maxTable(o *table) {
-	t.reserve(o.n)
 	for i := 0; i < o.n; i++ {
 		if s := o.slot(i); s.flags&hasSum != 0 {
 			t.max(s.name, s.sum)
 		}
 	}
-}
-
-// len returns the number of resources with a sum.
-func (t *table) len() int {
-	n := 0
-	for i := 0; i < t.n; i++ {
-		if t.slot(i).flags&hasSum != 0 {
-			n++
-		}
-	}
-	return n
 }
 
 // writeTo stores every sum in list. The table owns its quantities, so no copy is made.
@@ -203,11 +241,12 @@ func (t *table) writeTo(list corev1.ResourceList) {
 }
 
 // output returns reuse (emptied by the caller at the start, as upstream does) or a new
-// list sized for the table, filled with the table's sums.
+// list sized for the table (every slot of a finished computation has a sum), filled
+// with the table's sums.
 func (t *table) output(reuse corev1.ResourceList) corev1.ResourceList {
 	out := reuse
 	if out == nil {
-		out = make(corev1.ResourceList, t.len())
+		out = make(corev1.ResourceList, t.n)
 	}
 	t.writeTo(out)
 	return out

@@ -9,4 +9,11 @@
 // PodLevelResources / PodLevelResourcesFixKubeletQOSClass off, 6,000 pods each. Each test
 // asserts its coverage: every call made, every kind of Explain term winning, each
 // predicate both ways, each QoS class in at least 2% of the pods.
+//
+// The speed corpora (speedShapes: tiny pods, several containers, init containers and
+// sidecars, pod-level resources, in-place resize status, many resource names,
+// overhead, no resources, NonMissingContainerRequests, a mixed corpus) are compared
+// on every run (TestResourcesSpeedShapesAgree); PODLIFE_SPEED=1 times PodRequests plus
+// PodLimits on them against component-helpers (TestResourcesSpeedRatio, see its
+// comment for the method).
 package resources
