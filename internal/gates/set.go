@@ -64,6 +64,11 @@ type Set struct {
 // defaults is the Set of a default v1.37.2 cluster, resolved once and only read.
 var defaults = resolveEach(nil)
 
+// Defaults returns the Set of a default v1.37.2 cluster, the one Resolve returns for
+// no overrides, without copying it: a hot path that finds no overrides reads a gate
+// in one load. The Set is shared; callers only read it.
+func Defaults() *Set { return &defaults }
+
 // Resolve returns the gates g sets. It costs one step per override: the v1.37.2
 // defaults are resolved once, and a map without AllAlpha or AllBeta only changes the
 // gates it names. A map with either resolves every gate.
