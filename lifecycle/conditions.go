@@ -87,37 +87,108 @@ func observedGeneration(pod *corev1.Pod, t corev1.PodConditionType, opts Options
 	return 0
 }
 
-// nameList renders names as fmt's %s does for a []string: "[a b c]".
-func nameList(b *strings.Builder, names []string) {
-	b.WriteByte('[')
-	for i, n := range names {
-		if i > 0 {
-			b.WriteByte(' ')
-		}
-		b.WriteString(n)
-	}
-	b.WriteByte(']')
+// Classes of a container in a condition's message.
+const (
+	classNone    uint8 = iota // not named
+	classUnknown              // "containers with unknown status"
+	classOther                // "containers with <incomplete|unready> status"
+)
+
+// classes records, for the init containers followed by the regular ones, which list
+// of a condition's message each container goes to, without allocating for an ordinary
+// pod.
+type classes struct {
+	small          [32]uint8
+	big            []uint8 // instead of small past 32 containers
+	n              int
+	unknown, other int
 }
 
-// unreadyMessage joins the two name lists as the kubelet does:
-// "containers with unknown status: [..], containers with <second> status: [..]".
-func unreadyMessage(unknown []string, second string, other []string) string {
-	if len(unknown) == 0 && len(other) == 0 {
+func (c *classes) reset(n int) {
+	*c = classes{n: n}
+	if n > len(c.small) {
+		c.big = make([]uint8, n)
+	}
+}
+
+// of is the class of each container. (A slice of small is never stored in c, which
+// keeps c on its caller's stack.)
+func (c *classes) of() []uint8 {
+	if c.big != nil {
+		return c.big
+	}
+	return c.small[:c.n]
+}
+
+func (c *classes) set(i int, class uint8) {
+	c.of()[i] = class
+	switch class {
+	case classUnknown:
+		c.unknown++
+	case classOther:
+		c.other++
+	}
+}
+
+// message joins the two name lists as the kubelet does, "containers with unknown
+// status: [a b], containers with <second> status: [c]" (each list rendered as fmt's %s
+// renders a []string), in one allocation; "" when both are empty.
+func (c *classes) message(init, regular []corev1.Container, second string) string {
+	if c.unknown == 0 && c.other == 0 {
 		return ""
 	}
-	var b strings.Builder
-	if len(unknown) > 0 {
-		b.WriteString("containers with unknown status: ")
-		nameList(&b, unknown)
+	const unknownPrefix, otherPrefix = "containers with unknown status: ", "containers with "
+	name := func(i int) string {
+		if i < len(init) {
+			return init[i].Name
+		}
+		return regular[i-len(init)].Name
 	}
-	if len(other) > 0 {
-		if len(unknown) > 0 {
+	of := c.of()
+	size := 0
+	for i, k := range of {
+		if k != classNone {
+			size += len(name(i)) + 1 // the name and a space or the closing bracket
+		}
+	}
+	if c.unknown > 0 {
+		size += len(unknownPrefix) + 1
+	}
+	if c.other > 0 {
+		size += len(otherPrefix) + len(second) + len(" status: ") + 1
+		if c.unknown > 0 {
+			size += len(", ")
+		}
+	}
+	var b strings.Builder
+	b.Grow(size)
+	list := func(class uint8) {
+		b.WriteByte('[')
+		first := true
+		for i, k := range of {
+			if k != class {
+				continue
+			}
+			if !first {
+				b.WriteByte(' ')
+			}
+			first = false
+			b.WriteString(name(i))
+		}
+		b.WriteByte(']')
+	}
+	if c.unknown > 0 {
+		b.WriteString(unknownPrefix)
+		list(classUnknown)
+	}
+	if c.other > 0 {
+		if c.unknown > 0 {
 			b.WriteString(", ")
 		}
-		b.WriteString("containers with ")
+		b.WriteString(otherPrefix)
 		b.WriteString(second)
 		b.WriteString(" status: ")
-		nameList(&b, other)
+		list(classOther)
 	}
 	return b.String()
 }
@@ -150,31 +221,28 @@ func InitializedCondition(pod *corev1.Pod, phase corev1.PodPhase, opts Options) 
 		return cond
 	}
 
-	var unknown, incomplete []string
+	var cls classes
+	cls.reset(len(pod.Spec.InitContainers))
 	for i := range pod.Spec.InitContainers {
 		c := &pod.Spec.InitContainers[i]
 		s, ok := statuses.find(c.Name)
 		switch {
 		case !ok:
-			unknown = append(unknown, c.Name)
+			cls.set(i, classUnknown)
 		case restart.IsRestartableInitContainer(c):
 			if s.Started == nil || !*s.Started {
-				incomplete = append(incomplete, c.Name)
+				cls.set(i, classOther)
 			}
 		case !s.Ready:
-			incomplete = append(incomplete, c.Name)
+			cls.set(i, classOther)
 		}
 	}
 
-	if phase == corev1.PodSucceeded && len(unknown) == 0 {
+	if phase == corev1.PodSucceeded && cls.unknown == 0 {
 		cond.Reason = ReasonPodCompleted
 		return cond
 	}
-	if anyRegularContainerStarted(&pod.Spec, statuses) {
-		return cond
-	}
-	msg := unreadyMessage(unknown, "incomplete", incomplete)
-	if msg == "" {
+	if cls.unknown == 0 && cls.other == 0 || anyRegularContainerStarted(&pod.Spec, statuses) {
 		return cond
 	}
 	// Once initialized, a pod is never uninitialized again (RestartAllContainers may
@@ -188,7 +256,7 @@ func InitializedCondition(pod *corev1.Pod, phase corev1.PodPhase, opts Options) 
 	}
 	cond.Status = corev1.ConditionFalse
 	cond.Reason = ReasonContainersNotInitialized
-	cond.Message = msg
+	cond.Message = cls.message(pod.Spec.InitContainers, nil, "incomplete")
 	return cond
 }
 
@@ -235,32 +303,34 @@ func containersReady(pod *corev1.Pod, t corev1.PodConditionType, phase corev1.Po
 		cond.Reason = ReasonUnknownContainerStatuses
 		return cond
 	}
-	var unknown, unready []string
-	check := func(c *corev1.Container) {
+	if phase == corev1.PodFailed {
+		cond.Reason = ReasonPodFailed
+		return cond
+	}
+	inits := len(pod.Spec.InitContainers)
+	var cls classes
+	cls.reset(inits + len(pod.Spec.Containers))
+	check := func(i int, c *corev1.Container) {
 		if s, ok := statuses.find(c.Name); !ok {
-			unknown = append(unknown, c.Name)
+			cls.set(i, classUnknown)
 		} else if !s.Ready {
-			unready = append(unready, c.Name)
+			cls.set(i, classOther)
 		}
 	}
 	for i := range pod.Spec.InitContainers {
 		if c := &pod.Spec.InitContainers[i]; restart.IsRestartableInitContainer(c) {
-			check(c)
+			check(i, c)
 		}
 	}
 	for i := range pod.Spec.Containers {
-		check(&pod.Spec.Containers[i])
+		check(inits+i, &pod.Spec.Containers[i])
 	}
 
-	if (phase == corev1.PodSucceeded && len(unknown) == 0) || phase == corev1.PodFailed {
-		if phase == corev1.PodFailed {
-			cond.Reason = ReasonPodFailed
-		} else {
-			cond.Reason = ReasonPodCompleted
-		}
+	if phase == corev1.PodSucceeded && cls.unknown == 0 {
+		cond.Reason = ReasonPodCompleted
 		return cond
 	}
-	if msg := unreadyMessage(unknown, "unready", unready); msg != "" {
+	if msg := cls.message(pod.Spec.InitContainers, pod.Spec.Containers, "unready"); msg != "" {
 		cond.Reason = ReasonContainersNotReady
 		cond.Message = msg
 		return cond
@@ -289,8 +359,24 @@ func ReadyCondition(pod *corev1.Pod, phase corev1.PodPhase, opts Options) corev1
 // conditions, PodReadyToStartContainers and the new Initialized condition.
 func ReadyConditionWith(pod *corev1.Pod, conditions []corev1.PodCondition, phase corev1.PodPhase, opts Options) corev1.PodCondition {
 	pod = orEmpty(pod)
-	cond := containersReady(pod, corev1.PodReady, phase, opts)
-	if cond.Status != corev1.ConditionTrue {
+	return readyFrom(pod, containersReady(pod, corev1.PodReady, phase, opts), conditions)
+}
+
+// readyAndContainersReady returns the Ready condition ReadyConditionWith computes and
+// the ContainersReady condition ContainersReadyCondition computes, looking the
+// containers up once for both.
+func readyAndContainersReady(pod *corev1.Pod, conditions []corev1.PodCondition, phase corev1.PodPhase, opts Options) (ready, containers corev1.PodCondition) {
+	containers = containersReady(pod, corev1.ContainersReady, phase, opts)
+	ready = containers
+	ready.Type = corev1.PodReady
+	ready.ObservedGeneration = observedGeneration(pod, corev1.PodReady, opts)
+	return readyFrom(pod, ready, conditions), containers
+}
+
+// readyFrom is the Ready condition given cond, the ContainersReady condition labelled
+// Ready: when it is True, the readiness gates are evaluated against conditions.
+func readyFrom(pod *corev1.Pod, cond corev1.PodCondition, conditions []corev1.PodCondition) corev1.PodCondition {
+	if cond.Status != corev1.ConditionTrue || len(pod.Spec.ReadinessGates) == 0 {
 		return cond
 	}
 	var b strings.Builder

@@ -131,17 +131,26 @@ func NextStatus(pod *corev1.Pod, view *restart.View, now time.Time, opts Options
 	pod = orEmpty(pod)
 	v := orEmptyView(view)
 	x := newLookup(v)
-	s := generateStatus(pod, &pod.Status, &x, now, false, updateProbeStatus, opts)
+	s := generateStatus(pod, &pod.Status, &x, now, false, kubeletProber, opts)
 	storeStatus(pod, &pod.Status, &s, now, opts)
 	return s
 }
 
-// proberFunc sets started and ready on freshly converted statuses.
-type proberFunc func(pod *corev1.Pod, x *lookup, s *corev1.PodStatus, opts Options)
+// prober selects what sets started and ready on freshly converted statuses: the
+// kubelet's prober manager (updateProbeStatus), or upstream's probetest.FakeManager,
+// which marks every regular container ready and which upstream's generateAPIPodStatus
+// table test uses. (A value rather than a function, so that the status and the lookup
+// stay on the caller's stack.)
+type prober uint8
+
+const (
+	kubeletProber prober = iota
+	fakeAllReadyProber
+)
 
 // generateStatus is generateAPIPodStatus with old as the status manager's cached
 // status (pod.Status is the API's).
-func generateStatus(pod *corev1.Pod, old *corev1.PodStatus, x *lookup, now time.Time, podIsTerminal bool, prober proberFunc, opts Options) corev1.PodStatus {
+func generateStatus(pod *corev1.Pod, old *corev1.PodStatus, x *lookup, now time.Time, podIsTerminal bool, p prober, opts Options) corev1.PodStatus {
 	v := x.v
 	var s corev1.PodStatus
 	if _, ok := activeSandbox(v); ok {
@@ -167,7 +176,13 @@ func generateStatus(pod *corev1.Pod, old *corev1.PodStatus, x *lookup, now time.
 	ps := resolvedPhase(pod, &tmp, old, x, now, podIsTerminal, opts)
 	s.Phase, s.Reason, s.Message = ps.Phase, ps.Reason, ps.Message
 
-	prober(pod, x, &s, opts)
+	if p == kubeletProber {
+		updateProbeStatus(pod, x, s.ContainerStatuses, s.InitContainerStatuses, opts)
+	} else {
+		for i := range s.ContainerStatuses {
+			s.ContainerStatuses[i].Ready = true
+		}
+	}
 
 	// Conditions, in the kubelet's order.
 	s.Conditions = make([]corev1.PodCondition, 0, len(pod.Status.Conditions)+7)
@@ -191,25 +206,62 @@ func generateStatus(pod *corev1.Pod, old *corev1.PodStatus, x *lookup, now time.
 			s.Conditions = append(s.Conditions, old.Conditions[i])
 		}
 	}
-	// The condition generators read the previous conditions from the cached status.
+	// The condition generators read the previous conditions from the cached status:
+	// the pod itself when that is pod.Status, as it always is here.
 	tmp.Status.InitContainerStatuses, tmp.Status.ContainerStatuses = s.InitContainerStatuses, s.ContainerStatuses
-	oldPod := *pod
-	oldPod.Status = *old
-	s.Conditions = append(s.Conditions, PodReadyToStartContainersCondition(&oldPod, v, opts))
+	oldPod := withStatus(pod, old)
+	s.Conditions = append(s.Conditions, PodReadyToStartContainersCondition(oldPod, v, opts))
 	s.Conditions = append(s.Conditions, InitializedCondition(&tmp, s.Phase, opts))
-	s.Conditions = append(s.Conditions, ReadyConditionWith(&tmp, s.Conditions, s.Phase, opts))
-	s.Conditions = append(s.Conditions, ContainersReadyCondition(&tmp, s.Phase, opts))
+	ready, containersReady := readyAndContainersReady(&tmp, s.Conditions, s.Phase, opts)
+	s.Conditions = append(s.Conditions, ready, containersReady)
 	s.Conditions = append(s.Conditions, corev1.PodCondition{
 		Type:               corev1.PodScheduled,
-		ObservedGeneration: observedGeneration(&oldPod, corev1.PodScheduled, opts),
+		ObservedGeneration: observedGeneration(oldPod, corev1.PodScheduled, opts),
 		Status:             corev1.ConditionTrue,
 	})
 	if opts.Features.Resolve().RestartAllContainersOnContainerExits && restart.AllContainersCouldRestart(&pod.Spec) {
-		cond, _ := AllContainersRestartingCondition(&oldPod, x.v, s.Phase, opts)
+		cond, _ := AllContainersRestartingCondition(oldPod, x.v, s.Phase, opts)
 		s.Conditions = append(s.Conditions, cond)
 	}
 	setHostIPs(pod, v, &s)
 	return s
+}
+
+// numTimedTypes is the number of condition types whose transition time the status
+// manager sets (timedType).
+const numTimedTypes = 7
+
+// timedType numbers the condition types whose transition time the status manager
+// sets, -1 for the others.
+func timedType(t corev1.PodConditionType) int {
+	switch t {
+	case corev1.ContainersReady:
+		return 0
+	case corev1.PodReady:
+		return 1
+	case corev1.PodInitialized:
+		return 2
+	case corev1.PodReadyToStartContainers:
+		return 3
+	case corev1.PodScheduled:
+		return 4
+	case corev1.DisruptionTarget:
+		return 5
+	case corev1.AllContainersRestarting:
+		return 6
+	}
+	return -1
+}
+
+// withStatus returns pod with status as its status: pod itself when status is
+// pod.Status, else a copy.
+func withStatus(pod *corev1.Pod, status *corev1.PodStatus) *corev1.Pod {
+	if status == &pod.Status {
+		return pod
+	}
+	p := *pod
+	p.Status = *status
+	return &p
 }
 
 // storeStatus is what the status manager does to a generated status before it keeps
@@ -220,18 +272,25 @@ func storeStatus(pod *corev1.Pod, old, s *corev1.PodStatus, now time.Time, opts 
 		s.ObservedGeneration = pod.Generation
 	}
 	nowT := metav1.NewTime(now)
+	// The first old condition of each type the status manager times, found in one
+	// pass (position+1; 0 for none).
+	var oldAt [numTimedTypes]int
+	for j := range old.Conditions {
+		if k := timedType(old.Conditions[j].Type); k >= 0 && oldAt[k] == 0 {
+			oldAt[k] = j + 1
+		}
+	}
+	var seen [numTimedTypes]bool
 	for i := range s.Conditions {
 		c := &s.Conditions[i]
-		switch c.Type {
-		case corev1.ContainersReady, corev1.PodReady, corev1.PodInitialized, corev1.PodReadyToStartContainers,
-			corev1.PodScheduled, corev1.DisruptionTarget, corev1.AllContainersRestarting:
-			if first := conditionIndex(s.Conditions, c.Type); first != i {
-				continue // the status manager updates the first of a type only
-			}
-			c.LastTransitionTime = nowT
-			if j := conditionIndex(old.Conditions, c.Type); j >= 0 && old.Conditions[j].Status == c.Status {
-				c.LastTransitionTime = old.Conditions[j].LastTransitionTime
-			}
+		k := timedType(c.Type)
+		if k < 0 || seen[k] {
+			continue // the status manager updates the first of a type only
+		}
+		seen[k] = true
+		c.LastTransitionTime = nowT
+		if j := oldAt[k] - 1; j >= 0 && old.Conditions[j].Status == c.Status {
+			c.LastTransitionTime = old.Conditions[j].LastTransitionTime
 		}
 	}
 	if old.StartTime != nil && !old.StartTime.IsZero() {
@@ -283,9 +342,7 @@ func restartingAll(pod *corev1.Pod, old *corev1.PodStatus, x *lookup, opts Optio
 		}
 		return false
 	}
-	oldPod := *pod
-	oldPod.Status = *old
-	return restart.ShouldAllContainersRestart(&oldPod, x.v)
+	return restart.ShouldAllContainersRestart(withStatus(pod, old), x.v)
 }
 
 // resolvedPhase is getPhase over tmp (the pod with its new container statuses)
@@ -340,15 +397,25 @@ func podIPs(n *restart.SandboxNetwork, hostIPs []string, old *corev1.PodStatus) 
 	if n == nil {
 		return nil
 	}
-	var ipBuf [8]netip.Addr
-	var rawBuf [8]string
-	ips, raw := ipBuf[:0], rawBuf[:0]
+	// An IP in canonical dotted-decimal form (the common case) is taken as written
+	// without parsing; others are parsed as the kubelet does.
+	type parsed struct {
+		v4, canonical bool
+		ip            netip.Addr
+		raw           string
+	}
+	var buf [8]parsed
+	ips := buf[:0]
 	add := func(s string) bool {
+		if isCanonicalIPv4(s) {
+			ips = append(ips, parsed{v4: true, canonical: true, raw: s})
+			return true
+		}
 		ip, ok := parseIPSloppy(s)
 		if !ok {
 			return false
 		}
-		ips, raw = append(ips, ip), append(raw, s)
+		ips = append(ips, parsed{v4: ip.Is4(), ip: ip, raw: s})
 		return true
 	}
 	if n.IP != "" && !add(n.IP) {
@@ -369,19 +436,56 @@ func podIPs(n *restart.SandboxNetwork, hostIPs []string, old *corev1.PodStatus) 
 		primary = old.HostIP
 	}
 	nodeV4 := true
-	if ip, ok := parseIPSloppy(primary); ok && !ip.Is4() {
-		nodeV4 = false
+	if !isCanonicalIPv4(primary) {
+		if ip, ok := parseIPSloppy(primary); ok && !ip.Is4() {
+			nodeV4 = false
+		}
 	}
 	out := make([]corev1.PodIP, 0, 2)
 	for _, wantV4 := range [2]bool{nodeV4, !nodeV4} {
 		for i := range ips {
-			if ips[i].Is4() == wantV4 {
-				out = append(out, corev1.PodIP{IP: canonicalIP(ips[i], raw[i])})
+			if ips[i].v4 == wantV4 {
+				text := ips[i].raw
+				if !ips[i].canonical {
+					text = canonicalIP(ips[i].ip, text)
+				}
+				out = append(out, corev1.PodIP{IP: text})
 				break
 			}
 		}
 	}
 	return out
+}
+
+// isCanonicalIPv4 reports whether s is an IPv4 address in the form net.IP.String
+// renders: four decimal octets of at most 255, without leading zeros.
+func isCanonicalIPv4(s string) bool {
+	if len(s) < len("0.0.0.0") || len(s) > len("255.255.255.255") {
+		return false
+	}
+	dots, val, digits := 0, 0, 0
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c >= '0' && c <= '9':
+			if digits > 0 && val == 0 {
+				return false // a leading zero
+			}
+			val = val*10 + int(c-'0')
+			digits++
+			if val > 255 {
+				return false
+			}
+		case c == '.':
+			if digits == 0 {
+				return false
+			}
+			dots++
+			val, digits = 0, 0
+		default:
+			return false
+		}
+	}
+	return digits > 0 && dots == 3
 }
 
 // parseIPSloppy parses an IP as k8s.io/utils/net.ParseIPSloppy does (IPv4 octets may
@@ -503,7 +607,7 @@ func convertStatuses(pod *corev1.Pod, x *lookup, previous []corev1.ContainerStat
 		}
 		// The two newest instances.
 		seen := 0
-		for j := range x.all(c.Name) {
+		for j := x.first(c.Name); j >= 0; j = x.next(j, c.Name) {
 			inst := &x.v.Instances[j]
 			conv := convertInstance(inst, old, restarting, rac)
 			if !g.ChangeContainerStatusOnKubeletRestart && inst.State.Kubelet() == restart.StateRunning && found && old.Started != nil {
@@ -571,7 +675,7 @@ func convertStatuses(pod *corev1.Pod, x *lookup, previous []corev1.ContainerStat
 	}
 
 	if kind != KindInitContainer {
-		slices.SortStableFunc(out, byName)
+		sortByName(out)
 	}
 	return out
 }
@@ -717,13 +821,13 @@ func identicalQuantity(a, b resource.Quantity) bool {
 // updateProbeStatus is the prober manager's UpdatePodStatus: started and ready from
 // the probe results of the instance a status shows. The kubelet is taken to have been
 // running since before every container started.
-func updateProbeStatus(pod *corev1.Pod, x *lookup, s *corev1.PodStatus, opts Options) {
+func updateProbeStatus(pod *corev1.Pod, x *lookup, regular, init []corev1.ContainerStatus, opts Options) {
 	keepStarted := !opts.Features.Resolve().ChangeContainerStatusOnKubeletRestart
 	probes := func(st *corev1.ContainerStatus) *restart.Instance {
 		if st.ContainerID == "" {
 			return nil
 		}
-		for j := range x.all(st.Name) {
+		for j := x.first(st.Name); j >= 0; j = x.next(j, st.Name) {
 			if x.v.Instances[j].ID == st.ContainerID {
 				return &x.v.Instances[j]
 			}
@@ -751,13 +855,13 @@ func updateProbeStatus(pod *corev1.Pod, x *lookup, s *corev1.PodStatus, opts Opt
 		}
 		return c == nil || c.ReadinessProbe == nil
 	}
-	flags := make([]bool, len(s.ContainerStatuses)+len(s.InitContainerStatuses)) // one allocation for every started flag
+	flags := make([]bool, len(regular)+len(init)) // one allocation for every started flag
 	// Regular statuses are sorted by name; their specs are looked up by name, the
 	// first match winning, in time linear in the pod.
 	specs := byname.Containers(pod.Spec.Containers)
 	specOf := specs.FirstEntry
-	for i := range s.ContainerStatuses {
-		st := &s.ContainerStatuses[i]
+	for i := range regular {
+		st := &regular[i]
 		c := specOf(st.Name)
 		inst := probes(st)
 		b := &flags[i]
@@ -768,8 +872,8 @@ func updateProbeStatus(pod *corev1.Pod, x *lookup, s *corev1.PodStatus, opts Opt
 		}
 	}
 	inits := byname.Containers(pod.Spec.InitContainers)
-	for i := range s.InitContainerStatuses {
-		st := &s.InitContainerStatuses[i]
+	for i := range init {
+		st := &init[i]
 		// Init statuses are in spec order.
 		var c *corev1.Container
 		if i < len(pod.Spec.InitContainers) && pod.Spec.InitContainers[i].Name == st.Name {
@@ -778,7 +882,7 @@ func updateProbeStatus(pod *corev1.Pod, x *lookup, s *corev1.PodStatus, opts Opt
 			c = inits.FirstEntry(st.Name)
 		}
 		inst := probes(st)
-		b := &flags[len(s.ContainerStatuses)+i]
+		b := &flags[len(regular)+i]
 		*b = started(st, c, inst)
 		st.Started = b
 		if i >= len(pod.Spec.InitContainers) || pod.Spec.InitContainers[i].Name != st.Name {
@@ -829,27 +933,43 @@ func normalizeStatus(pod *corev1.Pod, s *corev1.PodStatus) {
 			state(&list[i].LastTerminationState)
 		}
 	}
-	slices.SortStableFunc(s.ContainerStatuses, byName)
-	slices.SortStableFunc(s.EphemeralContainerStatuses, byName)
+	sortByName(s.ContainerStatuses)
+	sortByName(s.EphemeralContainerStatuses)
 }
 
 func byName(a, b corev1.ContainerStatus) int { return strings.Compare(a.Name, b.Name) }
 
-// rfc3339 is metav1.Time.Rfc3339Copy, with a fast path for UTC times.
+// sortByName sorts statuses by name, stably, in one pass when they already are.
+func sortByName(list []corev1.ContainerStatus) {
+	for i := 1; i < len(list); i++ {
+		if list[i].Name < list[i-1].Name {
+			slices.SortStableFunc(list, byName)
+			return
+		}
+	}
+}
+
+// rfc3339 is metav1.Time.Rfc3339Copy, with a fast path for UTC times from year 1
+// (where truncating to the second is subtracting the nanoseconds).
 func rfc3339(t metav1.Time) metav1.Time {
 	if t.IsZero() {
 		return metav1.Time{}
 	}
 	if t.Location() == time.UTC {
-		if u := t.Unix(); u >= minRFC3339Unix && u <= maxRFC3339Unix {
-			return metav1.Time{Time: t.Truncate(time.Second)}
+		if u := t.Unix(); u >= minFastRFC3339Unix && u <= maxRFC3339Unix {
+			if ns := t.Nanosecond(); ns != 0 {
+				t.Time = t.Add(-time.Duration(ns))
+			}
+			// UTC drops a monotonic reading, as Truncate does, and keeps the
+			// location.
+			return metav1.Time{Time: t.UTC()}
 		}
 	}
 	return t.Rfc3339Copy()
 }
 
-// The instants RFC 3339 can render (years 0000 to 9999).
+// The instants of the fast path: years 0001 to 9999 (RFC 3339 renders from 0000).
 var (
-	minRFC3339Unix = time.Date(0, 1, 1, 0, 0, 0, 0, time.UTC).Unix()
-	maxRFC3339Unix = time.Date(9999, 12, 31, 23, 59, 59, 0, time.UTC).Unix()
+	minFastRFC3339Unix = time.Date(1, 1, 1, 0, 0, 0, 0, time.UTC).Unix()
+	maxRFC3339Unix     = time.Date(9999, 12, 31, 23, 59, 59, 0, time.UTC).Unix()
 )

@@ -20,6 +20,12 @@ const Threshold = 16
 type Index[T any] struct {
 	items []T
 	name  func(*T) string
+	// scan and scanBack find a name in a short list: the first position at or after
+	// from, the last one before before (-1 for none). Nil scans through name, one
+	// indirect call per entry; the constructors of concrete types give loops that
+	// compare names in place.
+	scan     func(items []T, from int, name string) int
+	scanBack func(items []T, before int, name string) int
 	// Built past Threshold: the first and last position of each name, and for each
 	// position the next one with the same name (-1 at the end).
 	ends map[string][2]int32
@@ -29,6 +35,37 @@ type Index[T any] struct {
 // New returns an Index over items, whose names name gives.
 func New[T any](items []T, name func(*T) string) Index[T] {
 	return Index[T]{items: items, name: name}
+}
+
+// NewScanned is New with the scans of short lists given: scan returns the first
+// position at or after from whose name is name, scanBack the last one before before,
+// -1 for none. They must answer as name does.
+func NewScanned[T any](items []T, name func(*T) string, scan, scanBack func(items []T, from int, name string) int) Index[T] {
+	return Index[T]{items: items, name: name, scan: scan, scanBack: scanBack}
+}
+
+func (x *Index[T]) scanFrom(from int, name string) int {
+	if x.scan != nil {
+		return x.scan(x.items, from, name)
+	}
+	for i := from; i < len(x.items); i++ {
+		if x.name(&x.items[i]) == name {
+			return i
+		}
+	}
+	return -1
+}
+
+func (x *Index[T]) scanBefore(before int, name string) int {
+	if x.scanBack != nil {
+		return x.scanBack(x.items, before, name)
+	}
+	for i := before - 1; i >= 0; i-- {
+		if x.name(&x.items[i]) == name {
+			return i
+		}
+	}
+	return -1
 }
 
 // Len is the number of entries.
@@ -66,12 +103,17 @@ func (x *Index[T]) First(name string) int {
 		}
 		return -1
 	}
-	for i := range x.items {
-		if x.name(&x.items[i]) == name {
-			return i
-		}
+	return x.scanFrom(0, name)
+}
+
+// Next returns the position of the first entry named name after position i (an
+// entry named name), or -1: with First, it walks the entries of a name in list order
+// without an iterator.
+func (x *Index[T]) Next(i int, name string) int {
+	if x.build() {
+		return int(x.next[i])
 	}
-	return -1
+	return x.scanFrom(i+1, name)
 }
 
 // Last returns the position of the last entry named name, or -1.
@@ -82,12 +124,7 @@ func (x *Index[T]) Last(name string) int {
 		}
 		return -1
 	}
-	for i := len(x.items) - 1; i >= 0; i-- {
-		if x.name(&x.items[i]) == name {
-			return i
-		}
-	}
-	return -1
+	return x.scanBefore(len(x.items), name)
 }
 
 // All yields the positions of the entries named name, in list order.
@@ -105,8 +142,8 @@ func (x *Index[T]) All(name string) iter.Seq[int] {
 			}
 			return
 		}
-		for i := range x.items {
-			if x.name(&x.items[i]) == name && !yield(i) {
+		for i := x.scanFrom(0, name); i >= 0; i = x.scanFrom(i+1, name) {
+			if !yield(i) {
 				return
 			}
 		}
@@ -131,10 +168,52 @@ func (x *Index[T]) LastEntry(name string) *T {
 
 // Containers indexes containers by name.
 func Containers(cs []corev1.Container) Index[corev1.Container] {
-	return New(cs, func(c *corev1.Container) string { return c.Name })
+	return NewScanned(cs, containerName, scanContainers, scanContainersBack)
 }
 
 // Statuses indexes container statuses by name.
 func Statuses(ss []corev1.ContainerStatus) Index[corev1.ContainerStatus] {
-	return New(ss, func(s *corev1.ContainerStatus) string { return s.Name })
+	return NewScanned(ss, statusName, scanStatuses, scanStatusesBack)
+}
+
+func containerName(c *corev1.Container) string    { return c.Name }
+func statusName(s *corev1.ContainerStatus) string { return s.Name }
+
+// The scans compare lengths first: most names of a pod differ in length or in
+// content, and a length costs no call.
+
+func scanContainers(cs []corev1.Container, from int, name string) int {
+	for i := from; i < len(cs); i++ {
+		if len(cs[i].Name) == len(name) && cs[i].Name == name {
+			return i
+		}
+	}
+	return -1
+}
+
+func scanContainersBack(cs []corev1.Container, before int, name string) int {
+	for i := before - 1; i >= 0; i-- {
+		if len(cs[i].Name) == len(name) && cs[i].Name == name {
+			return i
+		}
+	}
+	return -1
+}
+
+func scanStatuses(ss []corev1.ContainerStatus, from int, name string) int {
+	for i := from; i < len(ss); i++ {
+		if len(ss[i].Name) == len(name) && ss[i].Name == name {
+			return i
+		}
+	}
+	return -1
+}
+
+func scanStatusesBack(ss []corev1.ContainerStatus, before int, name string) int {
+	for i := before - 1; i >= 0; i-- {
+		if len(ss[i].Name) == len(name) && ss[i].Name == name {
+			return i
+		}
+	}
+	return -1
 }

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strconv"
 	"testing"
+
+	corev1 "k8s.io/api/core/v1"
 )
 
 type entry struct{ name string }
@@ -55,6 +57,13 @@ func TestIndexMatchesScan(t *testing.T) {
 			for range x.All(name) {
 				break // an early stop must not panic
 			}
+			var walked []int
+			for i := x.First(name); i >= 0; i = x.Next(i, name) {
+				walked = append(walked, i)
+			}
+			if !slices.Equal(walked, want) {
+				t.Fatalf("round %d n=%d First/Next(%s) = %v, want %v", round, n, name, walked, want)
+			}
 		}
 	}
 }
@@ -101,5 +110,39 @@ func TestShortListAllocatesNothing(t *testing.T) {
 	})
 	if allocs != 0 {
 		t.Errorf("%v allocations for a short list", allocs)
+	}
+}
+
+// TestConcreteScansMatch: the indexes of containers and statuses, which scan short
+// lists with their own loops, answer as the generic scan does, around the threshold.
+func TestConcreteScansMatch(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 10))
+	for round := range 2000 {
+		n := r.IntN(3 * Threshold)
+		cs := make([]corev1.Container, n)
+		ss := make([]corev1.ContainerStatus, n)
+		for i := range n {
+			name := strconv.Itoa(r.IntN(n/2 + 1))
+			if r.IntN(4) == 0 {
+				name += "x" // names of other lengths
+			}
+			cs[i].Name, ss[i].Name = name, name
+		}
+		c, st := Containers(cs), Statuses(ss)
+		g := New(cs, func(c *corev1.Container) string { return c.Name })
+		for q := range n + 2 {
+			for _, name := range []string{strconv.Itoa(q), strconv.Itoa(q) + "x"} {
+				want := slices.Collect(g.All(name))
+				if got := slices.Collect(c.All(name)); !slices.Equal(got, want) {
+					t.Fatalf("round %d: Containers All(%s) = %v, want %v", round, name, got, want)
+				}
+				if got := slices.Collect(st.All(name)); !slices.Equal(got, want) {
+					t.Fatalf("round %d: Statuses All(%s) = %v, want %v", round, name, got, want)
+				}
+				if c.First(name) != g.First(name) || c.Last(name) != g.Last(name) || st.First(name) != g.First(name) || st.Last(name) != g.Last(name) {
+					t.Fatalf("round %d: First/Last(%s) differ", round, name)
+				}
+			}
+		}
 	}
 }

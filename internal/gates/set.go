@@ -74,9 +74,15 @@ func Defaults() *Set { return &defaults }
 // gates it names. A map with either resolves every gate.
 func (g FeatureGates) Resolve() Set {
 	if len(g) == 0 {
-		// The common case, on every hot path: no iterator set up at all.
+		// The common case, on every hot path: small enough to be inlined, no call
+		// and no iterator.
 		return defaults
 	}
+	return g.resolveOverrides()
+}
+
+// resolveOverrides is Resolve for a non-empty g.
+func (g FeatureGates) resolveOverrides() Set {
 	s := defaults
 	for name, v := range g {
 		if name == allAlpha || name == allBeta {
