@@ -43,29 +43,49 @@ func orEmpty(pod *corev1.Pod) *corev1.Pod {
 	return pod
 }
 
+// statusIndexes index a pod status's init and regular container statuses by name
+// ([byname]), once for every function one call asks: an index is built on its first
+// long-list lookup and kept.
+type statusIndexes struct {
+	init, regular       byname.Index[corev1.ContainerStatus]
+	initNil, regularNil bool
+}
+
+func newStatusIndexes(st *corev1.PodStatus) statusIndexes {
+	return statusIndexesOf(st.InitContainerStatuses, st.ContainerStatuses)
+}
+
+func statusIndexesOf(init, regular []corev1.ContainerStatus) statusIndexes {
+	return statusIndexes{
+		init: byname.Statuses(init), regular: byname.Statuses(regular),
+		initNil: init == nil, regularNil: regular == nil,
+	}
+}
+
+// initFirst is the kubelet's "allContainerStatuses": init statuses, then regular ones.
+func (ix *statusIndexes) initFirst() statusList {
+	return statusList{first: &ix.init, second: &ix.regular, firstNil: ix.initNil}
+}
+
+// regularFirst is getPhase's order: regular statuses, then init ones.
+func (ix *statusIndexes) regularFirst() statusList {
+	return statusList{first: &ix.regular, second: &ix.init, firstNil: ix.regularNil}
+}
+
 // statusList is a list of container statuses looked up by name, first match winning
 // (podutil.GetContainerStatus), over two slices read one after the other without building
 // the combined slice, in time linear in the pod ([byname]).
 type statusList struct {
-	first, second byname.Index[corev1.ContainerStatus]
+	first, second *byname.Index[corev1.ContainerStatus]
 	firstNil      bool
-}
-
-func newStatusList(first, second []corev1.ContainerStatus) statusList {
-	return statusList{first: byname.Statuses(first), second: byname.Statuses(second), firstNil: first == nil}
-}
-
-// podStatuses is the kubelet's "allContainerStatuses": init statuses, then regular ones.
-func podStatuses(pod *corev1.Pod) statusList {
-	return newStatusList(pod.Status.InitContainerStatuses, pod.Status.ContainerStatuses)
 }
 
 // isNil reports whether append(first, second...) would be nil, which upstream treats as
 // "no statuses known".
-func (l *statusList) isNil() bool { return l.firstNil && l.second.Len() == 0 }
+func (l statusList) isNil() bool { return l.firstNil && l.second.Len() == 0 }
 
 // find returns the first status named name.
-func (l *statusList) find(name string) (*corev1.ContainerStatus, bool) {
+func (l statusList) find(name string) (*corev1.ContainerStatus, bool) {
 	if st := l.first.FirstEntry(name); st != nil {
 		return st, true
 	}
@@ -209,12 +229,17 @@ func (c *classes) message(init, regular []corev1.Container, second string) strin
 // change) when it stores the status.
 func InitializedCondition(pod *corev1.Pod, phase corev1.PodPhase, opts Options) corev1.PodCondition {
 	pod = orEmpty(pod)
+	ix := newStatusIndexes(&pod.Status)
+	return initializedCondition(pod, ix.initFirst(), phase, opts)
+}
+
+// initializedCondition is InitializedCondition over the pod's statuses, indexed.
+func initializedCondition(pod *corev1.Pod, statuses statusList, phase corev1.PodPhase, opts Options) corev1.PodCondition {
 	cond := corev1.PodCondition{
 		Type:               corev1.PodInitialized,
 		ObservedGeneration: observedGeneration(pod, corev1.PodInitialized, opts),
 		Status:             corev1.ConditionTrue,
 	}
-	statuses := podStatuses(pod)
 	if statuses.isNil() && len(pod.Spec.InitContainers) > 0 {
 		cond.Status = corev1.ConditionFalse
 		cond.Reason = ReasonUnknownContainerStatuses
@@ -268,7 +293,7 @@ func anyRegularContainerStarted(spec *corev1.PodSpec, statuses statusList) bool 
 		return false
 	}
 	regular := byname.Containers(spec.Containers)
-	for _, list := range [2]*byname.Index[corev1.ContainerStatus]{&statuses.first, &statuses.second} {
+	for _, list := range [2]*byname.Index[corev1.ContainerStatus]{statuses.first, statuses.second} {
 		for i := range list.Len() {
 			if s := list.At(i); (s.State.Running != nil || s.State.Terminated != nil) && regular.First(s.Name) >= 0 {
 				return true
@@ -287,18 +312,19 @@ func anyRegularContainerStarted(spec *corev1.PodSpec, statuses statusList) bool 
 // reason PodCompleted or PodFailed. Times are left unset as in [InitializedCondition].
 func ContainersReadyCondition(pod *corev1.Pod, phase corev1.PodPhase, opts Options) corev1.PodCondition {
 	pod = orEmpty(pod)
-	return containersReady(pod, corev1.ContainersReady, phase, opts)
+	ix := newStatusIndexes(&pod.Status)
+	return containersReady(pod, ix.initFirst(), corev1.ContainersReady, phase, opts)
 }
 
-// containersReady computes ContainersReady's status, reason and message, labelled with
-// type t and the observed generation for t (Ready copies them).
-func containersReady(pod *corev1.Pod, t corev1.PodConditionType, phase corev1.PodPhase, opts Options) corev1.PodCondition {
+// containersReady computes ContainersReady's status, reason and message over the
+// pod's statuses, indexed, labelled with type t and the observed generation for t
+// (Ready copies them).
+func containersReady(pod *corev1.Pod, statuses statusList, t corev1.PodConditionType, phase corev1.PodPhase, opts Options) corev1.PodCondition {
 	cond := corev1.PodCondition{
 		Type:               t,
 		ObservedGeneration: observedGeneration(pod, t, opts),
 		Status:             corev1.ConditionFalse,
 	}
-	statuses := podStatuses(pod)
 	if statuses.isNil() {
 		cond.Reason = ReasonUnknownContainerStatuses
 		return cond
@@ -359,14 +385,15 @@ func ReadyCondition(pod *corev1.Pod, phase corev1.PodPhase, opts Options) corev1
 // conditions, PodReadyToStartContainers and the new Initialized condition.
 func ReadyConditionWith(pod *corev1.Pod, conditions []corev1.PodCondition, phase corev1.PodPhase, opts Options) corev1.PodCondition {
 	pod = orEmpty(pod)
-	return readyFrom(pod, containersReady(pod, corev1.PodReady, phase, opts), conditions)
+	ix := newStatusIndexes(&pod.Status)
+	return readyFrom(pod, containersReady(pod, ix.initFirst(), corev1.PodReady, phase, opts), conditions)
 }
 
 // readyAndContainersReady returns the Ready condition ReadyConditionWith computes and
 // the ContainersReady condition ContainersReadyCondition computes, looking the
 // containers up once for both.
-func readyAndContainersReady(pod *corev1.Pod, conditions []corev1.PodCondition, phase corev1.PodPhase, opts Options) (ready, containers corev1.PodCondition) {
-	containers = containersReady(pod, corev1.ContainersReady, phase, opts)
+func readyAndContainersReady(pod *corev1.Pod, statuses statusList, conditions []corev1.PodCondition, phase corev1.PodPhase, opts Options) (ready, containers corev1.PodCondition) {
+	containers = containersReady(pod, statuses, corev1.ContainersReady, phase, opts)
 	ready = containers
 	ready.Type = corev1.PodReady
 	ready.ObservedGeneration = observedGeneration(pod, corev1.PodReady, opts)

@@ -165,15 +165,14 @@ func generateStatus(pod *corev1.Pod, old *corev1.PodStatus, x *lookup, now time.
 	})
 
 	s.InitContainerStatuses, s.ContainerStatuses, s.EphemeralContainerStatuses, _ = convertAll(pod, old, x, true, opts)
-	tmp := *pod
-	tmp.Status = corev1.PodStatus{
-		Phase:                 old.Phase,
-		Conditions:            old.Conditions,
-		InitContainerStatuses: s.InitContainerStatuses,
-		ContainerStatuses:     s.ContainerStatuses,
-		StartTime:             old.StartTime,
-	}
-	ps := resolvedPhase(pod, &tmp, old, x, now, podIsTerminal, opts)
+	// The kubelet computes the phase and the conditions from a copy of the pod with
+	// the old status but for the new container statuses. Here the functions that
+	// compute them read the container statuses from ix, indexed once for all of them
+	// (the prober changes no name), and everything else from oldPod: the pod itself
+	// when old is pod.Status, as it always is here.
+	ix := statusIndexesOf(s.InitContainerStatuses, s.ContainerStatuses)
+	oldPod := withStatus(pod, old)
+	ps := resolvedPhase(pod, oldPod, &ix, old, x, now, podIsTerminal, opts)
 	s.Phase, s.Reason, s.Message = ps.Phase, ps.Reason, ps.Message
 
 	if p == kubeletProber {
@@ -186,17 +185,17 @@ func generateStatus(pod *corev1.Pod, old *corev1.PodStatus, x *lookup, now time.
 
 	// Conditions, in the kubelet's order.
 	s.Conditions = make([]corev1.PodCondition, 0, len(pod.Status.Conditions)+7)
-	for _, c := range pod.Status.Conditions {
-		if !conditionByKubelet(c.Type, opts) {
-			s.Conditions = append(s.Conditions, c)
+	for i := range pod.Status.Conditions {
+		if c := &pod.Status.Conditions[i]; !conditionByKubelet(c.Type, opts) {
+			s.Conditions = append(s.Conditions, *c)
 		}
 	}
-	for _, c := range old.Conditions {
-		if c.Type == corev1.PodResizePending || c.Type == corev1.PodResizeInProgress {
+	for i := range old.Conditions {
+		if c := &old.Conditions[i]; c.Type == corev1.PodResizePending || c.Type == corev1.PodResizeInProgress {
+			s.Conditions = append(s.Conditions, *c)
 			if pod.Generation == 0 {
-				c.ObservedGeneration = 0
+				s.Conditions[len(s.Conditions)-1].ObservedGeneration = 0
 			}
-			s.Conditions = append(s.Conditions, c)
 		}
 	}
 	if i := conditionIndex(old.Conditions, corev1.DisruptionTarget); i >= 0 {
@@ -206,13 +205,10 @@ func generateStatus(pod *corev1.Pod, old *corev1.PodStatus, x *lookup, now time.
 			s.Conditions = append(s.Conditions, old.Conditions[i])
 		}
 	}
-	// The condition generators read the previous conditions from the cached status:
-	// the pod itself when that is pod.Status, as it always is here.
-	tmp.Status.InitContainerStatuses, tmp.Status.ContainerStatuses = s.InitContainerStatuses, s.ContainerStatuses
-	oldPod := withStatus(pod, old)
+	// The condition generators read the previous conditions from the cached status.
 	s.Conditions = append(s.Conditions, PodReadyToStartContainersCondition(oldPod, v, opts))
-	s.Conditions = append(s.Conditions, InitializedCondition(&tmp, s.Phase, opts))
-	ready, containersReady := readyAndContainersReady(&tmp, s.Conditions, s.Phase, opts)
+	s.Conditions = append(s.Conditions, initializedCondition(oldPod, ix.initFirst(), s.Phase, opts))
+	ready, containersReady := readyAndContainersReady(oldPod, ix.initFirst(), s.Conditions, s.Phase, opts)
 	s.Conditions = append(s.Conditions, ready, containersReady)
 	s.Conditions = append(s.Conditions, corev1.PodCondition{
 		Type:               corev1.PodScheduled,
@@ -347,25 +343,20 @@ func restartingAll(pod *corev1.Pod, old *corev1.PodStatus, x *lookup, opts Optio
 
 // resolvedPhase is getPhase over tmp (the pod with its new container statuses)
 // followed by generateAPIPodStatus's post-processing against the original pod.
-func resolvedPhase(pod, tmp *corev1.Pod, old *corev1.PodStatus, x *lookup, now time.Time, podIsTerminal bool, opts Options) PhaseStatus {
+func resolvedPhase(pod, oldPod *corev1.Pod, ix *statusIndexes, old *corev1.PodStatus, x *lookup, now time.Time, podIsTerminal bool, opts Options) PhaseStatus {
 	initialized := anyActiveRegularContainer(pod, x)
-	phase := Phase(tmp, PhaseOptions{Options: opts, PodHasInitialized: &initialized, PodIsTerminal: podIsTerminal})
-	return ResolvePhase(pod, phase, now, PhaseOptions{Options: opts, OldStatus: old})
+	// getPhase reads the new container statuses (ix) and, of the rest of the pod, the
+	// spec and the annotations (podHasInitialized is given).
+	p := phase(oldPod, ix.regularFirst(), PhaseOptions{Options: opts, PodHasInitialized: &initialized, PodIsTerminal: podIsTerminal})
+	return ResolvePhase(pod, p, now, PhaseOptions{Options: opts, OldStatus: old})
 }
 
 // nextPhase is the phase of the next status and whether the pod is restarting all
 // its containers, without the rest of the status.
 func nextPhase(pod *corev1.Pod, v *restart.View, x *lookup, now time.Time, opts Options) (corev1.PodPhase, bool) {
 	init, regular, _, restarting := convertAll(pod, &pod.Status, x, false, opts)
-	tmp := *pod
-	tmp.Status = corev1.PodStatus{
-		Phase:                 pod.Status.Phase,
-		Conditions:            pod.Status.Conditions,
-		InitContainerStatuses: init,
-		ContainerStatuses:     regular,
-		StartTime:             pod.Status.StartTime,
-	}
-	return resolvedPhase(pod, &tmp, &pod.Status, x, now, false, opts).Phase, restarting
+	ix := statusIndexesOf(init, regular)
+	return resolvedPhase(pod, pod, &ix, &pod.Status, x, now, false, opts).Phase, restarting
 }
 
 // conditionByKubelet is kubetypes.PodConditionByKubelet.
@@ -597,45 +588,46 @@ func convertStatuses(pod *corev1.Pod, x *lookup, previous []corev1.ContainerStat
 
 	out := make([]corev1.ContainerStatus, len(containers))
 	var slab []corev1.ResourceRequirements // the statuses' resources, allocated together
+	// The newest instance of each container, looked up once for both loops.
+	var newestBuf [32]int32
+	newestAt := newestBuf[:0]
+	if len(containers) > len(newestBuf) {
+		newestAt = make([]int32, 0, len(containers))
+	}
+	states := stateSlab{}
 	for i := range containers {
 		c := &containers[i]
 		st := &out[i]
+		states.left = len(containers) - i
 		old, found := oldOf(c.Name)
-		if x.names.First(c.Name) < 0 {
-			*st = statusWithoutInstance(pod, c, old, defaultReason, rac && restarting)
+		first := x.first(c.Name)
+		newestAt = append(newestAt, int32(first))
+		if first < 0 {
+			statusWithoutInstance(st, pod, c, old, defaultReason, rac && restarting, &states)
 			continue
 		}
-		// The two newest instances.
-		seen := 0
-		for j := x.first(c.Name); j >= 0; j = x.next(j, c.Name) {
-			inst := &x.v.Instances[j]
-			conv := convertInstance(inst, old, restarting, rac)
-			if !g.ChangeContainerStatusOnKubeletRestart && inst.State.Kubelet() == restart.StateRunning && found && old.Started != nil {
-				// The prober replaces the flag of init and regular containers; only
-				// ephemeral ones keep a copy.
-				conv.Started = old.Started
-				if kind == KindEphemeralContainer {
-					b := *old.Started
-					conv.Started = &b
-				}
+		// The newest instance gives the status, the one before its last state.
+		inst := &x.v.Instances[first]
+		convertInstance(st, inst, old, restarting, rac, &states)
+		if !g.ChangeContainerStatusOnKubeletRestart && inst.State.Kubelet() == restart.StateRunning && found && old.Started != nil {
+			// The prober replaces the flag of init and regular containers; only
+			// ephemeral ones keep a copy.
+			st.Started = old.Started
+			if kind == KindEphemeralContainer {
+				b := *old.Started
+				st.Started = &b
 			}
-			if withResources && g.InPlacePodVerticalScaling {
-				if len(slab) == 0 {
-					slab = make([]corev1.ResourceRequirements, len(containers))
-				}
-				conv.Resources = statusResources(&slab[0], c, inst, &conv, old)
-				slab = slab[1:]
-				conv.AllocatedResources = c.Resources.Requests
+		}
+		if withResources && g.InPlacePodVerticalScaling {
+			if len(slab) == 0 {
+				slab = make([]corev1.ResourceRequirements, len(containers)-i)
 			}
-			if seen == 0 {
-				*st = conv
-			} else {
-				st.LastTerminationState = conv.State
-			}
-			seen++
-			if seen == 2 {
-				break
-			}
+			st.Resources = statusResources(&slab[0], c, inst, st, old)
+			slab = slab[1:]
+			st.AllocatedResources = c.Resources.Requests
+		}
+		if j := x.next(first, c.Name); j >= 0 {
+			st.LastTerminationState = instanceState(&x.v.Instances[j], old, restarting, rac, &states)
 		}
 	}
 
@@ -654,7 +646,10 @@ func convertStatuses(pod *corev1.Pod, x *lookup, previous []corev1.ContainerStat
 	for i := range containers {
 		c := &containers[i]
 		st := &out[i]
-		newest := x.newest(c.Name)
+		var newest *restart.Instance
+		if j := newestAt[i]; j >= 0 {
+			newest = &x.v.Instances[j]
+		}
 		if kind == KindInitContainer {
 			if newest != nil && newest.State.Kubelet() == restart.StateExited && newest.ExitCode == 0 {
 				continue
@@ -685,22 +680,24 @@ func convertStatuses(pod *corev1.Pod, x *lookup, previous []corev1.ContainerStat
 // restart count and last termination; a container removed to restart all containers
 // is waiting with reason RestartingAllContainers, and one that vanished while running
 // gets a ContainerStatusUnknown last termination.
-func statusWithoutInstance(pod *corev1.Pod, c *corev1.Container, old *corev1.ContainerStatus, defaultReason string, restartingAll bool) corev1.ContainerStatus {
+func statusWithoutInstance(st *corev1.ContainerStatus, pod *corev1.Pod, c *corev1.Container, old *corev1.ContainerStatus, defaultReason string, restartingAll bool, states *stateSlab) {
 	if old != nil && old.State.Terminated != nil {
-		st := *old.DeepCopy()
+		old.DeepCopyInto(st)
 		if restartingAll {
 			st.State = corev1.ContainerState{Waiting: &corev1.ContainerStateWaiting{Reason: restart.ReasonRestartingAllContainers, Message: msgRestartAllRemoved}}
 			st.LastTerminationState.Terminated = &corev1.ContainerStateTerminated{Reason: restart.ReasonRestartingAllContainers, Message: msgRestartAllRemoved, ExitCode: 137}
 			st.RestartCount = old.RestartCount + 1
 		}
-		return st
+		return
 	}
-	st := corev1.ContainerStatus{Name: c.Name, Image: c.Image, State: corev1.ContainerState{Waiting: &corev1.ContainerStateWaiting{Reason: defaultReason}}}
+	w := states.newWaiting()
+	w.Reason = defaultReason
+	*st = corev1.ContainerStatus{Name: c.Name, Image: c.Image, State: corev1.ContainerState{Waiting: w}}
 	if old == nil {
-		return st
+		return
 	}
 	st.RestartCount = old.RestartCount
-	st.LastTerminationState = *old.LastTerminationState.DeepCopy()
+	old.LastTerminationState.DeepCopyInto(&st.LastTerminationState)
 	switch {
 	case restartingAll && old.State.Waiting == nil:
 		st.State = corev1.ContainerState{Waiting: &corev1.ContainerStateWaiting{Reason: restart.ReasonRestartingAllContainers, Message: msgRestartAllRemoved}}
@@ -712,18 +709,52 @@ func statusWithoutInstance(pod *corev1.Pod, c *corev1.Container, old *corev1.Con
 			st.RestartCount++
 		}
 	}
-	return st
 }
 
-// convertInstance is convertContainerStatus.
-func convertInstance(inst *restart.Instance, old *corev1.ContainerStatus, restarting, rac bool) corev1.ContainerStatus {
-	st := corev1.ContainerStatus{
-		Name:         inst.Name,
-		RestartCount: inst.RestartCount,
-		Image:        inst.Image,
-		ImageID:      inst.ImageID,
-		ContainerID:  inst.ID,
+// stateSlab hands out the container states of one list of statuses from a few
+// allocations instead of one each: a kind of state is allocated, the first time one is
+// needed, for every container left in the list (left).
+type stateSlab struct {
+	left       int
+	running    []corev1.ContainerStateRunning
+	terminated []corev1.ContainerStateTerminated
+	waiting    []corev1.ContainerStateWaiting
+}
+
+func (a *stateSlab) newRunning() *corev1.ContainerStateRunning {
+	if len(a.running) == 0 {
+		a.running = make([]corev1.ContainerStateRunning, max(a.left, 1))
 	}
+	r := &a.running[0]
+	a.running = a.running[1:]
+	return r
+}
+
+func (a *stateSlab) newTerminated() *corev1.ContainerStateTerminated {
+	if len(a.terminated) == 0 {
+		a.terminated = make([]corev1.ContainerStateTerminated, max(a.left, 1))
+	}
+	t := &a.terminated[0]
+	a.terminated = a.terminated[1:]
+	return t
+}
+
+func (a *stateSlab) newWaiting() *corev1.ContainerStateWaiting {
+	if len(a.waiting) == 0 {
+		a.waiting = make([]corev1.ContainerStateWaiting, max(a.left, 1))
+	}
+	w := &a.waiting[0]
+	a.waiting = a.waiting[1:]
+	return w
+}
+
+// convertInstance is convertContainerStatus, into st (zero).
+func convertInstance(st *corev1.ContainerStatus, inst *restart.Instance, old *corev1.ContainerStatus, restarting, rac bool, states *stateSlab) {
+	st.Name = inst.Name
+	st.RestartCount = inst.RestartCount
+	st.Image = inst.Image
+	st.ImageID = inst.ImageID
+	st.ContainerID = inst.ID
 	if old != nil {
 		st.VolumeMounts = append([]corev1.VolumeMountStatus(nil), old.VolumeMounts...)
 		if rac {
@@ -737,16 +768,27 @@ func convertInstance(inst *restart.Instance, old *corev1.ContainerStatus, restar
 			}
 		}
 	}
+	st.State = instanceState(inst, old, restarting, rac, states)
 	switch state := inst.State.Kubelet(); {
 	case state == restart.StateRunning:
-		st.State.Running = &corev1.ContainerStateRunning{StartedAt: metav1.NewTime(inst.StartedAt)}
 		if rac && old != nil && old.State.Terminated != nil && old.RestartCount >= inst.RestartCount {
 			st.RestartCount = old.RestartCount + 1
 		}
-	case state == restart.StateCreated:
-		st.State.Waiting = &corev1.ContainerStateWaiting{}
+	case state != restart.StateCreated && state != restart.StateExited && old != nil && old.State.Running != nil:
+		st.RestartCount = old.RestartCount + 1
+	}
+}
+
+// instanceState is the state convertContainerStatus gives an instance.
+func instanceState(inst *restart.Instance, old *corev1.ContainerStatus, restarting, rac bool, states *stateSlab) corev1.ContainerState {
+	switch state := inst.State.Kubelet(); {
+	case state == restart.StateRunning:
+		r := states.newRunning()
+		r.StartedAt = metav1.NewTime(inst.StartedAt)
+		return corev1.ContainerState{Running: r}
 	case state == restart.StateExited:
-		st.State.Terminated = &corev1.ContainerStateTerminated{
+		t := states.newTerminated()
+		*t = corev1.ContainerStateTerminated{
 			ExitCode:    inst.ExitCode,
 			Reason:      inst.Reason,
 			Message:     inst.Message,
@@ -754,17 +796,18 @@ func convertInstance(inst *restart.Instance, old *corev1.ContainerStatus, restar
 			FinishedAt:  metav1.NewTime(inst.FinishedAt),
 			ContainerID: inst.ID,
 		}
-	case old != nil && old.State.Running != nil:
+		return corev1.ContainerState{Terminated: t}
+	case state != restart.StateCreated && old != nil && old.State.Running != nil:
 		reason := ReasonContainerStatusUnknown
 		if rac && restarting {
 			reason = restart.ReasonRestartingAllContainers
 		}
-		st.State.Terminated = &corev1.ContainerStateTerminated{Reason: reason, Message: msgUnknownTerminated, ExitCode: 137}
-		st.RestartCount = old.RestartCount + 1
-	default:
-		st.State.Waiting = &corev1.ContainerStateWaiting{}
+		t := states.newTerminated()
+		*t = corev1.ContainerStateTerminated{Reason: reason, Message: msgUnknownTerminated, ExitCode: 137}
+		return corev1.ContainerState{Terminated: t}
 	}
-	return st
+	// Created, or unknown without a running status before.
+	return corev1.ContainerState{Waiting: states.newWaiting()}
 }
 
 // statusResources is convertContainerStatusResources without runtime-reported

@@ -5,6 +5,7 @@
 package byname
 
 import (
+	"hash/maphash"
 	"iter"
 
 	corev1 "k8s.io/api/core/v1"
@@ -26,11 +27,18 @@ type Index[T any] struct {
 	// compare names in place.
 	scan     func(items []T, from int, name string) int
 	scanBack func(items []T, before int, name string) int
-	// Built past Threshold: the first and last position of each name, and for each
-	// position the next one with the same name (-1 at the end).
-	ends map[string][2]int32
-	next []int32
+	// Built past Threshold: an open-addressing table of the first position of each
+	// name (position+1; 0 is an empty slot), for each position the next one with the
+	// same name (-1 at the end), and for each first position the last one. One
+	// allocation, and a hash of each name, cost less than a Go map's inserts.
+	slots []int32
+	next  []int32
+	tail  []int32
 }
+
+// seed keys the table's hash per process, so that no list of names can be crafted
+// to collide. It is set once and only read.
+var seed = maphash.MakeSeed()
 
 // New returns an Index over items, whose names name gives.
 func New[T any](items []T, name func(*T) string) Index[T] {
@@ -78,30 +86,54 @@ func (x *Index[T]) build() bool {
 	if len(x.items) <= Threshold {
 		return false
 	}
-	if x.ends == nil {
-		x.ends = make(map[string][2]int32, len(x.items))
-		x.next = make([]int32, len(x.items))
+	if x.slots == nil {
+		n := len(x.items)
+		size := 1
+		for size < 2*n {
+			size <<= 1
+		}
+		buf := make([]int32, size+2*n)
+		x.slots, x.next, x.tail = buf[:size:size], buf[size:size+n:size+n], buf[size+n:]
+		mask := uint64(size - 1)
 		for i := range x.items {
 			x.next[i] = -1
-			n := x.name(&x.items[i])
-			if e, ok := x.ends[n]; ok {
-				x.next[e[1]] = int32(i)
-				x.ends[n] = [2]int32{e[0], int32(i)}
-			} else {
-				x.ends[n] = [2]int32{int32(i), int32(i)}
+			name := x.name(&x.items[i])
+			for h := maphash.String(seed, name) & mask; ; h = (h + 1) & mask {
+				slot := x.slots[h]
+				if slot == 0 {
+					x.slots[h] = int32(i + 1)
+					x.tail[i] = int32(i)
+					break
+				}
+				if head := slot - 1; x.name(&x.items[head]) == name {
+					x.next[x.tail[head]] = int32(i)
+					x.tail[head] = int32(i)
+					break
+				}
 			}
 		}
 	}
 	return true
 }
 
+// head is the first position of name in a built index, or -1.
+func (x *Index[T]) head(name string) int {
+	mask := uint64(len(x.slots) - 1)
+	for h := maphash.String(seed, name) & mask; ; h = (h + 1) & mask {
+		slot := x.slots[h]
+		if slot == 0 {
+			return -1
+		}
+		if x.name(&x.items[slot-1]) == name {
+			return int(slot - 1)
+		}
+	}
+}
+
 // First returns the position of the first entry named name, or -1.
 func (x *Index[T]) First(name string) int {
 	if x.build() {
-		if e, ok := x.ends[name]; ok {
-			return int(e[0])
-		}
-		return -1
+		return x.head(name)
 	}
 	return x.scanFrom(0, name)
 }
@@ -119,8 +151,8 @@ func (x *Index[T]) Next(i int, name string) int {
 // Last returns the position of the last entry named name, or -1.
 func (x *Index[T]) Last(name string) int {
 	if x.build() {
-		if e, ok := x.ends[name]; ok {
-			return int(e[1])
+		if h := x.head(name); h >= 0 {
+			return int(x.tail[h])
 		}
 		return -1
 	}
@@ -131,12 +163,8 @@ func (x *Index[T]) Last(name string) int {
 func (x *Index[T]) All(name string) iter.Seq[int] {
 	return func(yield func(int) bool) {
 		if x.build() {
-			e, ok := x.ends[name]
-			if !ok {
-				return
-			}
-			for i := e[0]; i >= 0; i = x.next[i] {
-				if !yield(int(i)) {
+			for i := x.head(name); i >= 0; i = int(x.next[i]) {
+				if !yield(i) {
 					return
 				}
 			}
