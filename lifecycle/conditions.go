@@ -389,15 +389,21 @@ func ReadyConditionWith(pod *corev1.Pod, conditions []corev1.PodCondition, phase
 	return readyFrom(pod, containersReady(pod, ix.initFirst(), corev1.PodReady, phase, opts), conditions)
 }
 
-// readyAndContainersReady returns the Ready condition ReadyConditionWith computes and
-// the ContainersReady condition ContainersReadyCondition computes, looking the
-// containers up once for both.
-func readyAndContainersReady(pod *corev1.Pod, statuses statusList, conditions []corev1.PodCondition, phase corev1.PodPhase, opts Options) (ready, containers corev1.PodCondition) {
-	containers = containersReady(pod, statuses, corev1.ContainersReady, phase, opts)
-	ready = containers
+// appendReadyConditions appends to conditions the Ready condition ReadyConditionWith
+// computes from them and the ContainersReady condition ContainersReadyCondition
+// computes, looking the containers up once for both and building both in place.
+func appendReadyConditions(conditions []corev1.PodCondition, pod *corev1.Pod, statuses statusList, phase corev1.PodPhase, opts Options) []corev1.PodCondition {
+	n := len(conditions)
+	conditions = append(conditions, corev1.PodCondition{}, corev1.PodCondition{})
+	ready, containers := &conditions[n], &conditions[n+1]
+	*containers = containersReady(pod, statuses, corev1.ContainersReady, phase, opts)
+	*ready = *containers
 	ready.Type = corev1.PodReady
 	ready.ObservedGeneration = observedGeneration(pod, corev1.PodReady, opts)
-	return readyFrom(pod, ready, conditions), containers
+	if ready.Status == corev1.ConditionTrue && len(pod.Spec.ReadinessGates) > 0 {
+		*ready = readyFrom(pod, *ready, conditions[:n])
+	}
+	return conditions
 }
 
 // readyFrom is the Ready condition given cond, the ContainersReady condition labelled

@@ -127,11 +127,11 @@ func AllContainersRestartingCondition(pod *corev1.Pod, view *restart.View, phase
 // ChangeContainerStatusOnKubeletRestart (whether a running container keeps its previous
 // started flag), PodReadyToStartContainersCondition, PodLevelResources and
 // PodLevelResourcesFixKubeletQOSClass (the QoS class).
-func NextStatus(pod *corev1.Pod, view *restart.View, now time.Time, opts Options) corev1.PodStatus {
+func NextStatus(pod *corev1.Pod, view *restart.View, now time.Time, opts Options) (s corev1.PodStatus) {
 	pod = orEmpty(pod)
 	v := orEmptyView(view)
 	x := newLookup(v)
-	s := generateStatus(pod, &pod.Status, &x, now, false, kubeletProber, opts)
+	generateStatus(&s, pod, &pod.Status, &x, now, false, kubeletProber, opts)
 	storeStatus(pod, &pod.Status, &s, now, opts)
 	return s
 }
@@ -148,11 +148,10 @@ const (
 	fakeAllReadyProber
 )
 
-// generateStatus is generateAPIPodStatus with old as the status manager's cached
-// status (pod.Status is the API's).
-func generateStatus(pod *corev1.Pod, old *corev1.PodStatus, x *lookup, now time.Time, podIsTerminal bool, p prober, opts Options) corev1.PodStatus {
+// generateStatus is generateAPIPodStatus into s (zero), with old as the status
+// manager's cached status (pod.Status is the API's).
+func generateStatus(s *corev1.PodStatus, pod *corev1.Pod, old *corev1.PodStatus, x *lookup, now time.Time, podIsTerminal bool, p prober, opts Options) {
 	v := x.v
-	var s corev1.PodStatus
 	if _, ok := activeSandbox(v); ok {
 		s.PodIPs = podIPs(v.Sandboxes[0].Network, v.HostIPs, old)
 		if len(s.PodIPs) > 0 {
@@ -208,8 +207,7 @@ func generateStatus(pod *corev1.Pod, old *corev1.PodStatus, x *lookup, now time.
 	// The condition generators read the previous conditions from the cached status.
 	s.Conditions = append(s.Conditions, PodReadyToStartContainersCondition(oldPod, v, opts))
 	s.Conditions = append(s.Conditions, initializedCondition(oldPod, ix.initFirst(), s.Phase, opts))
-	ready, containersReady := readyAndContainersReady(oldPod, ix.initFirst(), s.Conditions, s.Phase, opts)
-	s.Conditions = append(s.Conditions, ready, containersReady)
+	s.Conditions = appendReadyConditions(s.Conditions, oldPod, ix.initFirst(), s.Phase, opts)
 	s.Conditions = append(s.Conditions, corev1.PodCondition{
 		Type:               corev1.PodScheduled,
 		ObservedGeneration: observedGeneration(oldPod, corev1.PodScheduled, opts),
@@ -219,8 +217,7 @@ func generateStatus(pod *corev1.Pod, old *corev1.PodStatus, x *lookup, now time.
 		cond, _ := AllContainersRestartingCondition(oldPod, x.v, s.Phase, opts)
 		s.Conditions = append(s.Conditions, cond)
 	}
-	setHostIPs(pod, v, &s)
-	return s
+	setHostIPs(pod, v, s)
 }
 
 // numTimedTypes is the number of condition types whose transition time the status
@@ -426,8 +423,9 @@ func podIPs(n *restart.SandboxNetwork, hostIPs []string, old *corev1.PodStatus) 
 	} else {
 		primary = old.HostIP
 	}
+	// The node is IPv4 unless its IP parses as IPv6, which takes a colon.
 	nodeV4 := true
-	if !isCanonicalIPv4(primary) {
+	if strings.IndexByte(primary, ':') >= 0 {
 		if ip, ok := parseIPSloppy(primary); ok && !ip.Is4() {
 			nodeV4 = false
 		}
@@ -451,32 +449,28 @@ func podIPs(n *restart.SandboxNetwork, hostIPs []string, old *corev1.PodStatus) 
 // isCanonicalIPv4 reports whether s is an IPv4 address in the form net.IP.String
 // renders: four decimal octets of at most 255, without leading zeros.
 func isCanonicalIPv4(s string) bool {
-	if len(s) < len("0.0.0.0") || len(s) > len("255.255.255.255") {
+	n := len(s)
+	if n < len("0.0.0.0") || n > len("255.255.255.255") {
 		return false
 	}
-	dots, val, digits := 0, 0, 0
-	for i := 0; i < len(s); i++ {
-		switch c := s[i]; {
-		case c >= '0' && c <= '9':
-			if digits > 0 && val == 0 {
-				return false // a leading zero
-			}
-			val = val*10 + int(c-'0')
-			digits++
-			if val > 255 {
+	i := 0
+	for part := range 4 {
+		if part > 0 {
+			if i >= n || s[i] != '.' {
 				return false
 			}
-		case c == '.':
-			if digits == 0 {
-				return false
-			}
-			dots++
-			val, digits = 0, 0
-		default:
+			i++
+		}
+		start, v := i, 0
+		for i < n && s[i]-'0' <= 9 {
+			v = v*10 + int(s[i]-'0')
+			i++
+		}
+		if d := i - start; d == 0 || d > 3 || v > 255 || d > 1 && s[start] == '0' {
 			return false
 		}
 	}
-	return digits > 0 && dots == 3
+	return i == n
 }
 
 // parseIPSloppy parses an IP as k8s.io/utils/net.ParseIPSloppy does (IPv4 octets may

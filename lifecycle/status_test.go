@@ -398,7 +398,8 @@ func TestGenerateAPIPodStatus(t *testing.T) {
 			v := tc.view
 			v.HostIPs = hostIPs
 			x := newLookup(&v)
-			got := generateStatus(tc.pod, &tc.previous, &x, now.Time, tc.terminal, fakeAllReadyProber, Options{})
+			var got corev1.PodStatus
+			generateStatus(&got, tc.pod, &tc.previous, &x, now.Time, tc.terminal, fakeAllReadyProber, Options{})
 			want := tc.want
 			want.HostIP, want.HostIPs = "127.0.0.1", []corev1.HostIP{{IP: "127.0.0.1"}, {IP: "::1"}}
 			if !apiequality.Semantic.DeepEqual(want, got) {
