@@ -264,7 +264,9 @@ func storeStatus(pod *corev1.Pod, old, s *corev1.PodStatus, now time.Time, opts 
 	if opts.Features.Resolve().PodObservedGenerationTracking {
 		s.ObservedGeneration = pod.Generation
 	}
-	nowT := metav1.NewTime(now)
+	// Times are set here already cut to whole seconds, as normalizeStatus will (see
+	// there), and so are the times of the other conditions.
+	nowT := rfc3339(metav1.NewTime(now))
 	// The first old condition of each type the status manager times, found in one
 	// pass (position+1; 0 for none).
 	var oldAt [numTimedTypes]int
@@ -276,22 +278,28 @@ func storeStatus(pod *corev1.Pod, old, s *corev1.PodStatus, now time.Time, opts 
 	var seen [numTimedTypes]bool
 	for i := range s.Conditions {
 		c := &s.Conditions[i]
+		c.LastProbeTime = rfc3339(c.LastProbeTime)
 		k := timedType(c.Type)
 		if k < 0 || seen[k] {
-			continue // the status manager updates the first of a type only
+			// The status manager updates the first of a type only.
+			c.LastTransitionTime = rfc3339(c.LastTransitionTime)
+			continue
 		}
 		seen[k] = true
-		c.LastTransitionTime = nowT
 		if j := oldAt[k] - 1; j >= 0 && old.Conditions[j].Status == c.Status {
-			c.LastTransitionTime = old.Conditions[j].LastTransitionTime
+			c.LastTransitionTime = rfc3339(old.Conditions[j].LastTransitionTime)
+		} else {
+			c.LastTransitionTime = nowT
 		}
 	}
 	if old.StartTime != nil && !old.StartTime.IsZero() {
-		t := *old.StartTime
+		t := rfc3339(*old.StartTime)
 		s.StartTime = &t
 	} else if s.StartTime.IsZero() {
 		t := nowT
 		s.StartTime = &t
+	} else {
+		*s.StartTime = rfc3339(*s.StartTime) // the status's own copy
 	}
 	if len(old.VolumeHealth) > 0 && len(s.VolumeHealth) == 0 {
 		s.VolumeHealth = append([]corev1.PodVolumeHealth(nil), old.VolumeHealth...)
@@ -307,17 +315,75 @@ func storeStatus(pod *corev1.Pod, old, s *corev1.PodStatus, now time.Time, opts 
 func convertAll(pod *corev1.Pod, old *corev1.PodStatus, x *lookup, withResources bool, opts Options) (init, regular, eph []corev1.ContainerStatus, restarting bool) {
 	restarting = restartingAll(pod, old, x, opts)
 	hasInit := len(pod.Spec.InitContainers) > 0
-	regular = convertStatuses(pod, x, old.ContainerStatuses, pod.Spec.Containers, KindContainer, hasInit, restarting, withResources, opts)
-	init = convertStatuses(pod, x, old.InitContainerStatuses, pod.Spec.InitContainers, KindInitContainer, hasInit, restarting, withResources, opts)
+	// The three lists share one allocation (each capped at its length), and so do
+	// their states and resources.
+	nr, ni, ne := len(pod.Spec.Containers), len(pod.Spec.InitContainers), len(pod.Spec.EphemeralContainers)
+	all := make([]corev1.ContainerStatus, nr+ni+ne)
+	cv := converter{left: nr + ni + ne}
+	regular = cv.convert(all[:nr:nr], pod, x, old.ContainerStatuses, pod.Spec.Containers, KindContainer, hasInit, restarting, withResources, opts)
+	init = cv.convert(all[nr:nr+ni:nr+ni], pod, x, old.InitContainerStatuses, pod.Spec.InitContainers, KindInitContainer, hasInit, restarting, withResources, opts)
 	var ecs []corev1.Container
-	if n := len(pod.Spec.EphemeralContainers); n > 0 {
-		ecs = make([]corev1.Container, n)
+	if ne > 0 {
+		ecs = make([]corev1.Container, ne)
 		for i := range pod.Spec.EphemeralContainers {
 			ecs[i] = corev1.Container(pod.Spec.EphemeralContainers[i].EphemeralContainerCommon)
 		}
 	}
-	eph = convertStatuses(pod, x, old.EphemeralContainerStatuses, ecs, KindEphemeralContainer, hasInit, restarting, withResources, opts)
+	eph = cv.convert(all[nr+ni:], pod, x, old.EphemeralContainerStatuses, ecs, KindEphemeralContainer, hasInit, restarting, withResources, opts)
 	return init, regular, eph, restarting
+}
+
+// convertStatuses is convertToAPIContainerStatuses for one kind of container.
+func convertStatuses(pod *corev1.Pod, x *lookup, previous []corev1.ContainerStatus, containers []corev1.Container, kind ContainerKind, hasInit, restarting, withResources bool, opts Options) []corev1.ContainerStatus {
+	cv := converter{left: len(containers)}
+	return cv.convert(make([]corev1.ContainerStatus, len(containers)), pod, x, previous, containers, kind, hasInit, restarting, withResources, opts)
+}
+
+// converter converts the container statuses of a pod, kind after kind, allocating
+// their states and resources in a few slabs: a kind of state, or the resources, is
+// allocated the first time one is needed for every container left (left).
+type converter struct {
+	left       int
+	running    []corev1.ContainerStateRunning
+	terminated []corev1.ContainerStateTerminated
+	waiting    []corev1.ContainerStateWaiting
+	resources  []corev1.ResourceRequirements
+}
+
+func (a *converter) newRunning() *corev1.ContainerStateRunning {
+	if len(a.running) == 0 {
+		a.running = make([]corev1.ContainerStateRunning, max(a.left, 1))
+	}
+	r := &a.running[0]
+	a.running = a.running[1:]
+	return r
+}
+
+func (a *converter) newTerminated() *corev1.ContainerStateTerminated {
+	if len(a.terminated) == 0 {
+		a.terminated = make([]corev1.ContainerStateTerminated, max(a.left, 1))
+	}
+	t := &a.terminated[0]
+	a.terminated = a.terminated[1:]
+	return t
+}
+
+func (a *converter) newWaiting() *corev1.ContainerStateWaiting {
+	if len(a.waiting) == 0 {
+		a.waiting = make([]corev1.ContainerStateWaiting, max(a.left, 1))
+	}
+	w := &a.waiting[0]
+	a.waiting = a.waiting[1:]
+	return w
+}
+
+func (a *converter) newResources() *corev1.ResourceRequirements {
+	if len(a.resources) == 0 {
+		a.resources = make([]corev1.ResourceRequirements, max(a.left, 1))
+	}
+	r := &a.resources[0]
+	a.resources = a.resources[1:]
+	return r
 }
 
 // restartingAll is kubecontainer.ShouldAllContainersRestart as the kubelet asks it
@@ -565,8 +631,9 @@ func setHostIPs(pod *corev1.Pod, v *restart.View, s *corev1.PodStatus) {
 	}
 }
 
-// convertStatuses is convertToAPIContainerStatuses for one kind of container.
-func convertStatuses(pod *corev1.Pod, x *lookup, previous []corev1.ContainerStatus, containers []corev1.Container, kind ContainerKind, hasInit, restarting, withResources bool, opts Options) []corev1.ContainerStatus {
+// convert is convertToAPIContainerStatuses for one kind of container, into out (zero,
+// one per container).
+func (cv *converter) convert(out []corev1.ContainerStatus, pod *corev1.Pod, x *lookup, previous []corev1.ContainerStatus, containers []corev1.Container, kind ContainerKind, hasInit, restarting, withResources bool, opts Options) []corev1.ContainerStatus {
 	g := opts.Features.Resolve()
 	rac := g.RestartAllContainersOnContainerExits
 	defaultReason := ReasonContainerCreating
@@ -580,29 +647,26 @@ func convertStatuses(pod *corev1.Pod, x *lookup, previous []corev1.ContainerStat
 		return st, st != nil
 	}
 
-	out := make([]corev1.ContainerStatus, len(containers))
-	var slab []corev1.ResourceRequirements // the statuses' resources, allocated together
 	// The newest instance of each container, looked up once for both loops.
 	var newestBuf [32]int32
 	newestAt := newestBuf[:0]
 	if len(containers) > len(newestBuf) {
 		newestAt = make([]int32, 0, len(containers))
 	}
-	states := stateSlab{}
 	for i := range containers {
 		c := &containers[i]
 		st := &out[i]
-		states.left = len(containers) - i
 		old, found := oldOf(c.Name)
 		first := x.first(c.Name)
 		newestAt = append(newestAt, int32(first))
 		if first < 0 {
-			statusWithoutInstance(st, pod, c, old, defaultReason, rac && restarting, &states)
+			statusWithoutInstance(st, pod, c, old, defaultReason, rac && restarting, cv)
+			cv.left--
 			continue
 		}
 		// The newest instance gives the status, the one before its last state.
 		inst := &x.v.Instances[first]
-		convertInstance(st, inst, old, restarting, rac, &states)
+		convertInstance(st, inst, old, restarting, rac, cv)
 		if !g.ChangeContainerStatusOnKubeletRestart && inst.State.Kubelet() == restart.StateRunning && found && old.Started != nil {
 			// The prober replaces the flag of init and regular containers; only
 			// ephemeral ones keep a copy.
@@ -613,16 +677,13 @@ func convertStatuses(pod *corev1.Pod, x *lookup, previous []corev1.ContainerStat
 			}
 		}
 		if withResources && g.InPlacePodVerticalScaling {
-			if len(slab) == 0 {
-				slab = make([]corev1.ResourceRequirements, len(containers)-i)
-			}
-			st.Resources = statusResources(&slab[0], c, inst, st, old)
-			slab = slab[1:]
+			st.Resources = statusResources(cv.newResources(), c, inst, st, old)
 			st.AllocatedResources = c.Resources.Requests
 		}
 		if j := x.next(first, c.Name); j >= 0 {
-			st.LastTerminationState = instanceState(&x.v.Instances[j], old, restarting, rac, &states)
+			st.LastTerminationState = instanceState(&x.v.Instances[j], old, restarting, rac, cv)
 		}
+		cv.left--
 	}
 
 	// Containers whose last start failed show why, if they are to be restarted.
@@ -674,7 +735,7 @@ func convertStatuses(pod *corev1.Pod, x *lookup, previous []corev1.ContainerStat
 // restart count and last termination; a container removed to restart all containers
 // is waiting with reason RestartingAllContainers, and one that vanished while running
 // gets a ContainerStatusUnknown last termination.
-func statusWithoutInstance(st *corev1.ContainerStatus, pod *corev1.Pod, c *corev1.Container, old *corev1.ContainerStatus, defaultReason string, restartingAll bool, states *stateSlab) {
+func statusWithoutInstance(st *corev1.ContainerStatus, pod *corev1.Pod, c *corev1.Container, old *corev1.ContainerStatus, defaultReason string, restartingAll bool, states *converter) {
 	if old != nil && old.State.Terminated != nil {
 		old.DeepCopyInto(st)
 		if restartingAll {
@@ -705,45 +766,8 @@ func statusWithoutInstance(st *corev1.ContainerStatus, pod *corev1.Pod, c *corev
 	}
 }
 
-// stateSlab hands out the container states of one list of statuses from a few
-// allocations instead of one each: a kind of state is allocated, the first time one is
-// needed, for every container left in the list (left).
-type stateSlab struct {
-	left       int
-	running    []corev1.ContainerStateRunning
-	terminated []corev1.ContainerStateTerminated
-	waiting    []corev1.ContainerStateWaiting
-}
-
-func (a *stateSlab) newRunning() *corev1.ContainerStateRunning {
-	if len(a.running) == 0 {
-		a.running = make([]corev1.ContainerStateRunning, max(a.left, 1))
-	}
-	r := &a.running[0]
-	a.running = a.running[1:]
-	return r
-}
-
-func (a *stateSlab) newTerminated() *corev1.ContainerStateTerminated {
-	if len(a.terminated) == 0 {
-		a.terminated = make([]corev1.ContainerStateTerminated, max(a.left, 1))
-	}
-	t := &a.terminated[0]
-	a.terminated = a.terminated[1:]
-	return t
-}
-
-func (a *stateSlab) newWaiting() *corev1.ContainerStateWaiting {
-	if len(a.waiting) == 0 {
-		a.waiting = make([]corev1.ContainerStateWaiting, max(a.left, 1))
-	}
-	w := &a.waiting[0]
-	a.waiting = a.waiting[1:]
-	return w
-}
-
 // convertInstance is convertContainerStatus, into st (zero).
-func convertInstance(st *corev1.ContainerStatus, inst *restart.Instance, old *corev1.ContainerStatus, restarting, rac bool, states *stateSlab) {
+func convertInstance(st *corev1.ContainerStatus, inst *restart.Instance, old *corev1.ContainerStatus, restarting, rac bool, states *converter) {
 	st.Name = inst.Name
 	st.RestartCount = inst.RestartCount
 	st.Image = inst.Image
@@ -774,7 +798,7 @@ func convertInstance(st *corev1.ContainerStatus, inst *restart.Instance, old *co
 }
 
 // instanceState is the state convertContainerStatus gives an instance.
-func instanceState(inst *restart.Instance, old *corev1.ContainerStatus, restarting, rac bool, states *stateSlab) corev1.ContainerState {
+func instanceState(inst *restart.Instance, old *corev1.ContainerStatus, restarting, rac bool, states *converter) corev1.ContainerState {
 	switch state := inst.State.Kubelet(); {
 	case state == restart.StateRunning:
 		r := states.newRunning()
@@ -937,8 +961,9 @@ func updateProbeStatus(pod *corev1.Pod, x *lookup, regular, init []corev1.Contai
 	}
 }
 
-// normalizeStatus is the status manager's normalizeStatus: timestamps to whole seconds,
-// termination messages cut to their share of 12 KiB, statuses sorted.
+// normalizeStatus is the status manager's normalizeStatus for the container statuses
+// (storeStatus does the rest): timestamps to whole seconds, termination messages cut
+// to their share of 12 KiB, statuses sorted.
 func normalizeStatus(pod *corev1.Pod, s *corev1.PodStatus) {
 	per := maxTerminationMessageBytes
 	if n := len(pod.Spec.Containers) + len(pod.Spec.InitContainers) + len(pod.Spec.EphemeralContainers); n > 0 {
@@ -956,14 +981,8 @@ func normalizeStatus(pod *corev1.Pod, s *corev1.PodStatus) {
 			}
 		}
 	}
-	if s.StartTime != nil {
-		// The start time is the status's own copy.
-		*s.StartTime = rfc3339(*s.StartTime)
-	}
-	for i := range s.Conditions {
-		s.Conditions[i].LastProbeTime = rfc3339(s.Conditions[i].LastProbeTime)
-		s.Conditions[i].LastTransitionTime = rfc3339(s.Conditions[i].LastTransitionTime)
-	}
+	// The start time and the conditions' times were cut by storeStatus, its only
+	// caller, as it set them.
 	for _, list := range [...][]corev1.ContainerStatus{s.ContainerStatuses, s.InitContainerStatuses, s.EphemeralContainerStatuses} {
 		for i := range list {
 			state(&list[i].State)
