@@ -86,10 +86,10 @@ func (l statusList) isNil() bool { return l.firstNil && l.second.Len() == 0 }
 
 // find returns the first status named name.
 func (l statusList) find(name string) (*corev1.ContainerStatus, bool) {
-	if st := l.first.FirstEntry(name); st != nil {
+	if st := byname.FirstStatus(l.first, name); st != nil {
 		return st, true
 	}
-	st := l.second.FirstEntry(name)
+	st := byname.FirstStatus(l.second, name)
 	return st, st != nil
 }
 
@@ -295,7 +295,7 @@ func anyRegularContainerStarted(spec *corev1.PodSpec, statuses statusList) bool 
 	regular := byname.Containers(spec.Containers)
 	for _, list := range [2]*byname.Index[corev1.ContainerStatus]{statuses.first, statuses.second} {
 		for i := range list.Len() {
-			if s := list.At(i); (s.State.Running != nil || s.State.Terminated != nil) && regular.First(s.Name) >= 0 {
+			if s := list.At(i); (s.State.Running != nil || s.State.Terminated != nil) && byname.FirstContainer(&regular, s.Name) != nil {
 				return true
 			}
 		}

@@ -643,7 +643,7 @@ func (cv *converter) convert(out []corev1.ContainerStatus, pod *corev1.Pod, x *l
 	// The previous status of a name is the last one with that name.
 	previousByName := byname.Statuses(previous)
 	oldOf := func(name string) (*corev1.ContainerStatus, bool) {
-		st := previousByName.LastEntry(name)
+		st := byname.LastStatus(&previousByName, name)
 		return st, st != nil
 	}
 
@@ -920,10 +920,9 @@ func updateProbeStatus(pod *corev1.Pod, x *lookup, regular, init []corev1.Contai
 	// Regular statuses are sorted by name; their specs are looked up by name, the
 	// first match winning, in time linear in the pod.
 	specs := byname.Containers(pod.Spec.Containers)
-	specOf := specs.FirstEntry
 	for i := range regular {
 		st := &regular[i]
-		c := specOf(st.Name)
+		c := byname.FirstContainer(&specs, st.Name)
 		inst := probes(st)
 		b := &flags[i]
 		*b = started(st, c, inst)
@@ -940,7 +939,7 @@ func updateProbeStatus(pod *corev1.Pod, x *lookup, regular, init []corev1.Contai
 		if i < len(pod.Spec.InitContainers) && pod.Spec.InitContainers[i].Name == st.Name {
 			c = &pod.Spec.InitContainers[i]
 		} else {
-			c = inits.FirstEntry(st.Name)
+			c = byname.FirstContainer(&inits, st.Name)
 		}
 		inst := probes(st)
 		b := &flags[len(regular)+i]

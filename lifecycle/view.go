@@ -249,12 +249,29 @@ func scanInstancesBack(is []restart.Instance, before int, name string) int {
 }
 
 // first and next walk the indexes of the instances named name, newest first:
-// for i := x.first(name); i >= 0; i = x.next(i, name).
-func (x *lookup) first(name string) int       { return x.names.First(name) }
-func (x *lookup) next(i int, name string) int { return x.names.Next(i, name) }
+// for i := x.first(name); i >= 0; i = x.next(i, name). A short list is scanned in
+// place.
+func (x *lookup) first(name string) int {
+	if x.names.Short() {
+		return scanInstances(x.v.Instances, 0, name)
+	}
+	return x.names.First(name)
+}
+
+func (x *lookup) next(i int, name string) int {
+	if x.names.Short() {
+		return scanInstances(x.v.Instances, i+1, name)
+	}
+	return x.names.Next(i, name)
+}
 
 // newest returns the newest instance named name, or nil.
-func (x *lookup) newest(name string) *restart.Instance { return x.names.FirstEntry(name) }
+func (x *lookup) newest(name string) *restart.Instance {
+	if i := x.first(name); i >= 0 {
+		return &x.v.Instances[i]
+	}
+	return nil
+}
 
 // newestExited returns the newest exited instance named name, or nil.
 func (x *lookup) newestExited(name string) *restart.Instance {

@@ -76,6 +76,14 @@ func (x *Index[T]) scanBefore(before int, name string) int {
 	return -1
 }
 
+// Short reports whether the list is short enough to be scanned rather than indexed
+// (Threshold): a caller with a concrete list may scan it in place, without the calls
+// a lookup through the Index takes.
+func (x *Index[T]) Short() bool { return len(x.items) <= Threshold }
+
+// Items is the list.
+func (x *Index[T]) Items() []T { return x.items }
+
 // Len is the number of entries.
 func (x *Index[T]) Len() int { return len(x.items) }
 
@@ -244,4 +252,46 @@ func scanStatusesBack(ss []corev1.ContainerStatus, before int, name string) int 
 		}
 	}
 	return -1
+}
+
+// FirstStatus is x.FirstEntry(name), with a short list scanned in place.
+func FirstStatus(x *Index[corev1.ContainerStatus], name string) *corev1.ContainerStatus {
+	if x.Short() {
+		ss := x.items
+		for i := range ss {
+			if len(ss[i].Name) == len(name) && ss[i].Name == name {
+				return &ss[i]
+			}
+		}
+		return nil
+	}
+	return x.FirstEntry(name)
+}
+
+// LastStatus is x.LastEntry(name), with a short list scanned in place.
+func LastStatus(x *Index[corev1.ContainerStatus], name string) *corev1.ContainerStatus {
+	if x.Short() {
+		ss := x.items
+		for i := len(ss) - 1; i >= 0; i-- {
+			if len(ss[i].Name) == len(name) && ss[i].Name == name {
+				return &ss[i]
+			}
+		}
+		return nil
+	}
+	return x.LastEntry(name)
+}
+
+// FirstContainer is x.FirstEntry(name), with a short list scanned in place.
+func FirstContainer(x *Index[corev1.Container], name string) *corev1.Container {
+	if x.Short() {
+		cs := x.items
+		for i := range cs {
+			if len(cs[i].Name) == len(name) && cs[i].Name == name {
+				return &cs[i]
+			}
+		}
+		return nil
+	}
+	return x.FirstEntry(name)
 }
