@@ -232,7 +232,7 @@ func instanceName(i *restart.Instance) string { return i.Name }
 // lengths first (see byname.NewScanned).
 func scanInstances(is []restart.Instance, from int, name string) int {
 	for i := from; i < len(is); i++ {
-		if len(is[i].Name) == len(name) && is[i].Name == name {
+		if byname.Same(is[i].Name, name) {
 			return i
 		}
 	}
@@ -241,7 +241,7 @@ func scanInstances(is []restart.Instance, from int, name string) int {
 
 func scanInstancesBack(is []restart.Instance, before int, name string) int {
 	for i := before - 1; i >= 0; i-- {
-		if len(is[i].Name) == len(name) && is[i].Name == name {
+		if byname.Same(is[i].Name, name) {
 			return i
 		}
 	}

@@ -36,9 +36,50 @@ type Index[T any] struct {
 	tail  []int32
 }
 
-// seed keys the table's hash per process, so that no list of names can be crafted
-// to collide. It is set once and only read.
-var seed = maphash.MakeSeed()
+// seed keys the table's hash per process, so that a list of names cannot be
+// crafted to collide. It is set once and only read.
+var seed = maphash.Comparable(maphash.MakeSeed(), 0) | 1
+
+// hash is a cheap string hash keyed by seed, for the table: each 8-byte word (read
+// little-endian; the compiler makes each one load) is mixed in by a xor and a
+// multiplication by an odd constant, which are bijective, then the bits are mixed by
+// murmur3's finalizer, also bijective. Names of up to 8 bytes never collide in full;
+// which ones collide in the table's low bits depends on the seed.
+func hash(s string) uint64 {
+	const m = 0x9e3779b97f4a7c15
+	h := seed ^ uint64(len(s))*m
+	for len(s) >= 8 {
+		h = (h ^ le64(s)) * m
+		h ^= h >> 29
+		s = s[8:]
+	}
+	var tail uint64
+	for i := 0; i < len(s); i++ {
+		tail |= uint64(s[i]) << (8 * i)
+	}
+	h = (h ^ tail) * m
+	// A multiplication carries bits upward only: murmur3's finalizer brings every
+	// bit down to the low bits the table reads.
+	h ^= h >> 33
+	h *= 0xff51afd7ed558ccd
+	h ^= h >> 33
+	h *= 0xc4ceb9fe1a85ec53
+	return h ^ h>>33
+}
+
+// le64 reads the first 8 bytes of s, little-endian.
+func le64(s string) uint64 {
+	_ = s[7]
+	return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
+		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
+}
+
+// Same reports whether a == b, rejecting most mismatches by the length and the last
+// and first bytes before the runtime's memequal is called (names of one pod often
+// share a prefix and a length).
+func Same(a, b string) bool {
+	return len(a) == len(b) && (len(a) == 0 || a[len(a)-1] == b[len(b)-1] && a[0] == b[0] && a == b)
+}
 
 // New returns an Index over items, whose names name gives.
 func New[T any](items []T, name func(*T) string) Index[T] {
@@ -106,7 +147,7 @@ func (x *Index[T]) build() bool {
 		for i := range x.items {
 			x.next[i] = -1
 			name := x.name(&x.items[i])
-			for h := maphash.String(seed, name) & mask; ; h = (h + 1) & mask {
+			for h := hash(name) & mask; ; h = (h + 1) & mask {
 				slot := x.slots[h]
 				if slot == 0 {
 					x.slots[h] = int32(i + 1)
@@ -127,7 +168,7 @@ func (x *Index[T]) build() bool {
 // head is the first position of name in a built index, or -1.
 func (x *Index[T]) head(name string) int {
 	mask := uint64(len(x.slots) - 1)
-	for h := maphash.String(seed, name) & mask; ; h = (h + 1) & mask {
+	for h := hash(name) & mask; ; h = (h + 1) & mask {
 		slot := x.slots[h]
 		if slot == 0 {
 			return -1
@@ -220,7 +261,7 @@ func statusName(s *corev1.ContainerStatus) string { return s.Name }
 
 func scanContainers(cs []corev1.Container, from int, name string) int {
 	for i := from; i < len(cs); i++ {
-		if len(cs[i].Name) == len(name) && cs[i].Name == name {
+		if Same(cs[i].Name, name) {
 			return i
 		}
 	}
@@ -229,7 +270,7 @@ func scanContainers(cs []corev1.Container, from int, name string) int {
 
 func scanContainersBack(cs []corev1.Container, before int, name string) int {
 	for i := before - 1; i >= 0; i-- {
-		if len(cs[i].Name) == len(name) && cs[i].Name == name {
+		if Same(cs[i].Name, name) {
 			return i
 		}
 	}
@@ -238,7 +279,7 @@ func scanContainersBack(cs []corev1.Container, before int, name string) int {
 
 func scanStatuses(ss []corev1.ContainerStatus, from int, name string) int {
 	for i := from; i < len(ss); i++ {
-		if len(ss[i].Name) == len(name) && ss[i].Name == name {
+		if Same(ss[i].Name, name) {
 			return i
 		}
 	}
@@ -247,7 +288,7 @@ func scanStatuses(ss []corev1.ContainerStatus, from int, name string) int {
 
 func scanStatusesBack(ss []corev1.ContainerStatus, before int, name string) int {
 	for i := before - 1; i >= 0; i-- {
-		if len(ss[i].Name) == len(name) && ss[i].Name == name {
+		if Same(ss[i].Name, name) {
 			return i
 		}
 	}
@@ -259,7 +300,7 @@ func FirstStatus(x *Index[corev1.ContainerStatus], name string) *corev1.Containe
 	if x.Short() {
 		ss := x.items
 		for i := range ss {
-			if len(ss[i].Name) == len(name) && ss[i].Name == name {
+			if Same(ss[i].Name, name) {
 				return &ss[i]
 			}
 		}
@@ -273,7 +314,7 @@ func LastStatus(x *Index[corev1.ContainerStatus], name string) *corev1.Container
 	if x.Short() {
 		ss := x.items
 		for i := len(ss) - 1; i >= 0; i-- {
-			if len(ss[i].Name) == len(name) && ss[i].Name == name {
+			if Same(ss[i].Name, name) {
 				return &ss[i]
 			}
 		}
@@ -287,7 +328,7 @@ func FirstContainer(x *Index[corev1.Container], name string) *corev1.Container {
 	if x.Short() {
 		cs := x.items
 		for i := range cs {
-			if len(cs[i].Name) == len(name) && cs[i].Name == name {
+			if Same(cs[i].Name, name) {
 				return &cs[i]
 			}
 		}
