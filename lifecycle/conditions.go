@@ -96,7 +96,7 @@ func (l statusList) find(name string) (*corev1.ContainerStatus, bool) {
 // observedGeneration is podutil.CalculatePodConditionObservedGeneration with the pod's
 // own status as the old status.
 func observedGeneration(pod *corev1.Pod, t corev1.PodConditionType, opts Options) int64 {
-	if opts.Features.Resolve().PodObservedGenerationTracking {
+	if observedGenerationTracking(opts) {
 		return pod.Generation
 	}
 	for i := range pod.Status.Conditions {
@@ -272,7 +272,7 @@ func initializedCondition(pod *corev1.Pod, statuses statusList, phase corev1.Pod
 	}
 	// Once initialized, a pod is never uninitialized again (RestartAllContainers may
 	// reset the init containers' statuses).
-	if opts.Features.Resolve().RestartAllContainersOnContainerExits {
+	if restartAllContainersOnExits(opts) {
 		for i := range pod.Status.Conditions {
 			if c := &pod.Status.Conditions[i]; c.Type == corev1.PodInitialized && c.Status == corev1.ConditionTrue {
 				return cond

@@ -74,7 +74,7 @@ func PodReadyToStartContainersCondition(pod *corev1.Pod, view *restart.View, opt
 func AllContainersRestartingCondition(pod *corev1.Pod, view *restart.View, phase corev1.PodPhase, opts Options) (corev1.PodCondition, bool) {
 	pod, view = orEmpty(pod), orEmptyView(view)
 	cond := corev1.PodCondition{Type: corev1.AllContainersRestarting, Status: corev1.ConditionFalse}
-	included := opts.Features.Resolve().RestartAllContainersOnContainerExits && restart.AllContainersCouldRestart(&pod.Spec)
+	included := restartAllContainersOnExits(opts) && restart.AllContainersCouldRestart(&pod.Spec)
 	switch {
 	case phase == corev1.PodSucceeded:
 		cond.Reason = ReasonPodCompleted
@@ -213,7 +213,7 @@ func generateStatus(s *corev1.PodStatus, pod *corev1.Pod, old *corev1.PodStatus,
 		ObservedGeneration: observedGeneration(oldPod, corev1.PodScheduled, opts),
 		Status:             corev1.ConditionTrue,
 	})
-	if opts.Features.Resolve().RestartAllContainersOnContainerExits && restart.AllContainersCouldRestart(&pod.Spec) {
+	if restartAllContainersOnExits(opts) && restart.AllContainersCouldRestart(&pod.Spec) {
 		cond, _ := AllContainersRestartingCondition(oldPod, x.v, s.Phase, opts)
 		s.Conditions = append(s.Conditions, cond)
 	}
@@ -246,6 +246,23 @@ func timedType(t corev1.PodConditionType) int {
 	return -1
 }
 
+// sameShort is a == b, comparing strings of up to 8 bytes (a condition status) byte
+// by byte rather than by a call.
+func sameShort(a, b string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	if len(a) > 8 {
+		return a == b
+	}
+	for i := 0; i < len(a); i++ {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
 // withStatus returns pod with status as its status: pod itself when status is
 // pod.Status, else a copy.
 func withStatus(pod *corev1.Pod, status *corev1.PodStatus) *corev1.Pod {
@@ -261,7 +278,7 @@ func withStatus(pod *corev1.Pod, status *corev1.PodStatus) *corev1.Pod {
 // it (SetPodStatus, updateStatusInternal, normalizeStatus), old being the status it
 // held before.
 func storeStatus(pod *corev1.Pod, old, s *corev1.PodStatus, now time.Time, opts Options) {
-	if opts.Features.Resolve().PodObservedGenerationTracking {
+	if observedGenerationTracking(opts) {
 		s.ObservedGeneration = pod.Generation
 	}
 	// Times are set here already cut to whole seconds, as normalizeStatus will (see
@@ -286,7 +303,7 @@ func storeStatus(pod *corev1.Pod, old, s *corev1.PodStatus, now time.Time, opts 
 			continue
 		}
 		seen[k] = true
-		if j := oldAt[k] - 1; j >= 0 && old.Conditions[j].Status == c.Status {
+		if j := oldAt[k] - 1; j >= 0 && sameShort(string(old.Conditions[j].Status), string(c.Status)) {
 			c.LastTransitionTime = rfc3339(old.Conditions[j].LastTransitionTime)
 		} else {
 			c.LastTransitionTime = nowT
@@ -390,7 +407,7 @@ func (a *converter) newResources() *corev1.ResourceRequirements {
 // (only with the RestartAllContainersOnContainerExits gate on), with old as the API
 // status. Without any RestartAllContainers rule only the condition can say so.
 func restartingAll(pod *corev1.Pod, old *corev1.PodStatus, x *lookup, opts Options) bool {
-	if !opts.Features.Resolve().RestartAllContainersOnContainerExits {
+	if !restartAllContainersOnExits(opts) {
 		return false
 	}
 	if !restart.AllContainersCouldRestart(&pod.Spec) {
@@ -429,9 +446,9 @@ func conditionByKubelet(t corev1.PodConditionType, opts Options) bool {
 		corev1.PodResizeInProgress, corev1.PodResizePending:
 		return true
 	case corev1.PodReadyToStartContainers:
-		return opts.Features.Resolve().PodReadyToStartContainersCondition
+		return readyToStartContainersCondition(opts)
 	case corev1.AllContainersRestarting:
-		return opts.Features.Resolve().RestartAllContainersOnContainerExits
+		return restartAllContainersOnExits(opts)
 	}
 	return false
 }
@@ -634,6 +651,9 @@ func setHostIPs(pod *corev1.Pod, v *restart.View, s *corev1.PodStatus) {
 // convert is convertToAPIContainerStatuses for one kind of container, into out (zero,
 // one per container).
 func (cv *converter) convert(out []corev1.ContainerStatus, pod *corev1.Pod, x *lookup, previous []corev1.ContainerStatus, containers []corev1.Container, kind ContainerKind, hasInit, restarting, withResources bool, opts Options) []corev1.ContainerStatus {
+	if len(containers) == 0 {
+		return out
+	}
 	g := opts.Features.Resolve()
 	rac := g.RestartAllContainersOnContainerExits
 	defaultReason := ReasonContainerCreating
@@ -1007,9 +1027,13 @@ func sortByName(list []corev1.ContainerStatus) {
 // rfc3339 is metav1.Time.Rfc3339Copy, with a fast path for UTC times from year 1
 // (where truncating to the second is subtracting the nanoseconds).
 func rfc3339(t metav1.Time) metav1.Time {
-	if t.IsZero() {
-		return metav1.Time{}
+	if t.Time.IsZero() {
+		return metav1.Time{} // inlined: no call for the many unset times
 	}
+	return rfc3339NonZero(t)
+}
+
+func rfc3339NonZero(t metav1.Time) metav1.Time {
 	if t.Location() == time.UTC {
 		if u := t.Unix(); u >= minFastRFC3339Unix && u <= maxRFC3339Unix {
 			if ns := t.Nanosecond(); ns != 0 {
