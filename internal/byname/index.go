@@ -40,24 +40,28 @@ type Index[T any] struct {
 // crafted to collide. It is set once and only read.
 var seed = maphash.Comparable(maphash.MakeSeed(), 0) | 1
 
-// hash is a cheap string hash keyed by seed, for the table: each 8-byte word (read
-// little-endian; the compiler makes each one load) is mixed in by a xor and a
-// multiplication by an odd constant, which are bijective, then the bits are mixed by
+// hash is a cheap string hash keyed by seed, for the table: the name's bytes, read
+// as a few little-endian words (the compiler makes each one load; the last word of a
+// name overlaps the one before it, the length being mixed in first), are mixed in by
+// a xor and a multiplication by an odd constant, which are bijective, then by
 // murmur3's finalizer, also bijective. Names of up to 8 bytes never collide in full;
 // which ones collide in the table's low bits depends on the seed.
 func hash(s string) uint64 {
 	const m = 0x9e3779b97f4a7c15
-	h := seed ^ uint64(len(s))*m
-	for len(s) >= 8 {
-		h = (h ^ le64(s)) * m
-		h ^= h >> 29
-		s = s[8:]
+	n := len(s)
+	h := seed ^ uint64(n)*m
+	switch {
+	case n > 8:
+		for t := s; len(t) > 8; t = t[8:] {
+			h = (h ^ le64(t)) * m
+			h ^= h >> 29
+		}
+		h = (h ^ le64(s[n-8:])) * m
+	case n >= 4:
+		h = (h ^ (uint64(le32(s)) | uint64(le32(s[n-4:]))<<32)) * m
+	case n > 0:
+		h = (h ^ (uint64(s[0]) | uint64(s[n/2])<<8 | uint64(s[n-1])<<16)) * m
 	}
-	var tail uint64
-	for i := 0; i < len(s); i++ {
-		tail |= uint64(s[i]) << (8 * i)
-	}
-	h = (h ^ tail) * m
 	// A multiplication carries bits upward only: murmur3's finalizer brings every
 	// bit down to the low bits the table reads.
 	h ^= h >> 33
@@ -67,11 +71,16 @@ func hash(s string) uint64 {
 	return h ^ h>>33
 }
 
-// le64 reads the first 8 bytes of s, little-endian.
+// le64 and le32 read the first 8 and 4 bytes of s, little-endian.
 func le64(s string) uint64 {
 	_ = s[7]
 	return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
 		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
+}
+
+func le32(s string) uint32 {
+	_ = s[3]
+	return uint32(s[0]) | uint32(s[1])<<8 | uint32(s[2])<<16 | uint32(s[3])<<24
 }
 
 // Same reports whether a == b, rejecting most mismatches by the length and the last
