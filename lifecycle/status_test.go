@@ -732,3 +732,15 @@ func TestIsCanonicalIPv4(t *testing.T) {
 		}
 	}
 }
+
+// TestSameShort: the word comparison answers as ==.
+func TestSameShort(t *testing.T) {
+	words := []string{"", "T", "Tr", "Tru", "True", "Truf", "False", "Falsf", "Unknown", "Unknowm", "xnknown", "TrueTrue", "TrueTrux", "TrueTrueT", "ab", "ba"}
+	for _, a := range words {
+		for _, b := range words {
+			if got := sameShort(a, b); got != (a == b) {
+				t.Errorf("sameShort(%q, %q) = %v", a, b, got)
+			}
+		}
+	}
+}
