@@ -43,40 +43,60 @@ func orEmpty(pod *corev1.Pod) *corev1.Pod {
 	return pod
 }
 
+// statusIndexes index a pod status's init and regular container statuses by name
+// ([byname]), once for every function one call asks: an index is built on its first
+// long-list lookup and kept.
+type statusIndexes struct {
+	init, regular       byname.Index[corev1.ContainerStatus]
+	initNil, regularNil bool
+}
+
+func newStatusIndexes(st *corev1.PodStatus) statusIndexes {
+	return statusIndexesOf(st.InitContainerStatuses, st.ContainerStatuses)
+}
+
+func statusIndexesOf(init, regular []corev1.ContainerStatus) statusIndexes {
+	return statusIndexes{
+		init: byname.Statuses(init), regular: byname.Statuses(regular),
+		initNil: init == nil, regularNil: regular == nil,
+	}
+}
+
+// initFirst is the kubelet's "allContainerStatuses": init statuses, then regular ones.
+func (ix *statusIndexes) initFirst() statusList {
+	return statusList{first: &ix.init, second: &ix.regular, firstNil: ix.initNil}
+}
+
+// regularFirst is getPhase's order: regular statuses, then init ones.
+func (ix *statusIndexes) regularFirst() statusList {
+	return statusList{first: &ix.regular, second: &ix.init, firstNil: ix.regularNil}
+}
+
 // statusList is a list of container statuses looked up by name, first match winning
 // (podutil.GetContainerStatus), over two slices read one after the other without building
 // the combined slice, in time linear in the pod ([byname]).
 type statusList struct {
-	first, second byname.Index[corev1.ContainerStatus]
+	first, second *byname.Index[corev1.ContainerStatus]
 	firstNil      bool
-}
-
-func newStatusList(first, second []corev1.ContainerStatus) statusList {
-	return statusList{first: byname.Statuses(first), second: byname.Statuses(second), firstNil: first == nil}
-}
-
-// podStatuses is the kubelet's "allContainerStatuses": init statuses, then regular ones.
-func podStatuses(pod *corev1.Pod) statusList {
-	return newStatusList(pod.Status.InitContainerStatuses, pod.Status.ContainerStatuses)
 }
 
 // isNil reports whether append(first, second...) would be nil, which upstream treats as
 // "no statuses known".
-func (l *statusList) isNil() bool { return l.firstNil && l.second.Len() == 0 }
+func (l statusList) isNil() bool { return l.firstNil && l.second.Len() == 0 }
 
 // find returns the first status named name.
-func (l *statusList) find(name string) (*corev1.ContainerStatus, bool) {
-	if st := l.first.FirstEntry(name); st != nil {
+func (l statusList) find(name string) (*corev1.ContainerStatus, bool) {
+	if st := byname.FirstStatus(l.first, name); st != nil {
 		return st, true
 	}
-	st := l.second.FirstEntry(name)
+	st := byname.FirstStatus(l.second, name)
 	return st, st != nil
 }
 
 // observedGeneration is podutil.CalculatePodConditionObservedGeneration with the pod's
 // own status as the old status.
 func observedGeneration(pod *corev1.Pod, t corev1.PodConditionType, opts Options) int64 {
-	if opts.Features.Resolve().PodObservedGenerationTracking {
+	if observedGenerationTracking(opts) {
 		return pod.Generation
 	}
 	for i := range pod.Status.Conditions {
@@ -87,56 +107,108 @@ func observedGeneration(pod *corev1.Pod, t corev1.PodConditionType, opts Options
 	return 0
 }
 
-// nameList renders names as fmt's %s does for a []string: "[a b c]".
-func nameList(b *strings.Builder, names []string) {
-	b.WriteByte('[')
-	for i, n := range names {
-		if i > 0 {
-			b.WriteByte(' ')
-		}
-		b.WriteString(n)
-	}
-	b.WriteByte(']')
+// Classes of a container in a condition's message.
+const (
+	classNone    uint8 = iota // not named
+	classUnknown              // "containers with unknown status"
+	classOther                // "containers with <incomplete|unready> status"
+)
+
+// classes records, for the init containers followed by the regular ones, which list
+// of a condition's message each container goes to, without allocating for an ordinary
+// pod.
+type classes struct {
+	small          [32]uint8
+	big            []uint8 // instead of small past 32 containers
+	n              int
+	unknown, other int
 }
 
-// appendUpTo appends name to list; the first append allocates room for left names,
-// the most the list can still receive, so that a list that grows with the pod is
-// allocated once (not grown step by step) and a pod that adds nothing allocates
-// nothing.
-func appendUpTo(list []string, name string, left int) []string {
-	if list == nil {
-		list = make([]string, 0, left)
+func (c *classes) reset(n int) {
+	*c = classes{n: n}
+	if n > len(c.small) {
+		c.big = make([]uint8, n)
 	}
-	return append(list, name)
 }
 
-// unreadyMessage joins the two name lists as the kubelet does:
-// "containers with unknown status: [..], containers with <second> status: [..]".
-func unreadyMessage(unknown []string, second string, other []string) string {
-	if len(unknown) == 0 && len(other) == 0 {
+// of is the class of each container. (A slice of small is never stored in c, which
+// keeps c on its caller's stack.)
+func (c *classes) of() []uint8 {
+	if c.big != nil {
+		return c.big
+	}
+	return c.small[:c.n]
+}
+
+func (c *classes) set(i int, class uint8) {
+	c.of()[i] = class
+	switch class {
+	case classUnknown:
+		c.unknown++
+	case classOther:
+		c.other++
+	}
+}
+
+// message joins the two name lists as the kubelet does, "containers with unknown
+// status: [a b], containers with <second> status: [c]" (each list rendered as fmt's %s
+// renders a []string), in one allocation; "" when both are empty.
+func (c *classes) message(init, regular []corev1.Container, second string) string {
+	if c.unknown == 0 && c.other == 0 {
 		return ""
 	}
+	const unknownPrefix, otherPrefix = "containers with unknown status: ", "containers with "
+	name := func(i int) string {
+		if i < len(init) {
+			return init[i].Name
+		}
+		return regular[i-len(init)].Name
+	}
+	of := c.of()
+	size := 0
+	for i, k := range of {
+		if k != classNone {
+			size += len(name(i)) + 1 // the name and a space or the closing bracket
+		}
+	}
+	if c.unknown > 0 {
+		size += len(unknownPrefix) + 1
+	}
+	if c.other > 0 {
+		size += len(otherPrefix) + len(second) + len(" status: ") + 1
+		if c.unknown > 0 {
+			size += len(", ")
+		}
+	}
 	var b strings.Builder
-	size := len(", containers with  status: ") + len(second) + len("containers with unknown status: ") + 4 + len(unknown) + len(other)
-	for _, n := range unknown {
-		size += len(n)
-	}
-	for _, n := range other {
-		size += len(n)
-	}
 	b.Grow(size)
-	if len(unknown) > 0 {
-		b.WriteString("containers with unknown status: ")
-		nameList(&b, unknown)
+	list := func(class uint8) {
+		b.WriteByte('[')
+		first := true
+		for i, k := range of {
+			if k != class {
+				continue
+			}
+			if !first {
+				b.WriteByte(' ')
+			}
+			first = false
+			b.WriteString(name(i))
+		}
+		b.WriteByte(']')
 	}
-	if len(other) > 0 {
-		if len(unknown) > 0 {
+	if c.unknown > 0 {
+		b.WriteString(unknownPrefix)
+		list(classUnknown)
+	}
+	if c.other > 0 {
+		if c.unknown > 0 {
 			b.WriteString(", ")
 		}
-		b.WriteString("containers with ")
+		b.WriteString(otherPrefix)
 		b.WriteString(second)
 		b.WriteString(" status: ")
-		nameList(&b, other)
+		list(classOther)
 	}
 	return b.String()
 }
@@ -157,49 +229,50 @@ func unreadyMessage(unknown []string, second string, other []string) string {
 // change) when it stores the status.
 func InitializedCondition(pod *corev1.Pod, phase corev1.PodPhase, opts Options) corev1.PodCondition {
 	pod = orEmpty(pod)
+	ix := newStatusIndexes(&pod.Status)
+	return initializedCondition(pod, ix.initFirst(), phase, opts)
+}
+
+// initializedCondition is InitializedCondition over the pod's statuses, indexed.
+func initializedCondition(pod *corev1.Pod, statuses statusList, phase corev1.PodPhase, opts Options) corev1.PodCondition {
 	cond := corev1.PodCondition{
 		Type:               corev1.PodInitialized,
 		ObservedGeneration: observedGeneration(pod, corev1.PodInitialized, opts),
 		Status:             corev1.ConditionTrue,
 	}
-	statuses := podStatuses(pod)
 	if statuses.isNil() && len(pod.Spec.InitContainers) > 0 {
 		cond.Status = corev1.ConditionFalse
 		cond.Reason = ReasonUnknownContainerStatuses
 		return cond
 	}
 
-	var unknown, incomplete []string
+	var cls classes
+	cls.reset(len(pod.Spec.InitContainers))
 	for i := range pod.Spec.InitContainers {
 		c := &pod.Spec.InitContainers[i]
 		s, ok := statuses.find(c.Name)
-		left := len(pod.Spec.InitContainers) - i
 		switch {
 		case !ok:
-			unknown = appendUpTo(unknown, c.Name, left)
+			cls.set(i, classUnknown)
 		case restart.IsRestartableInitContainer(c):
 			if s.Started == nil || !*s.Started {
-				incomplete = appendUpTo(incomplete, c.Name, left)
+				cls.set(i, classOther)
 			}
 		case !s.Ready:
-			incomplete = appendUpTo(incomplete, c.Name, left)
+			cls.set(i, classOther)
 		}
 	}
 
-	if phase == corev1.PodSucceeded && len(unknown) == 0 {
+	if phase == corev1.PodSucceeded && cls.unknown == 0 {
 		cond.Reason = ReasonPodCompleted
 		return cond
 	}
-	if anyRegularContainerStarted(&pod.Spec, statuses) {
-		return cond
-	}
-	msg := unreadyMessage(unknown, "incomplete", incomplete)
-	if msg == "" {
+	if cls.unknown == 0 && cls.other == 0 || anyRegularContainerStarted(&pod.Spec, statuses) {
 		return cond
 	}
 	// Once initialized, a pod is never uninitialized again (RestartAllContainers may
 	// reset the init containers' statuses).
-	if opts.Features.Resolve().RestartAllContainersOnContainerExits {
+	if restartAllContainersOnExits(opts) {
 		for i := range pod.Status.Conditions {
 			if c := &pod.Status.Conditions[i]; c.Type == corev1.PodInitialized && c.Status == corev1.ConditionTrue {
 				return cond
@@ -208,7 +281,7 @@ func InitializedCondition(pod *corev1.Pod, phase corev1.PodPhase, opts Options) 
 	}
 	cond.Status = corev1.ConditionFalse
 	cond.Reason = ReasonContainersNotInitialized
-	cond.Message = msg
+	cond.Message = cls.message(pod.Spec.InitContainers, nil, "incomplete")
 	return cond
 }
 
@@ -220,9 +293,9 @@ func anyRegularContainerStarted(spec *corev1.PodSpec, statuses statusList) bool 
 		return false
 	}
 	regular := byname.Containers(spec.Containers)
-	for _, list := range [2]*byname.Index[corev1.ContainerStatus]{&statuses.first, &statuses.second} {
+	for _, list := range [2]*byname.Index[corev1.ContainerStatus]{statuses.first, statuses.second} {
 		for i := range list.Len() {
-			if s := list.At(i); (s.State.Running != nil || s.State.Terminated != nil) && regular.First(s.Name) >= 0 {
+			if s := list.At(i); (s.State.Running != nil || s.State.Terminated != nil) && byname.FirstContainer(&regular, s.Name) != nil {
 				return true
 			}
 		}
@@ -239,51 +312,51 @@ func anyRegularContainerStarted(spec *corev1.PodSpec, statuses statusList) bool 
 // reason PodCompleted or PodFailed. Times are left unset as in [InitializedCondition].
 func ContainersReadyCondition(pod *corev1.Pod, phase corev1.PodPhase, opts Options) corev1.PodCondition {
 	pod = orEmpty(pod)
-	return containersReady(pod, corev1.ContainersReady, phase, opts)
+	ix := newStatusIndexes(&pod.Status)
+	return containersReady(pod, ix.initFirst(), corev1.ContainersReady, phase, opts)
 }
 
-// containersReady computes ContainersReady's status, reason and message, labelled with
-// type t and the observed generation for t (Ready copies them).
-func containersReady(pod *corev1.Pod, t corev1.PodConditionType, phase corev1.PodPhase, opts Options) corev1.PodCondition {
+// containersReady computes ContainersReady's status, reason and message over the
+// pod's statuses, indexed, labelled with type t and the observed generation for t
+// (Ready copies them).
+func containersReady(pod *corev1.Pod, statuses statusList, t corev1.PodConditionType, phase corev1.PodPhase, opts Options) corev1.PodCondition {
 	cond := corev1.PodCondition{
 		Type:               t,
 		ObservedGeneration: observedGeneration(pod, t, opts),
 		Status:             corev1.ConditionFalse,
 	}
-	statuses := podStatuses(pod)
 	if statuses.isNil() {
 		cond.Reason = ReasonUnknownContainerStatuses
 		return cond
 	}
-	var unknown, unready []string
-	left := len(pod.Spec.InitContainers) + len(pod.Spec.Containers)
-	check := func(c *corev1.Container) {
+	if phase == corev1.PodFailed {
+		cond.Reason = ReasonPodFailed
+		return cond
+	}
+	inits := len(pod.Spec.InitContainers)
+	var cls classes
+	cls.reset(inits + len(pod.Spec.Containers))
+	check := func(i int, c *corev1.Container) {
 		if s, ok := statuses.find(c.Name); !ok {
-			unknown = appendUpTo(unknown, c.Name, left)
+			cls.set(i, classUnknown)
 		} else if !s.Ready {
-			unready = appendUpTo(unready, c.Name, left)
+			cls.set(i, classOther)
 		}
 	}
 	for i := range pod.Spec.InitContainers {
 		if c := &pod.Spec.InitContainers[i]; restart.IsRestartableInitContainer(c) {
-			check(c)
+			check(i, c)
 		}
-		left--
 	}
 	for i := range pod.Spec.Containers {
-		check(&pod.Spec.Containers[i])
-		left--
+		check(inits+i, &pod.Spec.Containers[i])
 	}
 
-	if (phase == corev1.PodSucceeded && len(unknown) == 0) || phase == corev1.PodFailed {
-		if phase == corev1.PodFailed {
-			cond.Reason = ReasonPodFailed
-		} else {
-			cond.Reason = ReasonPodCompleted
-		}
+	if phase == corev1.PodSucceeded && cls.unknown == 0 {
+		cond.Reason = ReasonPodCompleted
 		return cond
 	}
-	if msg := unreadyMessage(unknown, "unready", unready); msg != "" {
+	if msg := cls.message(pod.Spec.InitContainers, pod.Spec.Containers, "unready"); msg != "" {
 		cond.Reason = ReasonContainersNotReady
 		cond.Message = msg
 		return cond
@@ -312,8 +385,31 @@ func ReadyCondition(pod *corev1.Pod, phase corev1.PodPhase, opts Options) corev1
 // conditions, PodReadyToStartContainers and the new Initialized condition.
 func ReadyConditionWith(pod *corev1.Pod, conditions []corev1.PodCondition, phase corev1.PodPhase, opts Options) corev1.PodCondition {
 	pod = orEmpty(pod)
-	cond := containersReady(pod, corev1.PodReady, phase, opts)
-	if cond.Status != corev1.ConditionTrue {
+	ix := newStatusIndexes(&pod.Status)
+	return readyFrom(pod, containersReady(pod, ix.initFirst(), corev1.PodReady, phase, opts), conditions)
+}
+
+// appendReadyConditions appends to conditions the Ready condition ReadyConditionWith
+// computes from them and the ContainersReady condition ContainersReadyCondition
+// computes, looking the containers up once for both and building both in place.
+func appendReadyConditions(conditions []corev1.PodCondition, pod *corev1.Pod, statuses statusList, phase corev1.PodPhase, opts Options) []corev1.PodCondition {
+	n := len(conditions)
+	conditions = append(conditions, corev1.PodCondition{}, corev1.PodCondition{})
+	ready, containers := &conditions[n], &conditions[n+1]
+	*containers = containersReady(pod, statuses, corev1.ContainersReady, phase, opts)
+	*ready = *containers
+	ready.Type = corev1.PodReady
+	ready.ObservedGeneration = observedGeneration(pod, corev1.PodReady, opts)
+	if ready.Status == corev1.ConditionTrue && len(pod.Spec.ReadinessGates) > 0 {
+		*ready = readyFrom(pod, *ready, conditions[:n])
+	}
+	return conditions
+}
+
+// readyFrom is the Ready condition given cond, the ContainersReady condition labelled
+// Ready: when it is True, the readiness gates are evaluated against conditions.
+func readyFrom(pod *corev1.Pod, cond corev1.PodCondition, conditions []corev1.PodCondition) corev1.PodCondition {
+	if cond.Status != corev1.ConditionTrue || len(pod.Spec.ReadinessGates) == 0 {
 		return cond
 	}
 	var b strings.Builder

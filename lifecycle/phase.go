@@ -56,12 +56,17 @@ type PhaseOptions struct {
 // answer.
 func Phase(pod *corev1.Pod, opts PhaseOptions) corev1.PodPhase {
 	pod = orEmpty(pod)
+	ix := newStatusIndexes(&pod.Status)
+	return phase(pod, ix.regularFirst(), opts)
+}
+
+// phase is Phase over the pod's statuses, indexed in getPhase's order
+// (ContainerStatuses, then InitContainerStatuses).
+func phase(pod *corev1.Pod, statuses statusList, opts PhaseOptions) corev1.PodPhase {
 	spec := &pod.Spec
 	g := opts.Features.Resolve()
 	crr, rac := g.ContainerRestartRules, g.RestartAllContainersOnContainerExits
 	ropts := opts.Options
-	// getPhase looks statuses up in ContainerStatuses followed by InitContainerStatuses.
-	statuses := newStatusList(pod.Status.ContainerStatuses, pod.Status.InitContainerStatuses)
 
 	// restartable is the kubelet's check on a container that exited with exitCode and
 	// reason: its policies would restart it, or RestartAllContainers stopped it.

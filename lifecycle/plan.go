@@ -285,7 +285,7 @@ func ComputePodActions(pod *corev1.Pod, view *restart.View, restartAllContainers
 		SandboxChange: msg,
 	}
 
-	if restartAllContainers && opts.Features.Resolve().RestartAllContainersOnContainerExits {
+	if restartAllContainers && restartAllContainersOnExits(opts) {
 		a.ContainersToReset = containersToReset(pod, v)
 		return a
 	}

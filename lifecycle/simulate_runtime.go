@@ -150,7 +150,8 @@ func (s *simulator) status(now time.Time, podIsTerminal bool) corev1.PodStatus {
 		s.record(now, corev1.EventTypeNormal, EventReasonDeadlineExceeded, MessageDeadlineExceeded, "")
 	}
 	x := newLookup(&s.view)
-	st := generateStatus(s.pod, &s.pod.Status, &x, now, podIsTerminal, updateProbeStatus, s.opts)
+	var st corev1.PodStatus
+	generateStatus(&st, s.pod, &s.pod.Status, &x, now, podIsTerminal, kubeletProber, s.opts)
 	storeStatus(s.pod, &s.pod.Status, &st, now, s.opts)
 	return st
 }

@@ -74,7 +74,7 @@ func PodReadyToStartContainersCondition(pod *corev1.Pod, view *restart.View, opt
 func AllContainersRestartingCondition(pod *corev1.Pod, view *restart.View, phase corev1.PodPhase, opts Options) (corev1.PodCondition, bool) {
 	pod, view = orEmpty(pod), orEmptyView(view)
 	cond := corev1.PodCondition{Type: corev1.AllContainersRestarting, Status: corev1.ConditionFalse}
-	included := opts.Features.Resolve().RestartAllContainersOnContainerExits && restart.AllContainersCouldRestart(&pod.Spec)
+	included := restartAllContainersOnExits(opts) && restart.AllContainersCouldRestart(&pod.Spec)
 	switch {
 	case phase == corev1.PodSucceeded:
 		cond.Reason = ReasonPodCompleted
@@ -127,23 +127,31 @@ func AllContainersRestartingCondition(pod *corev1.Pod, view *restart.View, phase
 // ChangeContainerStatusOnKubeletRestart (whether a running container keeps its previous
 // started flag), PodReadyToStartContainersCondition, PodLevelResources and
 // PodLevelResourcesFixKubeletQOSClass (the QoS class).
-func NextStatus(pod *corev1.Pod, view *restart.View, now time.Time, opts Options) corev1.PodStatus {
+func NextStatus(pod *corev1.Pod, view *restart.View, now time.Time, opts Options) (s corev1.PodStatus) {
 	pod = orEmpty(pod)
 	v := orEmptyView(view)
 	x := newLookup(v)
-	s := generateStatus(pod, &pod.Status, &x, now, false, updateProbeStatus, opts)
+	generateStatus(&s, pod, &pod.Status, &x, now, false, kubeletProber, opts)
 	storeStatus(pod, &pod.Status, &s, now, opts)
 	return s
 }
 
-// proberFunc sets started and ready on freshly converted statuses.
-type proberFunc func(pod *corev1.Pod, x *lookup, s *corev1.PodStatus, opts Options)
+// prober selects what sets started and ready on freshly converted statuses: the
+// kubelet's prober manager (updateProbeStatus), or upstream's probetest.FakeManager,
+// which marks every regular container ready and which upstream's generateAPIPodStatus
+// table test uses. (A value rather than a function, so that the status and the lookup
+// stay on the caller's stack.)
+type prober uint8
 
-// generateStatus is generateAPIPodStatus with old as the status manager's cached
-// status (pod.Status is the API's).
-func generateStatus(pod *corev1.Pod, old *corev1.PodStatus, x *lookup, now time.Time, podIsTerminal bool, prober proberFunc, opts Options) corev1.PodStatus {
+const (
+	kubeletProber prober = iota
+	fakeAllReadyProber
+)
+
+// generateStatus is generateAPIPodStatus into s (zero), with old as the status
+// manager's cached status (pod.Status is the API's).
+func generateStatus(s *corev1.PodStatus, pod *corev1.Pod, old *corev1.PodStatus, x *lookup, now time.Time, podIsTerminal bool, p prober, opts Options) {
 	v := x.v
-	var s corev1.PodStatus
 	if _, ok := activeSandbox(v); ok {
 		s.PodIPs = podIPs(v.Sandboxes[0].Network, v.HostIPs, old)
 		if len(s.PodIPs) > 0 {
@@ -156,32 +164,37 @@ func generateStatus(pod *corev1.Pod, old *corev1.PodStatus, x *lookup, now time.
 	})
 
 	s.InitContainerStatuses, s.ContainerStatuses, s.EphemeralContainerStatuses, _ = convertAll(pod, old, x, true, opts)
-	tmp := *pod
-	tmp.Status = corev1.PodStatus{
-		Phase:                 old.Phase,
-		Conditions:            old.Conditions,
-		InitContainerStatuses: s.InitContainerStatuses,
-		ContainerStatuses:     s.ContainerStatuses,
-		StartTime:             old.StartTime,
-	}
-	ps := resolvedPhase(pod, &tmp, old, x, now, podIsTerminal, opts)
+	// The kubelet computes the phase and the conditions from a copy of the pod with
+	// the old status but for the new container statuses. Here the functions that
+	// compute them read the container statuses from ix, indexed once for all of them
+	// (the prober changes no name), and everything else from oldPod: the pod itself
+	// when old is pod.Status, as it always is here.
+	ix := statusIndexesOf(s.InitContainerStatuses, s.ContainerStatuses)
+	oldPod := withStatus(pod, old)
+	ps := resolvedPhase(pod, oldPod, &ix, old, x, now, podIsTerminal, opts)
 	s.Phase, s.Reason, s.Message = ps.Phase, ps.Reason, ps.Message
 
-	prober(pod, x, &s, opts)
+	if p == kubeletProber {
+		updateProbeStatus(pod, x, s.ContainerStatuses, s.InitContainerStatuses, opts)
+	} else {
+		for i := range s.ContainerStatuses {
+			s.ContainerStatuses[i].Ready = true
+		}
+	}
 
 	// Conditions, in the kubelet's order.
 	s.Conditions = make([]corev1.PodCondition, 0, len(pod.Status.Conditions)+7)
-	for _, c := range pod.Status.Conditions {
-		if !conditionByKubelet(c.Type, opts) {
-			s.Conditions = append(s.Conditions, c)
+	for i := range pod.Status.Conditions {
+		if c := &pod.Status.Conditions[i]; !conditionByKubelet(c.Type, opts) {
+			s.Conditions = append(s.Conditions, *c)
 		}
 	}
-	for _, c := range old.Conditions {
-		if c.Type == corev1.PodResizePending || c.Type == corev1.PodResizeInProgress {
+	for i := range old.Conditions {
+		if c := &old.Conditions[i]; c.Type == corev1.PodResizePending || c.Type == corev1.PodResizeInProgress {
+			s.Conditions = append(s.Conditions, *c)
 			if pod.Generation == 0 {
-				c.ObservedGeneration = 0
+				s.Conditions[len(s.Conditions)-1].ObservedGeneration = 0
 			}
-			s.Conditions = append(s.Conditions, c)
 		}
 	}
 	if i := conditionIndex(old.Conditions, corev1.DisruptionTarget); i >= 0 {
@@ -192,54 +205,120 @@ func generateStatus(pod *corev1.Pod, old *corev1.PodStatus, x *lookup, now time.
 		}
 	}
 	// The condition generators read the previous conditions from the cached status.
-	tmp.Status.InitContainerStatuses, tmp.Status.ContainerStatuses = s.InitContainerStatuses, s.ContainerStatuses
-	oldPod := *pod
-	oldPod.Status = *old
-	s.Conditions = append(s.Conditions, PodReadyToStartContainersCondition(&oldPod, v, opts))
-	s.Conditions = append(s.Conditions, InitializedCondition(&tmp, s.Phase, opts))
-	s.Conditions = append(s.Conditions, ReadyConditionWith(&tmp, s.Conditions, s.Phase, opts))
-	s.Conditions = append(s.Conditions, ContainersReadyCondition(&tmp, s.Phase, opts))
+	s.Conditions = append(s.Conditions, PodReadyToStartContainersCondition(oldPod, v, opts))
+	s.Conditions = append(s.Conditions, initializedCondition(oldPod, ix.initFirst(), s.Phase, opts))
+	s.Conditions = appendReadyConditions(s.Conditions, oldPod, ix.initFirst(), s.Phase, opts)
 	s.Conditions = append(s.Conditions, corev1.PodCondition{
 		Type:               corev1.PodScheduled,
-		ObservedGeneration: observedGeneration(&oldPod, corev1.PodScheduled, opts),
+		ObservedGeneration: observedGeneration(oldPod, corev1.PodScheduled, opts),
 		Status:             corev1.ConditionTrue,
 	})
-	if opts.Features.Resolve().RestartAllContainersOnContainerExits && restart.AllContainersCouldRestart(&pod.Spec) {
-		cond, _ := AllContainersRestartingCondition(&oldPod, x.v, s.Phase, opts)
+	if restartAllContainersOnExits(opts) && restart.AllContainersCouldRestart(&pod.Spec) {
+		cond, _ := AllContainersRestartingCondition(oldPod, x.v, s.Phase, opts)
 		s.Conditions = append(s.Conditions, cond)
 	}
-	setHostIPs(pod, v, &s)
-	return s
+	setHostIPs(pod, v, s)
+}
+
+// numTimedTypes is the number of condition types whose transition time the status
+// manager sets (timedType).
+const numTimedTypes = 7
+
+// timedType numbers the condition types whose transition time the status manager
+// sets, -1 for the others.
+func timedType(t corev1.PodConditionType) int {
+	switch t {
+	case corev1.ContainersReady:
+		return 0
+	case corev1.PodReady:
+		return 1
+	case corev1.PodInitialized:
+		return 2
+	case corev1.PodReadyToStartContainers:
+		return 3
+	case corev1.PodScheduled:
+		return 4
+	case corev1.DisruptionTarget:
+		return 5
+	case corev1.AllContainersRestarting:
+		return 6
+	}
+	return -1
+}
+
+// sameShort is a == b for a condition status ("True", "False", "Unknown"): strings of
+// 4 to 8 bytes compare as two overlapping words, without a call.
+func sameShort(a, b string) bool {
+	n := len(a)
+	if n != len(b) {
+		return false
+	}
+	if n < 4 || n > 8 {
+		return a == b
+	}
+	return le32(a) == le32(b) && le32(a[n-4:]) == le32(b[n-4:])
+}
+
+// le32 reads the first 4 bytes of s, little-endian (the compiler makes it one load).
+func le32(s string) uint32 {
+	_ = s[3]
+	return uint32(s[0]) | uint32(s[1])<<8 | uint32(s[2])<<16 | uint32(s[3])<<24
+}
+
+// withStatus returns pod with status as its status: pod itself when status is
+// pod.Status, else a copy.
+func withStatus(pod *corev1.Pod, status *corev1.PodStatus) *corev1.Pod {
+	if status == &pod.Status {
+		return pod
+	}
+	p := *pod
+	p.Status = *status
+	return &p
 }
 
 // storeStatus is what the status manager does to a generated status before it keeps
 // it (SetPodStatus, updateStatusInternal, normalizeStatus), old being the status it
 // held before.
 func storeStatus(pod *corev1.Pod, old, s *corev1.PodStatus, now time.Time, opts Options) {
-	if opts.Features.Resolve().PodObservedGenerationTracking {
+	if observedGenerationTracking(opts) {
 		s.ObservedGeneration = pod.Generation
 	}
-	nowT := metav1.NewTime(now)
+	// Times are set here already cut to whole seconds, as normalizeStatus will (see
+	// there), and so are the times of the other conditions.
+	nowT := rfc3339(metav1.NewTime(now))
+	// The first old condition of each type the status manager times, found in one
+	// pass (position+1; 0 for none).
+	var oldAt [numTimedTypes]int
+	for j := range old.Conditions {
+		if k := timedType(old.Conditions[j].Type); k >= 0 && oldAt[k] == 0 {
+			oldAt[k] = j + 1
+		}
+	}
+	var seen [numTimedTypes]bool
 	for i := range s.Conditions {
 		c := &s.Conditions[i]
-		switch c.Type {
-		case corev1.ContainersReady, corev1.PodReady, corev1.PodInitialized, corev1.PodReadyToStartContainers,
-			corev1.PodScheduled, corev1.DisruptionTarget, corev1.AllContainersRestarting:
-			if first := conditionIndex(s.Conditions, c.Type); first != i {
-				continue // the status manager updates the first of a type only
-			}
+		c.LastProbeTime = rfc3339(c.LastProbeTime)
+		k := timedType(c.Type)
+		if k < 0 || seen[k] {
+			// The status manager updates the first of a type only.
+			c.LastTransitionTime = rfc3339(c.LastTransitionTime)
+			continue
+		}
+		seen[k] = true
+		if j := oldAt[k] - 1; j >= 0 && sameShort(string(old.Conditions[j].Status), string(c.Status)) {
+			c.LastTransitionTime = rfc3339(old.Conditions[j].LastTransitionTime)
+		} else {
 			c.LastTransitionTime = nowT
-			if j := conditionIndex(old.Conditions, c.Type); j >= 0 && old.Conditions[j].Status == c.Status {
-				c.LastTransitionTime = old.Conditions[j].LastTransitionTime
-			}
 		}
 	}
 	if old.StartTime != nil && !old.StartTime.IsZero() {
-		t := *old.StartTime
+		t := rfc3339(*old.StartTime)
 		s.StartTime = &t
 	} else if s.StartTime.IsZero() {
 		t := nowT
 		s.StartTime = &t
+	} else {
+		*s.StartTime = rfc3339(*s.StartTime) // the status's own copy
 	}
 	if len(old.VolumeHealth) > 0 && len(s.VolumeHealth) == 0 {
 		s.VolumeHealth = append([]corev1.PodVolumeHealth(nil), old.VolumeHealth...)
@@ -255,24 +334,82 @@ func storeStatus(pod *corev1.Pod, old, s *corev1.PodStatus, now time.Time, opts 
 func convertAll(pod *corev1.Pod, old *corev1.PodStatus, x *lookup, withResources bool, opts Options) (init, regular, eph []corev1.ContainerStatus, restarting bool) {
 	restarting = restartingAll(pod, old, x, opts)
 	hasInit := len(pod.Spec.InitContainers) > 0
-	regular = convertStatuses(pod, x, old.ContainerStatuses, pod.Spec.Containers, KindContainer, hasInit, restarting, withResources, opts)
-	init = convertStatuses(pod, x, old.InitContainerStatuses, pod.Spec.InitContainers, KindInitContainer, hasInit, restarting, withResources, opts)
+	// The three lists share one allocation (each capped at its length), and so do
+	// their states and resources.
+	nr, ni, ne := len(pod.Spec.Containers), len(pod.Spec.InitContainers), len(pod.Spec.EphemeralContainers)
+	all := make([]corev1.ContainerStatus, nr+ni+ne)
+	cv := converter{left: nr + ni + ne}
+	regular = cv.convert(all[:nr:nr], pod, x, old.ContainerStatuses, pod.Spec.Containers, KindContainer, hasInit, restarting, withResources, opts)
+	init = cv.convert(all[nr:nr+ni:nr+ni], pod, x, old.InitContainerStatuses, pod.Spec.InitContainers, KindInitContainer, hasInit, restarting, withResources, opts)
 	var ecs []corev1.Container
-	if n := len(pod.Spec.EphemeralContainers); n > 0 {
-		ecs = make([]corev1.Container, n)
+	if ne > 0 {
+		ecs = make([]corev1.Container, ne)
 		for i := range pod.Spec.EphemeralContainers {
 			ecs[i] = corev1.Container(pod.Spec.EphemeralContainers[i].EphemeralContainerCommon)
 		}
 	}
-	eph = convertStatuses(pod, x, old.EphemeralContainerStatuses, ecs, KindEphemeralContainer, hasInit, restarting, withResources, opts)
+	eph = cv.convert(all[nr+ni:], pod, x, old.EphemeralContainerStatuses, ecs, KindEphemeralContainer, hasInit, restarting, withResources, opts)
 	return init, regular, eph, restarting
+}
+
+// convertStatuses is convertToAPIContainerStatuses for one kind of container.
+func convertStatuses(pod *corev1.Pod, x *lookup, previous []corev1.ContainerStatus, containers []corev1.Container, kind ContainerKind, hasInit, restarting, withResources bool, opts Options) []corev1.ContainerStatus {
+	cv := converter{left: len(containers)}
+	return cv.convert(make([]corev1.ContainerStatus, len(containers)), pod, x, previous, containers, kind, hasInit, restarting, withResources, opts)
+}
+
+// converter converts the container statuses of a pod, kind after kind, allocating
+// their states and resources in a few slabs: a kind of state, or the resources, is
+// allocated the first time one is needed for every container left (left).
+type converter struct {
+	left       int
+	running    []corev1.ContainerStateRunning
+	terminated []corev1.ContainerStateTerminated
+	waiting    []corev1.ContainerStateWaiting
+	resources  []corev1.ResourceRequirements
+}
+
+func (a *converter) newRunning() *corev1.ContainerStateRunning {
+	if len(a.running) == 0 {
+		a.running = make([]corev1.ContainerStateRunning, max(a.left, 1))
+	}
+	r := &a.running[0]
+	a.running = a.running[1:]
+	return r
+}
+
+func (a *converter) newTerminated() *corev1.ContainerStateTerminated {
+	if len(a.terminated) == 0 {
+		a.terminated = make([]corev1.ContainerStateTerminated, max(a.left, 1))
+	}
+	t := &a.terminated[0]
+	a.terminated = a.terminated[1:]
+	return t
+}
+
+func (a *converter) newWaiting() *corev1.ContainerStateWaiting {
+	if len(a.waiting) == 0 {
+		a.waiting = make([]corev1.ContainerStateWaiting, max(a.left, 1))
+	}
+	w := &a.waiting[0]
+	a.waiting = a.waiting[1:]
+	return w
+}
+
+func (a *converter) newResources() *corev1.ResourceRequirements {
+	if len(a.resources) == 0 {
+		a.resources = make([]corev1.ResourceRequirements, max(a.left, 1))
+	}
+	r := &a.resources[0]
+	a.resources = a.resources[1:]
+	return r
 }
 
 // restartingAll is kubecontainer.ShouldAllContainersRestart as the kubelet asks it
 // (only with the RestartAllContainersOnContainerExits gate on), with old as the API
 // status. Without any RestartAllContainers rule only the condition can say so.
 func restartingAll(pod *corev1.Pod, old *corev1.PodStatus, x *lookup, opts Options) bool {
-	if !opts.Features.Resolve().RestartAllContainersOnContainerExits {
+	if !restartAllContainersOnExits(opts) {
 		return false
 	}
 	if !restart.AllContainersCouldRestart(&pod.Spec) {
@@ -283,32 +420,25 @@ func restartingAll(pod *corev1.Pod, old *corev1.PodStatus, x *lookup, opts Optio
 		}
 		return false
 	}
-	oldPod := *pod
-	oldPod.Status = *old
-	return restart.ShouldAllContainersRestart(&oldPod, x.v)
+	return restart.ShouldAllContainersRestart(withStatus(pod, old), x.v)
 }
 
 // resolvedPhase is getPhase over tmp (the pod with its new container statuses)
 // followed by generateAPIPodStatus's post-processing against the original pod.
-func resolvedPhase(pod, tmp *corev1.Pod, old *corev1.PodStatus, x *lookup, now time.Time, podIsTerminal bool, opts Options) PhaseStatus {
+func resolvedPhase(pod, oldPod *corev1.Pod, ix *statusIndexes, old *corev1.PodStatus, x *lookup, now time.Time, podIsTerminal bool, opts Options) PhaseStatus {
 	initialized := anyActiveRegularContainer(pod, x)
-	phase := Phase(tmp, PhaseOptions{Options: opts, PodHasInitialized: &initialized, PodIsTerminal: podIsTerminal})
-	return ResolvePhase(pod, phase, now, PhaseOptions{Options: opts, OldStatus: old})
+	// getPhase reads the new container statuses (ix) and, of the rest of the pod, the
+	// spec and the annotations (podHasInitialized is given).
+	p := phase(oldPod, ix.regularFirst(), PhaseOptions{Options: opts, PodHasInitialized: &initialized, PodIsTerminal: podIsTerminal})
+	return ResolvePhase(pod, p, now, PhaseOptions{Options: opts, OldStatus: old})
 }
 
 // nextPhase is the phase of the next status and whether the pod is restarting all
 // its containers, without the rest of the status.
 func nextPhase(pod *corev1.Pod, v *restart.View, x *lookup, now time.Time, opts Options) (corev1.PodPhase, bool) {
 	init, regular, _, restarting := convertAll(pod, &pod.Status, x, false, opts)
-	tmp := *pod
-	tmp.Status = corev1.PodStatus{
-		Phase:                 pod.Status.Phase,
-		Conditions:            pod.Status.Conditions,
-		InitContainerStatuses: init,
-		ContainerStatuses:     regular,
-		StartTime:             pod.Status.StartTime,
-	}
-	return resolvedPhase(pod, &tmp, &pod.Status, x, now, false, opts).Phase, restarting
+	ix := statusIndexesOf(init, regular)
+	return resolvedPhase(pod, pod, &ix, &pod.Status, x, now, false, opts).Phase, restarting
 }
 
 // conditionByKubelet is kubetypes.PodConditionByKubelet.
@@ -318,9 +448,9 @@ func conditionByKubelet(t corev1.PodConditionType, opts Options) bool {
 		corev1.PodResizeInProgress, corev1.PodResizePending:
 		return true
 	case corev1.PodReadyToStartContainers:
-		return opts.Features.Resolve().PodReadyToStartContainersCondition
+		return readyToStartContainersCondition(opts)
 	case corev1.AllContainersRestarting:
-		return opts.Features.Resolve().RestartAllContainersOnContainerExits
+		return restartAllContainersOnExits(opts)
 	}
 	return false
 }
@@ -340,15 +470,25 @@ func podIPs(n *restart.SandboxNetwork, hostIPs []string, old *corev1.PodStatus) 
 	if n == nil {
 		return nil
 	}
-	var ipBuf [8]netip.Addr
-	var rawBuf [8]string
-	ips, raw := ipBuf[:0], rawBuf[:0]
+	// An IP in canonical dotted-decimal form (the common case) is taken as written
+	// without parsing; others are parsed as the kubelet does.
+	type parsed struct {
+		v4, canonical bool
+		ip            netip.Addr
+		raw           string
+	}
+	var buf [8]parsed
+	ips := buf[:0]
 	add := func(s string) bool {
+		if isCanonicalIPv4(s) {
+			ips = append(ips, parsed{v4: true, canonical: true, raw: s})
+			return true
+		}
 		ip, ok := parseIPSloppy(s)
 		if !ok {
 			return false
 		}
-		ips, raw = append(ips, ip), append(raw, s)
+		ips = append(ips, parsed{v4: ip.Is4(), ip: ip, raw: s})
 		return true
 	}
 	if n.IP != "" && !add(n.IP) {
@@ -368,20 +508,54 @@ func podIPs(n *restart.SandboxNetwork, hostIPs []string, old *corev1.PodStatus) 
 	} else {
 		primary = old.HostIP
 	}
+	// The node is IPv4 unless its IP parses as IPv6, which takes a colon.
 	nodeV4 := true
-	if ip, ok := parseIPSloppy(primary); ok && !ip.Is4() {
-		nodeV4 = false
+	if strings.IndexByte(primary, ':') >= 0 {
+		if ip, ok := parseIPSloppy(primary); ok && !ip.Is4() {
+			nodeV4 = false
+		}
 	}
 	out := make([]corev1.PodIP, 0, 2)
 	for _, wantV4 := range [2]bool{nodeV4, !nodeV4} {
 		for i := range ips {
-			if ips[i].Is4() == wantV4 {
-				out = append(out, corev1.PodIP{IP: canonicalIP(ips[i], raw[i])})
+			if ips[i].v4 == wantV4 {
+				text := ips[i].raw
+				if !ips[i].canonical {
+					text = canonicalIP(ips[i].ip, text)
+				}
+				out = append(out, corev1.PodIP{IP: text})
 				break
 			}
 		}
 	}
 	return out
+}
+
+// isCanonicalIPv4 reports whether s is an IPv4 address in the form net.IP.String
+// renders: four decimal octets of at most 255, without leading zeros.
+func isCanonicalIPv4(s string) bool {
+	n := len(s)
+	if n < len("0.0.0.0") || n > len("255.255.255.255") {
+		return false
+	}
+	i := 0
+	for part := range 4 {
+		if part > 0 {
+			if i >= n || s[i] != '.' {
+				return false
+			}
+			i++
+		}
+		start, v := i, 0
+		for i < n && s[i]-'0' <= 9 {
+			v = v*10 + int(s[i]-'0')
+			i++
+		}
+		if d := i - start; d == 0 || d > 3 || v > 255 || d > 1 && s[start] == '0' {
+			return false
+		}
+	}
+	return i == n
 }
 
 // parseIPSloppy parses an IP as k8s.io/utils/net.ParseIPSloppy does (IPv4 octets may
@@ -476,8 +650,12 @@ func setHostIPs(pod *corev1.Pod, v *restart.View, s *corev1.PodStatus) {
 	}
 }
 
-// convertStatuses is convertToAPIContainerStatuses for one kind of container.
-func convertStatuses(pod *corev1.Pod, x *lookup, previous []corev1.ContainerStatus, containers []corev1.Container, kind ContainerKind, hasInit, restarting, withResources bool, opts Options) []corev1.ContainerStatus {
+// convert is convertToAPIContainerStatuses for one kind of container, into out (zero,
+// one per container).
+func (cv *converter) convert(out []corev1.ContainerStatus, pod *corev1.Pod, x *lookup, previous []corev1.ContainerStatus, containers []corev1.Container, kind ContainerKind, hasInit, restarting, withResources bool, opts Options) []corev1.ContainerStatus {
+	if len(containers) == 0 {
+		return out
+	}
 	g := opts.Features.Resolve()
 	rac := g.RestartAllContainersOnContainerExits
 	defaultReason := ReasonContainerCreating
@@ -487,52 +665,47 @@ func convertStatuses(pod *corev1.Pod, x *lookup, previous []corev1.ContainerStat
 	// The previous status of a name is the last one with that name.
 	previousByName := byname.Statuses(previous)
 	oldOf := func(name string) (*corev1.ContainerStatus, bool) {
-		st := previousByName.LastEntry(name)
+		st := byname.LastStatus(&previousByName, name)
 		return st, st != nil
 	}
 
-	out := make([]corev1.ContainerStatus, len(containers))
-	var slab []corev1.ResourceRequirements // the statuses' resources, allocated together
+	// The newest instance of each container, looked up once for both loops.
+	var newestBuf [32]int32
+	newestAt := newestBuf[:0]
+	if len(containers) > len(newestBuf) {
+		newestAt = make([]int32, 0, len(containers))
+	}
 	for i := range containers {
 		c := &containers[i]
 		st := &out[i]
 		old, found := oldOf(c.Name)
-		if x.names.First(c.Name) < 0 {
-			*st = statusWithoutInstance(pod, c, old, defaultReason, rac && restarting)
+		first := x.first(c.Name)
+		newestAt = append(newestAt, int32(first))
+		if first < 0 {
+			statusWithoutInstance(st, pod, c, old, defaultReason, rac && restarting, cv)
+			cv.left--
 			continue
 		}
-		// The two newest instances.
-		seen := 0
-		for j := range x.all(c.Name) {
-			inst := &x.v.Instances[j]
-			conv := convertInstance(inst, old, restarting, rac)
-			if !g.ChangeContainerStatusOnKubeletRestart && inst.State.Kubelet() == restart.StateRunning && found && old.Started != nil {
-				// The prober replaces the flag of init and regular containers; only
-				// ephemeral ones keep a copy.
-				conv.Started = old.Started
-				if kind == KindEphemeralContainer {
-					b := *old.Started
-					conv.Started = &b
-				}
-			}
-			if withResources && g.InPlacePodVerticalScaling {
-				if len(slab) == 0 {
-					slab = make([]corev1.ResourceRequirements, len(containers))
-				}
-				conv.Resources = statusResources(&slab[0], c, inst, &conv, old)
-				slab = slab[1:]
-				conv.AllocatedResources = c.Resources.Requests
-			}
-			if seen == 0 {
-				*st = conv
-			} else {
-				st.LastTerminationState = conv.State
-			}
-			seen++
-			if seen == 2 {
-				break
+		// The newest instance gives the status, the one before its last state.
+		inst := &x.v.Instances[first]
+		convertInstance(st, inst, old, restarting, rac, cv)
+		if !g.ChangeContainerStatusOnKubeletRestart && inst.State.Kubelet() == restart.StateRunning && found && old.Started != nil {
+			// The prober replaces the flag of init and regular containers; only
+			// ephemeral ones keep a copy.
+			st.Started = old.Started
+			if kind == KindEphemeralContainer {
+				b := *old.Started
+				st.Started = &b
 			}
 		}
+		if withResources && g.InPlacePodVerticalScaling {
+			st.Resources = statusResources(cv.newResources(), c, inst, st, old)
+			st.AllocatedResources = c.Resources.Requests
+		}
+		if j := x.next(first, c.Name); j >= 0 {
+			st.LastTerminationState = instanceState(&x.v.Instances[j], old, restarting, rac, cv)
+		}
+		cv.left--
 	}
 
 	// Containers whose last start failed show why, if they are to be restarted.
@@ -550,7 +723,10 @@ func convertStatuses(pod *corev1.Pod, x *lookup, previous []corev1.ContainerStat
 	for i := range containers {
 		c := &containers[i]
 		st := &out[i]
-		newest := x.newest(c.Name)
+		var newest *restart.Instance
+		if j := newestAt[i]; j >= 0 {
+			newest = &x.v.Instances[j]
+		}
 		if kind == KindInitContainer {
 			if newest != nil && newest.State.Kubelet() == restart.StateExited && newest.ExitCode == 0 {
 				continue
@@ -571,7 +747,7 @@ func convertStatuses(pod *corev1.Pod, x *lookup, previous []corev1.ContainerStat
 	}
 
 	if kind != KindInitContainer {
-		slices.SortStableFunc(out, byName)
+		sortByName(out)
 	}
 	return out
 }
@@ -581,22 +757,24 @@ func convertStatuses(pod *corev1.Pod, x *lookup, previous []corev1.ContainerStat
 // restart count and last termination; a container removed to restart all containers
 // is waiting with reason RestartingAllContainers, and one that vanished while running
 // gets a ContainerStatusUnknown last termination.
-func statusWithoutInstance(pod *corev1.Pod, c *corev1.Container, old *corev1.ContainerStatus, defaultReason string, restartingAll bool) corev1.ContainerStatus {
+func statusWithoutInstance(st *corev1.ContainerStatus, pod *corev1.Pod, c *corev1.Container, old *corev1.ContainerStatus, defaultReason string, restartingAll bool, states *converter) {
 	if old != nil && old.State.Terminated != nil {
-		st := *old.DeepCopy()
+		old.DeepCopyInto(st)
 		if restartingAll {
 			st.State = corev1.ContainerState{Waiting: &corev1.ContainerStateWaiting{Reason: restart.ReasonRestartingAllContainers, Message: msgRestartAllRemoved}}
 			st.LastTerminationState.Terminated = &corev1.ContainerStateTerminated{Reason: restart.ReasonRestartingAllContainers, Message: msgRestartAllRemoved, ExitCode: 137}
 			st.RestartCount = old.RestartCount + 1
 		}
-		return st
+		return
 	}
-	st := corev1.ContainerStatus{Name: c.Name, Image: c.Image, State: corev1.ContainerState{Waiting: &corev1.ContainerStateWaiting{Reason: defaultReason}}}
+	w := states.newWaiting()
+	w.Reason = defaultReason
+	*st = corev1.ContainerStatus{Name: c.Name, Image: c.Image, State: corev1.ContainerState{Waiting: w}}
 	if old == nil {
-		return st
+		return
 	}
 	st.RestartCount = old.RestartCount
-	st.LastTerminationState = *old.LastTerminationState.DeepCopy()
+	old.LastTerminationState.DeepCopyInto(&st.LastTerminationState)
 	switch {
 	case restartingAll && old.State.Waiting == nil:
 		st.State = corev1.ContainerState{Waiting: &corev1.ContainerStateWaiting{Reason: restart.ReasonRestartingAllContainers, Message: msgRestartAllRemoved}}
@@ -608,18 +786,15 @@ func statusWithoutInstance(pod *corev1.Pod, c *corev1.Container, old *corev1.Con
 			st.RestartCount++
 		}
 	}
-	return st
 }
 
-// convertInstance is convertContainerStatus.
-func convertInstance(inst *restart.Instance, old *corev1.ContainerStatus, restarting, rac bool) corev1.ContainerStatus {
-	st := corev1.ContainerStatus{
-		Name:         inst.Name,
-		RestartCount: inst.RestartCount,
-		Image:        inst.Image,
-		ImageID:      inst.ImageID,
-		ContainerID:  inst.ID,
-	}
+// convertInstance is convertContainerStatus, into st (zero).
+func convertInstance(st *corev1.ContainerStatus, inst *restart.Instance, old *corev1.ContainerStatus, restarting, rac bool, states *converter) {
+	st.Name = inst.Name
+	st.RestartCount = inst.RestartCount
+	st.Image = inst.Image
+	st.ImageID = inst.ImageID
+	st.ContainerID = inst.ID
 	if old != nil {
 		st.VolumeMounts = append([]corev1.VolumeMountStatus(nil), old.VolumeMounts...)
 		if rac {
@@ -633,16 +808,27 @@ func convertInstance(inst *restart.Instance, old *corev1.ContainerStatus, restar
 			}
 		}
 	}
+	st.State = instanceState(inst, old, restarting, rac, states)
 	switch state := inst.State.Kubelet(); {
 	case state == restart.StateRunning:
-		st.State.Running = &corev1.ContainerStateRunning{StartedAt: metav1.NewTime(inst.StartedAt)}
 		if rac && old != nil && old.State.Terminated != nil && old.RestartCount >= inst.RestartCount {
 			st.RestartCount = old.RestartCount + 1
 		}
-	case state == restart.StateCreated:
-		st.State.Waiting = &corev1.ContainerStateWaiting{}
+	case state != restart.StateCreated && state != restart.StateExited && old != nil && old.State.Running != nil:
+		st.RestartCount = old.RestartCount + 1
+	}
+}
+
+// instanceState is the state convertContainerStatus gives an instance.
+func instanceState(inst *restart.Instance, old *corev1.ContainerStatus, restarting, rac bool, states *converter) corev1.ContainerState {
+	switch state := inst.State.Kubelet(); {
+	case state == restart.StateRunning:
+		r := states.newRunning()
+		r.StartedAt = metav1.NewTime(inst.StartedAt)
+		return corev1.ContainerState{Running: r}
 	case state == restart.StateExited:
-		st.State.Terminated = &corev1.ContainerStateTerminated{
+		t := states.newTerminated()
+		*t = corev1.ContainerStateTerminated{
 			ExitCode:    inst.ExitCode,
 			Reason:      inst.Reason,
 			Message:     inst.Message,
@@ -650,17 +836,18 @@ func convertInstance(inst *restart.Instance, old *corev1.ContainerStatus, restar
 			FinishedAt:  metav1.NewTime(inst.FinishedAt),
 			ContainerID: inst.ID,
 		}
-	case old != nil && old.State.Running != nil:
+		return corev1.ContainerState{Terminated: t}
+	case state != restart.StateCreated && old != nil && old.State.Running != nil:
 		reason := ReasonContainerStatusUnknown
 		if rac && restarting {
 			reason = restart.ReasonRestartingAllContainers
 		}
-		st.State.Terminated = &corev1.ContainerStateTerminated{Reason: reason, Message: msgUnknownTerminated, ExitCode: 137}
-		st.RestartCount = old.RestartCount + 1
-	default:
-		st.State.Waiting = &corev1.ContainerStateWaiting{}
+		t := states.newTerminated()
+		*t = corev1.ContainerStateTerminated{Reason: reason, Message: msgUnknownTerminated, ExitCode: 137}
+		return corev1.ContainerState{Terminated: t}
 	}
-	return st
+	// Created, or unknown without a running status before.
+	return corev1.ContainerState{Waiting: states.newWaiting()}
 }
 
 // statusResources is convertContainerStatusResources without runtime-reported
@@ -717,13 +904,13 @@ func identicalQuantity(a, b resource.Quantity) bool {
 // updateProbeStatus is the prober manager's UpdatePodStatus: started and ready from
 // the probe results of the instance a status shows. The kubelet is taken to have been
 // running since before every container started.
-func updateProbeStatus(pod *corev1.Pod, x *lookup, s *corev1.PodStatus, opts Options) {
+func updateProbeStatus(pod *corev1.Pod, x *lookup, regular, init []corev1.ContainerStatus, opts Options) {
 	keepStarted := !opts.Features.Resolve().ChangeContainerStatusOnKubeletRestart
 	probes := func(st *corev1.ContainerStatus) *restart.Instance {
 		if st.ContainerID == "" {
 			return nil
 		}
-		for j := range x.all(st.Name) {
+		for j := x.first(st.Name); j >= 0; j = x.next(j, st.Name) {
 			if x.v.Instances[j].ID == st.ContainerID {
 				return &x.v.Instances[j]
 			}
@@ -751,14 +938,13 @@ func updateProbeStatus(pod *corev1.Pod, x *lookup, s *corev1.PodStatus, opts Opt
 		}
 		return c == nil || c.ReadinessProbe == nil
 	}
-	flags := make([]bool, len(s.ContainerStatuses)+len(s.InitContainerStatuses)) // one allocation for every started flag
+	flags := make([]bool, len(regular)+len(init)) // one allocation for every started flag
 	// Regular statuses are sorted by name; their specs are looked up by name, the
 	// first match winning, in time linear in the pod.
 	specs := byname.Containers(pod.Spec.Containers)
-	specOf := specs.FirstEntry
-	for i := range s.ContainerStatuses {
-		st := &s.ContainerStatuses[i]
-		c := specOf(st.Name)
+	for i := range regular {
+		st := &regular[i]
+		c := byname.FirstContainer(&specs, st.Name)
 		inst := probes(st)
 		b := &flags[i]
 		*b = started(st, c, inst)
@@ -768,17 +954,17 @@ func updateProbeStatus(pod *corev1.Pod, x *lookup, s *corev1.PodStatus, opts Opt
 		}
 	}
 	inits := byname.Containers(pod.Spec.InitContainers)
-	for i := range s.InitContainerStatuses {
-		st := &s.InitContainerStatuses[i]
+	for i := range init {
+		st := &init[i]
 		// Init statuses are in spec order.
 		var c *corev1.Container
 		if i < len(pod.Spec.InitContainers) && pod.Spec.InitContainers[i].Name == st.Name {
 			c = &pod.Spec.InitContainers[i]
 		} else {
-			c = inits.FirstEntry(st.Name)
+			c = byname.FirstContainer(&inits, st.Name)
 		}
 		inst := probes(st)
-		b := &flags[len(s.ContainerStatuses)+i]
+		b := &flags[len(regular)+i]
 		*b = started(st, c, inst)
 		st.Started = b
 		if i >= len(pod.Spec.InitContainers) || pod.Spec.InitContainers[i].Name != st.Name {
@@ -796,8 +982,9 @@ func updateProbeStatus(pod *corev1.Pod, x *lookup, s *corev1.PodStatus, opts Opt
 	}
 }
 
-// normalizeStatus is the status manager's normalizeStatus: timestamps to whole seconds,
-// termination messages cut to their share of 12 KiB, statuses sorted.
+// normalizeStatus is the status manager's normalizeStatus for the container statuses
+// (storeStatus does the rest): timestamps to whole seconds, termination messages cut
+// to their share of 12 KiB, statuses sorted.
 func normalizeStatus(pod *corev1.Pod, s *corev1.PodStatus) {
 	per := maxTerminationMessageBytes
 	if n := len(pod.Spec.Containers) + len(pod.Spec.InitContainers) + len(pod.Spec.EphemeralContainers); n > 0 {
@@ -815,41 +1002,55 @@ func normalizeStatus(pod *corev1.Pod, s *corev1.PodStatus) {
 			}
 		}
 	}
-	if s.StartTime != nil {
-		// The start time is the status's own copy.
-		*s.StartTime = rfc3339(*s.StartTime)
-	}
-	for i := range s.Conditions {
-		s.Conditions[i].LastProbeTime = rfc3339(s.Conditions[i].LastProbeTime)
-		s.Conditions[i].LastTransitionTime = rfc3339(s.Conditions[i].LastTransitionTime)
-	}
+	// The start time and the conditions' times were cut by storeStatus, its only
+	// caller, as it set them.
 	for _, list := range [...][]corev1.ContainerStatus{s.ContainerStatuses, s.InitContainerStatuses, s.EphemeralContainerStatuses} {
 		for i := range list {
 			state(&list[i].State)
 			state(&list[i].LastTerminationState)
 		}
 	}
-	slices.SortStableFunc(s.ContainerStatuses, byName)
-	slices.SortStableFunc(s.EphemeralContainerStatuses, byName)
+	sortByName(s.ContainerStatuses)
+	sortByName(s.EphemeralContainerStatuses)
 }
 
 func byName(a, b corev1.ContainerStatus) int { return strings.Compare(a.Name, b.Name) }
 
-// rfc3339 is metav1.Time.Rfc3339Copy, with a fast path for UTC times.
-func rfc3339(t metav1.Time) metav1.Time {
-	if t.IsZero() {
-		return metav1.Time{}
+// sortByName sorts statuses by name, stably, in one pass when they already are.
+func sortByName(list []corev1.ContainerStatus) {
+	for i := 1; i < len(list); i++ {
+		if list[i].Name < list[i-1].Name {
+			slices.SortStableFunc(list, byName)
+			return
+		}
 	}
+}
+
+// rfc3339 is metav1.Time.Rfc3339Copy, with a fast path for UTC times from year 1
+// (where truncating to the second is subtracting the nanoseconds).
+func rfc3339(t metav1.Time) metav1.Time {
+	if t.Time.IsZero() {
+		return metav1.Time{} // inlined: no call for the many unset times
+	}
+	return rfc3339NonZero(t)
+}
+
+func rfc3339NonZero(t metav1.Time) metav1.Time {
 	if t.Location() == time.UTC {
-		if u := t.Unix(); u >= minRFC3339Unix && u <= maxRFC3339Unix {
-			return metav1.Time{Time: t.Truncate(time.Second)}
+		if u := t.Unix(); u >= minFastRFC3339Unix && u <= maxRFC3339Unix {
+			if ns := t.Nanosecond(); ns != 0 {
+				t.Time = t.Add(-time.Duration(ns))
+			}
+			// UTC drops a monotonic reading, as Truncate does, and keeps the
+			// location.
+			return metav1.Time{Time: t.UTC()}
 		}
 	}
 	return t.Rfc3339Copy()
 }
 
-// The instants RFC 3339 can render (years 0000 to 9999).
+// The instants of the fast path: years 0001 to 9999 (RFC 3339 renders from 0000).
 var (
-	minRFC3339Unix = time.Date(0, 1, 1, 0, 0, 0, 0, time.UTC).Unix()
-	maxRFC3339Unix = time.Date(9999, 12, 31, 23, 59, 59, 0, time.UTC).Unix()
+	minFastRFC3339Unix = time.Date(1, 1, 1, 0, 0, 0, 0, time.UTC).Unix()
+	maxRFC3339Unix     = time.Date(9999, 12, 31, 23, 59, 59, 0, time.UTC).Unix()
 )

@@ -1,6 +1,8 @@
 package lifecycle
 
 import (
+	"math/rand/v2"
+	"net/netip"
 	"strings"
 	"testing"
 	"time"
@@ -236,14 +238,6 @@ func TestConvertToAPIContainerStatuses(t *testing.T) {
 	}
 }
 
-// fakeProber is upstream's probetest.FakeManager, which Test_generateAPIPodStatus uses:
-// every regular container status is ready, nothing else is touched.
-func fakeProber(_ *corev1.Pod, _ *lookup, s *corev1.PodStatus, _ Options) {
-	for i := range s.ContainerStatuses {
-		s.ContainerStatuses[i].Ready = true
-	}
-}
-
 // The cases of upstream's Test_generateAPIPodStatus that do not exercise pod-level
 // resize status (which is not modelled), run against the unexported generator with the
 // same fake prober and node IPs.
@@ -404,7 +398,8 @@ func TestGenerateAPIPodStatus(t *testing.T) {
 			v := tc.view
 			v.HostIPs = hostIPs
 			x := newLookup(&v)
-			got := generateStatus(tc.pod, &tc.previous, &x, now.Time, tc.terminal, fakeProber, Options{})
+			var got corev1.PodStatus
+			generateStatus(&got, tc.pod, &tc.previous, &x, now.Time, tc.terminal, fakeAllReadyProber, Options{})
 			want := tc.want
 			want.HostIP, want.HostIPs = "127.0.0.1", []corev1.HostIP{{IP: "127.0.0.1"}, {IP: "::1"}}
 			if !apiequality.Semantic.DeepEqual(want, got) {
@@ -682,5 +677,70 @@ func TestNextStatusPodIPs(t *testing.T) {
 			assert.Equal(t, tc.want, got)
 			assert.Equal(t, tc.want[0], s.PodIP)
 		})
+	}
+}
+
+// TestRFC3339MatchesRfc3339Copy: the fast path truncates as Rfc3339Copy does, and
+// drops a monotonic reading, for times around the fast path's bounds, in UTC and
+// elsewhere.
+func TestRFC3339MatchesRfc3339Copy(t *testing.T) {
+	zone := time.FixedZone("X", 5*3600+1800)
+	base := []time.Time{
+		time.Now(), // with a monotonic reading
+		time.Date(2026, 1, 1, 10, 0, 0, 0, time.UTC),
+		time.Date(2026, 1, 1, 10, 0, 0, 999999999, time.UTC),
+		time.Date(1, 1, 1, 0, 0, 0, 1, time.UTC),
+		time.Date(0, 12, 31, 23, 59, 59, 500, time.UTC),
+		time.Date(9999, 12, 31, 23, 59, 59, 999, time.UTC),
+		time.Date(10000, 1, 1, 0, 0, 0, 5, time.UTC),
+		time.Date(1969, 12, 31, 23, 59, 59, 123, time.UTC),
+		time.Date(2026, 6, 1, 12, 0, 0, 42, zone),
+	}
+	for _, b := range base {
+		for _, tt := range []time.Time{b, b.UTC(), b.Round(0)} {
+			in := metav1.Time{Time: tt}
+			got, want := rfc3339(in), in.Rfc3339Copy()
+			if !got.Equal(&want) || got.Location().String() != want.Location().String() || got.String() != want.String() {
+				t.Errorf("rfc3339(%v) = %v, want %v", tt, got, want)
+			}
+		}
+	}
+	if got := rfc3339(metav1.Time{}); !got.IsZero() {
+		t.Errorf("zero time gave %v", got)
+	}
+}
+
+// TestIsCanonicalIPv4 checks the fast path of podIPs against parsing and rendering:
+// a string is canonical IPv4 exactly when it parses as IPv4 and renders as itself.
+func TestIsCanonicalIPv4(t *testing.T) {
+	cases := []string{"", "1.2.3.4", "10.244.1.23", "0.0.0.0", "255.255.255.255", "256.1.1.1", "01.2.3.4",
+		"1.2.3", "1.2.3.4.5", "1..2.3", ".1.2.3", "1.2.3.", "::1", "::ffff:1.2.3.4", "1.2.3.04", "a.b.c.d",
+		"1.2.3.4 ", "100.200.300.1", "10.0.0.10", "192.168.001.1"}
+	r := rand.New(rand.NewPCG(3, 4))
+	for range 20000 {
+		b := make([]byte, 1+r.IntN(15))
+		for i := range b {
+			b[i] = "0123456789.:a"[r.IntN(13)]
+		}
+		cases = append(cases, string(b))
+	}
+	for _, s := range cases {
+		ip, err := netip.ParseAddr(s)
+		want := err == nil && ip.Is4() && ip.String() == s
+		if got := isCanonicalIPv4(s); got != want {
+			t.Errorf("isCanonicalIPv4(%q) = %v, want %v", s, got, want)
+		}
+	}
+}
+
+// TestSameShort: the word comparison answers as ==.
+func TestSameShort(t *testing.T) {
+	words := []string{"", "T", "Tr", "Tru", "True", "Truf", "False", "Falsf", "Unknown", "Unknowm", "xnknown", "TrueTrue", "TrueTrux", "TrueTrueT", "ab", "ba"}
+	for _, a := range words {
+		for _, b := range words {
+			if got := sameShort(a, b); got != (a == b) {
+				t.Errorf("sameShort(%q, %q) = %v", a, b, got)
+			}
+		}
 	}
 }

@@ -1,7 +1,6 @@
 package lifecycle
 
 import (
-	"iter"
 	"strings"
 	"time"
 
@@ -224,18 +223,59 @@ type lookup struct {
 }
 
 func newLookup(v *restart.View) lookup {
-	return lookup{v: v, names: byname.New(v.Instances, func(i *restart.Instance) string { return i.Name })}
+	return lookup{v: v, names: byname.NewScanned(v.Instances, instanceName, scanInstances, scanInstancesBack)}
 }
 
-// all yields the indexes of the instances named name, newest first.
-func (x *lookup) all(name string) iter.Seq[int] { return x.names.All(name) }
+func instanceName(i *restart.Instance) string { return i.Name }
+
+// scanInstances and scanInstancesBack find a name in a short list of instances,
+// lengths first (see byname.NewScanned).
+func scanInstances(is []restart.Instance, from int, name string) int {
+	for i := from; i < len(is); i++ {
+		if byname.Same(is[i].Name, name) {
+			return i
+		}
+	}
+	return -1
+}
+
+func scanInstancesBack(is []restart.Instance, before int, name string) int {
+	for i := before - 1; i >= 0; i-- {
+		if byname.Same(is[i].Name, name) {
+			return i
+		}
+	}
+	return -1
+}
+
+// first and next walk the indexes of the instances named name, newest first:
+// for i := x.first(name); i >= 0; i = x.next(i, name). A short list is scanned in
+// place.
+func (x *lookup) first(name string) int {
+	if x.names.Short() {
+		return scanInstances(x.v.Instances, 0, name)
+	}
+	return x.names.First(name)
+}
+
+func (x *lookup) next(i int, name string) int {
+	if x.names.Short() {
+		return scanInstances(x.v.Instances, i+1, name)
+	}
+	return x.names.Next(i, name)
+}
 
 // newest returns the newest instance named name, or nil.
-func (x *lookup) newest(name string) *restart.Instance { return x.names.FirstEntry(name) }
+func (x *lookup) newest(name string) *restart.Instance {
+	if i := x.first(name); i >= 0 {
+		return &x.v.Instances[i]
+	}
+	return nil
+}
 
 // newestExited returns the newest exited instance named name, or nil.
 func (x *lookup) newestExited(name string) *restart.Instance {
-	for i := range x.all(name) {
+	for i := x.first(name); i >= 0; i = x.next(i, name) {
 		if x.v.Instances[i].State.Kubelet() == restart.StateExited {
 			return &x.v.Instances[i]
 		}
@@ -249,7 +289,7 @@ func (x *lookup) newestActive(name string) *restart.Instance {
 	if !ok {
 		return nil
 	}
-	for i := range x.all(name) {
+	for i := x.first(name); i >= 0; i = x.next(i, name) {
 		if inst := &x.v.Instances[i]; isActive(inst, id, ok) {
 			return inst
 		}

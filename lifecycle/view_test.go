@@ -1,7 +1,6 @@
 package lifecycle
 
 import (
-	"slices"
 	"strconv"
 	"testing"
 	"time"
@@ -153,7 +152,11 @@ func TestLookupMatchesScans(t *testing.T) {
 					active = inst
 				}
 			}
-			assert.Equal(t, all, slices.Collect(x.all(name)), "n=%d all(%s)", n, name)
+			var walked []int
+			for i := x.first(name); i >= 0; i = x.next(i, name) {
+				walked = append(walked, i)
+			}
+			assert.Equal(t, all, walked, "n=%d first/next(%s)", n, name)
 			assert.Same(t, newest, x.newest(name), "n=%d newest(%s)", n, name)
 			assert.Same(t, exited, x.newestExited(name), "n=%d newestExited(%s)", n, name)
 			assert.Same(t, active, x.newestActive(name), "n=%d newestActive(%s)", n, name)

@@ -55,13 +55,17 @@ func ExitedInstance(name string, t *corev1.ContainerStateTerminated) Instance {
 // Basis names the step of the kubelet's decision that settled it.
 type Basis uint8
 
-// The steps of ShouldContainerBeRestarted, in the order the kubelet takes them.
+// The steps of ShouldContainerBeRestarted, in the order the kubelet takes them, with
+// the two of its callers' (no pod, no such container) first.
 const (
 	// BasisNoPod: there is no pod (nil); nothing is restarted.
 	BasisNoPod Basis = iota
-	// BasisContainerNotFound: the pod spec has no container of that name.
+	// BasisContainerNotFound: the pod spec has no container of that name (and the
+	// pod is not being deleted).
 	BasisContainerNotFound
-	// BasisDeletion: the pod has a deletionTimestamp; nothing is restarted.
+	// BasisDeletion: the pod has a deletionTimestamp; nothing is restarted. The
+	// kubelet tests it first; [ShouldRestart] does too, before it looks the
+	// container up, so a pod being deleted gives this basis for any name.
 	BasisDeletion
 	// BasisNoInstance: the container has no instance (never ran, or all were
 	// garbage-collected); it is started.
@@ -127,8 +131,8 @@ type Decision struct {
 	Basis Basis
 	// Container is the container's name.
 	Container string
-	// State is the state of the newest instance the decision read (StateNone when
-	// there is none).
+	// State is the state of the newest instance the decision read: StateNone when
+	// there is none, or when the pod is being deleted (the kubelet reads none then).
 	State State
 	// ExitCode is the newest instance's exit code when State is StateExited.
 	ExitCode int32
@@ -144,14 +148,16 @@ type Decision struct {
 // of pod is started again. The container is looked up in spec.containers, then
 // spec.initContainers, then spec.ephemeralContainers, and its runtime state is read
 // from the status list of the same kind (the first status with that name) as
-// [InstanceFromStatus] maps it. A nil pod or an unknown name gives Restart false.
+// [InstanceFromStatus] maps it. A nil pod or an unknown name gives Restart false; a
+// pod being deleted gives Restart false whatever the name, before any lookup.
 //
 // ShouldRestart allocates nothing and costs one pass over the pod's containers and
 // the statuses of the container's kind. A caller deciding for every container of a
 // large pod should look its containers and instances up itself and call
 // [ShouldRestartInstance], which looks nothing up.
-func ShouldRestart(pod *corev1.Pod, container string, opts Options) Decision {
-	var d Decision
+func ShouldRestart(pod *corev1.Pod, container string, opts Options) (d Decision) {
+	// The result is written in place (a named result): a Decision is too large to
+	// build aside and copy on this path.
 	d.RuleIndex = -1
 	d.Container = container
 	if pod == nil {
@@ -159,30 +165,95 @@ func ShouldRestart(pod *corev1.Pod, container string, opts Options) Decision {
 		return d
 	}
 	d.PodPolicy = pod.Spec.RestartPolicy
-	c, statuses := findContainer(pod, container)
-	if c == nil {
-		d.Basis = BasisContainerNotFound
+	if pod.DeletionTimestamp != nil {
+		// The kubelet's first test: nothing of a pod being deleted is restarted, and
+		// neither the container nor its instances are looked at.
+		d.Basis = BasisDeletion
 		return d
 	}
-	// The newest instance, read in place rather than through an Instance value: this
-	// is the hot path.
-	state, exitCode := StateNone, int32(0)
-	for i := range statuses {
-		st := &statuses[i]
-		if !sameName(st.Name, container) {
+	// The container, then the first status of that name in its kind's list, read in
+	// place. The loops are written out here, in one frame: a name of another length
+	// costs a load, a comparison and the loop's step.
+	key := newNameKey(container)
+	n := len(container)
+	var c *corev1.Container
+	var statuses []corev1.ContainerStatus
+	cs := pod.Spec.Containers
+	for i := range cs {
+		if len(cs[i].Name) != n {
 			continue
 		}
+		if key.sameLength(cs[i].Name) {
+			c, statuses = &cs[i], pod.Status.ContainerStatuses
+			break
+		}
+	}
+	if c == nil {
+		cs = pod.Spec.InitContainers
+		for i := range cs {
+			if len(cs[i].Name) != n {
+				continue
+			}
+			if key.sameLength(cs[i].Name) {
+				c, statuses = &cs[i], pod.Status.InitContainerStatuses
+				break
+			}
+		}
+	}
+	if c == nil {
+		es := pod.Spec.EphemeralContainers
+		for i := range es {
+			if len(es[i].Name) != n {
+				continue
+			}
+			if key.sameLength(es[i].Name) {
+				// The kubelet converts ephemeral containers the same way: the common
+				// part has the Container's layout.
+				c, statuses = (*corev1.Container)(&es[i].EphemeralContainerCommon), pod.Status.EphemeralContainerStatuses
+				break
+			}
+		}
+		if c == nil {
+			d.Basis = BasisContainerNotFound
+			return d
+		}
+	}
+	for i := range statuses {
+		if len(statuses[i].Name) != n {
+			continue
+		}
+		if !key.sameLength(statuses[i].Name) {
+			continue
+		}
+		st := &statuses[i]
+		var t *corev1.ContainerStateTerminated
 		switch {
 		case st.State.Running != nil:
-			state = StateRunning
+			d.State, d.Basis = StateRunning, BasisRunning
+			return d
 		case st.State.Terminated != nil:
-			state, exitCode = StateExited, st.State.Terminated.ExitCode
+			t = st.State.Terminated
 		case st.LastTerminationState.Terminated != nil:
-			state, exitCode = StateExited, st.LastTerminationState.Terminated.ExitCode
+			t = st.LastTerminationState.Terminated
 		}
-		break
+		if t == nil {
+			break // the first status of that name yields no instance
+		}
+		d.State, d.ExitCode = StateExited, t.ExitCode
+		if c.RestartPolicy == nil && len(opts.Features) == 0 {
+			// The common case in place: no container policy, default gates (the
+			// ContainerRestartRules gate only decides whether a container policy is
+			// read), so the pod's policy decides.
+			d.Basis, d.Restart = BasisPodPolicy, podPolicyRestarts(d.PodPolicy, t.ExitCode)
+			if !opts.containerRestartRules() {
+				d.Basis = BasisPodPolicyRulesOff
+			}
+			return d
+		}
+		decideExit(&d, pod, c, t.ExitCode, opts)
+		return d
 	}
-	decide(&d, pod, c, state, exitCode, opts)
+	d.Basis, d.Restart = BasisNoInstance, true
 	return d
 }
 
@@ -191,8 +262,7 @@ func ShouldRestart(pod *corev1.Pod, container string, opts Options) Decision {
 // [View] with created or unknown instances. A nil newest means the container has no
 // instance; its state is read through [State.Kubelet]. A nil pod or container gives
 // Restart false.
-func ShouldRestartInstance(pod *corev1.Pod, c *corev1.Container, newest *Instance, opts Options) Decision {
-	var d Decision
+func ShouldRestartInstance(pod *corev1.Pod, c *corev1.Container, newest *Instance, opts Options) (d Decision) {
 	d.RuleIndex = -1
 	if pod == nil {
 		d.Basis = BasisNoPod
@@ -215,11 +285,12 @@ func ShouldRestartInstance(pod *corev1.Pod, c *corev1.Container, newest *Instanc
 // decide is ShouldContainerBeRestarted given the newest instance's state
 // (StateNone: no instance) and exit code. d has RuleIndex, Container and PodPolicy set.
 func decide(d *Decision, pod *corev1.Pod, c *corev1.Container, state State, exitCode int32, opts Options) {
+	if pod.DeletionTimestamp != nil {
+		d.Basis = BasisDeletion // no instance is read
+		return
+	}
 	d.State = state
 	switch {
-	case pod.DeletionTimestamp != nil:
-		d.Basis = BasisDeletion
-		return
 	case state == StateNone:
 		d.Basis, d.Restart = BasisNoInstance, true
 		return
@@ -230,7 +301,13 @@ func decide(d *Decision, pod *corev1.Pod, c *corev1.Container, state State, exit
 		d.Basis, d.Restart = BasisCreatedOrUnknown, true
 		return
 	}
-	d.ExitCode = exitCode
+	decideExit(d, pod, c, exitCode, opts)
+}
+
+// decideExit is the decision for a container whose newest instance exited with
+// exitCode. d has RuleIndex, Container and PodPolicy set.
+func decideExit(d *Decision, pod *corev1.Pod, c *corev1.Container, exitCode int32, opts Options) {
+	d.State, d.ExitCode = StateExited, exitCode
 	if !opts.containerRestartRules() {
 		d.Basis = BasisPodPolicyRulesOff
 		d.Restart = podPolicyRestarts(pod.Spec.RestartPolicy, exitCode)
@@ -289,31 +366,39 @@ func podPolicyRestarts(p corev1.RestartPolicy, exitCode int32) bool {
 	return true
 }
 
-// sameName is a == b, rejecting most mismatches before the runtime's memequal.
-func sameName(a, b string) bool {
-	return len(a) == len(b) && (len(a) == 0 || a[0] == b[0] && a[len(a)-1] == b[len(b)-1]) && a == b
+// nameKey is a name to compare many names with: a name of another length is
+// rejected by one comparison, most others by its last, second-to-last and first
+// bytes, held by the key, before the runtime's memequal is called. The last bytes
+// come first: names of one pod often share a prefix ("app-12", "app-22") rather than
+// a suffix.
+type nameKey struct {
+	s                    string
+	first, last, butLast byte
 }
 
-// findContainer returns the named container and the status list of its kind.
-func findContainer(pod *corev1.Pod, name string) (*corev1.Container, []corev1.ContainerStatus) {
-	for i := range pod.Spec.Containers {
-		if sameName(pod.Spec.Containers[i].Name, name) {
-			return &pod.Spec.Containers[i], pod.Status.ContainerStatuses
+func newNameKey(s string) nameKey {
+	k := nameKey{s: s}
+	if n := len(s); n > 0 {
+		k.first, k.last = s[0], s[n-1]
+		if n > 1 {
+			k.butLast = s[n-2]
 		}
 	}
-	for i := range pod.Spec.InitContainers {
-		if sameName(pod.Spec.InitContainers[i].Name, name) {
-			return &pod.Spec.InitContainers[i], pod.Status.InitContainerStatuses
-		}
+	return k
+}
+
+// sameLength reports whether name, of k's length, is k's name.
+func (k *nameKey) sameLength(name string) bool {
+	n := len(name)
+	switch {
+	case n == 0:
+		return true
+	case name[n-1] != k.last:
+		return false
+	case n > 1 && name[n-2] != k.butLast:
+		return false
 	}
-	for i := range pod.Spec.EphemeralContainers {
-		if sameName(pod.Spec.EphemeralContainers[i].Name, name) {
-			// The kubelet converts ephemeral containers the same way: the common part
-			// has the Container's layout.
-			return (*corev1.Container)(&pod.Spec.EphemeralContainers[i].EphemeralContainerCommon), pod.Status.EphemeralContainerStatuses
-		}
-	}
-	return nil, nil
+	return name[0] == k.first && name == k.s
 }
 
 // Explain renders the decision as one stable line of text, for example

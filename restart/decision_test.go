@@ -103,6 +103,8 @@ func TestShouldRestart(t *testing.T) {
 		{"nil pod", nil, "app", Options{}, false, false, -1, BasisNoPod, "no pod → no restart"},
 		{"unknown container", pod(corev1.RestartPolicyAlways, corev1.Container{Name: "app"}, nil), "web", Options{}, false, false, -1, BasisContainerNotFound, `container "web" is not in the pod spec → no restart`},
 		{"deleted pod", deleted, "app", Options{}, false, false, -1, BasisDeletion, "pod is being deleted → no restart"},
+		// Deletion is tested first, as the kubelet does, before any lookup.
+		{"deleted pod, unknown name", deleted, "web", Options{}, false, false, -1, BasisDeletion, "pod is being deleted → no restart"},
 		{"no status", pod(corev1.RestartPolicyNever, corev1.Container{Name: "app"}, nil), "app", Options{}, true, false, -1, BasisNoInstance, "container has no instance yet → Restart"},
 		{"waiting without termination", pod(corev1.RestartPolicyNever, corev1.Container{Name: "app"}, &corev1.ContainerStatus{State: waiting}), "app", Options{}, true, false, -1, BasisNoInstance, "container has no instance yet → Restart"},
 		{"empty state", pod(corev1.RestartPolicyNever, corev1.Container{Name: "app"}, &corev1.ContainerStatus{}), "app", Options{}, true, false, -1, BasisNoInstance, "container has no instance yet → Restart"},

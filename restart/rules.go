@@ -11,9 +11,17 @@ import (
 
 // containerRestartRules and restartAllContainers read the two gates decisions
 // depend on, through the module's one resolver.
-func (o Options) containerRestartRules() bool { return o.Features.Resolve().ContainerRestartRules }
+func (o Options) containerRestartRules() bool {
+	if len(o.Features) == 0 {
+		return gates.Defaults().ContainerRestartRules
+	}
+	return o.Features.Resolve().ContainerRestartRules
+}
 
 func (o Options) restartAllContainers() bool {
+	if len(o.Features) == 0 {
+		return gates.Defaults().RestartAllContainersOnContainerExits
+	}
 	return o.Features.Resolve().RestartAllContainersOnContainerExits
 }
 

@@ -64,14 +64,25 @@ type Set struct {
 // defaults is the Set of a default v1.37.2 cluster, resolved once and only read.
 var defaults = resolveEach(nil)
 
+// Defaults returns the Set of a default v1.37.2 cluster, the one Resolve returns for
+// no overrides, without copying it: a hot path that finds no overrides reads a gate
+// in one load. The Set is shared; callers only read it.
+func Defaults() *Set { return &defaults }
+
 // Resolve returns the gates g sets. It costs one step per override: the v1.37.2
 // defaults are resolved once, and a map without AllAlpha or AllBeta only changes the
 // gates it names. A map with either resolves every gate.
 func (g FeatureGates) Resolve() Set {
 	if len(g) == 0 {
-		// The common case, on every hot path: no iterator set up at all.
+		// The common case, on every hot path: small enough to be inlined, no call
+		// and no iterator.
 		return defaults
 	}
+	return g.resolveOverrides()
+}
+
+// resolveOverrides is Resolve for a non-empty g.
+func (g FeatureGates) resolveOverrides() Set {
 	s := defaults
 	for name, v := range g {
 		if name == allAlpha || name == allBeta {
