@@ -338,7 +338,7 @@ func convertAll(pod *corev1.Pod, old *corev1.PodStatus, x *lookup, withResources
 	// their states and resources.
 	nr, ni, ne := len(pod.Spec.Containers), len(pod.Spec.InitContainers), len(pod.Spec.EphemeralContainers)
 	all := make([]corev1.ContainerStatus, nr+ni+ne)
-	cv := converter{left: nr + ni + ne}
+	cv := newConverter(nr + ni + ne)
 	regular = cv.convert(all[:nr:nr], pod, x, old.ContainerStatuses, pod.Spec.Containers, KindContainer, hasInit, restarting, withResources, opts)
 	init = cv.convert(all[nr:nr+ni:nr+ni], pod, x, old.InitContainerStatuses, pod.Spec.InitContainers, KindInitContainer, hasInit, restarting, withResources, opts)
 	var ecs []corev1.Container
@@ -354,24 +354,56 @@ func convertAll(pod *corev1.Pod, old *corev1.PodStatus, x *lookup, withResources
 
 // convertStatuses is convertToAPIContainerStatuses for one kind of container.
 func convertStatuses(pod *corev1.Pod, x *lookup, previous []corev1.ContainerStatus, containers []corev1.Container, kind ContainerKind, hasInit, restarting, withResources bool, opts Options) []corev1.ContainerStatus {
-	cv := converter{left: len(containers)}
+	cv := newConverter(len(containers))
 	return cv.convert(make([]corev1.ContainerStatus, len(containers)), pod, x, previous, containers, kind, hasInit, restarting, withResources, opts)
 }
 
 // converter converts the container statuses of a pod, kind after kind, allocating
-// their states and resources in a few slabs: a kind of state, or the resources, is
-// allocated the first time one is needed for every container left (left).
+// their states and resources together: each container has a chunk with room for one
+// state of each kind and its resources, all chunks in one allocation; a second state
+// of a kind (rare: the last state of a container is usually of another kind than its
+// state) comes from a slab allocated for every container left (left).
 type converter struct {
+	chunks     []stateChunk
+	cur        *stateChunk // the chunk of the container being converted
 	left       int
 	running    []corev1.ContainerStateRunning
 	terminated []corev1.ContainerStateTerminated
 	waiting    []corev1.ContainerStateWaiting
-	resources  []corev1.ResourceRequirements
+}
+
+// stateChunk is the room one container's status has for its states and resources.
+type stateChunk struct {
+	running    corev1.ContainerStateRunning
+	terminated corev1.ContainerStateTerminated
+	waiting    corev1.ContainerStateWaiting
+	resources  corev1.ResourceRequirements
+	used       uint8 // chunkRunning | chunkTerminated | chunkWaiting as handed out
+}
+
+const (
+	chunkRunning uint8 = 1 << iota
+	chunkTerminated
+	chunkWaiting
+)
+
+func newConverter(containers int) converter {
+	return converter{chunks: make([]stateChunk, containers), left: containers}
+}
+
+// next moves to the next container's chunk.
+func (a *converter) next() {
+	a.cur = &a.chunks[len(a.chunks)-a.left]
+	a.left--
 }
 
 func (a *converter) newRunning() *corev1.ContainerStateRunning {
+	if c := a.cur; c.used&chunkRunning == 0 {
+		c.used |= chunkRunning
+		return &c.running
+	}
 	if len(a.running) == 0 {
-		a.running = make([]corev1.ContainerStateRunning, max(a.left, 1))
+		a.running = make([]corev1.ContainerStateRunning, a.left+1)
 	}
 	r := &a.running[0]
 	a.running = a.running[1:]
@@ -379,8 +411,12 @@ func (a *converter) newRunning() *corev1.ContainerStateRunning {
 }
 
 func (a *converter) newTerminated() *corev1.ContainerStateTerminated {
+	if c := a.cur; c.used&chunkTerminated == 0 {
+		c.used |= chunkTerminated
+		return &c.terminated
+	}
 	if len(a.terminated) == 0 {
-		a.terminated = make([]corev1.ContainerStateTerminated, max(a.left, 1))
+		a.terminated = make([]corev1.ContainerStateTerminated, a.left+1)
 	}
 	t := &a.terminated[0]
 	a.terminated = a.terminated[1:]
@@ -388,22 +424,20 @@ func (a *converter) newTerminated() *corev1.ContainerStateTerminated {
 }
 
 func (a *converter) newWaiting() *corev1.ContainerStateWaiting {
+	if c := a.cur; c.used&chunkWaiting == 0 {
+		c.used |= chunkWaiting
+		return &c.waiting
+	}
 	if len(a.waiting) == 0 {
-		a.waiting = make([]corev1.ContainerStateWaiting, max(a.left, 1))
+		a.waiting = make([]corev1.ContainerStateWaiting, a.left+1)
 	}
 	w := &a.waiting[0]
 	a.waiting = a.waiting[1:]
 	return w
 }
 
-func (a *converter) newResources() *corev1.ResourceRequirements {
-	if len(a.resources) == 0 {
-		a.resources = make([]corev1.ResourceRequirements, max(a.left, 1))
-	}
-	r := &a.resources[0]
-	a.resources = a.resources[1:]
-	return r
-}
+// newResources is the resources of the container being converted.
+func (a *converter) newResources() *corev1.ResourceRequirements { return &a.cur.resources }
 
 // restartingAll is kubecontainer.ShouldAllContainersRestart as the kubelet asks it
 // (only with the RestartAllContainersOnContainerExits gate on), with old as the API
@@ -678,12 +712,12 @@ func (cv *converter) convert(out []corev1.ContainerStatus, pod *corev1.Pod, x *l
 	for i := range containers {
 		c := &containers[i]
 		st := &out[i]
+		cv.next()
 		old, found := oldOf(c.Name)
 		first := x.first(c.Name)
 		newestAt = append(newestAt, int32(first))
 		if first < 0 {
 			statusWithoutInstance(st, pod, c, old, defaultReason, rac && restarting, cv)
-			cv.left--
 			continue
 		}
 		// The newest instance gives the status, the one before its last state.
@@ -705,7 +739,6 @@ func (cv *converter) convert(out []corev1.ContainerStatus, pod *corev1.Pod, x *l
 		if j := x.next(first, c.Name); j >= 0 {
 			st.LastTerminationState = instanceState(&x.v.Instances[j], old, restarting, rac, cv)
 		}
-		cv.left--
 	}
 
 	// Containers whose last start failed show why, if they are to be restarted.

@@ -240,15 +240,27 @@ func ShouldRestart(pod *corev1.Pod, container string, opts Options) (d Decision)
 			break // the first status of that name yields no instance
 		}
 		d.State, d.ExitCode = StateExited, t.ExitCode
-		if c.RestartPolicy == nil && len(opts.Features) == 0 {
-			// The common case in place: no container policy, default gates (the
-			// ContainerRestartRules gate only decides whether a container policy is
-			// read), so the pod's policy decides.
-			d.Basis, d.Restart = BasisPodPolicy, podPolicyRestarts(d.PodPolicy, t.ExitCode)
-			if !opts.containerRestartRules() {
-				d.Basis = BasisPodPolicyRulesOff
+		if len(opts.Features) == 0 {
+			// The common cases in place, under default gates.
+			switch {
+			case c.RestartPolicy == nil:
+				// No container policy (the ContainerRestartRules gate only decides
+				// whether one is read): the pod's policy decides.
+				d.Basis, d.Restart = BasisPodPolicy, podPolicyRestarts(d.PodPolicy, t.ExitCode)
+				if !opts.containerRestartRules() {
+					d.Basis = BasisPodPolicyRulesOff
+				}
+				return d
+			case len(c.RestartPolicyRules) == 0 && opts.containerRestartRules():
+				// A container policy without rules (a sidecar's Always): it decides
+				// when it is one of the three.
+				switch p := *c.RestartPolicy; p {
+				case corev1.ContainerRestartPolicyAlways, corev1.ContainerRestartPolicyOnFailure, corev1.ContainerRestartPolicyNever:
+					d.ContainerPolicy, d.Basis = p, BasisContainerPolicy
+					d.Restart = p == corev1.ContainerRestartPolicyAlways || p == corev1.ContainerRestartPolicyOnFailure && t.ExitCode != 0
+					return d
+				}
 			}
-			return d
 		}
 		decideExit(&d, pod, c, t.ExitCode, opts)
 		return d
