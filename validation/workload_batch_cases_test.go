@@ -259,6 +259,20 @@ func init() {
 				"spec.podFailurePolicy.rules[0].onExitCodes.values[3]: Duplicate value: 13",
 			},
 		},
+		objectCase{name: "spec.podFailurePolicy.rules[0].onExitCodes.values: duplicates in a long list", obj: job(never, pfp(func() batchv1.PodFailurePolicyRule {
+			var values []int32
+			for i := range int32(20) {
+				values = append(values, i+1)
+			}
+			return onExitCodes(failJob, in, append(values, 5, 7, 5)...)
+		}())),
+			want: []string{
+				"spec.podFailurePolicy.rules[0].onExitCodes.values[20]: Duplicate value: 5",
+				"spec.podFailurePolicy.rules[0].onExitCodes.values[21]: Duplicate value: 7",
+				"spec.podFailurePolicy.rules[0].onExitCodes.values[22]: Duplicate value: 5",
+				"spec.podFailurePolicy.rules[0].onExitCodes.values: Invalid value: [1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,5,7,5]: must be ordered",
+			},
+		},
 		objectCase{name: "spec.podFailurePolicy.rules[0].onExitCodes.values: must be ordered", obj: job(never, pfp(onExitCodes(failJob, in, 19, 11))),
 			want: []string{
 				"spec.podFailurePolicy.rules[0].onExitCodes.values: Invalid value: [19,11]: must be ordered",

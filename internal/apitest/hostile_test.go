@@ -160,6 +160,8 @@ func TestHostileInputs(t *testing.T) {
 // Run it as
 //
 //	go test -run '^$' -bench Hostile -benchtime 3x ./internal/apitest
+//
+// TestHostileGrowth computes the ratios (PODLIFE_GROWTH=1, see growth_test.go).
 func BenchmarkHostile(b *testing.B) {
 	for _, shape := range shapes {
 		for _, n := range []int{1000, 10000} {
