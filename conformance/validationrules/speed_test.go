@@ -10,6 +10,7 @@ import (
 	podstore "k8s.io/kubernetes/pkg/registry/core/pod"
 
 	"github.com/podlife/podlife"
+	"github.com/podlife/podlife/conformance/internal/podshapes"
 	"github.com/podlife/podlife/conformance/internal/upstreamcreate"
 	"github.com/podlife/podlife/validation"
 )
@@ -22,7 +23,7 @@ func TestSpeedRatio(t *testing.T) {
 		t.Skip("set PODLIFE_SPEED=1")
 	}
 	for _, n := range []int{1, 10, 100} {
-		pod := benchPod(n)
+		pod := podshapes.Web(n)
 		iters := 2000 / n
 		if iters < 5 {
 			iters = 5

@@ -173,19 +173,31 @@ const (
 	EnableVar = "PODLIFE_SPEED"
 	// RoundsVar sets the rounds of each comparison in the time mode (default 201).
 	RoundsVar = "PODLIFE_SPEED_ROUNDS"
+	// RoundAtVar sets how long the reference side of one round runs in the time
+	// mode, as a Go duration (default 500µs). Short rounds start each side with the
+	// caches a collection left; long ones measure a side in its steady state.
+	RoundAtVar = "PODLIFE_SPEED_ROUNDAT"
 )
 
-// fromEnv returns the Options PODLIFE_SPEED_ROUNDS sets: the zero Options when unset;
-// a value that is not a positive decimal integer fails tb.
+// fromEnv returns the Options PODLIFE_SPEED_ROUNDS and PODLIFE_SPEED_ROUNDAT set: the
+// zero Options when both are unset; a value that is not a positive decimal integer
+// (rounds) or a positive duration (round length) fails tb.
 func fromEnv(tb testing.TB) Options {
 	tb.Helper()
-	s, ok := os.LookupEnv(RoundsVar)
-	if !ok {
-		return Options{}
+	var o Options
+	if s, ok := os.LookupEnv(RoundsVar); ok {
+		v, err := strconv.Atoi(s)
+		if err != nil || v < 1 {
+			tb.Fatalf("%s=%q: want a positive decimal integer", RoundsVar, s)
+		}
+		o.Rounds = v
 	}
-	v, err := strconv.Atoi(s)
-	if err != nil || v < 1 {
-		tb.Fatalf("%s=%q: want a positive decimal integer", RoundsVar, s)
+	if s, ok := os.LookupEnv(RoundAtVar); ok {
+		d, err := time.ParseDuration(s)
+		if err != nil || d <= 0 {
+			tb.Fatalf("%s=%q: want a positive duration such as 5ms", RoundAtVar, s)
+		}
+		o.RoundAt = d
 	}
-	return Options{Rounds: v}
+	return o
 }
