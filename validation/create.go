@@ -68,17 +68,68 @@ func dedupe(errs field.ErrorList) field.ErrorList {
 	if len(errs) < 2 {
 		return errs
 	}
+	// Error() is Field + ": " + ErrorBody(). Unless some field itself holds ": ",
+	// two texts can only be equal when the fields are, so only errors that share a
+	// field need their (costly: fmt and JSON) text.
+	shared := sharedFields(errs)
+	if shared == nil {
+		return errs
+	}
 	seen := make(map[string]struct{}, len(errs))
 	out := errs[:0]
-	for _, e := range errs {
-		msg := e.Error()
-		if _, dup := seen[msg]; dup {
-			continue
+	for i, e := range errs {
+		if shared[i] {
+			msg := e.Error()
+			if _, dup := seen[msg]; dup {
+				continue
+			}
+			seen[msg] = struct{}{}
 		}
-		seen[msg] = struct{}{}
 		out = append(out, e)
 	}
 	return out
+}
+
+// sharedFields marks the errors of errs that might repeat an earlier error's text:
+// those whose field another error also has, or all of them when a field contains
+// ": " (then a text can equal another whose field differs). It returns nil when
+// none might.
+func sharedFields(errs field.ErrorList) []bool {
+	for _, e := range errs {
+		if strings.Contains(e.Field, ": ") {
+			all := make([]bool, len(errs))
+			for i := range all {
+				all[i] = true
+			}
+			return all
+		}
+	}
+	var shared []bool
+	mark := func(i, j int) {
+		if shared == nil {
+			shared = make([]bool, len(errs))
+		}
+		shared[i], shared[j] = true, true
+	}
+	if len(errs) <= 16 {
+		for i := range errs {
+			for j := i + 1; j < len(errs); j++ {
+				if errs[i].Field == errs[j].Field {
+					mark(i, j)
+				}
+			}
+		}
+		return shared
+	}
+	first := make(map[string]int, len(errs))
+	for i, e := range errs {
+		if j, ok := first[e.Field]; ok {
+			mark(j, i)
+			continue
+		}
+		first[e.Field] = i
+	}
+	return shared
 }
 
 // NamespaceMismatchDetail is upstream's message when the pod's metadata.namespace and
