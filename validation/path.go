@@ -71,6 +71,27 @@ func (p lpath) Index(i int) lpath {
 	return p.push(pseg{idx: i})
 }
 
+// room returns p, folded into its root first when fewer than k more segments fit, so
+// that a loop over a list calls it once and its elements share one folded prefix
+// instead of each folding (allocating) its own.
+func (p lpath) room(k int) lpath {
+	if p.n+k > maxSegs {
+		return lpath{root: p.P()}
+	}
+	return p
+}
+
+// elems is the path of the list field name under p whose n elements a loop visits
+// with Index and one more Child: folded once for all of them when they would not fit
+// (see room), not at all when the list is empty.
+func (p lpath) elems(name string, n int) lpath {
+	p = p.Child(name)
+	if n > 0 {
+		p = p.room(2)
+	}
+	return p
+}
+
 // Key appends a map key, like (*field.Path).Key.
 func (p lpath) Key(k string) lpath { return p.push(pseg{name: k, idx: keySeg}) }
 

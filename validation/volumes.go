@@ -63,8 +63,9 @@ func validateFirstVolumeSource(s *corev1.VolumeSource, name, volName, podName st
 		}
 		allErrs = append(allErrs, validateFileMode(s.Secret.DefaultMode, p.Child("defaultMode"))...)
 		allErrs = append(allErrs, validateUserField(s.Secret.DefaultUser, p.Child("defaultUser"))...)
+		items := p.elems("items", len(s.Secret.Items))
 		for i := range s.Secret.Items {
-			allErrs = append(allErrs, validateKeyToPath(&s.Secret.Items[i], p.Child("items").Index(i))...)
+			allErrs = append(allErrs, validateKeyToPath(&s.Secret.Items[i], items.Index(i))...)
 		}
 		return allErrs
 	case "configMap":
@@ -74,8 +75,9 @@ func validateFirstVolumeSource(s *corev1.VolumeSource, name, volName, podName st
 		}
 		allErrs = append(allErrs, validateFileMode(s.ConfigMap.DefaultMode, p.Child("defaultMode"))...)
 		allErrs = append(allErrs, validateUserField(s.ConfigMap.DefaultUser, p.Child("defaultUser"))...)
+		items := p.elems("items", len(s.ConfigMap.Items))
 		for i := range s.ConfigMap.Items {
-			allErrs = append(allErrs, validateKeyToPath(&s.ConfigMap.Items[i], p.Child("items").Index(i))...)
+			allErrs = append(allErrs, validateKeyToPath(&s.ConfigMap.Items[i], items.Index(i))...)
 		}
 		return allErrs
 	case "projected":
@@ -217,8 +219,9 @@ func validateProjectedVolumeSource(proj *corev1.ProjectedVolumeSource, fldPath l
 			if s.Name == "" {
 				allErrs = append(allErrs, field.Required(p.Child("name").P(), ""))
 			}
+			items := p.elems("items", len(s.Items))
 			for j := range s.Items {
-				allErrs = append(allErrs, validateKeyToPath(&s.Items[j], p.Child("items").Index(j))...)
+				allErrs = append(allErrs, validateKeyToPath(&s.Items[j], items.Index(j))...)
 				if s.Items[j].Path != "" && seen(s.Items[j].Path) {
 					allErrs = append(allErrs, field.Invalid(fldPath.P(), s.Name, "conflicting duplicate paths"))
 				}
@@ -230,8 +233,9 @@ func validateProjectedVolumeSource(proj *corev1.ProjectedVolumeSource, fldPath l
 			if c.Name == "" {
 				allErrs = append(allErrs, field.Required(p.Child("name").P(), ""))
 			}
+			items := p.elems("items", len(c.Items))
 			for j := range c.Items {
-				allErrs = append(allErrs, validateKeyToPath(&c.Items[j], p.Child("items").Index(j))...)
+				allErrs = append(allErrs, validateKeyToPath(&c.Items[j], items.Index(j))...)
 				if c.Items[j].Path != "" && seen(c.Items[j].Path) {
 					allErrs = append(allErrs, field.Invalid(fldPath.P(), c.Name, "conflicting duplicate paths"))
 				}
