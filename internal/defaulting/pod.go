@@ -1,6 +1,7 @@
 package defaulting
 
 import (
+	"maps"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
@@ -19,8 +20,9 @@ type Options struct {
 	Now time.Time
 	// ReadOnly promises that the caller will not modify the returned pod. The result
 	// may then share with the input the container resource lists that defaulting
-	// leaves as they are, which saves most of the copy's allocations on a typical pod
-	// (validation uses it). The input is never modified either way.
+	// leaves as they are and the metadata but for the annotations, which saves most
+	// of the copy's allocations on a typical pod (validation uses it). The input is
+	// never modified either way.
 	ReadOnly bool
 }
 
@@ -33,7 +35,14 @@ func Pod(pod *corev1.Pod, opts Options) *corev1.Pod {
 	}
 	// The status is not copied: PrepareForCreate replaces it.
 	out := &corev1.Pod{TypeMeta: pod.TypeMeta}
-	copyObjectMeta(&pod.ObjectMeta, &out.ObjectMeta)
+	if opts.ReadOnly {
+		// The pod path writes only scalars of the metadata and its annotations
+		// (the init-container and AppArmor annotations): the rest is shared.
+		out.ObjectMeta = pod.ObjectMeta
+		out.Annotations = maps.Clone(pod.Annotations)
+	} else {
+		copyObjectMeta(&pod.ObjectMeta, &out.ObjectMeta)
+	}
 	copyPodSpec(&pod.Spec, &out.Spec, true, opts.ReadOnly)
 	g := opts.Features.Resolve()
 	defaultPodObject(out, &g)
