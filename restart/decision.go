@@ -279,7 +279,8 @@ func ShouldRestart(pod *corev1.Pod, container string, opts Options) (d Decision)
 	case c.RestartPolicy == nil:
 		d.Basis = BasisPodPolicy
 	default:
-		decideContainerPolicy(&d, c, exitCode, allOn)
+		d.ContainerPolicy = *c.RestartPolicy
+		d.Basis, d.Restart, d.RestartAllContainers, d.Rule, d.RuleIndex = containerPolicy(c, exitCode, allOn, d.PodPolicy)
 		return d
 	}
 	d.Restart = podPolicyRestarts(d.PodPolicy, exitCode)
@@ -396,40 +397,44 @@ func decideExited(d *Decision, c *corev1.Container, exitCode int32, allOn bool) 
 }
 
 // decideContainerPolicy is ContainerShouldRestart for a container with its own
-// restartPolicy: the first matching rule (Restart, or RestartAllContainers when allOn),
-// then that policy, then, for an unrecognised one, the pod's. d has PodPolicy set.
+// restartPolicy, written into d. d has PodPolicy set.
 func decideContainerPolicy(d *Decision, c *corev1.Container, exitCode int32, allOn bool) {
-	p := *c.RestartPolicy
-	d.ContainerPolicy = p
+	d.ContainerPolicy = *c.RestartPolicy
+	d.Basis, d.Restart, d.RestartAllContainers, d.Rule, d.RuleIndex = containerPolicy(c, exitCode, allOn, d.PodPolicy)
+}
+
+// containerPolicy is ContainerShouldRestart for a container with its own
+// restartPolicy: the first matching rule (Restart, or RestartAllContainers when allOn),
+// then that policy, then, for an unrecognised one, the pod's. It returns the
+// decision's fields in registers: written through a pointer, they would cost write
+// barriers.
+func containerPolicy(c *corev1.Container, exitCode int32, allOn bool, podPolicy corev1.RestartPolicy) (basis Basis, restart, all bool, rule *corev1.ContainerRestartRule, index int) {
+	index = -1
 	for i := range c.RestartPolicyRules {
 		r := &c.RestartPolicyRules[i]
 		if r.ExitCodes == nil || !ruleMatches(r.ExitCodes, exitCode) {
 			continue
 		}
-		d.Rule, d.RuleIndex = r, i
+		rule, index = r, i
 		switch r.Action {
 		case corev1.ContainerRestartRuleActionRestart:
-			d.Basis, d.Restart = BasisRule, true
-			return
+			return BasisRule, true, false, rule, index
 		case corev1.ContainerRestartRuleActionRestartAllContainers:
 			if allOn {
-				d.Basis, d.Restart, d.RestartAllContainers = BasisRule, true, true
-				return
+				return BasisRule, true, true, rule, index
 			}
 		}
 		break
 	}
-	switch p {
+	switch *c.RestartPolicy {
 	case corev1.ContainerRestartPolicyAlways:
-		d.Basis, d.Restart = BasisContainerPolicy, true
+		return BasisContainerPolicy, true, false, rule, index
 	case corev1.ContainerRestartPolicyOnFailure:
-		d.Basis, d.Restart = BasisContainerPolicy, exitCode != 0
+		return BasisContainerPolicy, exitCode != 0, false, rule, index
 	case corev1.ContainerRestartPolicyNever:
-		d.Basis = BasisContainerPolicy
-	default:
-		d.Basis = BasisPodPolicy
-		d.Restart = podPolicyRestarts(d.PodPolicy, exitCode)
+		return BasisContainerPolicy, false, false, rule, index
 	}
+	return BasisPodPolicy, podPolicyRestarts(podPolicy, exitCode), false, rule, index
 }
 
 // podPolicyRestarts is the pod-level policy; an empty or unknown value is Always.
