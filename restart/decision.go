@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	corev1 "k8s.io/api/core/v1"
+
+	"github.com/podlife/podlife/internal/gates"
 )
 
 // InstanceFromStatus derives the newest runtime instance of a container from its API
@@ -173,100 +175,153 @@ func ShouldRestart(pod *corev1.Pod, container string, opts Options) (d Decision)
 	}
 	// The container, then the first status of that name in its kind's list, read in
 	// place. The loops are written out here, in one frame: a name of another length
-	// costs a load, a comparison and the loop's step.
-	key := newNameKey(container)
+	// costs a load, a comparison and the loop's step; one of the same length, a
+	// comparison of its last two bytes (nameKey) before the rest.
 	n := len(container)
+	key := newNameKey(container)
 	var c *corev1.Container
 	var statuses []corev1.ContainerStatus
 	cs := pod.Spec.Containers
 	for i := range cs {
-		if len(cs[i].Name) != n {
+		name := cs[i].Name
+		if len(name) != n {
 			continue
 		}
-		if key.sameLength(cs[i].Name) {
-			c, statuses = &cs[i], pod.Status.ContainerStatuses
-			break
+		if n >= 2 && le16(name, n-2) != key.tail {
+			continue
 		}
+		if !key.rest(name) {
+			continue
+		}
+		c, statuses = &cs[i], pod.Status.ContainerStatuses
+		break
 	}
 	if c == nil {
 		cs = pod.Spec.InitContainers
 		for i := range cs {
-			if len(cs[i].Name) != n {
+			name := cs[i].Name
+			if len(name) != n {
 				continue
 			}
-			if key.sameLength(cs[i].Name) {
-				c, statuses = &cs[i], pod.Status.InitContainerStatuses
-				break
+			if n >= 2 && le16(name, n-2) != key.tail {
+				continue
 			}
+			if !key.rest(name) {
+				continue
+			}
+			c, statuses = &cs[i], pod.Status.InitContainerStatuses
+			break
 		}
 	}
 	if c == nil {
 		es := pod.Spec.EphemeralContainers
 		for i := range es {
-			if len(es[i].Name) != n {
+			name := es[i].Name
+			if len(name) != n {
 				continue
 			}
-			if key.sameLength(es[i].Name) {
-				// The kubelet converts ephemeral containers the same way: the common
-				// part has the Container's layout.
-				c, statuses = (*corev1.Container)(&es[i].EphemeralContainerCommon), pod.Status.EphemeralContainerStatuses
-				break
+			if n >= 2 && le16(name, n-2) != key.tail {
+				continue
 			}
+			if !key.rest(name) {
+				continue
+			}
+			// The kubelet converts ephemeral containers the same way: the common part
+			// has the Container's layout.
+			c, statuses = (*corev1.Container)(&es[i].EphemeralContainerCommon), pod.Status.EphemeralContainerStatuses
+			break
 		}
 		if c == nil {
 			d.Basis = BasisContainerNotFound
 			return d
 		}
 	}
+	var t *corev1.ContainerStateTerminated
 	for i := range statuses {
-		if len(statuses[i].Name) != n {
+		name := statuses[i].Name
+		if len(name) != n {
 			continue
 		}
-		if !key.sameLength(statuses[i].Name) {
+		if n >= 2 && le16(name, n-2) != key.tail {
+			continue
+		}
+		if !key.rest(name) {
 			continue
 		}
 		st := &statuses[i]
-		var t *corev1.ContainerStateTerminated
 		switch {
 		case st.State.Running != nil:
 			d.State, d.Basis = StateRunning, BasisRunning
 			return d
 		case st.State.Terminated != nil:
 			t = st.State.Terminated
-		case st.LastTerminationState.Terminated != nil:
+		default:
 			t = st.LastTerminationState.Terminated
 		}
-		if t == nil {
-			break // the first status of that name yields no instance
-		}
-		d.State, d.ExitCode = StateExited, t.ExitCode
-		if len(opts.Features) == 0 {
-			// The common cases in place, under default gates.
-			switch {
-			case c.RestartPolicy == nil:
-				// No container policy (the ContainerRestartRules gate only decides
-				// whether one is read): the pod's policy decides.
-				d.Basis, d.Restart = BasisPodPolicy, podPolicyRestarts(d.PodPolicy, t.ExitCode)
-				if !opts.containerRestartRules() {
-					d.Basis = BasisPodPolicyRulesOff
-				}
-				return d
-			case len(c.RestartPolicyRules) == 0 && opts.containerRestartRules():
-				// A container policy without rules (a sidecar's Always): it decides
-				// when it is one of the three.
-				switch p := *c.RestartPolicy; p {
-				case corev1.ContainerRestartPolicyAlways, corev1.ContainerRestartPolicyOnFailure, corev1.ContainerRestartPolicyNever:
-					d.ContainerPolicy, d.Basis = p, BasisContainerPolicy
-					d.Restart = p == corev1.ContainerRestartPolicyAlways || p == corev1.ContainerRestartPolicyOnFailure && t.ExitCode != 0
-					return d
-				}
-			}
-		}
-		decideExit(&d, pod, c, t.ExitCode, opts)
+		break // only the first status of that name is read
+	}
+	if t == nil {
+		d.Basis, d.Restart = BasisNoInstance, true
 		return d
 	}
-	d.Basis, d.Restart = BasisNoInstance, true
+	// The newest instance exited: the policies decide, with the two gates they read
+	// resolved only now.
+	exitCode := t.ExitCode
+	d.State, d.ExitCode = StateExited, exitCode
+	g := gates.Defaults()
+	rulesOn, allOn := g.ContainerRestartRules, g.RestartAllContainersOnContainerExits
+	if len(opts.Features) != 0 {
+		rulesOn, allOn = resolveExitGates(opts.Features)
+	}
+	switch {
+	case !rulesOn:
+		d.Basis = BasisPodPolicyRulesOff
+	case c.RestartPolicy == nil:
+		d.Basis = BasisPodPolicy
+	default:
+		d.ContainerPolicy = *c.RestartPolicy
+		d.Basis, d.Restart, d.RestartAllContainers, d.Rule, d.RuleIndex = containerPolicy(c, exitCode, allOn, d.PodPolicy)
+		return d
+	}
+	d.Restart = podPolicyRestarts(d.PodPolicy, exitCode)
 	return d
+}
+
+// nameKey is a name to compare many names of its length with: a name of another
+// length is rejected by one comparison, most others by its last two bytes, held by
+// the key as one number, before the runtime's memequal is called. The last bytes
+// are read, not the first: names of one pod often share a prefix ("app-12",
+// "app-22") rather than a suffix.
+type nameKey struct {
+	s    string
+	tail uint16
+}
+
+func newNameKey(s string) nameKey {
+	k := nameKey{s: s}
+	if n := len(s); n >= 2 {
+		k.tail = le16(s, n-2)
+	}
+	return k
+}
+
+// rest reports whether name, of k's length and, from two bytes on, with k's last
+// two bytes, is k's name.
+func (k *nameKey) rest(name string) bool {
+	switch n := len(name); n {
+	case 0, 2:
+		return true
+	case 1:
+		return name[0] == k.s[0]
+	}
+	return name == k.s
+}
+
+// le16 reads s[i] and s[i+1] as a little-endian number, in one load where the
+// machine allows it.
+func le16(s string, i int) uint16 {
+	_ = s[i+1]
+	return uint16(s[i]) | uint16(s[i+1])<<8
 }
 
 // ShouldRestartInstance is [ShouldRestart] for a caller that holds the container
@@ -320,51 +375,66 @@ func decide(d *Decision, pod *corev1.Pod, c *corev1.Container, state State, exit
 // exitCode. d has RuleIndex, Container and PodPolicy set.
 func decideExit(d *Decision, pod *corev1.Pod, c *corev1.Container, exitCode int32, opts Options) {
 	d.State, d.ExitCode = StateExited, exitCode
-	if !opts.containerRestartRules() {
+	rulesOn, allOn := opts.exitGates()
+	if !rulesOn {
 		d.Basis = BasisPodPolicyRulesOff
 		d.Restart = podPolicyRestarts(pod.Spec.RestartPolicy, exitCode)
 		return
 	}
-	decideExited(d, c, exitCode, opts)
+	decideExited(d, c, exitCode, allOn)
 }
 
-// decideExited is ContainerShouldRestart with its reasons. d has PodPolicy set.
-func decideExited(d *Decision, c *corev1.Container, exitCode int32, opts Options) {
+// decideExited is ContainerShouldRestart with its reasons; allOn is the
+// RestartAllContainersOnContainerExits gate. d has PodPolicy set.
+func decideExited(d *Decision, c *corev1.Container, exitCode int32, allOn bool) {
 	d.State, d.ExitCode = StateExited, exitCode
 	if c != nil && c.RestartPolicy != nil {
-		d.ContainerPolicy = *c.RestartPolicy
-		for i := range c.RestartPolicyRules {
-			r := &c.RestartPolicyRules[i]
-			if r.ExitCodes == nil || !ruleMatches(r.ExitCodes, exitCode) {
-				continue
-			}
-			d.Rule, d.RuleIndex = r, i
-			switch r.Action {
-			case corev1.ContainerRestartRuleActionRestart:
-				d.Basis, d.Restart = BasisRule, true
-				return
-			case corev1.ContainerRestartRuleActionRestartAllContainers:
-				if opts.restartAllContainers() {
-					d.Basis, d.Restart, d.RestartAllContainers = BasisRule, true, true
-					return
-				}
-			}
-			break
-		}
-		switch *c.RestartPolicy {
-		case corev1.ContainerRestartPolicyAlways:
-			d.Basis, d.Restart = BasisContainerPolicy, true
-			return
-		case corev1.ContainerRestartPolicyOnFailure:
-			d.Basis, d.Restart = BasisContainerPolicy, exitCode != 0
-			return
-		case corev1.ContainerRestartPolicyNever:
-			d.Basis = BasisContainerPolicy
-			return
-		}
+		decideContainerPolicy(d, c, exitCode, allOn)
+		return
 	}
 	d.Basis = BasisPodPolicy
 	d.Restart = podPolicyRestarts(d.PodPolicy, exitCode)
+}
+
+// decideContainerPolicy is ContainerShouldRestart for a container with its own
+// restartPolicy, written into d. d has PodPolicy set.
+func decideContainerPolicy(d *Decision, c *corev1.Container, exitCode int32, allOn bool) {
+	d.ContainerPolicy = *c.RestartPolicy
+	d.Basis, d.Restart, d.RestartAllContainers, d.Rule, d.RuleIndex = containerPolicy(c, exitCode, allOn, d.PodPolicy)
+}
+
+// containerPolicy is ContainerShouldRestart for a container with its own
+// restartPolicy: the first matching rule (Restart, or RestartAllContainers when allOn),
+// then that policy, then, for an unrecognised one, the pod's. It returns the
+// decision's fields in registers: written through a pointer, they would cost write
+// barriers.
+func containerPolicy(c *corev1.Container, exitCode int32, allOn bool, podPolicy corev1.RestartPolicy) (basis Basis, restart, all bool, rule *corev1.ContainerRestartRule, index int) {
+	index = -1
+	for i := range c.RestartPolicyRules {
+		r := &c.RestartPolicyRules[i]
+		if r.ExitCodes == nil || !ruleMatches(r.ExitCodes, exitCode) {
+			continue
+		}
+		rule, index = r, i
+		switch r.Action {
+		case corev1.ContainerRestartRuleActionRestart:
+			return BasisRule, true, false, rule, index
+		case corev1.ContainerRestartRuleActionRestartAllContainers:
+			if allOn {
+				return BasisRule, true, true, rule, index
+			}
+		}
+		break
+	}
+	switch *c.RestartPolicy {
+	case corev1.ContainerRestartPolicyAlways:
+		return BasisContainerPolicy, true, false, rule, index
+	case corev1.ContainerRestartPolicyOnFailure:
+		return BasisContainerPolicy, exitCode != 0, false, rule, index
+	case corev1.ContainerRestartPolicyNever:
+		return BasisContainerPolicy, false, false, rule, index
+	}
+	return BasisPodPolicy, podPolicyRestarts(podPolicy, exitCode), false, rule, index
 }
 
 // podPolicyRestarts is the pod-level policy; an empty or unknown value is Always.
@@ -376,41 +446,6 @@ func podPolicyRestarts(p corev1.RestartPolicy, exitCode int32) bool {
 		return exitCode != 0
 	}
 	return true
-}
-
-// nameKey is a name to compare many names with: a name of another length is
-// rejected by one comparison, most others by its last, second-to-last and first
-// bytes, held by the key, before the runtime's memequal is called. The last bytes
-// come first: names of one pod often share a prefix ("app-12", "app-22") rather than
-// a suffix.
-type nameKey struct {
-	s                    string
-	first, last, butLast byte
-}
-
-func newNameKey(s string) nameKey {
-	k := nameKey{s: s}
-	if n := len(s); n > 0 {
-		k.first, k.last = s[0], s[n-1]
-		if n > 1 {
-			k.butLast = s[n-2]
-		}
-	}
-	return k
-}
-
-// sameLength reports whether name, of k's length, is k's name.
-func (k *nameKey) sameLength(name string) bool {
-	n := len(name)
-	switch {
-	case n == 0:
-		return true
-	case name[n-1] != k.last:
-		return false
-	case n > 1 && name[n-2] != k.butLast:
-		return false
-	}
-	return name[0] == k.first && name == k.s
 }
 
 // Explain renders the decision as one stable line of text, for example

@@ -25,6 +25,25 @@ func (o Options) restartAllContainers() bool {
 	return o.Features.Resolve().RestartAllContainersOnContainerExits
 }
 
+// exitGates returns the ContainerRestartRules and RestartAllContainersOnContainerExits
+// gates, the two a decision on an exited container reads, resolved once: without
+// overrides, two loads.
+func (o Options) exitGates() (rules, all bool) {
+	if len(o.Features) == 0 {
+		g := gates.Defaults()
+		return g.ContainerRestartRules, g.RestartAllContainersOnContainerExits
+	}
+	return resolveExitGates(o.Features)
+}
+
+// resolveExitGates is exitGates with overrides.
+//
+//go:noinline
+func resolveExitGates(f gates.FeatureGates) (rules, all bool) {
+	s := f.Resolve()
+	return s.ContainerRestartRules, s.RestartAllContainersOnContainerExits
+}
+
 // Options selects the cluster the answers are computed for. The zero value is a
 // default Kubernetes v1.37.2 kubelet.
 type Options struct {
@@ -96,7 +115,7 @@ func ruleMatches(on *corev1.ContainerRestartRuleOnExitCodes, exitCode int32) boo
 // having no policy.
 func ContainerShouldRestart(c *corev1.Container, spec *corev1.PodSpec, exitCode int32, opts Options) bool {
 	d := Decision{RuleIndex: -1, PodPolicy: podRestartPolicy(spec)}
-	decideExited(&d, c, exitCode, opts)
+	decideExited(&d, c, exitCode, opts.restartAllContainers())
 	return d.Restart
 }
 
