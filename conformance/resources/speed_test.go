@@ -416,13 +416,17 @@ func speedFlag(t *testing.T) bool {
 // cpuTime is the CPU time of the process so far (user and system, every thread: the
 // garbage collector's workers included). On a loaded machine wall time mostly measures
 // the other processes; CPU time does not.
-func cpuTime(t *testing.T) time.Duration {
+func cpuTime(t *testing.T) time.Duration { return cpuOf(rusage(t)) }
+
+func rusage(t *testing.T) syscall.Rusage {
 	var ru syscall.Rusage
 	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
 		t.Fatalf("getrusage: %v", err)
 	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+	return ru
 }
+
+func cpuOf(ru syscall.Rusage) time.Duration { return time.Duration(ru.Utime.Nano() + ru.Stime.Nano()) }
 
 // heapBytes reads a runtime/metrics value in bytes.
 func heapBytes(name string) uint64 {
@@ -512,15 +516,46 @@ func passBytes(f pair, s *speedShape) uint64 {
 	return heapBytes("/gc/heap/allocs:bytes") - before
 }
 
-// mutator is the CPU time of reps passes of f over s, the collector paused (the
-// garbage of the previous segment is freed first, untimed).
-func mutator(t *testing.T, f pair, s *speedShape, reps int) time.Duration {
+// segment is what one timed segment cost: CPU time and page faults.
+type segment struct {
+	cpu    time.Duration
+	faults int64
+}
+
+// mutator times reps passes of f over s, the collector paused. The garbage of the
+// previous segment is freed first, untimed, by a collection that runs while keep
+// bytes more are in use (see keepMapped).
+func mutator(t *testing.T, f pair, s *speedShape, reps int, keep uint64) segment {
+	keepMapped(keep)
 	runtime.GC()
-	start := cpuTime(t)
+	before := rusage(t)
 	for range reps {
 		f(s)
 	}
-	return cpuTime(t) - start
+	after := rusage(t)
+	return segment{cpu: cpuOf(after) - cpuOf(before), faults: after.Minflt - before.Minflt}
+}
+
+// keepMapped allocates and touches n bytes and drops them, so that the collection that
+// follows sees them in use. After a collection the runtime's background scavenger
+// returns to the OS the free memory beyond 110% of the heap that collection found in
+// use, and with the collector paused that is the live heap plus the previous
+// segment's garbage: a side that allocates more than the segment before it would then
+// pay a page fault per 4 KB it allocates beyond that, in its own timed CPU time (up to
+// a fifth of upstream's). A program in steady state at GOGC=100 keeps twice its live
+// heap mapped and pays none, and the collection model charges the allocated bytes
+// already; with n at least a segment's allocations, neither side pays them.
+// The bytes come in chunks of one runtime page, which land where the segment's own
+// spans will (the lowest free pages), not in one block that needs a run of its own.
+func keepMapped(n uint64) {
+	const chunk = 8 << 10
+	chunks := make([][]byte, 0, n/chunk+1)
+	for left := int64(n); left > 0; left -= chunk {
+		b := make([]byte, chunk)
+		b[0], b[chunk/2] = 1, 1 // fresh pages are not zeroed: touch both 4 KB halves
+		chunks = append(chunks, b)
+	}
+	runtime.KeepAlive(chunks)
 }
 
 // TestResourcesSpeedRatio times PodRequests plus PodLimits, podlife against
@@ -532,7 +567,10 @@ func mutator(t *testing.T, f pair, s *speedShape, reps int) time.Duration {
 // its allocated bytes cause in a program at GOGC=100 (see gcModel, measured on the
 // corpus's own heap). Letting the collector run during the segments instead would
 // charge each collection to whichever side happens to be running when it ends, which
-// made the ratios jump by half from one run to the next.
+// made the ratios jump by half from one run to the next. The memory each segment
+// allocates stays mapped from one segment to the next (see keepMapped), so neither
+// side pays page faults a program in steady state does not; the page faults per pod
+// of each side are printed to show it.
 //
 // For each shape it prints the median and the worst round's ratio (podlife cost /
 // upstream cost), the same for the mutator alone, the ratio of merely building the
@@ -553,6 +591,7 @@ func TestResourcesSpeedRatio(t *testing.T) {
 		oursNs, theirsNs      float64
 		oursAlloc, theirAllc  float64
 		oursB, theirsB        uint64
+		oursPF, theirsPF      float64
 	}
 	var results []result
 	for _, spec := range speedShapes(seed(t), speedPods(t)) {
@@ -565,9 +604,10 @@ func TestResourcesSpeedRatio(t *testing.T) {
 			oursB, theirsB := passBytes(ourPair, &s), passBytes(up, &theirs)
 			m := measureGC(t, up, &theirs, theirsB)
 			// Calibrate: about segmentCPU of upstream mutator time per segment.
-			one := mutator(t, up, &theirs, 1)
+			one := mutator(t, up, &theirs, 1, theirsB).cpu
 			reps := max(1, int(segmentCPU/max(one, time.Microsecond)))
-			mutator(t, ourPair, &s, reps)
+			keep := uint64(reps) * max(oursB, theirsB)
+			mutator(t, ourPair, &s, reps, keep)
 			gcO, gcU := m.charge(uint64(reps)*oursB), m.charge(uint64(reps)*theirsB)
 
 			floor := resultMaps(&s)
@@ -575,16 +615,20 @@ func TestResourcesSpeedRatio(t *testing.T) {
 
 			var ratios, mut, floors []float64
 			var oursTotal, theirsTotal time.Duration
+			var oursFaults, theirsFaults int64
 			for r := range speedRounds {
-				var o, u time.Duration
+				var so, su segment
 				if r%2 == 0 {
-					o = mutator(t, ourPair, &s, reps)
-					u = mutator(t, up, &theirs, reps)
+					so = mutator(t, ourPair, &s, reps, keep)
+					su = mutator(t, up, &theirs, reps, keep)
 				} else {
-					u = mutator(t, up, &theirs, reps)
-					o = mutator(t, ourPair, &s, reps)
+					su = mutator(t, up, &theirs, reps, keep)
+					so = mutator(t, ourPair, &s, reps, keep)
 				}
-				f := mutator(t, floor, &s, reps)
+				f := mutator(t, floor, &s, reps, keep).cpu
+				o, u := so.cpu, su.cpu
+				oursFaults += so.faults
+				theirsFaults += su.faults
 				ratios = append(ratios, float64(o+gcO)/float64(u+gcU))
 				mut = append(mut, float64(o)/float64(u))
 				floors = append(floors, float64(f+gcF)/float64(u+gcU))
@@ -602,11 +646,12 @@ func TestResourcesSpeedRatio(t *testing.T) {
 				oursAlloc: testing.AllocsPerRun(2, func() { ourPair(&s) }) / float64(len(s.pods)),
 				theirAllc: testing.AllocsPerRun(2, func() { up(&theirs) }) / float64(len(s.pods)),
 				oursB:     oursB / uint64(len(s.pods)), theirsB: theirsB / uint64(len(s.pods)),
+				oursPF: float64(oursFaults) / calls, theirsPF: float64(theirsFaults) / calls,
 			}
 			results = append(results, res)
-			t.Logf("%d pods x %d passes: ratio median %.2f worst %.2f (mutator alone %.2f, result maps alone %.2f); per pod %.0f vs %.0f ns, %.1f vs %.1f allocs, %d vs %d bytes; collection %.2f ns per byte (%s)",
+			t.Logf("%d pods x %d passes: ratio median %.2f worst %.2f (mutator alone %.2f, result maps alone %.2f); per pod %.0f vs %.0f ns, %.1f vs %.1f allocs, %d vs %d bytes, %.3f vs %.3f page faults; collection %.2f ns per byte (%s)",
 				res.pods, reps, res.median, res.worst, res.mutMed, res.floor, res.oursNs, res.theirsNs, res.oursAlloc, res.theirAllc,
-				res.oursB, res.theirsB, float64(m.charge(1<<20))/(1<<20), res.about)
+				res.oursB, res.theirsB, res.oursPF, res.theirsPF, float64(m.charge(1<<20))/(1<<20), res.about)
 		})
 	}
 	if len(results) == 0 {
