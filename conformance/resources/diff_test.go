@@ -105,8 +105,8 @@ func toUpstream(o resources.PodResourcesOptions) upstream.PodResourcesOptions {
 	}
 }
 
-// diffLists describes how got differs from want: keys, numeric values and printed
-// form; "" when they are the same.
+// diffLists describes how got differs from want: keys, numeric values, printed form
+// and Format (which decides how a later sum prints); "" when they are the same.
 func diffLists(got, want corev1.ResourceList) string {
 	var b strings.Builder
 	if (got == nil) != (want == nil) {
@@ -123,6 +123,8 @@ func diffLists(got, want corev1.ResourceList) string {
 			fmt.Fprintf(&b, "%s present: podlife %v, upstream %v; ", k, gok, wok)
 		case g.Cmp(w) != 0 || g.String() != w.String():
 			fmt.Fprintf(&b, "%s: podlife %s, upstream %s; ", k, g.String(), w.String())
+		case g.Format != w.Format:
+			fmt.Fprintf(&b, "%s: podlife format %s, upstream %s; ", k, g.Format, w.Format)
 		}
 	}
 	return b.String()
