@@ -144,13 +144,19 @@ type BackOffUpdate struct {
 // The back-off follows ReduceDefaultCrashLoopBackOffDecay, KubeletCrashLoopBackOffMax and
 // [Options.MaxContainerRestartPeriod] as the kubelet's newCrashLoopBackOff does.
 func Plan(pod *corev1.Pod, view *restart.View, now time.Time, opts Options) PodActions {
+	return plan(pod, view, now, nil, opts)
+}
+
+// plan is Plan, converting the statuses it reads the next phase from into sc (nil:
+// new ones).
+func plan(pod *corev1.Pod, view *restart.View, now time.Time, sc *scratch, opts Options) PodActions {
 	pod = orEmpty(pod)
 	v := orEmptyView(view)
 	if pod.DeletionTimestamp != nil {
 		return PodActions{Terminate: true, KillPod: true}
 	}
 	x := newLookup(v)
-	phase, restarting := nextPhase(pod, v, &x, now, opts)
+	phase, restarting := nextPhase(pod, v, &x, now, sc, opts)
 	if isTerminal(phase) {
 		return PodActions{Terminate: true, KillPod: true}
 	}

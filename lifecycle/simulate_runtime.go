@@ -83,6 +83,9 @@ type simulator struct {
 	sandboxes    int
 	events       []Event
 	ensureSecret bool
+	// phase is the room plan converts the statuses it reads the phase from into, used
+	// again at every sync.
+	phase scratch
 }
 
 func newSimulator(pod *corev1.Pod, script Script, opts SimulateOptions) *simulator {

@@ -163,7 +163,7 @@ func generateStatus(s *corev1.PodStatus, pod *corev1.Pod, old *corev1.PodStatus,
 		DisablePodLevelResourcesFixKubeletQOSClass: !opts.Features.Resolve().PodLevelResourcesFixKubeletQOSClass,
 	})
 
-	s.InitContainerStatuses, s.ContainerStatuses, s.EphemeralContainerStatuses, _ = convertAll(pod, old, x, true, opts)
+	s.InitContainerStatuses, s.ContainerStatuses, s.EphemeralContainerStatuses, _ = convertAll(pod, old, x, true, nil, opts)
 	// The kubelet computes the phase and the conditions from a copy of the pod with
 	// the old status but for the new container statuses. Here the functions that
 	// compute them read the container statuses from ix, indexed once for all of them
@@ -182,8 +182,28 @@ func generateStatus(s *corev1.PodStatus, pod *corev1.Pod, old *corev1.PodStatus,
 		}
 	}
 
-	// Conditions, in the kubelet's order.
-	s.Conditions = make([]corev1.PodCondition, 0, len(pod.Status.Conditions)+7)
+	// Conditions, in the kubelet's order, in a list of the size they need: those of
+	// pod.Status the kubelet does not own, the resize conditions, DisruptionTarget (at
+	// most one more), the five the kubelet generates and AllContainersRestarting.
+	restartAllCond := restartAllContainersOnExits(opts) && restart.AllContainersCouldRestart(&pod.Spec)
+	size, disruption := 5, conditionIndex(old.Conditions, corev1.DisruptionTarget)
+	for i := range pod.Status.Conditions {
+		if !conditionByKubelet(pod.Status.Conditions[i].Type, opts) {
+			size++
+		}
+	}
+	for i := range old.Conditions {
+		if t := old.Conditions[i].Type; t == corev1.PodResizePending || t == corev1.PodResizeInProgress {
+			size++
+		}
+	}
+	if disruption >= 0 {
+		size++
+	}
+	if restartAllCond {
+		size++
+	}
+	s.Conditions = make([]corev1.PodCondition, 0, size)
 	for i := range pod.Status.Conditions {
 		if c := &pod.Status.Conditions[i]; !conditionByKubelet(c.Type, opts) {
 			s.Conditions = append(s.Conditions, *c)
@@ -197,7 +217,7 @@ func generateStatus(s *corev1.PodStatus, pod *corev1.Pod, old *corev1.PodStatus,
 			}
 		}
 	}
-	if i := conditionIndex(old.Conditions, corev1.DisruptionTarget); i >= 0 {
+	if i := disruption; i >= 0 {
 		if j := conditionIndex(s.Conditions, corev1.DisruptionTarget); j >= 0 {
 			s.Conditions[j] = old.Conditions[i]
 		} else {
@@ -213,7 +233,7 @@ func generateStatus(s *corev1.PodStatus, pod *corev1.Pod, old *corev1.PodStatus,
 		ObservedGeneration: observedGeneration(oldPod, corev1.PodScheduled, opts),
 		Status:             corev1.ConditionTrue,
 	})
-	if restartAllContainersOnExits(opts) && restart.AllContainersCouldRestart(&pod.Spec) {
+	if restartAllCond {
 		cond, _ := AllContainersRestartingCondition(oldPod, x.v, s.Phase, opts)
 		s.Conditions = append(s.Conditions, cond)
 	}
@@ -329,16 +349,40 @@ func storeStatus(pod *corev1.Pod, old, s *corev1.PodStatus, now time.Time, opts 
 	normalizeStatus(pod, s)
 }
 
+// scratch is room for the container statuses a caller converts only to read them
+// (nextPhase), reused from one conversion to the next by a caller that plans many
+// syncs of one pod (Simulate): nothing converted into it outlives the call that
+// reads it.
+type scratch struct {
+	all    []corev1.ContainerStatus
+	chunks []stateChunk
+}
+
+// take returns n zero statuses and a converter for n containers, from sc when it is
+// not nil.
+func (sc *scratch) take(n int) ([]corev1.ContainerStatus, converter) {
+	if sc == nil {
+		return make([]corev1.ContainerStatus, n), newConverter(n)
+	}
+	if cap(sc.all) < n {
+		sc.all, sc.chunks = make([]corev1.ContainerStatus, n), make([]stateChunk, n)
+	}
+	all, chunks := sc.all[:n], sc.chunks[:n]
+	clear(all)
+	clear(chunks)
+	return all, converter{chunks: chunks, left: n}
+}
+
 // convertAll converts the statuses of every kind of container and reports whether
-// the pod is restarting all its containers.
-func convertAll(pod *corev1.Pod, old *corev1.PodStatus, x *lookup, withResources bool, opts Options) (init, regular, eph []corev1.ContainerStatus, restarting bool) {
+// the pod is restarting all its containers. The statuses are new unless sc is not
+// nil, when they live in sc until its next use.
+func convertAll(pod *corev1.Pod, old *corev1.PodStatus, x *lookup, withResources bool, sc *scratch, opts Options) (init, regular, eph []corev1.ContainerStatus, restarting bool) {
 	restarting = restartingAll(pod, old, x, opts)
 	hasInit := len(pod.Spec.InitContainers) > 0
 	// The three lists share one allocation (each capped at its length), and so do
 	// their states and resources.
 	nr, ni, ne := len(pod.Spec.Containers), len(pod.Spec.InitContainers), len(pod.Spec.EphemeralContainers)
-	all := make([]corev1.ContainerStatus, nr+ni+ne)
-	cv := newConverter(nr + ni + ne)
+	all, cv := sc.take(nr + ni + ne)
 	regular = cv.convert(all[:nr:nr], pod, x, old.ContainerStatuses, pod.Spec.Containers, KindContainer, hasInit, restarting, withResources, opts)
 	init = cv.convert(all[nr:nr+ni:nr+ni], pod, x, old.InitContainerStatuses, pod.Spec.InitContainers, KindInitContainer, hasInit, restarting, withResources, opts)
 	var ecs []corev1.Container
@@ -468,9 +512,10 @@ func resolvedPhase(pod, oldPod *corev1.Pod, ix *statusIndexes, old *corev1.PodSt
 }
 
 // nextPhase is the phase of the next status and whether the pod is restarting all
-// its containers, without the rest of the status.
-func nextPhase(pod *corev1.Pod, v *restart.View, x *lookup, now time.Time, opts Options) (corev1.PodPhase, bool) {
-	init, regular, _, restarting := convertAll(pod, &pod.Status, x, false, opts)
+// its containers, without the rest of the status, converting the statuses it reads
+// into sc (nil: new ones).
+func nextPhase(pod *corev1.Pod, v *restart.View, x *lookup, now time.Time, sc *scratch, opts Options) (corev1.PodPhase, bool) {
+	init, regular, _, restarting := convertAll(pod, &pod.Status, x, false, sc, opts)
 	ix := statusIndexesOf(init, regular)
 	return resolvedPhase(pod, pod, &ix, &pod.Status, x, now, false, opts).Phase, restarting
 }
