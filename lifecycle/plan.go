@@ -166,12 +166,13 @@ func plan(pod *corev1.Pod, view *restart.View, now time.Time, sc *scratch, opts 
 		restartAll = cond.Status == corev1.ConditionTrue
 	}
 	a := ComputePodActions(pod, v, restartAll, opts)
-	applyBackOff(pod, &x, &a, now, opts)
+	applyBackOff(pod, &x, &a, now, sc, opts)
 	return a
 }
 
-// applyBackOff runs doBackOff for every planned start, in start order.
-func applyBackOff(pod *corev1.Pod, x *lookup, a *PodActions, now time.Time, opts Options) {
+// applyBackOff runs doBackOff for every planned start, in start order, taking the
+// back-off keys from sc (nil: computing them).
+func applyBackOff(pod *corev1.Pod, x *lookup, a *PodActions, now time.Time, sc *scratch, opts Options) {
 	if len(a.EphemeralContainersToStart)+len(a.InitContainersToStart)+len(a.ContainersToStart) == 0 {
 		return
 	}
@@ -190,7 +191,7 @@ func applyBackOff(pod *corev1.Pod, x *lookup, a *PodActions, now time.Time, opts
 				continue
 			}
 			c := specOf(pod, r)
-			key := restart.BackOffKey(pod, c)
+			key := sc.backOffKey(pod, r, c)
 			chk := policy.CheckStart(x.v.BackOff[key], exited.FinishedAt, true, now)
 			if chk.Allowed {
 				kept = append(kept, r)

@@ -965,7 +965,7 @@ func TestPlanBackOff(t *testing.T) {
 	iv.BackOff = map[string]restart.BackOff{restart.BackOffKey(ipod, &ipod.Spec.InitContainers[0]): {Exists: true, Delay: 10 * time.Second, LastUpdate: t0}}
 	x := newLookup(&iv)
 	acts := PodActions{InitContainersToStart: inits(0), ContainersToStart: regs(1)}
-	applyBackOff(ipod, &x, &acts, t0, Options{})
+	applyBackOff(ipod, &x, &acts, t0, nil, Options{})
 	assert.Nil(t, acts.InitContainersToStart)
 	assert.Nil(t, acts.ContainersToStart)
 	assert.Equal(t, regs(1), acts.NotAttempted)
@@ -1462,7 +1462,7 @@ func TestDoBackOff(t *testing.T) {
 			v := &restart.View{Instances: []restart.Instance{tc.inst}, BackOff: tc.backoff}
 			x := newLookup(v)
 			a := PodActions{ContainersToStart: []ContainerRef{ref}}
-			applyBackOff(pod, &x, &a, now, opts)
+			applyBackOff(pod, &x, &a, now, nil, opts)
 			if !tc.held {
 				assert.Equal(t, []ContainerRef{ref}, a.ContainersToStart)
 				assert.Empty(t, a.BackOff)

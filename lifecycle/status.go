@@ -349,13 +349,39 @@ func storeStatus(pod *corev1.Pod, old, s *corev1.PodStatus, now time.Time, opts 
 	normalizeStatus(pod, s)
 }
 
-// scratch is room for the container statuses a caller converts only to read them
-// (nextPhase), reused from one conversion to the next by a caller that plans many
-// syncs of one pod (Simulate): nothing converted into it outlives the call that
-// reads it.
+// scratch is what a caller that plans many syncs of one pod (Simulate) keeps from one
+// plan to the next: room for the container statuses plan converts only to read the
+// phase from (nothing converted into it outlives the call that reads it), and the
+// crash-loop back-off key of each container, which depends only on the pod's
+// metadata and the container's spec, neither of which changes between the syncs.
 type scratch struct {
 	all    []corev1.ContainerStatus
 	chunks []stateChunk
+	keys   []string // by init, regular, ephemeral container; "" not yet computed
+}
+
+// backOffKey returns restart.BackOffKey(pod, c) for the referenced container c, kept
+// in sc when it is not nil.
+func (sc *scratch) backOffKey(pod *corev1.Pod, r ContainerRef, c *corev1.Container) string {
+	if sc == nil {
+		return restart.BackOffKey(pod, c)
+	}
+	ni, nr := len(pod.Spec.InitContainers), len(pod.Spec.Containers)
+	i := r.Index
+	switch r.Kind {
+	case KindInitContainer, KindSidecar:
+	case KindEphemeralContainer:
+		i += ni + nr
+	default:
+		i += ni
+	}
+	if sc.keys == nil {
+		sc.keys = make([]string, ni+nr+len(pod.Spec.EphemeralContainers))
+	}
+	if sc.keys[i] == "" {
+		sc.keys[i] = restart.BackOffKey(pod, c)
+	}
+	return sc.keys[i]
 }
 
 // take returns n zero statuses and a converter for n containers, from sc when it is
