@@ -156,9 +156,15 @@ func plan(pod *corev1.Pod, view *restart.View, now time.Time, sc *scratch, opts 
 		return PodActions{Terminate: true, KillPod: true}
 	}
 	x := newLookup(v)
-	phase, restarting := nextPhase(pod, v, &x, now, sc, opts)
-	if isTerminal(phase) {
-		return PodActions{Terminate: true, KillPod: true}
+	// Most syncs of a running pod are decided without converting the statuses: the
+	// phase only matters when it is terminal or the pod restarts all its containers.
+	var phase corev1.PodPhase
+	var restarting bool
+	if !surelyNotTerminal(pod, &x, now, opts) {
+		phase, restarting = nextPhase(pod, v, &x, now, sc, opts)
+		if isTerminal(phase) {
+			return PodActions{Terminate: true, KillPod: true}
+		}
 	}
 	restartAll := false
 	if restarting {

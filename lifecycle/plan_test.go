@@ -1041,6 +1041,7 @@ func FuzzPlan(f *testing.F) {
 		podBefore, viewBefore := pod.DeepCopy(), cloneView(v)
 		now := fuzzT0.Add(90 * time.Second)
 		a := Plan(pod, v, now, Options{})
+		checkSurelyNotTerminal(t, pod, v, now)
 		require.Equal(t, podBefore, pod, "pod untouched")
 		require.Equal(t, viewBefore, v, "view untouched")
 		require.Equal(t, a, Plan(pod, v, now, Options{}), "deterministic")
@@ -1060,6 +1061,24 @@ func FuzzPlan(f *testing.F) {
 			require.Contains(t, w.Message, "back-off "+w.Delay.String()+" restarting failed container="+w.Container.Name+" pod=p_ns(u)")
 		}
 	})
+}
+
+// checkSurelyNotTerminal checks Plan's shortcut against the conversion it saves:
+// when surelyNotTerminal holds, nextPhase answers neither Succeeded nor Failed and the
+// pod is not restarting all its containers, under each feature-gate setting the
+// shortcut reads.
+func checkSurelyNotTerminal(t *testing.T, pod *corev1.Pod, v *restart.View, now time.Time) {
+	t.Helper()
+	for _, opts := range []Options{{}, {Features: podlife.FeatureGates{"ContainerRestartRules": false, "RestartAllContainersOnContainerExits": false}},
+		{Features: podlife.FeatureGates{"ContainerRestartRules": true, "RestartAllContainersOnContainerExits": true}}} {
+		x := newLookup(orEmptyView(v))
+		if !surelyNotTerminal(orEmpty(pod), &x, now, opts) {
+			continue
+		}
+		phase, restarting := nextPhase(orEmpty(pod), orEmptyView(v), &x, now, nil, opts)
+		require.False(t, isTerminal(phase), "surelyNotTerminal, but the next phase is %s (%v)", phase, opts.Features)
+		require.False(t, restarting, "surelyNotTerminal, but the pod restarts all its containers (%v)", opts.Features)
+	}
 }
 
 func FuzzComputePodActions(f *testing.F) {

@@ -377,6 +377,7 @@ func FuzzSimulateScripts(f *testing.F) {
 				require.Equal(t, s.Status, NextStatus(p, s.View, s.Time, Options{}), "step %d status", i)
 				p.Status = s.Status
 				require.Equal(t, s.Actions, Plan(p, s.View, s.Time, Options{}), "step %d actions", i)
+				checkSurelyNotTerminal(t, p, s.View, s.Time)
 			}
 			prev = s.Status
 		}

@@ -537,6 +537,52 @@ func resolvedPhase(pod, oldPod *corev1.Pod, ix *statusIndexes, old *corev1.PodSt
 	return ResolvePhase(pod, p, now, PhaseOptions{Options: opts, OldStatus: old})
 }
 
+// surelyNotTerminal reports, without converting any container status, that the next
+// phase (nextPhase) is neither Succeeded nor Failed and that the pod is not restarting
+// all its containers. It is a sufficient condition, false meaning "convert and see":
+// pod.Status has no terminal phase, the active deadline has not passed, the pod is
+// not restarting all its containers, every regular init container's newest instance
+// exited 0 (so getPhase sees no failed init container; a regular container of the
+// same name, whose status getPhase would read instead, makes it false), and some
+// regular container's newest instance runs with no start failure recorded (so getPhase
+// sees a running container and answers Pending or Running).
+func surelyNotTerminal(pod *corev1.Pod, x *lookup, now time.Time, opts Options) bool {
+	st := &pod.Status
+	if isTerminal(st.Phase) || deadlineEviction(pod, st, now).Evict || restartingAll(pod, st, x, opts) {
+		return false
+	}
+	var regular byname.Index[corev1.Container]
+	indexed := false
+	for i := range pod.Spec.InitContainers {
+		c := &pod.Spec.InitContainers[i]
+		if restart.IsRestartableInitContainer(c) {
+			continue
+		}
+		j := x.first(c.Name)
+		if j < 0 {
+			return false
+		}
+		if inst := &x.v.Instances[j]; inst.State.Kubelet() != restart.StateExited || inst.ExitCode != 0 {
+			return false
+		}
+		if !indexed {
+			regular, indexed = byname.Containers(pod.Spec.Containers), true
+		}
+		if regular.First(c.Name) >= 0 {
+			return false
+		}
+	}
+	for i := range pod.Spec.Containers {
+		name := pod.Spec.Containers[i].Name
+		if j := x.first(name); j >= 0 && x.v.Instances[j].State.Kubelet() == restart.StateRunning {
+			if _, failed := x.v.StartFailures[name]; !failed {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // nextPhase is the phase of the next status and whether the pod is restarting all
 // its containers, without the rest of the status, converting the statuses it reads
 // into sc (nil: new ones).
