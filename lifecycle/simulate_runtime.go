@@ -167,8 +167,8 @@ func (s *simulator) status(now time.Time, podIsTerminal bool) corev1.PodStatus {
 	}
 	x := newLookup(&s.view)
 	var st corev1.PodStatus
-	generateStatus(&st, s.pod, &s.pod.Status, &x, now, podIsTerminal, kubeletProber, s.opts)
-	storeStatus(s.pod, &s.pod.Status, &st, now, s.opts)
+	room := generateStatus(&st, s.pod, &s.pod.Status, &x, now, podIsTerminal, kubeletProber, s.opts)
+	storeStatus(s.pod, &s.pod.Status, &st, now, room, s.opts)
 	return st
 }
 

@@ -131,8 +131,8 @@ func NextStatus(pod *corev1.Pod, view *restart.View, now time.Time, opts Options
 	pod = orEmpty(pod)
 	v := orEmptyView(view)
 	x := newLookup(v)
-	generateStatus(&s, pod, &pod.Status, &x, now, false, kubeletProber, opts)
-	storeStatus(pod, &pod.Status, &s, now, opts)
+	room := generateStatus(&s, pod, &pod.Status, &x, now, false, kubeletProber, opts)
+	storeStatus(pod, &pod.Status, &s, now, room, opts)
 	return s
 }
 
@@ -149,11 +149,14 @@ const (
 )
 
 // generateStatus is generateAPIPodStatus into s (zero), with old as the status
-// manager's cached status (pod.Status is the API's).
-func generateStatus(s *corev1.PodStatus, pod *corev1.Pod, old *corev1.PodStatus, x *lookup, now time.Time, podIsTerminal bool, p prober, opts Options) {
+// manager's cached status (pod.Status is the API's). It returns room for the start
+// time storeStatus sets, allocated with the IP lists.
+func generateStatus(s *corev1.PodStatus, pod *corev1.Pod, old *corev1.PodStatus, x *lookup, now time.Time, podIsTerminal bool, p prober, opts Options) (startRoom *metav1.Time) {
 	v := x.v
+	// The short IP lists, and the start time storeStatus sets, share one allocation.
+	ex := new(statusExtras)
 	if _, ok := activeSandbox(v); ok {
-		s.PodIPs = podIPs(v.Sandboxes[0].Network, v.HostIPs, old)
+		s.PodIPs = podIPs(v.Sandboxes[0].Network, v.HostIPs, old, &ex.podIPs)
 		if len(s.PodIPs) > 0 {
 			s.PodIP = s.PodIPs[0].IP
 		}
@@ -163,7 +166,8 @@ func generateStatus(s *corev1.PodStatus, pod *corev1.Pod, old *corev1.PodStatus,
 		DisablePodLevelResourcesFixKubeletQOSClass: !opts.Features.Resolve().PodLevelResourcesFixKubeletQOSClass,
 	})
 
-	s.InitContainerStatuses, s.ContainerStatuses, s.EphemeralContainerStatuses, _ = convertAll(pod, old, x, true, nil, opts)
+	var chunks []stateChunk
+	s.InitContainerStatuses, s.ContainerStatuses, s.EphemeralContainerStatuses, _, chunks = convertAll(pod, old, x, true, nil, opts)
 	// The kubelet computes the phase and the conditions from a copy of the pod with
 	// the old status but for the new container statuses. Here the functions that
 	// compute them read the container statuses from ix, indexed once for all of them
@@ -175,7 +179,7 @@ func generateStatus(s *corev1.PodStatus, pod *corev1.Pod, old *corev1.PodStatus,
 	s.Phase, s.Reason, s.Message = ps.Phase, ps.Reason, ps.Message
 
 	if p == kubeletProber {
-		updateProbeStatus(pod, x, s.ContainerStatuses, s.InitContainerStatuses, opts)
+		updateProbeStatus(pod, x, s.ContainerStatuses, s.InitContainerStatuses, chunks, opts)
 	} else {
 		for i := range s.ContainerStatuses {
 			s.ContainerStatuses[i].Ready = true
@@ -237,7 +241,17 @@ func generateStatus(s *corev1.PodStatus, pod *corev1.Pod, old *corev1.PodStatus,
 		cond, _ := AllContainersRestartingCondition(oldPod, x.v, s.Phase, opts)
 		s.Conditions = append(s.Conditions, cond)
 	}
-	setHostIPs(pod, v, s)
+	setHostIPs(pod, v, s, &ex.hostIPs)
+	return &ex.start
+}
+
+// statusExtras is the room of a generated status's start time and of its pod and
+// host IP lists (at most two each, one per family; the lists are capped at their
+// length, so that appending to one never writes into the other).
+type statusExtras struct {
+	start   metav1.Time
+	podIPs  [2]corev1.PodIP
+	hostIPs [2]corev1.HostIP
 }
 
 // numTimedTypes is the number of condition types whose transition time the status
@@ -299,7 +313,7 @@ func withStatus(pod *corev1.Pod, status *corev1.PodStatus) *corev1.Pod {
 // storeStatus is what the status manager does to a generated status before it keeps
 // it (SetPodStatus, updateStatusInternal, normalizeStatus), old being the status it
 // held before.
-func storeStatus(pod *corev1.Pod, old, s *corev1.PodStatus, now time.Time, opts Options) {
+func storeStatus(pod *corev1.Pod, old, s *corev1.PodStatus, now time.Time, startRoom *metav1.Time, opts Options) {
 	if observedGenerationTracking(opts) {
 		s.ObservedGeneration = pod.Generation
 	}
@@ -331,15 +345,23 @@ func storeStatus(pod *corev1.Pod, old, s *corev1.PodStatus, now time.Time, opts 
 			c.LastTransitionTime = nowT
 		}
 	}
+	// A start time already set is the status's own; a new one goes into startRoom
+	// (from generateStatus) when there is one.
+	var start metav1.Time
 	if old.StartTime != nil && !old.StartTime.IsZero() {
-		t := rfc3339(*old.StartTime)
-		s.StartTime = &t
+		start = rfc3339(*old.StartTime)
 	} else if s.StartTime.IsZero() {
-		t := nowT
-		s.StartTime = &t
+		start = nowT
 	} else {
-		*s.StartTime = rfc3339(*s.StartTime) // the status's own copy
+		start = rfc3339(*s.StartTime)
 	}
+	if s.StartTime == nil {
+		s.StartTime = startRoom
+		if s.StartTime == nil {
+			s.StartTime = new(metav1.Time)
+		}
+	}
+	*s.StartTime = start
 	if len(old.VolumeHealth) > 0 && len(s.VolumeHealth) == 0 {
 		s.VolumeHealth = append([]corev1.PodVolumeHealth(nil), old.VolumeHealth...)
 	}
@@ -402,7 +424,7 @@ func (sc *scratch) take(n int) ([]corev1.ContainerStatus, converter) {
 // convertAll converts the statuses of every kind of container and reports whether
 // the pod is restarting all its containers. The statuses are new unless sc is not
 // nil, when they live in sc until its next use.
-func convertAll(pod *corev1.Pod, old *corev1.PodStatus, x *lookup, withResources bool, sc *scratch, opts Options) (init, regular, eph []corev1.ContainerStatus, restarting bool) {
+func convertAll(pod *corev1.Pod, old *corev1.PodStatus, x *lookup, withResources bool, sc *scratch, opts Options) (init, regular, eph []corev1.ContainerStatus, restarting bool, chunks []stateChunk) {
 	restarting = restartingAll(pod, old, x, opts)
 	hasInit := len(pod.Spec.InitContainers) > 0
 	// The three lists share one allocation (each capped at its length), and so do
@@ -419,7 +441,7 @@ func convertAll(pod *corev1.Pod, old *corev1.PodStatus, x *lookup, withResources
 		}
 	}
 	eph = cv.convert(all[nr+ni:], pod, x, old.EphemeralContainerStatuses, ecs, KindEphemeralContainer, hasInit, restarting, withResources, opts)
-	return init, regular, eph, restarting
+	return init, regular, eph, restarting, cv.chunks
 }
 
 // convertStatuses is convertToAPIContainerStatuses for one kind of container.
@@ -449,6 +471,9 @@ type stateChunk struct {
 	waiting    corev1.ContainerStateWaiting
 	resources  corev1.ResourceRequirements
 	used       uint8 // chunkRunning | chunkTerminated | chunkWaiting as handed out
+	// started is the started flag updateProbeStatus gives a status: the chunks are
+	// numbered as convertAll converts, regular containers first, then init ones.
+	started bool
 }
 
 const (
@@ -587,7 +612,7 @@ func surelyNotTerminal(pod *corev1.Pod, x *lookup, now time.Time, opts Options) 
 // its containers, without the rest of the status, converting the statuses it reads
 // into sc (nil: new ones).
 func nextPhase(pod *corev1.Pod, v *restart.View, x *lookup, now time.Time, sc *scratch, opts Options) (corev1.PodPhase, bool) {
-	init, regular, _, restarting := convertAll(pod, &pod.Status, x, false, sc, opts)
+	init, regular, _, restarting, _ := convertAll(pod, &pod.Status, x, false, sc, opts)
 	ix := statusIndexesOf(init, regular)
 	return resolvedPhase(pod, pod, &ix, &pod.Status, x, now, false, opts).Phase, restarting
 }
@@ -617,12 +642,18 @@ func conditionIndex(cs []corev1.PodCondition, t corev1.PodConditionType) int {
 
 // podIPs is determinePodSandboxIPs followed by sortPodIPs: at most one IP of the node's
 // family, then one of the other family, re-rendered in canonical form.
-func podIPs(n *restart.SandboxNetwork, hostIPs []string, old *corev1.PodStatus) []corev1.PodIP {
+func podIPs(n *restart.SandboxNetwork, hostIPs []string, old *corev1.PodStatus, room *[2]corev1.PodIP) []corev1.PodIP {
 	if n == nil {
 		return nil
 	}
-	// An IP in canonical dotted-decimal form (the common case) is taken as written
-	// without parsing; others are parsed as the kubelet does.
+	// One IP in canonical dotted-decimal form, the common case, is the answer
+	// whatever the node's family (the loop at the end would only order it).
+	if len(n.AdditionalIPs) == 0 && isCanonicalIPv4(n.IP) {
+		room[0] = corev1.PodIP{IP: n.IP}
+		return room[:1:1]
+	}
+	// An IP in canonical dotted-decimal form is taken as written without parsing;
+	// others are parsed as the kubelet does.
 	type parsed struct {
 		v4, canonical bool
 		ip            netip.Addr
@@ -666,7 +697,7 @@ func podIPs(n *restart.SandboxNetwork, hostIPs []string, old *corev1.PodStatus) 
 			nodeV4 = false
 		}
 	}
-	out := make([]corev1.PodIP, 0, 2)
+	out := room[:0]
 	for _, wantV4 := range [2]bool{nodeV4, !nodeV4} {
 		for i := range ips {
 			if ips[i].v4 == wantV4 {
@@ -679,7 +710,7 @@ func podIPs(n *restart.SandboxNetwork, hostIPs []string, old *corev1.PodStatus) 
 			}
 		}
 	}
-	return out
+	return out[:len(out):len(out)]
 }
 
 // isCanonicalIPv4 reports whether s is an IPv4 address in the form net.IP.String
@@ -768,32 +799,37 @@ func canonicalIP(ip netip.Addr, raw string) string {
 }
 
 // setHostIPs fills hostIP(s), and the pod IPs of a hostNetwork pod, from the node.
-func setHostIPs(pod *corev1.Pod, v *restart.View, s *corev1.PodStatus) {
-	var host []string
-	if len(v.HostIPs) > 0 {
-		host = v.HostIPs
+func setHostIPs(pod *corev1.Pod, v *restart.View, s *corev1.PodStatus, room *[2]corev1.HostIP) {
+	// The node's IPs: the view's, else the old status's; only the first two are read.
+	var host [2]string
+	nh := len(v.HostIPs)
+	if nh > 0 {
+		copy(host[:], v.HostIPs)
 	} else {
-		for _, h := range pod.Status.HostIPs {
-			host = append(host, h.IP)
+		nh = len(pod.Status.HostIPs)
+		for i := range min(nh, 2) {
+			host[i] = pod.Status.HostIPs[i].IP
 		}
-		if len(host) == 0 && pod.Status.HostIP != "" {
-			host = []string{pod.Status.HostIP}
+		if nh == 0 && pod.Status.HostIP != "" {
+			host[0], nh = pod.Status.HostIP, 1
 		}
 	}
-	if len(host) == 0 {
+	if nh == 0 {
 		return
 	}
 	s.HostIP = host[0]
-	s.HostIPs = []corev1.HostIP{{IP: host[0]}}
-	if len(host) >= 2 {
-		s.HostIPs = append(s.HostIPs, corev1.HostIP{IP: host[1]})
+	room[0].IP = host[0]
+	s.HostIPs = room[:1:1]
+	if nh >= 2 {
+		room[1].IP = host[1]
+		s.HostIPs = room[:2:2]
 	}
 	if pod.Spec.HostNetwork {
 		if s.PodIP == "" {
 			s.PodIP = host[0]
 			s.PodIPs = []corev1.PodIP{{IP: s.PodIP}}
 		}
-		if len(host) >= 2 && len(s.PodIPs) == 1 {
+		if nh >= 2 && len(s.PodIPs) == 1 {
 			if ipFamily(s.PodIPs[0].IP) != ipFamily(host[1]) {
 				s.PodIPs = append(s.PodIPs, corev1.PodIP{IP: host[1]})
 			}
@@ -1054,7 +1090,7 @@ func identicalQuantity(a, b resource.Quantity) bool {
 // updateProbeStatus is the prober manager's UpdatePodStatus: started and ready from
 // the probe results of the instance a status shows. The kubelet is taken to have been
 // running since before every container started.
-func updateProbeStatus(pod *corev1.Pod, x *lookup, regular, init []corev1.ContainerStatus, opts Options) {
+func updateProbeStatus(pod *corev1.Pod, x *lookup, regular, init []corev1.ContainerStatus, chunks []stateChunk, opts Options) {
 	keepStarted := !opts.Features.Resolve().ChangeContainerStatusOnKubeletRestart
 	probes := func(st *corev1.ContainerStatus) *restart.Instance {
 		if st.ContainerID == "" {
@@ -1088,7 +1124,8 @@ func updateProbeStatus(pod *corev1.Pod, x *lookup, regular, init []corev1.Contai
 		}
 		return c == nil || c.ReadinessProbe == nil
 	}
-	flags := make([]bool, len(regular)+len(init)) // one allocation for every started flag
+	// Each status's started flag lives in its chunk: regular statuses take the first
+	// chunks, init statuses the next.
 	// Regular statuses are sorted by name; their specs are looked up by name, the
 	// first match winning, in time linear in the pod.
 	specs := byname.Containers(pod.Spec.Containers)
@@ -1096,7 +1133,7 @@ func updateProbeStatus(pod *corev1.Pod, x *lookup, regular, init []corev1.Contai
 		st := &regular[i]
 		c := byname.FirstContainer(&specs, st.Name)
 		inst := probes(st)
-		b := &flags[i]
+		b := &chunks[i].started
 		*b = started(st, c, inst)
 		st.Started = b
 		if *b {
@@ -1114,7 +1151,7 @@ func updateProbeStatus(pod *corev1.Pod, x *lookup, regular, init []corev1.Contai
 			c = byname.FirstContainer(&inits, st.Name)
 		}
 		inst := probes(st)
-		b := &flags[len(regular)+i]
+		b := &chunks[len(regular)+i].started
 		*b = started(st, c, inst)
 		st.Started = b
 		if i >= len(pod.Spec.InitContainers) || pod.Spec.InitContainers[i].Name != st.Name {
