@@ -172,12 +172,14 @@ func PodColumns(pod *corev1.Pod, now time.Time) Columns {
 
 	restartsCell := strconv.Itoa(restarts)
 	if restarts != 0 && !lastRestart.IsZero() {
-		restartsCell += " (" + HumanDuration(now.Sub(lastRestart)) + " ago)"
+		var b [64]byte
+		cell := append(strconv.AppendInt(b[:0], int64(restarts), 10), " ("...)
+		restartsCell = string(append(appendHumanDuration(cell, now.Sub(lastRestart)), " ago)"...))
 	}
 
 	cols := Columns{
 		Name:           pod.Name,
-		Ready:          strconv.Itoa(ready) + "/" + strconv.Itoa(total),
+		Ready:          fraction(ready, total),
 		Status:         reason,
 		Restarts:       restartsCell,
 		Age:            since(pod.CreationTimestamp, now),
@@ -201,7 +203,7 @@ func PodColumns(pod *corev1.Pod, now time.Time) Columns {
 				}
 			}
 		}
-		cols.ReadinessGates = strconv.Itoa(trueGates) + "/" + strconv.Itoa(len(spec.ReadinessGates))
+		cols.ReadinessGates = fraction(trueGates, len(spec.ReadinessGates))
 	}
 	return cols
 }
@@ -266,39 +268,58 @@ func HumanDuration(d time.Duration) string {
 		return "<invalid>"
 	} else if seconds < 0 {
 		return "0s"
+	}
+	var b [32]byte
+	return string(appendHumanDuration(b[:0], d))
+}
+
+// appendHumanDuration appends HumanDuration(d) to b.
+func appendHumanDuration(b []byte, d time.Duration) []byte {
+	if seconds := int(d.Seconds()); seconds < -1 {
+		return append(b, "<invalid>"...)
+	} else if seconds < 0 {
+		return append(b, "0s"...)
 	} else if seconds < 60*2 {
-		return unit(seconds, "s")
+		return unit(b, seconds, 's')
 	}
 	minutes := int(d / time.Minute)
 	if minutes < 10 {
-		return pair(minutes, "m", int(d/time.Second)%60, "s")
+		return pair(b, minutes, 'm', int(d/time.Second)%60, 's')
 	} else if minutes < 60*3 {
-		return unit(minutes, "m")
+		return unit(b, minutes, 'm')
 	}
 	hours := int(d / time.Hour)
 	switch {
 	case hours < 8:
-		return pair(hours, "h", int(d/time.Minute)%60, "m")
+		return pair(b, hours, 'h', int(d/time.Minute)%60, 'm')
 	case hours < 48:
-		return unit(hours, "h")
+		return unit(b, hours, 'h')
 	case hours < 24*8:
-		return pair(hours/24, "d", hours%24, "h")
+		return pair(b, hours/24, 'd', hours%24, 'h')
 	case hours < 24*365*2:
-		return unit(hours/24, "d")
+		return unit(b, hours/24, 'd')
 	case hours < 24*365*8:
-		return pair(hours/24/365, "y", (hours/24)%365, "d")
+		return pair(b, hours/24/365, 'y', (hours/24)%365, 'd')
 	}
-	return unit(hours/24/365, "y")
+	return unit(b, hours/24/365, 'y')
 }
 
-func unit(n int, u string) string { return strconv.Itoa(n) + u }
+// unit appends "<n><u>" to b.
+func unit(b []byte, n int, u byte) []byte { return append(strconv.AppendInt(b, int64(n), 10), u) }
 
-// pair renders "<a><ua><b><ub>", or "<a><ua>" when b is zero.
-func pair(a int, ua string, b int, ub string) string {
+// pair appends "<a><ua><b><ub>", or "<a><ua>" when b is zero, to buf.
+func pair(buf []byte, a int, ua byte, b int, ub byte) []byte {
+	buf = unit(buf, a, ua)
 	if b == 0 {
-		return unit(a, ua)
+		return buf
 	}
-	return strconv.Itoa(a) + ua + strconv.Itoa(b) + ub
+	return unit(buf, b, ub)
+}
+
+// fraction renders "<a>/<b>" in one allocation.
+func fraction(a, b int) string {
+	var buf [48]byte
+	return string(strconv.AppendInt(append(strconv.AppendInt(buf[:0], int64(a), 10), '/'), int64(b), 10))
 }
 
 // RowConditions returns the conditions the API server's table printer attaches to the

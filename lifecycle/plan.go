@@ -144,15 +144,27 @@ type BackOffUpdate struct {
 // The back-off follows ReduceDefaultCrashLoopBackOffDecay, KubeletCrashLoopBackOffMax and
 // [Options.MaxContainerRestartPeriod] as the kubelet's newCrashLoopBackOff does.
 func Plan(pod *corev1.Pod, view *restart.View, now time.Time, opts Options) PodActions {
+	return plan(pod, view, now, nil, opts)
+}
+
+// plan is Plan, converting the statuses it reads the next phase from into sc (nil:
+// new ones).
+func plan(pod *corev1.Pod, view *restart.View, now time.Time, sc *scratch, opts Options) PodActions {
 	pod = orEmpty(pod)
 	v := orEmptyView(view)
 	if pod.DeletionTimestamp != nil {
 		return PodActions{Terminate: true, KillPod: true}
 	}
 	x := newLookup(v)
-	phase, restarting := nextPhase(pod, v, &x, now, opts)
-	if isTerminal(phase) {
-		return PodActions{Terminate: true, KillPod: true}
+	// Most syncs of a running pod are decided without converting the statuses: the
+	// phase only matters when it is terminal or the pod restarts all its containers.
+	var phase corev1.PodPhase
+	var restarting bool
+	if !surelyNotTerminal(pod, &x, now, opts) {
+		phase, restarting = nextPhase(pod, v, &x, now, sc, opts)
+		if isTerminal(phase) {
+			return PodActions{Terminate: true, KillPod: true}
+		}
 	}
 	restartAll := false
 	if restarting {
@@ -160,12 +172,13 @@ func Plan(pod *corev1.Pod, view *restart.View, now time.Time, opts Options) PodA
 		restartAll = cond.Status == corev1.ConditionTrue
 	}
 	a := ComputePodActions(pod, v, restartAll, opts)
-	applyBackOff(pod, &x, &a, now, opts)
+	applyBackOff(pod, &x, &a, now, sc, opts)
 	return a
 }
 
-// applyBackOff runs doBackOff for every planned start, in start order.
-func applyBackOff(pod *corev1.Pod, x *lookup, a *PodActions, now time.Time, opts Options) {
+// applyBackOff runs doBackOff for every planned start, in start order, taking the
+// back-off keys from sc (nil: computing them).
+func applyBackOff(pod *corev1.Pod, x *lookup, a *PodActions, now time.Time, sc *scratch, opts Options) {
 	if len(a.EphemeralContainersToStart)+len(a.InitContainersToStart)+len(a.ContainersToStart) == 0 {
 		return
 	}
@@ -184,7 +197,7 @@ func applyBackOff(pod *corev1.Pod, x *lookup, a *PodActions, now time.Time, opts
 				continue
 			}
 			c := specOf(pod, r)
-			key := restart.BackOffKey(pod, c)
+			key := sc.backOffKey(pod, r, c)
 			chk := policy.CheckStart(x.v.BackOff[key], exited.FinishedAt, true, now)
 			if chk.Allowed {
 				kept = append(kept, r)

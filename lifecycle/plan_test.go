@@ -965,7 +965,7 @@ func TestPlanBackOff(t *testing.T) {
 	iv.BackOff = map[string]restart.BackOff{restart.BackOffKey(ipod, &ipod.Spec.InitContainers[0]): {Exists: true, Delay: 10 * time.Second, LastUpdate: t0}}
 	x := newLookup(&iv)
 	acts := PodActions{InitContainersToStart: inits(0), ContainersToStart: regs(1)}
-	applyBackOff(ipod, &x, &acts, t0, Options{})
+	applyBackOff(ipod, &x, &acts, t0, nil, Options{})
 	assert.Nil(t, acts.InitContainersToStart)
 	assert.Nil(t, acts.ContainersToStart)
 	assert.Equal(t, regs(1), acts.NotAttempted)
@@ -1041,6 +1041,7 @@ func FuzzPlan(f *testing.F) {
 		podBefore, viewBefore := pod.DeepCopy(), cloneView(v)
 		now := fuzzT0.Add(90 * time.Second)
 		a := Plan(pod, v, now, Options{})
+		checkSurelyNotTerminal(t, pod, v, now)
 		require.Equal(t, podBefore, pod, "pod untouched")
 		require.Equal(t, viewBefore, v, "view untouched")
 		require.Equal(t, a, Plan(pod, v, now, Options{}), "deterministic")
@@ -1060,6 +1061,24 @@ func FuzzPlan(f *testing.F) {
 			require.Contains(t, w.Message, "back-off "+w.Delay.String()+" restarting failed container="+w.Container.Name+" pod=p_ns(u)")
 		}
 	})
+}
+
+// checkSurelyNotTerminal checks Plan's shortcut against the conversion it saves:
+// when surelyNotTerminal holds, nextPhase answers neither Succeeded nor Failed and the
+// pod is not restarting all its containers, under each feature-gate setting the
+// shortcut reads.
+func checkSurelyNotTerminal(t *testing.T, pod *corev1.Pod, v *restart.View, now time.Time) {
+	t.Helper()
+	for _, opts := range []Options{{}, {Features: podlife.FeatureGates{"ContainerRestartRules": false, "RestartAllContainersOnContainerExits": false}},
+		{Features: podlife.FeatureGates{"ContainerRestartRules": true, "RestartAllContainersOnContainerExits": true}}} {
+		x := newLookup(orEmptyView(v))
+		if !surelyNotTerminal(orEmpty(pod), &x, now, opts) {
+			continue
+		}
+		phase, restarting := nextPhase(orEmpty(pod), orEmptyView(v), &x, now, nil, opts)
+		require.False(t, isTerminal(phase), "surelyNotTerminal, but the next phase is %s (%v)", phase, opts.Features)
+		require.False(t, restarting, "surelyNotTerminal, but the pod restarts all its containers (%v)", opts.Features)
+	}
 }
 
 func FuzzComputePodActions(f *testing.F) {
@@ -1462,7 +1481,7 @@ func TestDoBackOff(t *testing.T) {
 			v := &restart.View{Instances: []restart.Instance{tc.inst}, BackOff: tc.backoff}
 			x := newLookup(v)
 			a := PodActions{ContainersToStart: []ContainerRef{ref}}
-			applyBackOff(pod, &x, &a, now, opts)
+			applyBackOff(pod, &x, &a, now, nil, opts)
 			if !tc.held {
 				assert.Equal(t, []ContainerRef{ref}, a.ContainersToStart)
 				assert.Empty(t, a.BackOff)

@@ -232,7 +232,7 @@ func Simulate(pod *corev1.Pod, script Script, opts SimulateOptions) Timeline {
 			seen = copyView(v)
 		}
 		p.Status = sim.status(now, false)
-		a := Plan(p, v, now, opts.Options)
+		a := plan(p, v, now, &sim.phase, opts.Options)
 		if a.Terminate {
 			tl.Steps = append(tl.Steps, Step{Time: now, Actions: a, Status: p.Status, Row: PodColumns(p, now), View: seen})
 			done := sim.terminate(now)

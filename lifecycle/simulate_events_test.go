@@ -299,6 +299,52 @@ func TestSimulateReplaysItsFunctions(t *testing.T) {
 	}
 }
 
+// fuzzScriptsInput is FuzzSimulateScripts's simulation: the pod fuzzPodAndView makes
+// of data, without status or deletion, and a script, options and deletion read from
+// knobs.
+func fuzzScriptsInput(data, knobs []byte) (*corev1.Pod, Script, SimulateOptions) {
+	pod, _ := fuzzPodAndView(data)
+	pod.Status = corev1.PodStatus{}
+	pod.DeletionTimestamp = nil
+	k := &fuzzReader{b: knobs}
+	results := []restart.ProbeResult{restart.ProbeSuccess, restart.ProbeFailure, restart.ProbeUnknown}
+	steps := func() []ProbeStep {
+		var out []ProbeStep
+		for i := k.pick(3); i > 0; i-- {
+			out = append(out, ProbeStep{At: time.Duration(k.pick(60)) * time.Second, Result: results[k.pick(3)]})
+		}
+		return out
+	}
+	script := Script{}
+	for _, c := range append(append([]corev1.Container{}, pod.Spec.InitContainers...), pod.Spec.Containers...) {
+		if k.pick(4) == 0 {
+			continue // unscripted: runs for ever, passes every probe
+		}
+		cs := ContainerScript{PullTime: time.Duration(k.pick(3)) * time.Second,
+			Stop: StopBehavior{PreStop: time.Duration(k.pick(5)) * time.Second, Exit: time.Duration(k.pick(40)) * time.Second}}
+		for i := k.pick(3); i > 0; i-- {
+			cs.PullErrors = append(cs.PullErrors, "pull error "+strconv.Itoa(i))
+		}
+		if k.pick(4) == 0 {
+			cs.StartErrors = []restart.StartFailure{{Reason: "CreateContainerConfigError", Message: "missing"}}
+		}
+		for i := 1 + k.pick(3); i > 0; i-- {
+			cs.Runs = append(cs.Runs, Run{Forever: k.pick(3) == 0, Duration: time.Duration(1+k.pick(30)) * time.Second, ExitCode: int32(k.pick(3)),
+				Startup: steps(), Liveness: steps(), Readiness: steps()})
+		}
+		script[c.Name] = cs
+	}
+	opts := SimulateOptions{Start: fuzzT0, MaxDuration: 5 * time.Minute, MaxSteps: 150, RecordViews: true}
+	if k.pick(2) == 0 {
+		opts.PresentImages = []string{"img"}
+	}
+	if k.pick(3) == 0 {
+		g := int64(k.pick(20))
+		opts.Delete = &Deletion{After: time.Duration(k.pick(90)) * time.Second, GracePeriodSeconds: &g}
+	}
+	return pod, script, opts
+}
+
 // FuzzSimulateScripts drives the simulation's newer paths from fuzz bytes: probe steps,
 // pull and start errors, pull times, stop behaviours, deletion and present images. No
 // panic, the input untouched, deterministic, time and events in order, and every step
@@ -309,45 +355,7 @@ func FuzzSimulateScripts(f *testing.F) {
 	}
 	f.Add([]byte("sidecars"), []byte("probes and deletion"))
 	f.Fuzz(func(t *testing.T, data, knobs []byte) {
-		pod, _ := fuzzPodAndView(data)
-		pod.Status = corev1.PodStatus{}
-		pod.DeletionTimestamp = nil
-		k := &fuzzReader{b: knobs}
-		results := []restart.ProbeResult{restart.ProbeSuccess, restart.ProbeFailure, restart.ProbeUnknown}
-		steps := func() []ProbeStep {
-			var out []ProbeStep
-			for i := k.pick(3); i > 0; i-- {
-				out = append(out, ProbeStep{At: time.Duration(k.pick(60)) * time.Second, Result: results[k.pick(3)]})
-			}
-			return out
-		}
-		script := Script{}
-		for _, c := range append(append([]corev1.Container{}, pod.Spec.InitContainers...), pod.Spec.Containers...) {
-			if k.pick(4) == 0 {
-				continue // unscripted: runs for ever, passes every probe
-			}
-			cs := ContainerScript{PullTime: time.Duration(k.pick(3)) * time.Second,
-				Stop: StopBehavior{PreStop: time.Duration(k.pick(5)) * time.Second, Exit: time.Duration(k.pick(40)) * time.Second}}
-			for i := k.pick(3); i > 0; i-- {
-				cs.PullErrors = append(cs.PullErrors, "pull error "+strconv.Itoa(i))
-			}
-			if k.pick(4) == 0 {
-				cs.StartErrors = []restart.StartFailure{{Reason: "CreateContainerConfigError", Message: "missing"}}
-			}
-			for i := 1 + k.pick(3); i > 0; i-- {
-				cs.Runs = append(cs.Runs, Run{Forever: k.pick(3) == 0, Duration: time.Duration(1+k.pick(30)) * time.Second, ExitCode: int32(k.pick(3)),
-					Startup: steps(), Liveness: steps(), Readiness: steps()})
-			}
-			script[c.Name] = cs
-		}
-		opts := SimulateOptions{Start: fuzzT0, MaxDuration: 5 * time.Minute, MaxSteps: 150, RecordViews: true}
-		if k.pick(2) == 0 {
-			opts.PresentImages = []string{"img"}
-		}
-		if k.pick(3) == 0 {
-			g := int64(k.pick(20))
-			opts.Delete = &Deletion{After: time.Duration(k.pick(90)) * time.Second, GracePeriodSeconds: &g}
-		}
+		pod, script, opts := fuzzScriptsInput(data, knobs)
 		before := pod.DeepCopy()
 		tl := Simulate(pod, script, opts)
 		require.Equal(t, before, pod, "input untouched")
@@ -369,6 +377,7 @@ func FuzzSimulateScripts(f *testing.F) {
 				require.Equal(t, s.Status, NextStatus(p, s.View, s.Time, Options{}), "step %d status", i)
 				p.Status = s.Status
 				require.Equal(t, s.Actions, Plan(p, s.View, s.Time, Options{}), "step %d actions", i)
+				checkSurelyNotTerminal(t, p, s.View, s.Time)
 			}
 			prev = s.Status
 		}

@@ -31,6 +31,9 @@ type simContainer struct {
 	pulls      int // pull attempts that reached the runtime
 	startTries int // start attempts after a successful pull
 	restarts   int32
+	// fieldPath is the container's field path in events, once computed (path).
+	fieldPath string
+	hasPath   bool
 }
 
 // simRun is the run an instance performs, with its probe timelines.
@@ -83,6 +86,9 @@ type simulator struct {
 	sandboxes    int
 	events       []Event
 	ensureSecret bool
+	// phase is the room plan converts the statuses it reads the phase from into, used
+	// again at every sync.
+	phase scratch
 }
 
 func newSimulator(pod *corev1.Pod, script Script, opts SimulateOptions) *simulator {
@@ -128,6 +134,16 @@ func (s *simulator) container(name string) *simContainer {
 	return c
 }
 
+// path returns the field path of the named container's events (containerFieldPath),
+// computed once a simulation.
+func (s *simulator) path(name string) string {
+	c := s.container(name)
+	if !c.hasPath {
+		c.fieldPath, c.hasPath = containerFieldPath(s.pod, name), true
+	}
+	return c.fieldPath
+}
+
 // delete applies a delete request made at t, as the API server's graceful deletion does.
 func (s *simulator) delete(t time.Time, grace *int64) {
 	g := int64(corev1.DefaultTerminationGracePeriodSeconds)
@@ -151,8 +167,8 @@ func (s *simulator) status(now time.Time, podIsTerminal bool) corev1.PodStatus {
 	}
 	x := newLookup(&s.view)
 	var st corev1.PodStatus
-	generateStatus(&st, s.pod, &s.pod.Status, &x, now, podIsTerminal, kubeletProber, s.opts)
-	storeStatus(s.pod, &s.pod.Status, &st, now, s.opts)
+	room := generateStatus(&st, s.pod, &s.pod.Status, &x, now, podIsTerminal, kubeletProber, s.opts)
+	storeStatus(s.pod, &s.pod.Status, &st, now, room, s.opts)
 	return st
 }
 
@@ -259,9 +275,10 @@ func (s *simulator) probeEvents(r *simRun, until time.Time) {
 	}
 }
 
-// newRun builds the run an instance of c started at start performs.
-func (s *simulator) newRun(c *corev1.Container, run Run, start time.Time) *simRun {
-	r := &simRun{run: run, c: c, start: start, fieldPath: containerFieldPath(s.pod, c.Name), eventsUntil: start.Add(-1)}
+// newRun builds the run an instance of c started at start performs; fieldPath is the
+// container's field path.
+func (s *simulator) newRun(c *corev1.Container, run Run, start time.Time, fieldPath string) *simRun {
+	r := &simRun{run: run, c: c, start: start, fieldPath: fieldPath, eventsUntil: start.Add(-1)}
 	podIP := ""
 	if len(s.view.Sandboxes) > 0 && s.view.Sandboxes[0].Network != nil {
 		podIP = s.view.Sandboxes[0].Network.IP
@@ -375,7 +392,7 @@ func (s *simulator) killAll(t time.Time, override *int64) time.Time {
 	behaviors := s.stopBehaviors()
 	sched := TerminationSchedule(s.pod, steps, override, behaviors)
 	for _, st := range sched {
-		s.record(t, corev1.EventTypeNormal, EventReasonKilling, MessageStopping(st.Name), containerFieldPath(s.pod, st.Name))
+		s.record(t, corev1.EventTypeNormal, EventReasonKilling, MessageStopping(st.Name), s.path(st.Name))
 	}
 	for _, st := range sched {
 		code := int32(exitCodeStopped)
@@ -419,7 +436,7 @@ func (s *simulator) killOne(inst *restart.Instance, t time.Time, reason KillReas
 	if message == "" {
 		message = MessageStopping(inst.Name)
 	}
-	s.record(t, corev1.EventTypeNormal, EventReasonKilling, message, containerFieldPath(s.pod, inst.Name))
+	s.record(t, corev1.EventTypeNormal, EventReasonKilling, message, s.path(inst.Name))
 	if inst.State != restart.StateRunning {
 		s.stop(inst, t, exitCodeKilled)
 		return t
@@ -598,6 +615,9 @@ type plannedStart struct {
 // ordered merges the allowed starts of one list with the back-off waits of the same
 // kinds, in spec order, which is the order SyncPod attempts them in.
 func (s *simulator) ordered(refs []ContainerRef, waits []BackOffWait, init bool) []plannedStart {
+	if len(refs)+len(waits) == 0 {
+		return nil
+	}
 	out := make([]plannedStart, 0, len(refs)+len(waits))
 	for _, r := range refs {
 		out = append(out, plannedStart{ContainerRef: r})
@@ -615,7 +635,7 @@ func (s *simulator) ordered(refs []ContainerRef, waits []BackOffWait, init bool)
 
 // holdBack records a start refused by the crash-loop back-off.
 func (s *simulator) holdBack(w BackOffWait, t time.Time) {
-	s.record(t, corev1.EventTypeWarning, EventReasonBackOff, restart.CrashLoopEventMessage(w.Container.Name, s.pod), containerFieldPath(s.pod, w.Container.Name))
+	s.record(t, corev1.EventTypeWarning, EventReasonBackOff, restart.CrashLoopEventMessage(w.Container.Name, s.pod), s.path(w.Container.Name))
 	s.setStartFailure(w.Container.Name, restart.StartFailure{Reason: restart.ReasonCrashLoopBackOff, Message: w.Message})
 }
 
@@ -648,7 +668,7 @@ func (s *simulator) start(r ContainerRef, sandbox string, t time.Time) (bool, ti
 	pod, v := s.pod, &s.view
 	c := specOf(pod, r)
 	name := c.Name
-	fp := containerFieldPath(pod, name)
+	fp := s.path(name)
 	st := s.container(name)
 	sc := s.script[name]
 	img := c.Image
@@ -716,13 +736,17 @@ func (s *simulator) start(r ContainerRef, sandbox string, t time.Time) (bool, ti
 	s.record(t, corev1.EventTypeNormal, EventReasonStarted, MessageContainerStarted, fp)
 	inst := restart.Instance{Name: name, ID: id, Sandbox: sandbox, State: restart.StateRunning, Image: img,
 		StartedAt: t, RestartCount: restarts}
-	s.runs[id] = s.newRun(c, run, t)
-	v.Instances = append([]restart.Instance{inst}, v.Instances...)
+	sr := s.newRun(c, run, t, fp)
+	s.runs[id] = sr
+	// The newest instance comes first; the view is the simulator's own, so the list
+	// grows in place.
+	v.Instances = append(v.Instances, restart.Instance{})
+	copy(v.Instances[1:], v.Instances)
+	v.Instances[0] = inst
 	if v.StartFailures != nil {
 		delete(v.StartFailures, name)
 	}
 	// The new instance's probe results at its start.
-	sr := s.runs[id]
 	v.Instances[0].Startup = sr.probes[0].at(t)
 	v.Instances[0].Liveness = sr.probes[1].at(t)
 	v.Instances[0].Readiness = sr.probes[2].at(t)

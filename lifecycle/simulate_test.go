@@ -153,19 +153,26 @@ func TestSimulateBounds(t *testing.T) {
 	assert.Equal(t, simStart.Add(30*time.Second), tl.Steps[len(tl.Steps)-1].Time)
 }
 
+// fuzzSimulateInput is FuzzSimulate's simulation: the pod fuzzPodAndView makes of
+// data, without status, each container running dur+i seconds and exiting with code%3,
+// then running for ever when code is even.
+func fuzzSimulateInput(data []byte, dur, code uint8) (*corev1.Pod, Script, SimulateOptions) {
+	pod, _ := fuzzPodAndView(data)
+	pod.Status = corev1.PodStatus{}
+	script := Script{}
+	for i, c := range append(append([]corev1.Container{}, pod.Spec.InitContainers...), pod.Spec.Containers...) {
+		script[c.Name] = ContainerScript{Runs: []Run{{Duration: time.Duration(int(dur)+i) * time.Second, ExitCode: int32(code % 3)}, {Forever: code%2 == 0}}}
+	}
+	return pod, script, SimulateOptions{Start: fuzzT0, MaxDuration: 10 * time.Minute, MaxSteps: 200}
+}
+
 func FuzzSimulate(f *testing.F) {
 	for _, s := range fuzzSeeds {
 		f.Add(s, uint8(2), uint8(0))
 	}
 	f.Fuzz(func(t *testing.T, data []byte, dur uint8, code uint8) {
-		pod, _ := fuzzPodAndView(data)
-		pod.Status = corev1.PodStatus{}
+		pod, script, opts := fuzzSimulateInput(data, dur, code)
 		before := pod.DeepCopy()
-		script := Script{}
-		for i, c := range append(append([]corev1.Container{}, pod.Spec.InitContainers...), pod.Spec.Containers...) {
-			script[c.Name] = ContainerScript{Runs: []Run{{Duration: time.Duration(int(dur)+i) * time.Second, ExitCode: int32(code % 3)}, {Forever: code%2 == 0}}}
-		}
-		opts := SimulateOptions{Start: fuzzT0, MaxDuration: 10 * time.Minute, MaxSteps: 200}
 		tl := Simulate(pod, script, opts)
 		require.Equal(t, before, pod)
 		require.Equal(t, tl, Simulate(pod, script, opts), "deterministic")

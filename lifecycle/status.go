@@ -131,8 +131,8 @@ func NextStatus(pod *corev1.Pod, view *restart.View, now time.Time, opts Options
 	pod = orEmpty(pod)
 	v := orEmptyView(view)
 	x := newLookup(v)
-	generateStatus(&s, pod, &pod.Status, &x, now, false, kubeletProber, opts)
-	storeStatus(pod, &pod.Status, &s, now, opts)
+	room := generateStatus(&s, pod, &pod.Status, &x, now, false, kubeletProber, opts)
+	storeStatus(pod, &pod.Status, &s, now, room, opts)
 	return s
 }
 
@@ -149,11 +149,14 @@ const (
 )
 
 // generateStatus is generateAPIPodStatus into s (zero), with old as the status
-// manager's cached status (pod.Status is the API's).
-func generateStatus(s *corev1.PodStatus, pod *corev1.Pod, old *corev1.PodStatus, x *lookup, now time.Time, podIsTerminal bool, p prober, opts Options) {
+// manager's cached status (pod.Status is the API's). It returns room for the start
+// time storeStatus sets, allocated with the IP lists.
+func generateStatus(s *corev1.PodStatus, pod *corev1.Pod, old *corev1.PodStatus, x *lookup, now time.Time, podIsTerminal bool, p prober, opts Options) (startRoom *metav1.Time) {
 	v := x.v
+	// The short IP lists, and the start time storeStatus sets, share one allocation.
+	ex := new(statusExtras)
 	if _, ok := activeSandbox(v); ok {
-		s.PodIPs = podIPs(v.Sandboxes[0].Network, v.HostIPs, old)
+		s.PodIPs = podIPs(v.Sandboxes[0].Network, v.HostIPs, old, &ex.podIPs)
 		if len(s.PodIPs) > 0 {
 			s.PodIP = s.PodIPs[0].IP
 		}
@@ -163,7 +166,8 @@ func generateStatus(s *corev1.PodStatus, pod *corev1.Pod, old *corev1.PodStatus,
 		DisablePodLevelResourcesFixKubeletQOSClass: !opts.Features.Resolve().PodLevelResourcesFixKubeletQOSClass,
 	})
 
-	s.InitContainerStatuses, s.ContainerStatuses, s.EphemeralContainerStatuses, _ = convertAll(pod, old, x, true, opts)
+	var chunks []stateChunk
+	s.InitContainerStatuses, s.ContainerStatuses, s.EphemeralContainerStatuses, _, chunks = convertAll(pod, old, x, true, nil, opts)
 	// The kubelet computes the phase and the conditions from a copy of the pod with
 	// the old status but for the new container statuses. Here the functions that
 	// compute them read the container statuses from ix, indexed once for all of them
@@ -175,15 +179,35 @@ func generateStatus(s *corev1.PodStatus, pod *corev1.Pod, old *corev1.PodStatus,
 	s.Phase, s.Reason, s.Message = ps.Phase, ps.Reason, ps.Message
 
 	if p == kubeletProber {
-		updateProbeStatus(pod, x, s.ContainerStatuses, s.InitContainerStatuses, opts)
+		updateProbeStatus(pod, x, s.ContainerStatuses, s.InitContainerStatuses, chunks, opts)
 	} else {
 		for i := range s.ContainerStatuses {
 			s.ContainerStatuses[i].Ready = true
 		}
 	}
 
-	// Conditions, in the kubelet's order.
-	s.Conditions = make([]corev1.PodCondition, 0, len(pod.Status.Conditions)+7)
+	// Conditions, in the kubelet's order, in a list of the size they need: those of
+	// pod.Status the kubelet does not own, the resize conditions, DisruptionTarget (at
+	// most one more), the five the kubelet generates and AllContainersRestarting.
+	restartAllCond := restartAllContainersOnExits(opts) && restart.AllContainersCouldRestart(&pod.Spec)
+	size, disruption := 5, conditionIndex(old.Conditions, corev1.DisruptionTarget)
+	for i := range pod.Status.Conditions {
+		if !conditionByKubelet(pod.Status.Conditions[i].Type, opts) {
+			size++
+		}
+	}
+	for i := range old.Conditions {
+		if t := old.Conditions[i].Type; t == corev1.PodResizePending || t == corev1.PodResizeInProgress {
+			size++
+		}
+	}
+	if disruption >= 0 {
+		size++
+	}
+	if restartAllCond {
+		size++
+	}
+	s.Conditions = make([]corev1.PodCondition, 0, size)
 	for i := range pod.Status.Conditions {
 		if c := &pod.Status.Conditions[i]; !conditionByKubelet(c.Type, opts) {
 			s.Conditions = append(s.Conditions, *c)
@@ -197,7 +221,7 @@ func generateStatus(s *corev1.PodStatus, pod *corev1.Pod, old *corev1.PodStatus,
 			}
 		}
 	}
-	if i := conditionIndex(old.Conditions, corev1.DisruptionTarget); i >= 0 {
+	if i := disruption; i >= 0 {
 		if j := conditionIndex(s.Conditions, corev1.DisruptionTarget); j >= 0 {
 			s.Conditions[j] = old.Conditions[i]
 		} else {
@@ -213,11 +237,21 @@ func generateStatus(s *corev1.PodStatus, pod *corev1.Pod, old *corev1.PodStatus,
 		ObservedGeneration: observedGeneration(oldPod, corev1.PodScheduled, opts),
 		Status:             corev1.ConditionTrue,
 	})
-	if restartAllContainersOnExits(opts) && restart.AllContainersCouldRestart(&pod.Spec) {
+	if restartAllCond {
 		cond, _ := AllContainersRestartingCondition(oldPod, x.v, s.Phase, opts)
 		s.Conditions = append(s.Conditions, cond)
 	}
-	setHostIPs(pod, v, s)
+	setHostIPs(pod, v, s, &ex.hostIPs)
+	return &ex.start
+}
+
+// statusExtras is the room of a generated status's start time and of its pod and
+// host IP lists (at most two each, one per family; the lists are capped at their
+// length, so that appending to one never writes into the other).
+type statusExtras struct {
+	start   metav1.Time
+	podIPs  [2]corev1.PodIP
+	hostIPs [2]corev1.HostIP
 }
 
 // numTimedTypes is the number of condition types whose transition time the status
@@ -279,7 +313,7 @@ func withStatus(pod *corev1.Pod, status *corev1.PodStatus) *corev1.Pod {
 // storeStatus is what the status manager does to a generated status before it keeps
 // it (SetPodStatus, updateStatusInternal, normalizeStatus), old being the status it
 // held before.
-func storeStatus(pod *corev1.Pod, old, s *corev1.PodStatus, now time.Time, opts Options) {
+func storeStatus(pod *corev1.Pod, old, s *corev1.PodStatus, now time.Time, startRoom *metav1.Time, opts Options) {
 	if observedGenerationTracking(opts) {
 		s.ObservedGeneration = pod.Generation
 	}
@@ -311,15 +345,23 @@ func storeStatus(pod *corev1.Pod, old, s *corev1.PodStatus, now time.Time, opts 
 			c.LastTransitionTime = nowT
 		}
 	}
+	// A start time already set is the status's own; a new one goes into startRoom
+	// (from generateStatus) when there is one.
+	var start metav1.Time
 	if old.StartTime != nil && !old.StartTime.IsZero() {
-		t := rfc3339(*old.StartTime)
-		s.StartTime = &t
+		start = rfc3339(*old.StartTime)
 	} else if s.StartTime.IsZero() {
-		t := nowT
-		s.StartTime = &t
+		start = nowT
 	} else {
-		*s.StartTime = rfc3339(*s.StartTime) // the status's own copy
+		start = rfc3339(*s.StartTime)
 	}
+	if s.StartTime == nil {
+		s.StartTime = startRoom
+		if s.StartTime == nil {
+			s.StartTime = new(metav1.Time)
+		}
+	}
+	*s.StartTime = start
 	if len(old.VolumeHealth) > 0 && len(s.VolumeHealth) == 0 {
 		s.VolumeHealth = append([]corev1.PodVolumeHealth(nil), old.VolumeHealth...)
 	}
@@ -329,16 +371,66 @@ func storeStatus(pod *corev1.Pod, old, s *corev1.PodStatus, now time.Time, opts 
 	normalizeStatus(pod, s)
 }
 
+// scratch is what a caller that plans many syncs of one pod (Simulate) keeps from one
+// plan to the next: room for the container statuses plan converts only to read the
+// phase from (nothing converted into it outlives the call that reads it), and the
+// crash-loop back-off key of each container, which depends only on the pod's
+// metadata and the container's spec, neither of which changes between the syncs.
+type scratch struct {
+	all    []corev1.ContainerStatus
+	chunks []stateChunk
+	keys   []string // by init, regular, ephemeral container; "" not yet computed
+}
+
+// backOffKey returns restart.BackOffKey(pod, c) for the referenced container c, kept
+// in sc when it is not nil.
+func (sc *scratch) backOffKey(pod *corev1.Pod, r ContainerRef, c *corev1.Container) string {
+	if sc == nil {
+		return restart.BackOffKey(pod, c)
+	}
+	ni, nr := len(pod.Spec.InitContainers), len(pod.Spec.Containers)
+	i := r.Index
+	switch r.Kind {
+	case KindInitContainer, KindSidecar:
+	case KindEphemeralContainer:
+		i += ni + nr
+	default:
+		i += ni
+	}
+	if sc.keys == nil {
+		sc.keys = make([]string, ni+nr+len(pod.Spec.EphemeralContainers))
+	}
+	if sc.keys[i] == "" {
+		sc.keys[i] = restart.BackOffKey(pod, c)
+	}
+	return sc.keys[i]
+}
+
+// take returns n zero statuses and a converter for n containers, from sc when it is
+// not nil.
+func (sc *scratch) take(n int) ([]corev1.ContainerStatus, converter) {
+	if sc == nil {
+		return make([]corev1.ContainerStatus, n), newConverter(n)
+	}
+	if cap(sc.all) < n {
+		sc.all, sc.chunks = make([]corev1.ContainerStatus, n), make([]stateChunk, n)
+	}
+	all, chunks := sc.all[:n], sc.chunks[:n]
+	clear(all)
+	clear(chunks)
+	return all, converter{chunks: chunks, left: n}
+}
+
 // convertAll converts the statuses of every kind of container and reports whether
-// the pod is restarting all its containers.
-func convertAll(pod *corev1.Pod, old *corev1.PodStatus, x *lookup, withResources bool, opts Options) (init, regular, eph []corev1.ContainerStatus, restarting bool) {
+// the pod is restarting all its containers. The statuses are new unless sc is not
+// nil, when they live in sc until its next use.
+func convertAll(pod *corev1.Pod, old *corev1.PodStatus, x *lookup, withResources bool, sc *scratch, opts Options) (init, regular, eph []corev1.ContainerStatus, restarting bool, chunks []stateChunk) {
 	restarting = restartingAll(pod, old, x, opts)
 	hasInit := len(pod.Spec.InitContainers) > 0
 	// The three lists share one allocation (each capped at its length), and so do
 	// their states and resources.
 	nr, ni, ne := len(pod.Spec.Containers), len(pod.Spec.InitContainers), len(pod.Spec.EphemeralContainers)
-	all := make([]corev1.ContainerStatus, nr+ni+ne)
-	cv := newConverter(nr + ni + ne)
+	all, cv := sc.take(nr + ni + ne)
 	regular = cv.convert(all[:nr:nr], pod, x, old.ContainerStatuses, pod.Spec.Containers, KindContainer, hasInit, restarting, withResources, opts)
 	init = cv.convert(all[nr:nr+ni:nr+ni], pod, x, old.InitContainerStatuses, pod.Spec.InitContainers, KindInitContainer, hasInit, restarting, withResources, opts)
 	var ecs []corev1.Container
@@ -349,7 +441,7 @@ func convertAll(pod *corev1.Pod, old *corev1.PodStatus, x *lookup, withResources
 		}
 	}
 	eph = cv.convert(all[nr+ni:], pod, x, old.EphemeralContainerStatuses, ecs, KindEphemeralContainer, hasInit, restarting, withResources, opts)
-	return init, regular, eph, restarting
+	return init, regular, eph, restarting, cv.chunks
 }
 
 // convertStatuses is convertToAPIContainerStatuses for one kind of container.
@@ -379,6 +471,9 @@ type stateChunk struct {
 	waiting    corev1.ContainerStateWaiting
 	resources  corev1.ResourceRequirements
 	used       uint8 // chunkRunning | chunkTerminated | chunkWaiting as handed out
+	// started is the started flag updateProbeStatus gives a status: the chunks are
+	// numbered as convertAll converts, regular containers first, then init ones.
+	started bool
 }
 
 const (
@@ -467,10 +562,57 @@ func resolvedPhase(pod, oldPod *corev1.Pod, ix *statusIndexes, old *corev1.PodSt
 	return ResolvePhase(pod, p, now, PhaseOptions{Options: opts, OldStatus: old})
 }
 
+// surelyNotTerminal reports, without converting any container status, that the next
+// phase (nextPhase) is neither Succeeded nor Failed and that the pod is not restarting
+// all its containers. It is a sufficient condition, false meaning "convert and see":
+// pod.Status has no terminal phase, the active deadline has not passed, the pod is
+// not restarting all its containers, every regular init container's newest instance
+// exited 0 (so getPhase sees no failed init container; a regular container of the
+// same name, whose status getPhase would read instead, makes it false), and some
+// regular container's newest instance runs with no start failure recorded (so getPhase
+// sees a running container and answers Pending or Running).
+func surelyNotTerminal(pod *corev1.Pod, x *lookup, now time.Time, opts Options) bool {
+	st := &pod.Status
+	if isTerminal(st.Phase) || deadlineEviction(pod, st, now).Evict || restartingAll(pod, st, x, opts) {
+		return false
+	}
+	var regular byname.Index[corev1.Container]
+	indexed := false
+	for i := range pod.Spec.InitContainers {
+		c := &pod.Spec.InitContainers[i]
+		if restart.IsRestartableInitContainer(c) {
+			continue
+		}
+		j := x.first(c.Name)
+		if j < 0 {
+			return false
+		}
+		if inst := &x.v.Instances[j]; inst.State.Kubelet() != restart.StateExited || inst.ExitCode != 0 {
+			return false
+		}
+		if !indexed {
+			regular, indexed = byname.Containers(pod.Spec.Containers), true
+		}
+		if regular.First(c.Name) >= 0 {
+			return false
+		}
+	}
+	for i := range pod.Spec.Containers {
+		name := pod.Spec.Containers[i].Name
+		if j := x.first(name); j >= 0 && x.v.Instances[j].State.Kubelet() == restart.StateRunning {
+			if _, failed := x.v.StartFailures[name]; !failed {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // nextPhase is the phase of the next status and whether the pod is restarting all
-// its containers, without the rest of the status.
-func nextPhase(pod *corev1.Pod, v *restart.View, x *lookup, now time.Time, opts Options) (corev1.PodPhase, bool) {
-	init, regular, _, restarting := convertAll(pod, &pod.Status, x, false, opts)
+// its containers, without the rest of the status, converting the statuses it reads
+// into sc (nil: new ones).
+func nextPhase(pod *corev1.Pod, v *restart.View, x *lookup, now time.Time, sc *scratch, opts Options) (corev1.PodPhase, bool) {
+	init, regular, _, restarting, _ := convertAll(pod, &pod.Status, x, false, sc, opts)
 	ix := statusIndexesOf(init, regular)
 	return resolvedPhase(pod, pod, &ix, &pod.Status, x, now, false, opts).Phase, restarting
 }
@@ -500,12 +642,18 @@ func conditionIndex(cs []corev1.PodCondition, t corev1.PodConditionType) int {
 
 // podIPs is determinePodSandboxIPs followed by sortPodIPs: at most one IP of the node's
 // family, then one of the other family, re-rendered in canonical form.
-func podIPs(n *restart.SandboxNetwork, hostIPs []string, old *corev1.PodStatus) []corev1.PodIP {
+func podIPs(n *restart.SandboxNetwork, hostIPs []string, old *corev1.PodStatus, room *[2]corev1.PodIP) []corev1.PodIP {
 	if n == nil {
 		return nil
 	}
-	// An IP in canonical dotted-decimal form (the common case) is taken as written
-	// without parsing; others are parsed as the kubelet does.
+	// One IP in canonical dotted-decimal form, the common case, is the answer
+	// whatever the node's family (the loop at the end would only order it).
+	if len(n.AdditionalIPs) == 0 && isCanonicalIPv4(n.IP) {
+		room[0] = corev1.PodIP{IP: n.IP}
+		return room[:1:1]
+	}
+	// An IP in canonical dotted-decimal form is taken as written without parsing;
+	// others are parsed as the kubelet does.
 	type parsed struct {
 		v4, canonical bool
 		ip            netip.Addr
@@ -549,7 +697,7 @@ func podIPs(n *restart.SandboxNetwork, hostIPs []string, old *corev1.PodStatus) 
 			nodeV4 = false
 		}
 	}
-	out := make([]corev1.PodIP, 0, 2)
+	out := room[:0]
 	for _, wantV4 := range [2]bool{nodeV4, !nodeV4} {
 		for i := range ips {
 			if ips[i].v4 == wantV4 {
@@ -562,7 +710,7 @@ func podIPs(n *restart.SandboxNetwork, hostIPs []string, old *corev1.PodStatus) 
 			}
 		}
 	}
-	return out
+	return out[:len(out):len(out)]
 }
 
 // isCanonicalIPv4 reports whether s is an IPv4 address in the form net.IP.String
@@ -651,32 +799,37 @@ func canonicalIP(ip netip.Addr, raw string) string {
 }
 
 // setHostIPs fills hostIP(s), and the pod IPs of a hostNetwork pod, from the node.
-func setHostIPs(pod *corev1.Pod, v *restart.View, s *corev1.PodStatus) {
-	var host []string
-	if len(v.HostIPs) > 0 {
-		host = v.HostIPs
+func setHostIPs(pod *corev1.Pod, v *restart.View, s *corev1.PodStatus, room *[2]corev1.HostIP) {
+	// The node's IPs: the view's, else the old status's; only the first two are read.
+	var host [2]string
+	nh := len(v.HostIPs)
+	if nh > 0 {
+		copy(host[:], v.HostIPs)
 	} else {
-		for _, h := range pod.Status.HostIPs {
-			host = append(host, h.IP)
+		nh = len(pod.Status.HostIPs)
+		for i := range min(nh, 2) {
+			host[i] = pod.Status.HostIPs[i].IP
 		}
-		if len(host) == 0 && pod.Status.HostIP != "" {
-			host = []string{pod.Status.HostIP}
+		if nh == 0 && pod.Status.HostIP != "" {
+			host[0], nh = pod.Status.HostIP, 1
 		}
 	}
-	if len(host) == 0 {
+	if nh == 0 {
 		return
 	}
 	s.HostIP = host[0]
-	s.HostIPs = []corev1.HostIP{{IP: host[0]}}
-	if len(host) >= 2 {
-		s.HostIPs = append(s.HostIPs, corev1.HostIP{IP: host[1]})
+	room[0].IP = host[0]
+	s.HostIPs = room[:1:1]
+	if nh >= 2 {
+		room[1].IP = host[1]
+		s.HostIPs = room[:2:2]
 	}
 	if pod.Spec.HostNetwork {
 		if s.PodIP == "" {
 			s.PodIP = host[0]
 			s.PodIPs = []corev1.PodIP{{IP: s.PodIP}}
 		}
-		if len(host) >= 2 && len(s.PodIPs) == 1 {
+		if nh >= 2 && len(s.PodIPs) == 1 {
 			if ipFamily(s.PodIPs[0].IP) != ipFamily(host[1]) {
 				s.PodIPs = append(s.PodIPs, corev1.PodIP{IP: host[1]})
 			}
@@ -937,7 +1090,7 @@ func identicalQuantity(a, b resource.Quantity) bool {
 // updateProbeStatus is the prober manager's UpdatePodStatus: started and ready from
 // the probe results of the instance a status shows. The kubelet is taken to have been
 // running since before every container started.
-func updateProbeStatus(pod *corev1.Pod, x *lookup, regular, init []corev1.ContainerStatus, opts Options) {
+func updateProbeStatus(pod *corev1.Pod, x *lookup, regular, init []corev1.ContainerStatus, chunks []stateChunk, opts Options) {
 	keepStarted := !opts.Features.Resolve().ChangeContainerStatusOnKubeletRestart
 	probes := func(st *corev1.ContainerStatus) *restart.Instance {
 		if st.ContainerID == "" {
@@ -971,7 +1124,8 @@ func updateProbeStatus(pod *corev1.Pod, x *lookup, regular, init []corev1.Contai
 		}
 		return c == nil || c.ReadinessProbe == nil
 	}
-	flags := make([]bool, len(regular)+len(init)) // one allocation for every started flag
+	// Each status's started flag lives in its chunk: regular statuses take the first
+	// chunks, init statuses the next.
 	// Regular statuses are sorted by name; their specs are looked up by name, the
 	// first match winning, in time linear in the pod.
 	specs := byname.Containers(pod.Spec.Containers)
@@ -979,7 +1133,7 @@ func updateProbeStatus(pod *corev1.Pod, x *lookup, regular, init []corev1.Contai
 		st := &regular[i]
 		c := byname.FirstContainer(&specs, st.Name)
 		inst := probes(st)
-		b := &flags[i]
+		b := &chunks[i].started
 		*b = started(st, c, inst)
 		st.Started = b
 		if *b {
@@ -997,7 +1151,7 @@ func updateProbeStatus(pod *corev1.Pod, x *lookup, regular, init []corev1.Contai
 			c = byname.FirstContainer(&inits, st.Name)
 		}
 		inst := probes(st)
-		b := &flags[len(regular)+i]
+		b := &chunks[len(regular)+i].started
 		*b = started(st, c, inst)
 		st.Started = b
 		if i >= len(pod.Spec.InitContainers) || pod.Spec.InitContainers[i].Name != st.Name {

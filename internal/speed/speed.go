@@ -8,7 +8,10 @@
 //     scheduler gives to other processes is not counted) after a collection (so that
 //     no side pays for garbage the other left); the ratio of each round is kept, and
 //     the median is the figure, the 90th percentile and the worst round bound it. The
-//     collector's background work is not counted, its assists are.
+//     collector's background work is not counted, its assists are. A suite whose
+//     sides allocate very different amounts runs Steady instead: long rounds, no
+//     forced collection, each side paying the collections of its turns (see
+//     [Options.Steady]).
 //   - instructions: the test re-runs itself under valgrind's callgrind with the
 //     collector off and counts the instructions each side executes, a figure the
 //     machine's load cannot move (memory stalls are not in it).
@@ -59,17 +62,45 @@ type Result struct {
 type Options struct {
 	Rounds  int
 	RoundAt time.Duration
+	// Steady times both sides with the collector in its steady state, for sides that
+	// allocate very different amounts: no collection is forced before a turn, and a
+	// round lasts at least SteadyRoundAt of the reference (RoundAt when larger), so
+	// that every turn spans several collection cycles and each side pays the
+	// collector about in proportion to what it allocates. Without it, a turn starts
+	// on a freshly collected heap, and a side whose turn allocates less than the
+	// collector's headroom (a few MB) never meets a collection nor sweeps a span,
+	// which makes a small allocating reference look several times cheaper than it is
+	// in any program that calls it repeatedly.
+	Steady bool
 }
+
+// SteadyRoundAt is the shortest round of the reference with [Options.Steady], and
+// SteadyRounds its default number of rounds.
+const (
+	SteadyRoundAt = 20 * time.Millisecond
+	SteadyRounds  = 31
+)
 
 // Compare measures ours against ref in interleaved rounds. Each round runs each side
 // Run reps times (reps chosen once so that the reference takes about RoundAt) and
-// measures both with the thread's CPU clock, the goroutine locked to its thread.
+// measures both with the thread's CPU clock, the goroutine locked to its thread; each
+// turn follows a forced collection unless o.Steady.
 func Compare(shape string, ours, ref Side, o Options) Result {
 	if o.Rounds <= 0 {
 		o.Rounds = 201
+		if o.Steady {
+			o.Rounds = SteadyRounds
+		}
 	}
 	if o.RoundAt <= 0 {
 		o.RoundAt = 500 * time.Microsecond
+	}
+	if o.Steady {
+		o.RoundAt = max(o.RoundAt, SteadyRoundAt)
+	}
+	turn := timed
+	if o.Steady {
+		turn = timedSteady
 	}
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
@@ -78,7 +109,7 @@ func Compare(shape string, ours, ref Side, o Options) Result {
 	ref.Run()
 	reps := 1
 	for {
-		if d := timed(ref.Run, reps); d >= o.RoundAt || reps >= 1<<20 {
+		if d := turn(ref.Run, reps); d >= o.RoundAt || reps >= 1<<20 {
 			break
 		}
 		reps *= 2
@@ -89,11 +120,11 @@ func Compare(shape string, ours, ref Side, o Options) Result {
 	for round := range o.Rounds {
 		var a, b time.Duration
 		if round%2 == 0 {
-			a = timed(ours.Run, reps)
-			b = timed(ref.Run, reps)
+			a = turn(ours.Run, reps)
+			b = turn(ref.Run, reps)
 		} else {
-			b = timed(ref.Run, reps)
-			a = timed(ours.Run, reps)
+			b = turn(ref.Run, reps)
+			a = turn(ours.Run, reps)
 		}
 		if a <= 0 || b <= 0 {
 			continue // no reading, or the clock did not advance: no information
@@ -135,6 +166,22 @@ func timed(f func(), reps int) time.Duration {
 	}
 	return cpuTime() - start
 }
+
+// timedSteady runs f reps times and returns the thread CPU time it took, with the
+// collector wherever the previous turn left it.
+func timedSteady(f func(), reps int) time.Duration {
+	start := cpuTime()
+	for range reps {
+		f()
+	}
+	return cpuTime() - start
+}
+
+// ThreadCPU is the calling thread's CPU time (the wall clock where the system has no
+// thread clock): benchmarks that time parts of an iteration read it with their
+// goroutine locked to its thread (runtime.LockOSThread), so that what the scheduler
+// gives other processes of a loaded machine is not counted.
+func ThreadCPU() time.Duration { return cpuTime() }
 
 // quantile is the q-quantile of xs (nearest rank, the middle two averaged for the
 // median of an even count).

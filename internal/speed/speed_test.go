@@ -68,3 +68,18 @@ func TestCompareCountsRounds(t *testing.T) {
 		t.Errorf("allocations per call %v and %v, want 1 and 1", r.OursAllocs, r.RefAllocs)
 	}
 }
+
+// TestCompareSteady runs a tiny steady comparison: rounds of at least SteadyRoundAt
+// of the reference, each giving a ratio.
+func TestCompareSteady(t *testing.T) {
+	var sink []byte
+	r := Compare("x", Side{Calls: 1, Run: func() { sink = make([]byte, 1024) }},
+		Side{Calls: 1, Run: func() { sink = make([]byte, 64) }}, Options{Rounds: 3, Steady: true})
+	_ = sink
+	if r.Shape != "x" || r.Rounds == 0 || r.Rounds > 3 || r.Median <= 0 {
+		t.Errorf("Compare = %+v", r)
+	}
+	if r.OursBytes != 1024 || r.RefBytes != 64 {
+		t.Errorf("bytes per call %v and %v, want 1024 and 64", r.OursBytes, r.RefBytes)
+	}
+}

@@ -85,6 +85,11 @@ func NewSuite(tb testing.TB, title string) *Suite {
 	return s
 }
 
+// Steady makes the time mode's comparisons run with the collector in its steady
+// state ([Options.Steady]); call it before Add. The instructions mode, which counts
+// with the collector off, ignores it.
+func (s *Suite) Steady() { s.opts.Steady = true }
+
 // Add compares ours with ref on the corpus named shape.
 func (s *Suite) Add(shape string, ours, ref Side) {
 	s.tb.Helper()
