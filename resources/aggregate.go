@@ -236,6 +236,7 @@ func (a *aggregation) runInit(t *table, finder *statusFinder, withStatus bool) {
 // NonMissingContainerRequests the list lacks, reading the list as eachEntry does.
 func (a *aggregation) list(t *table, st *steps, op int, i int, list corev1.ResourceList) {
 	if n := len(list); n > lookupMax {
+		t.reserve(n)
 		for name, q := range list {
 			a.entry(t, st, op, i, name, &q)
 		}

@@ -126,6 +126,27 @@ func (t *table) pos(name corev1.ResourceName) int {
 	return t.n - 1
 }
 
+// reserve makes room for n resources in all (a lower bound of what the table will
+// hold, e.g. the length of a list about to be added), so that a table that grows large
+// allocates its storage and its index once rather than by repeated appends and map
+// growth, which cost several times the final size.
+func (t *table) reserve(n int) {
+	if n <= linearMax {
+		return
+	}
+	if need := n - inlineSlots; cap(t.extra) < need {
+		grown := make([]slot, len(t.extra), need)
+		copy(grown, t.extra)
+		t.extra = grown
+	}
+	if t.index == nil {
+		t.index = make(map[corev1.ResourceName]int, n)
+		for i := 0; i < t.n; i++ {
+			t.index[t.slot(i).name] = i
+		}
+	}
+}
+
 // get returns the accumulated sum of name, if any.
 func (t *table) get(name corev1.ResourceName) (*resource.Quantity, bool) {
 	if i := t.find(name); i >= 0 && t.slot(i).flags&hasSum != 0 {
@@ -178,10 +199,12 @@ func (t *table) set(name corev1.ResourceName, q resource.Quantity) {
 }
 
 func (t *table) addList(list corev1.ResourceList) {
+	t.reserve(len(list))
 	eachEntry(list, t.add)
 }
 
 func (t *table) maxList(list corev1.ResourceList) {
+	t.reserve(len(list))
 	eachEntry(list, t.max)
 }
 
@@ -224,6 +247,7 @@ func eachEntry(list corev1.ResourceList, f func(corev1.ResourceName, resource.Qu
 }
 
 func (t *table) maxTable(o *table) {
+	t.reserve(o.n)
 	for i := 0; i < o.n; i++ {
 		if s := o.slot(i); s.flags&hasSum != 0 {
 			t.max(s.name, s.sum)

@@ -27,10 +27,11 @@ type Index[T any] struct {
 	// compare names in place.
 	scan     func(items []T, from int, name string) int
 	scanBack func(items []T, before int, name string) int
-	// Built past Threshold: an open-addressing table of the first position of each
-	// name (position+1; 0 is an empty slot), for each position the next one with the
-	// same name (-1 at the end), and for each first position the last one. One
-	// allocation, and a hash of each name, cost less than a Go map's inserts.
+	// Built past Threshold: an open-addressing table, two slots per entry, of the
+	// first position of each name (position+1; 0 is an empty slot), for each position
+	// the next one with the same name (-1 at the end), and for each first position the
+	// last one. One allocation of 16 bytes per entry, and a hash of each name, cost
+	// less than a Go map's inserts.
 	slots []int32
 	next  []int32
 	tail  []int32
@@ -45,7 +46,7 @@ var seed = maphash.Comparable(maphash.MakeSeed(), 0) | 1
 // name overlaps the one before it, the length being mixed in first), are mixed in by
 // a xor and a multiplication by an odd constant, which are bijective, then by
 // murmur3's finalizer, also bijective. Names of up to 8 bytes never collide in full;
-// which ones collide in the table's low bits depends on the seed.
+// which ones share a slot of the table depends on the seed.
 func hash(s string) uint64 {
 	const m = 0x9e3779b97f4a7c15
 	n := len(s)
@@ -62,8 +63,8 @@ func hash(s string) uint64 {
 	case n > 0:
 		h = (h ^ (uint64(s[0]) | uint64(s[n/2])<<8 | uint64(s[n-1])<<16)) * m
 	}
-	// A multiplication carries bits upward only: murmur3's finalizer brings every
-	// bit down to the low bits the table reads.
+	// A multiplication carries bits upward only: murmur3's finalizer mixes every bit
+	// into the high bits the table reads (slotOf) and into the low ones.
 	h ^= h >> 33
 	h *= 0xff51afd7ed558ccd
 	h ^= h >> 33
@@ -146,17 +147,13 @@ func (x *Index[T]) build() bool {
 	}
 	if x.slots == nil {
 		n := len(x.items)
-		size := 1
-		for size < 2*n {
-			size <<= 1
-		}
+		size := 2 * n
 		buf := make([]int32, size+2*n)
 		x.slots, x.next, x.tail = buf[:size:size], buf[size:size+n:size+n], buf[size+n:]
-		mask := uint64(size - 1)
 		for i := range x.items {
 			x.next[i] = -1
 			name := x.name(&x.items[i])
-			for h := hash(name) & mask; ; h = (h + 1) & mask {
+			for h := slotOf(hash(name), size); ; h = following(h, size) {
 				slot := x.slots[h]
 				if slot == 0 {
 					x.slots[h] = int32(i + 1)
@@ -174,10 +171,26 @@ func (x *Index[T]) build() bool {
 	return true
 }
 
+// slotOf maps a hash to one of size slots (size < 2³²) by its high 32 bits, with a
+// multiplication and a shift: unlike a mask, it takes any size, so the table holds
+// exactly two slots per entry and its bytes grow with the list in proportion, with no
+// doubling at each power of two.
+func slotOf(h uint64, size int) int {
+	return int((h >> 32) * uint64(size) >> 32)
+}
+
+// following is the slot probed after slot h, wrapping at the end of the table.
+func following(h, size int) int {
+	if h++; h == size {
+		return 0
+	}
+	return h
+}
+
 // head is the first position of name in a built index, or -1.
 func (x *Index[T]) head(name string) int {
-	mask := uint64(len(x.slots) - 1)
-	for h := hash(name) & mask; ; h = (h + 1) & mask {
+	size := len(x.slots)
+	for h := slotOf(hash(name), size); ; h = following(h, size) {
 		slot := x.slots[h]
 		if slot == 0 {
 			return -1

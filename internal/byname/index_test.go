@@ -165,3 +165,20 @@ func TestConcreteScansMatch(t *testing.T) {
 		}
 	}
 }
+
+// TestIndexBytesAreProportional: the table of a long list takes 16 bytes per entry,
+// whatever the length (a table sized to a power of two took up to twice that, so its
+// bytes grew 13× from 1,000 to 10,000 entries).
+func TestIndexBytesAreProportional(t *testing.T) {
+	for _, n := range []int{Threshold + 1, 1000, 1025, 10000, 10250} {
+		items := make([]entry, n)
+		for i := range items {
+			items[i].name = strconv.Itoa(i)
+		}
+		x := New(items, entryName)
+		_ = x.First("0")
+		if got := cap(x.slots) + cap(x.next) + cap(x.tail); got != 4*n {
+			t.Errorf("n=%d: the index holds %d int32s, want %d", n, got, 4*n)
+		}
+	}
+}
