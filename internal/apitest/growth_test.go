@@ -125,6 +125,19 @@ func (r growthRow) times() (cpu, wall, b, a float64) {
 		ratio(float64(r.big.allocs), float64(r.small.allocs))
 }
 
+// selected returns the baselines and the calls that PODLIFE_GROWTH (sel) names: all
+// for "1", else those whose name contains one of its comma-separated words.
+func selected(sel string) []call {
+	var out []call
+	for _, c := range append(baselines, calls...) {
+		if sel != "1" && !strings.HasPrefix(c.name, "baseline.") && !slices.ContainsFunc(strings.Split(sel, ","), func(w string) bool { return strings.Contains(c.name, w) }) {
+			continue
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
 // TestHostileGrowth prints, for every exported function and every hostile shape, how
 // much the cost grows from 1,000 to 10,000 elements: time (the best of several
 // batches, interleaved 1k/10k; the process's CPU time, which a busy machine does not
@@ -144,6 +157,8 @@ func (r growthRow) times() (cpu, wall, b, a float64) {
 // evicting the CPU caches, so that both sizes read the pod from memory: the growth of
 // the work, without the step a pod that outgrows the caches takes. The table lists
 // the worst growth first; linear growth is the ratio of the sizes (10).
+// PODLIFE_GROWTH_INSTRUCTIONS=1 counts instructions under callgrind instead (see
+// instructionGrowth).
 func TestHostileGrowth(t *testing.T) {
 	sel := os.Getenv("PODLIFE_GROWTH")
 	if sel == "" {
@@ -169,6 +184,10 @@ func TestHostileGrowth(t *testing.T) {
 	if v := os.Getenv("PODLIFE_GROWTH_SHAPES"); v != "" {
 		wanted = strings.Split(v, ",")
 	}
+	if mode := os.Getenv(instructionsVar); mode != "" && mode != "0" {
+		instructionGrowth(t, mode, selected(sel), wanted, sizes)
+		return
+	}
 	var cold []byte
 	if os.Getenv("PODLIFE_GROWTH_COLD") != "" {
 		cold = make([]byte, 128<<20)
@@ -177,10 +196,7 @@ func TestHostileGrowth(t *testing.T) {
 	var rows []growthRow
 	for _, shape := range wanted {
 		small, big := hostileFixtures(shape, sizes[0]), hostileFixtures(shape, sizes[1])
-		for _, c := range append(baselines, calls...) {
-			if sel != "1" && !strings.HasPrefix(c.name, "baseline.") && !slices.ContainsFunc(strings.Split(sel, ","), func(w string) bool { return strings.Contains(c.name, w) }) {
-				continue
-			}
+		for _, c := range selected(sel) {
 			r := growthRow{name: c.name, shape: shape}
 			fs, fb := func() { _ = c.fn(small) }, func() { _ = c.fn(big) }
 			r.small.bytes, r.small.allocs = countWork(fs)

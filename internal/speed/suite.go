@@ -3,6 +3,7 @@ package speed
 import (
 	"bufio"
 	"debug/elf"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -119,26 +120,26 @@ func (s *Suite) Add(shape string, ours, ref Side) {
 		for _, side := range []Side{ours, ref} {
 			side.Run() // warm: lazily built state is not counted
 			runtime.GC()
-			mark()
+			Mark()
 			for range s.child[i] {
 				side.Run()
 			}
-			mark()
+			Mark()
 		}
 	}
 }
 
-// mark is where callgrind dumps its counts (--dump-before): the instructions between
-// two marks are one segment.
+// Mark is where callgrind dumps its counts (--dump-before) in a test re-run by
+// [Callgrind]: the instructions between two calls of Mark are one segment.
 //
 //go:noinline
-func mark() {}
+func Mark() {}
 
-// markSymbol is mark's symbol as callgrind sees it.
+// markSymbol is Mark's symbol as callgrind sees it.
 var markSymbol = func() string {
 	pc, _, _, _ := runtime.Caller(0)
 	name := runtime.FuncForPC(pc).Name() // …/internal/speed.init.func1
-	return name[:strings.LastIndex(name, "/")] + "/speed.mark"
+	return name[:strings.LastIndex(name, "/")] + "/speed.Mark"
 }()
 
 // Report logs the comparison table. In the instructions mode it first re-runs the
@@ -170,28 +171,42 @@ func (s *Suite) Report() {
 	}
 }
 
-// callgrind re-runs this test alone under callgrind and returns the instruction count
-// of each segment between marks, in order (the first is everything before the first
-// mark).
+// callgrind re-runs this test alone under callgrind in the child mode and returns
+// the instruction count of each segment between marks.
 func (s *Suite) callgrind() (counts []int64, log []byte, err error) {
-	valgrind, err := exec.LookPath("valgrind")
-	if err != nil {
-		return nil, nil, err
-	}
-	// callgrind finds mark by the symbol table, which go test strips unless told.
-	if ok, err := hasSymbol(os.Args[0], markSymbol); err != nil || !ok {
-		return nil, nil, fmt.Errorf("%s has no symbol %s (%v): run go test with -ldflags=-s=false", os.Args[0], markSymbol, err)
-	}
-	dir := s.tb.TempDir()
-	out := filepath.Join(dir, "cg.out")
-	cmd := exec.Command(valgrind, "--tool=callgrind", "--separate-threads=yes", "--dump-before="+markSymbol, "--callgrind-out-file="+out,
-		os.Args[0], "-test.run=^"+regexp.QuoteMeta(s.tb.Name())+"$", "-test.count=1")
 	reps := make([]string, len(s.reps))
 	for i, r := range s.reps {
 		reps[i] = strconv.Itoa(r)
 	}
+	return Callgrind(s.tb, EnableVar+"="+modeChild, repsVar+"="+strings.Join(reps, ","))
+}
+
+// ErrNoValgrind is [Callgrind]'s error when valgrind is not installed.
+var ErrNoValgrind = errors.New("valgrind is not installed (callgrind counts instructions)")
+
+// Callgrind re-runs the test tb alone (by name, once) under valgrind's callgrind,
+// with env (NAME=value) added to its environment so that it knows it is the child,
+// and returns the instruction count of each segment between calls of [Mark], in
+// order: the first is everything before the first Mark, the last everything after
+// the last. Only the thread that calls Mark is counted (--separate-threads): the
+// child should lock its goroutine to its thread and turn the collector off. The
+// test binary must keep its symbol table (go test -ldflags=-s=false); log is the
+// child's output.
+func Callgrind(tb testing.TB, env ...string) (counts []int64, log []byte, err error) {
+	valgrind, err := exec.LookPath("valgrind")
+	if err != nil {
+		return nil, nil, ErrNoValgrind
+	}
+	// callgrind finds Mark by the symbol table, which go test strips unless told.
+	if ok, err := hasSymbol(os.Args[0], markSymbol); err != nil || !ok {
+		return nil, nil, fmt.Errorf("%s has no symbol %s (%v): run go test with -ldflags=-s=false", os.Args[0], markSymbol, err)
+	}
+	dir := tb.TempDir()
+	out := filepath.Join(dir, "cg.out")
+	cmd := exec.Command(valgrind, "--tool=callgrind", "--separate-threads=yes", "--dump-before="+markSymbol, "--callgrind-out-file="+out,
+		os.Args[0], "-test.run=^"+regexp.QuoteMeta(tb.Name())+"$", "-test.count=1", "-test.v")
 	// Go's asynchronous preemption signals upset callgrind.
-	cmd.Env = append(os.Environ(), EnableVar+"="+modeChild, repsVar+"="+strings.Join(reps, ","), "GODEBUG=asyncpreemptoff=1")
+	cmd.Env = append(append(os.Environ(), env...), "GODEBUG=asyncpreemptoff=1")
 	log, err = cmd.CombinedOutput()
 	if err != nil {
 		return nil, log, fmt.Errorf("%v\n%s", err, log)
