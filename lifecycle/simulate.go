@@ -202,7 +202,10 @@ func Simulate(pod *corev1.Pod, script Script, opts SimulateOptions) Timeline {
 	end := opts.Start.Add(maxDur)
 	sim := newSimulator(pod, script, opts)
 	p, v := sim.pod, &sim.view
-	tl.Steps = make([]Step, 0, 8)
+	// The steps are collected in room on the stack and then copied into a list of
+	// their number: a Step is 800 bytes, and a list grown by doubling would allocate
+	// about twice the steps it holds.
+	var steps stepList
 	if p.CreationTimestamp.IsZero() {
 		p.CreationTimestamp = metav1.NewTime(opts.Start)
 	}
@@ -234,19 +237,19 @@ func Simulate(pod *corev1.Pod, script Script, opts SimulateOptions) Timeline {
 		p.Status = sim.status(now, false)
 		a := plan(p, v, now, &sim.phase, opts.Options)
 		if a.Terminate {
-			tl.Steps = append(tl.Steps, Step{Time: now, Actions: a, Status: p.Status, Row: PodColumns(p, now), View: seen})
+			steps.add(&Step{Time: now, Actions: a, Status: p.Status, Row: PodColumns(p, now), View: seen})
 			done := sim.terminate(now)
 			sim.advance(done)
 			if opts.RecordViews {
 				seen = copyView(v)
 			}
 			p.Status = sim.status(done, true)
-			tl.Steps = append(tl.Steps, Step{Time: done, Status: p.Status, Row: PodColumns(p, done), Final: true, View: seen})
+			steps.add(&Step{Time: done, Status: p.Status, Row: PodColumns(p, done), Final: true, View: seen})
 			tl.End = "terminal"
 			break
 		}
 		changed, busyUntil := sim.apply(a, now)
-		tl.Steps = append(tl.Steps, Step{Time: now, Actions: a, Status: p.Status, Row: PodColumns(p, now), View: seen})
+		steps.add(&Step{Time: now, Actions: a, Status: p.Status, Row: PodColumns(p, now), View: seen})
 
 		next, ok := sim.nextEvent(a, busyUntil, resync)
 		if changed {
@@ -261,10 +264,37 @@ func Simulate(pod *corev1.Pod, script Script, opts SimulateOptions) Timeline {
 		}
 		now = next
 	}
+	tl.Steps = steps.list()
 	tl.Pod = p
 	tl.View = sim.view
 	tl.Events = sim.sortedEvents()
 	return tl
+}
+
+// stepList collects the steps of a simulation: the first ones in room of its own (on
+// Simulate's stack), the rest in a list that grows.
+type stepList struct {
+	room [16]Step
+	n    int
+	more []Step
+}
+
+// add appends a copy of *st.
+func (l *stepList) add(st *Step) {
+	if l.n < len(l.room) {
+		l.room[l.n] = *st
+		l.n++
+		return
+	}
+	l.more = append(l.more, *st)
+}
+
+// list returns the steps in a new list of their number.
+func (l *stepList) list() []Step {
+	out := make([]Step, l.n+len(l.more))
+	copy(out, l.room[:l.n])
+	copy(out[l.n:], l.more)
+	return out
 }
 
 func maxTime(a, b time.Time) time.Time {

@@ -327,8 +327,26 @@ func TestNextStatusSpeedRatio(t *testing.T) {
 	s.Report()
 }
 
+// simSet is a named set of lifecycles TestSimulateSpeedRatio times as one shape.
+type simSet struct {
+	name  string
+	cases []simCase
+}
+
+// simSets are the shapes of TestSimulateSpeedRatio: the myapp-pod, the whole corpus
+// (simCorpus), then each lifecycle of the corpus but the seed alone ("corpus/<name>"),
+// so that the worst lifecycle shows.
+func simSets() []simSet {
+	corpus := simCorpus()
+	sets := []simSet{{"myapp", []simCase{seedCase()}}, {"corpus", corpus}}
+	for _, c := range corpus[1:] {
+		sets = append(sets, simSet{"corpus/" + c.name, []simCase{c}})
+	}
+	return sets
+}
+
 // TestSimulateSpeedRatio compares Simulate per sync with one pod.DeepCopy() per sync,
-// on the myapp-pod and on the corpus of BenchmarkSimulate, as TestNextStatusSpeedRatio
+// on the myapp-pod, on the corpus of BenchmarkSimulate and on each of its lifecycles, as TestNextStatusSpeedRatio
 // does but with the collector in its steady state (speed.Options.Steady): a lifecycle
 // allocates 2.6 times the bytes of its syncs' deep copies, and short turns after a
 // forced collection let the copies run on a freshly swept heap without ever meeting a
@@ -338,10 +356,7 @@ func TestSimulateSpeedRatio(t *testing.T) {
 	s := speed.NewSuite(t, "Simulate per sync / pod.DeepCopy() per sync")
 	s.Steady()
 	var sink *corev1.Pod
-	for _, set := range []struct {
-		name  string
-		cases []simCase
-	}{{"myapp", []simCase{seedCase()}}, {"corpus", simCorpus()}} {
+	for _, set := range simSets() {
 		cases := set.cases
 		steps := make([]int, len(cases))
 		total := 0
