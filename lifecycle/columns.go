@@ -316,8 +316,21 @@ func pair(buf []byte, a int, ua byte, b int, ub byte) []byte {
 	return unit(buf, b, ub)
 }
 
-// fraction renders "<a>/<b>" in one allocation.
+// smallFractions holds "a/b" for the digits a and b, at 3*(10*a+b): the usual
+// READY and READINESS GATES columns, without an allocation.
+const smallFractions = "0/00/10/20/30/40/50/60/70/80/91/01/11/21/31/41/51/61/71/81/9" +
+	"2/02/12/22/32/42/52/62/72/82/93/03/13/23/33/43/53/63/73/83/9" +
+	"4/04/14/24/34/44/54/64/74/84/95/05/15/25/35/45/55/65/75/85/9" +
+	"6/06/16/26/36/46/56/66/76/86/97/07/17/27/37/47/57/67/77/87/9" +
+	"8/08/18/28/38/48/58/68/78/88/99/09/19/29/39/49/59/69/79/89/9"
+
+// fraction renders "<a>/<b>": for two digits a slice of smallFractions, otherwise in
+// one allocation.
 func fraction(a, b int) string {
+	if uint(a) < 10 && uint(b) < 10 {
+		i := 3 * (10*a + b)
+		return smallFractions[i : i+3]
+	}
 	var buf [48]byte
 	return string(strconv.AppendInt(append(strconv.AppendInt(buf[:0], int64(a), 10), '/'), int64(b), 10))
 }
