@@ -1,6 +1,7 @@
 package apitest
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"runtime"
@@ -95,15 +96,7 @@ func instructionGrowth(t *testing.T, mode string, sel []call, shapes []string, s
 		rows[i].small, rows[i].big = counts[4*i+1], counts[4*i+3]
 	}
 	growth := func(r instructionRow) float64 { return ratio(float64(r.big), float64(r.small)) }
-	slices.SortStableFunc(rows, func(a, b instructionRow) int {
-		if ga, gb := growth(a), growth(b); ga != gb {
-			if ga > gb {
-				return -1
-			}
-			return 1
-		}
-		return 0
-	})
+	slices.SortStableFunc(rows, func(a, b instructionRow) int { return cmp.Compare(growth(b), growth(a)) })
 	var sb strings.Builder
 	fmt.Fprintf(&sb, "instructions of one call from %d to %d elements (callgrind, collector off)\n", sizes[0], sizes[1])
 	fmt.Fprintf(&sb, "%-45s %-11s %7s %15s %15s\n", "function", "shape", "instr×", "instr@small", "instr@big")

@@ -1,6 +1,7 @@
 package apitest
 
 import (
+	"cmp"
 	"fmt"
 	"os"
 	"runtime"
@@ -224,15 +225,7 @@ func TestHostileGrowth(t *testing.T) {
 		}
 	}
 	worst := func(r growthRow) float64 { c, _, b, a := r.times(); return max(c, b, a) }
-	slices.SortStableFunc(rows, func(a, b growthRow) int {
-		if wa, wb := worst(a), worst(b); wa != wb {
-			if wa > wb {
-				return -1
-			}
-			return 1
-		}
-		return 0
-	})
+	slices.SortStableFunc(rows, func(a, b growthRow) int { return cmp.Compare(worst(b), worst(a)) })
 	var sb strings.Builder
 	if cold != nil {
 		fmt.Fprintf(&sb, "growth from %d to %d elements (time: best of up to %d single calls, caches evicted before each)\n", sizes[0], sizes[1], rounds)
