@@ -497,12 +497,7 @@ func (a *converter) newRunning() *corev1.ContainerStateRunning {
 		c.used |= chunkRunning
 		return &c.running
 	}
-	if len(a.running) == 0 {
-		a.running = make([]corev1.ContainerStateRunning, a.left+1)
-	}
-	r := &a.running[0]
-	a.running = a.running[1:]
-	return r
+	return spill(&a.running, a.left+1)
 }
 
 func (a *converter) newTerminated() *corev1.ContainerStateTerminated {
@@ -510,12 +505,7 @@ func (a *converter) newTerminated() *corev1.ContainerStateTerminated {
 		c.used |= chunkTerminated
 		return &c.terminated
 	}
-	if len(a.terminated) == 0 {
-		a.terminated = make([]corev1.ContainerStateTerminated, a.left+1)
-	}
-	t := &a.terminated[0]
-	a.terminated = a.terminated[1:]
-	return t
+	return spill(&a.terminated, a.left+1)
 }
 
 func (a *converter) newWaiting() *corev1.ContainerStateWaiting {
@@ -523,12 +513,18 @@ func (a *converter) newWaiting() *corev1.ContainerStateWaiting {
 		c.used |= chunkWaiting
 		return &c.waiting
 	}
-	if len(a.waiting) == 0 {
-		a.waiting = make([]corev1.ContainerStateWaiting, a.left+1)
+	return spill(&a.waiting, a.left+1)
+}
+
+// spill takes the next state from slab, refilled with n states when empty: a
+// container's second state of one kind, which its chunk has no room for.
+func spill[T any](slab *[]T, n int) *T {
+	if len(*slab) == 0 {
+		*slab = make([]T, n)
 	}
-	w := &a.waiting[0]
-	a.waiting = a.waiting[1:]
-	return w
+	v := &(*slab)[0]
+	*slab = (*slab)[1:]
+	return v
 }
 
 // newResources is the resources of the container being converted.
