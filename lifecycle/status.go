@@ -527,6 +527,25 @@ func spill[T any](slab *[]T, n int) *T {
 	return v
 }
 
+// waitingOf returns a new waiting state for the container of chunk k, converted
+// before: the chunk's own when the container's status does not use it yet.
+func (a *converter) waitingOf(k int) *corev1.ContainerStateWaiting {
+	if c := &a.chunks[k]; c.used&chunkWaiting == 0 {
+		c.used |= chunkWaiting
+		return &c.waiting
+	}
+	return new(corev1.ContainerStateWaiting)
+}
+
+// terminatedOf is waitingOf for a terminated state.
+func (a *converter) terminatedOf(k int) *corev1.ContainerStateTerminated {
+	if c := &a.chunks[k]; c.used&chunkTerminated == 0 {
+		c.used |= chunkTerminated
+		return &c.terminated
+	}
+	return new(corev1.ContainerStateTerminated)
+}
+
 // newResources is the resources of the container being converted.
 func (a *converter) newResources() *corev1.ResourceRequirements { return &a.cur.resources }
 
@@ -839,6 +858,8 @@ func (cv *converter) convert(out []corev1.ContainerStatus, pod *corev1.Pod, x *l
 	if len(containers) == 0 {
 		return out
 	}
+	// The chunk of containers[i] is chunks[base+i].
+	base := len(cv.chunks) - cv.left
 	g := opts.Features.Resolve()
 	rac := g.RestartAllContainersOnContainerExits
 	defaultReason := ReasonContainerCreating
@@ -871,7 +892,8 @@ func (cv *converter) convert(out []corev1.ContainerStatus, pod *corev1.Pod, x *l
 		}
 		// The newest instance gives the status, the one before its last state.
 		inst := &x.v.Instances[first]
-		convertInstance(st, inst, old, restarting, rac, cv)
+		prev := x.next(first, c.Name)
+		convertInstance(st, inst, old, restarting, rac, prev >= 0, cv)
 		if !g.ChangeContainerStatusOnKubeletRestart && inst.State.Kubelet() == restart.StateRunning && found && old.Started != nil {
 			// The prober replaces the flag of init and regular containers; only
 			// ephemeral ones keep a copy.
@@ -885,8 +907,8 @@ func (cv *converter) convert(out []corev1.ContainerStatus, pod *corev1.Pod, x *l
 			st.Resources = statusResources(cv.newResources(), c, inst, st, old)
 			st.AllocatedResources = c.Resources.Requests
 		}
-		if j := x.next(first, c.Name); j >= 0 {
-			st.LastTerminationState = instanceState(&x.v.Instances[j], old, restarting, rac, cv)
+		if prev >= 0 {
+			st.LastTerminationState = instanceState(&x.v.Instances[prev], old, restarting, rac, cv)
 		}
 	}
 
@@ -914,7 +936,9 @@ func (cv *converter) convert(out []corev1.ContainerStatus, pod *corev1.Pod, x *l
 				continue
 			}
 			if newest == nil && !restart.IsRestartableInitContainer(c) && st.State.Waiting != nil && regularCreated() {
-				st.State = corev1.ContainerState{Terminated: &corev1.ContainerStateTerminated{Reason: "Completed", Message: msgInitTreatedComplete}}
+				t := cv.terminatedOf(base + i)
+				*t = corev1.ContainerStateTerminated{Reason: "Completed", Message: msgInitTreatedComplete}
+				st.State = corev1.ContainerState{Terminated: t}
 				continue
 			}
 		}
@@ -925,7 +949,9 @@ func (cv *converter) convert(out []corev1.ContainerStatus, pod *corev1.Pod, x *l
 		if st.State.Terminated != nil {
 			st.LastTerminationState = st.State
 		}
-		st.State = corev1.ContainerState{Waiting: &corev1.ContainerStateWaiting{Reason: f.Reason, Message: f.Message}}
+		w := cv.waitingOf(base + i)
+		*w = corev1.ContainerStateWaiting{Reason: f.Reason, Message: f.Message}
+		st.State = corev1.ContainerState{Waiting: w}
 	}
 
 	if kind != KindInitContainer {
@@ -970,8 +996,10 @@ func statusWithoutInstance(st *corev1.ContainerStatus, pod *corev1.Pod, c *corev
 	}
 }
 
-// convertInstance is convertContainerStatus, into st (zero).
-func convertInstance(st *corev1.ContainerStatus, inst *restart.Instance, old *corev1.ContainerStatus, restarting, rac bool, states *converter) {
+// convertInstance is convertContainerStatus, into st (zero). lastKnown says that the
+// caller replaces the last termination state with that of an older instance (so the
+// one kept from old is not copied).
+func convertInstance(st *corev1.ContainerStatus, inst *restart.Instance, old *corev1.ContainerStatus, restarting, rac, lastKnown bool, states *converter) {
 	st.Name = inst.Name
 	st.RestartCount = inst.RestartCount
 	st.Image = inst.Image
@@ -983,10 +1011,18 @@ func convertInstance(st *corev1.ContainerStatus, inst *restart.Instance, old *co
 			if old.RestartCount > st.RestartCount {
 				st.RestartCount = old.RestartCount
 			}
+			// (A copy in the converter's room: a ContainerStateTerminated holds no
+			// pointer its DeepCopy would follow, so its DeepCopy is a copy.)
+			var kept *corev1.ContainerStateTerminated
 			if old.ContainerID != st.ContainerID && old.State.Terminated != nil {
-				st.LastTerminationState.Terminated = old.State.Terminated.DeepCopy()
+				kept = old.State.Terminated
 			} else if old.LastTerminationState.Terminated != nil {
-				st.LastTerminationState.Terminated = old.LastTerminationState.Terminated.DeepCopy()
+				kept = old.LastTerminationState.Terminated
+			}
+			if kept != nil && !lastKnown {
+				t := states.newTerminated()
+				*t = *kept
+				st.LastTerminationState.Terminated = t
 			}
 		}
 	}
