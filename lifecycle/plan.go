@@ -206,7 +206,7 @@ func applyBackOff(pod *corev1.Pod, x *lookup, a *PodActions, now time.Time, sc *
 			}
 			a.BackOff = append(a.BackOff, BackOffWait{
 				Container: r, Delay: chk.Delay, Until: chk.RetryAt,
-				Message: restart.CrashLoopMessage(chk.Delay, r.Name, pod),
+				Message: sc.crashLoopMessage(pod, r, chk.Delay),
 			})
 			if r.Kind == KindInitContainer {
 				aborted = true

@@ -34,6 +34,9 @@ type simContainer struct {
 	// fieldPath is the container's field path in events, once computed (path).
 	fieldPath string
 	hasPath   bool
+	// backOffEvent is the message of the container's crash-loop BackOff event, once
+	// computed (holdBack).
+	backOffEvent string
 }
 
 // simRun is the run an instance performs, with its probe timelines.
@@ -635,7 +638,11 @@ func (s *simulator) ordered(refs []ContainerRef, waits []BackOffWait, init bool)
 
 // holdBack records a start refused by the crash-loop back-off.
 func (s *simulator) holdBack(w BackOffWait, t time.Time) {
-	s.record(t, corev1.EventTypeWarning, EventReasonBackOff, restart.CrashLoopEventMessage(w.Container.Name, s.pod), s.path(w.Container.Name))
+	c := s.container(w.Container.Name)
+	if c.backOffEvent == "" {
+		c.backOffEvent = restart.CrashLoopEventMessage(w.Container.Name, s.pod)
+	}
+	s.record(t, corev1.EventTypeWarning, EventReasonBackOff, c.backOffEvent, s.path(w.Container.Name))
 	s.setStartFailure(w.Container.Name, restart.StartFailure{Reason: restart.ReasonCrashLoopBackOff, Message: w.Message})
 }
 

@@ -380,6 +380,44 @@ type scratch struct {
 	all    []corev1.ContainerStatus
 	chunks []stateChunk
 	keys   []string // by init, regular, ephemeral container; "" not yet computed
+	// waits is the last crash-loop waiting message of each container (indexed as
+	// keys) with the delay it names.
+	waits []backOffMessage
+}
+
+// backOffMessage is a crash-loop waiting message and the delay it names.
+type backOffMessage struct {
+	delay time.Duration
+	msg   string
+}
+
+// index numbers the referenced container: init, then regular, then ephemeral
+// containers.
+func (sc *scratch) index(pod *corev1.Pod, r ContainerRef) int {
+	switch r.Kind {
+	case KindInitContainer, KindSidecar:
+		return r.Index
+	case KindEphemeralContainer:
+		return r.Index + len(pod.Spec.InitContainers) + len(pod.Spec.Containers)
+	}
+	return r.Index + len(pod.Spec.InitContainers)
+}
+
+// crashLoopMessage returns restart.CrashLoopMessage(delay, r.Name, pod), the same
+// string as the last time it was asked for the container with this delay when sc is
+// not nil (the pod's name, namespace and UID do not change between the syncs).
+func (sc *scratch) crashLoopMessage(pod *corev1.Pod, r ContainerRef, delay time.Duration) string {
+	if sc == nil {
+		return restart.CrashLoopMessage(delay, r.Name, pod)
+	}
+	if sc.waits == nil {
+		sc.waits = make([]backOffMessage, len(pod.Spec.InitContainers)+len(pod.Spec.Containers)+len(pod.Spec.EphemeralContainers))
+	}
+	w := &sc.waits[sc.index(pod, r)]
+	if w.msg == "" || w.delay != delay {
+		w.delay, w.msg = delay, restart.CrashLoopMessage(delay, r.Name, pod)
+	}
+	return w.msg
 }
 
 // backOffKey returns restart.BackOffKey(pod, c) for the referenced container c, kept
@@ -388,17 +426,9 @@ func (sc *scratch) backOffKey(pod *corev1.Pod, r ContainerRef, c *corev1.Contain
 	if sc == nil {
 		return restart.BackOffKey(pod, c)
 	}
-	ni, nr := len(pod.Spec.InitContainers), len(pod.Spec.Containers)
-	i := r.Index
-	switch r.Kind {
-	case KindInitContainer, KindSidecar:
-	case KindEphemeralContainer:
-		i += ni + nr
-	default:
-		i += ni
-	}
+	i := sc.index(pod, r)
 	if sc.keys == nil {
-		sc.keys = make([]string, ni+nr+len(pod.Spec.EphemeralContainers))
+		sc.keys = make([]string, len(pod.Spec.InitContainers)+len(pod.Spec.Containers)+len(pod.Spec.EphemeralContainers))
 	}
 	if sc.keys[i] == "" {
 		sc.keys[i] = restart.BackOffKey(pod, c)
