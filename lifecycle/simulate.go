@@ -286,6 +286,10 @@ func (l *stepList) add(st *Step) {
 		l.n++
 		return
 	}
+	if l.more == nil {
+		// Room for a quarter more before the list doubles.
+		l.more = make([]Step, 0, len(l.room)/4)
+	}
 	l.more = append(l.more, *st)
 }
 

@@ -8,6 +8,7 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/podlife/podlife/internal/byname"
 	"github.com/podlife/podlife/restart"
@@ -37,6 +38,20 @@ type simContainer struct {
 	// backOffEvent is the message of the container's crash-loop BackOff event, once
 	// computed (holdBack).
 	backOffEvent string
+	// img is the image the strings below name (start), once computed: its image-pull
+	// back-off key, the Pulled event's message for an image already present and the
+	// BackOff event's message for a pull held back.
+	img, pullKey, presentMsg, pullBackOffMsg string
+}
+
+// image returns the strings of c (below) for img, computed again when img changes.
+func (c *simContainer) image(img string, uid types.UID) *simContainer {
+	if c.img != img || c.pullKey == "" {
+		*c = simContainer{starts: c.starts, pulls: c.pulls, startTries: c.startTries, restarts: c.restarts,
+			fieldPath: c.fieldPath, hasPath: c.hasPath, backOffEvent: c.backOffEvent,
+			img: img, pullKey: restart.ImagePullBackOffKey(string(uid), img)}
+	}
+	return c
 }
 
 // simRun is the run an instance performs, with its probe timelines.
@@ -578,7 +593,8 @@ func (s *simulator) apply(a PodActions, now time.Time) (bool, time.Time) {
 		changed = changed || ok
 	}
 	aborted := false
-	for _, r := range s.ordered(a.InitContainersToStart, a.BackOff, true) {
+	var buf [8]plannedStart
+	for _, r := range s.ordered(buf[:0], a.InitContainersToStart, a.BackOff, true) {
 		if aborted {
 			break
 		}
@@ -597,7 +613,7 @@ func (s *simulator) apply(a PodActions, now time.Time) (bool, time.Time) {
 	if aborted {
 		return changed, t
 	}
-	for _, r := range s.ordered(a.ContainersToStart, a.BackOff, false) {
+	for _, r := range s.ordered(buf[:0], a.ContainersToStart, a.BackOff, false) {
 		if r.held != nil {
 			s.holdBack(*r.held, t)
 			continue
@@ -616,12 +632,13 @@ type plannedStart struct {
 }
 
 // ordered merges the allowed starts of one list with the back-off waits of the same
-// kinds, in spec order, which is the order SyncPod attempts them in.
-func (s *simulator) ordered(refs []ContainerRef, waits []BackOffWait, init bool) []plannedStart {
+// kinds, in spec order, which is the order SyncPod attempts them in, into buf's
+// room (a larger list when it is too small).
+func (s *simulator) ordered(buf []plannedStart, refs []ContainerRef, waits []BackOffWait, init bool) []plannedStart {
 	if len(refs)+len(waits) == 0 {
 		return nil
 	}
-	out := make([]plannedStart, 0, len(refs)+len(waits))
+	out := buf[:0]
 	for _, r := range refs {
 		out = append(out, plannedStart{ContainerRef: r})
 	}
@@ -689,13 +706,21 @@ func (s *simulator) start(r ContainerRef, sandbox string, t time.Time) (bool, ti
 		s.setStartFailure(name, restart.StartFailure{Reason: "ErrImageNeverPull", Message: msg})
 		return false, t
 	case present && policy != corev1.PullAlways:
-		s.record(t, corev1.EventTypeNormal, EventReasonPulled, MessageImagePresent(img, s.ensureSecret), fp)
+		im := st.image(img, pod.UID)
+		if im.presentMsg == "" {
+			im.presentMsg = MessageImagePresent(img, s.ensureSecret)
+		}
+		s.record(t, corev1.EventTypeNormal, EventReasonPulled, im.presentMsg, fp)
 	default:
-		key := restart.ImagePullBackOffKey(string(pod.UID), img)
+		im := st.image(img, pod.UID)
+		key := im.pullKey
 		ps, held, msg := s.pulls[key].BeforePull(img, t)
 		if held {
 			s.pulls[key] = ps
-			s.record(t, corev1.EventTypeNormal, EventReasonBackOff, "Back-off pulling image "+strconv.Quote(img), fp)
+			if im.pullBackOffMsg == "" {
+				im.pullBackOffMsg = "Back-off pulling image " + strconv.Quote(img)
+			}
+			s.record(t, corev1.EventTypeNormal, EventReasonBackOff, im.pullBackOffMsg, fp)
 			s.record(t, corev1.EventTypeWarning, EventReasonFailed, "Error: "+restart.ReasonImagePullBackOff, fp)
 			s.setStartFailure(name, restart.StartFailure{Reason: restart.ReasonImagePullBackOff, Message: msg})
 			return false, t

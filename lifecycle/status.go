@@ -558,9 +558,10 @@ func spill[T any](slab *[]T, n int) *T {
 }
 
 // waitingOf returns a new waiting state for the container of chunk k, converted
-// before: the chunk's own when the container's status does not use it yet.
-func (a *converter) waitingOf(k int) *corev1.ContainerStateWaiting {
-	if c := &a.chunks[k]; c.used&chunkWaiting == 0 {
+// before, whose status's state is being replaced (cur is its waiting state, if any):
+// the chunk's own when the status does not use it yet or cur is it.
+func (a *converter) waitingOf(k int, cur *corev1.ContainerStateWaiting) *corev1.ContainerStateWaiting {
+	if c := &a.chunks[k]; c.used&chunkWaiting == 0 || cur == &c.waiting {
 		c.used |= chunkWaiting
 		return &c.waiting
 	}
@@ -979,7 +980,7 @@ func (cv *converter) convert(out []corev1.ContainerStatus, pod *corev1.Pod, x *l
 		if st.State.Terminated != nil {
 			st.LastTerminationState = st.State
 		}
-		w := cv.waitingOf(base + i)
+		w := cv.waitingOf(base+i, st.State.Waiting)
 		*w = corev1.ContainerStateWaiting{Reason: f.Reason, Message: f.Message}
 		st.State = corev1.ContainerState{Waiting: w}
 	}
