@@ -153,39 +153,6 @@ const (
 // time storeStatus sets, allocated with the IP lists.
 func generateStatus(s *corev1.PodStatus, pod *corev1.Pod, old *corev1.PodStatus, x *lookup, now time.Time, podIsTerminal bool, p prober, opts Options) (startRoom *metav1.Time) {
 	v := x.v
-	// The short IP lists, and the start time storeStatus sets, share one allocation.
-	ex := new(statusExtras)
-	if _, ok := activeSandbox(v); ok {
-		s.PodIPs = podIPs(v.Sandboxes[0].Network, v.HostIPs, old, &ex.podIPs)
-		if len(s.PodIPs) > 0 {
-			s.PodIP = s.PodIPs[0].IP
-		}
-	}
-	s.QOSClass = resources.GetPodQOSWithOptions(pod, resources.QOSOptions{
-		DisablePodLevelResources:                   !opts.Features.Resolve().PodLevelResources,
-		DisablePodLevelResourcesFixKubeletQOSClass: !opts.Features.Resolve().PodLevelResourcesFixKubeletQOSClass,
-	})
-
-	var chunks []stateChunk
-	s.InitContainerStatuses, s.ContainerStatuses, s.EphemeralContainerStatuses, _, chunks = convertAll(pod, old, x, true, nil, opts)
-	// The kubelet computes the phase and the conditions from a copy of the pod with
-	// the old status but for the new container statuses. Here the functions that
-	// compute them read the container statuses from ix, indexed once for all of them
-	// (the prober changes no name), and everything else from oldPod: the pod itself
-	// when old is pod.Status, as it always is here.
-	ix := statusIndexesOf(s.InitContainerStatuses, s.ContainerStatuses)
-	oldPod := withStatus(pod, old)
-	ps := resolvedPhase(pod, oldPod, &ix, old, x, now, podIsTerminal, opts)
-	s.Phase, s.Reason, s.Message = ps.Phase, ps.Reason, ps.Message
-
-	if p == kubeletProber {
-		updateProbeStatus(pod, x, s.ContainerStatuses, s.InitContainerStatuses, chunks, opts)
-	} else {
-		for i := range s.ContainerStatuses {
-			s.ContainerStatuses[i].Ready = true
-		}
-	}
-
 	// Conditions, in the kubelet's order, in a list of the size they need: those of
 	// pod.Status the kubelet does not own, the resize conditions, DisruptionTarget (at
 	// most one more), the five the kubelet generates and AllContainersRestarting.
@@ -207,7 +174,50 @@ func generateStatus(s *corev1.PodStatus, pod *corev1.Pod, old *corev1.PodStatus,
 	if restartAllCond {
 		size++
 	}
-	s.Conditions = make([]corev1.PodCondition, 0, size)
+	// The short IP lists, the start time storeStatus sets, the five conditions and the
+	// container statuses of a pod of up to four containers, with their states, share
+	// one allocation (statusRoom).
+	ex, pre := newStatusRoom(len(pod.Spec.Containers)+len(pod.Spec.InitContainers)+len(pod.Spec.EphemeralContainers), size)
+	if _, ok := activeSandbox(v); ok {
+		s.PodIPs = podIPs(v.Sandboxes[0].Network, v.HostIPs, old, &ex.podIPs)
+		if len(s.PodIPs) > 0 {
+			s.PodIP = s.PodIPs[0].IP
+		}
+	}
+	s.QOSClass = resources.GetPodQOSWithOptions(pod, resources.QOSOptions{
+		DisablePodLevelResources:                   !opts.Features.Resolve().PodLevelResources,
+		DisablePodLevelResourcesFixKubeletQOSClass: !opts.Features.Resolve().PodLevelResourcesFixKubeletQOSClass,
+	})
+
+	var chunks []stateChunk
+	var sc *scratch
+	if pre.fresh {
+		sc = &pre
+	}
+	s.InitContainerStatuses, s.ContainerStatuses, s.EphemeralContainerStatuses, _, chunks = convertAll(pod, old, x, true, sc, opts)
+	// The kubelet computes the phase and the conditions from a copy of the pod with
+	// the old status but for the new container statuses. Here the functions that
+	// compute them read the container statuses from ix, indexed once for all of them
+	// (the prober changes no name), and everything else from oldPod: the pod itself
+	// when old is pod.Status, as it always is here.
+	ix := statusIndexesOf(s.InitContainerStatuses, s.ContainerStatuses)
+	oldPod := withStatus(pod, old)
+	ps := resolvedPhase(pod, oldPod, &ix, old, x, now, podIsTerminal, opts)
+	s.Phase, s.Reason, s.Message = ps.Phase, ps.Reason, ps.Message
+
+	if p == kubeletProber {
+		updateProbeStatus(pod, x, s.ContainerStatuses, s.InitContainerStatuses, chunks, opts)
+	} else {
+		for i := range s.ContainerStatuses {
+			s.ContainerStatuses[i].Ready = true
+		}
+	}
+
+	if size <= len(ex.conds) {
+		s.Conditions = ex.conds[:0:size]
+	} else {
+		s.Conditions = make([]corev1.PodCondition, 0, size)
+	}
 	for i := range pod.Status.Conditions {
 		if c := &pod.Status.Conditions[i]; !conditionByKubelet(c.Type, opts) {
 			s.Conditions = append(s.Conditions, *c)
@@ -247,11 +257,65 @@ func generateStatus(s *corev1.PodStatus, pod *corev1.Pod, old *corev1.PodStatus,
 
 // statusExtras is the room of a generated status's start time and of its pod and
 // host IP lists (at most two each, one per family; the lists are capped at their
-// length, so that appending to one never writes into the other).
+// length, so that appending to one never writes into the other), and of its
+// conditions when there are five (the usual number).
 type statusExtras struct {
 	start   metav1.Time
 	podIPs  [2]corev1.PodIP
 	hostIPs [2]corev1.HostIP
+	conds   [5]corev1.PodCondition
+}
+
+// statusRoom is the room of a generated status of a pod of N containers (1 to 4):
+// its extras, its container statuses and their chunks, in one allocation.
+type (
+	statusRoom1 struct {
+		ex     statusExtras
+		all    [1]corev1.ContainerStatus
+		chunks [1]stateChunk
+	}
+	statusRoom2 struct {
+		ex     statusExtras
+		all    [2]corev1.ContainerStatus
+		chunks [2]stateChunk
+	}
+	statusRoom3 struct {
+		ex     statusExtras
+		all    [3]corev1.ContainerStatus
+		chunks [3]stateChunk
+	}
+	statusRoom4 struct {
+		ex     statusExtras
+		all    [4]corev1.ContainerStatus
+		chunks [4]stateChunk
+	}
+)
+
+// newStatusRoom returns the extras of a new status with conditions conditions and,
+// for a pod of 1 to 4 containers, its container statuses' room (fresh: convertAll
+// takes it without clearing it), allocated together; a scratch that is not fresh
+// for other pods, whose statuses convertAll allocates. The conditions' room comes with the extras only
+// when it fits.
+func newStatusRoom(containers, conditions int) (*statusExtras, scratch) {
+	if conditions > len(statusExtras{}.conds) {
+		// The conditions take a list of their own; the extras go without room for them.
+		containers = 0
+	}
+	switch containers {
+	case 1:
+		r := new(statusRoom1)
+		return &r.ex, scratch{all: r.all[:], chunks: r.chunks[:], fresh: true}
+	case 2:
+		r := new(statusRoom2)
+		return &r.ex, scratch{all: r.all[:], chunks: r.chunks[:], fresh: true}
+	case 3:
+		r := new(statusRoom3)
+		return &r.ex, scratch{all: r.all[:], chunks: r.chunks[:], fresh: true}
+	case 4:
+		r := new(statusRoom4)
+		return &r.ex, scratch{all: r.all[:], chunks: r.chunks[:], fresh: true}
+	}
+	return new(statusExtras), scratch{}
 }
 
 // numTimedTypes is the number of condition types whose transition time the status
@@ -383,6 +447,9 @@ type scratch struct {
 	// waits is the last crash-loop waiting message of each container (indexed as
 	// keys) with the delay it names.
 	waits []backOffMessage
+	// fresh marks all and chunks as zero and for one conversion only (newStatusRoom):
+	// take hands them out without clearing them, and they are then the conversion's.
+	fresh bool
 }
 
 // backOffMessage is a crash-loop waiting message and the delay it names.
@@ -441,6 +508,10 @@ func (sc *scratch) backOffKey(pod *corev1.Pod, r ContainerRef, c *corev1.Contain
 func (sc *scratch) take(n int) ([]corev1.ContainerStatus, converter) {
 	if sc == nil {
 		return make([]corev1.ContainerStatus, n), newConverter(n)
+	}
+	if sc.fresh && len(sc.all) == n {
+		sc.fresh = false
+		return sc.all, converter{chunks: sc.chunks, left: n}
 	}
 	if cap(sc.all) < n {
 		sc.all, sc.chunks = make([]corev1.ContainerStatus, n), make([]stateChunk, n)
