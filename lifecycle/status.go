@@ -693,6 +693,9 @@ func surelyNotTerminal(pod *corev1.Pod, x *lookup, now time.Time, opts Options) 
 	if isTerminal(st.Phase) || deadlineEviction(pod, st, now).Evict || restartingAll(pod, st, x, opts) {
 		return false
 	}
+	if surelyPending(pod, x) {
+		return true
+	}
 	var regular byname.Index[corev1.Container]
 	indexed := false
 	for i := range pod.Spec.InitContainers {
@@ -720,6 +723,94 @@ func surelyNotTerminal(pod *corev1.Pod, x *lookup, now time.Time, opts Options) 
 			if _, failed := x.v.StartFailures[name]; !failed {
 				return true
 			}
+		}
+	}
+	return false
+}
+
+// surelyPending reports, without converting any container status, that getPhase
+// answers Pending for the next statuses (surelyNotTerminal checks the rest of the
+// phase). It is a sufficient condition, false meaning "convert and see":
+//
+//   - no init container can fail the pod: the pod's restartPolicy is Always or
+//     OnFailure and no regular init container has a restartPolicy of its own (so
+//     neither the restartPolicy Never rule nor, with ContainerRestartRules, a
+//     container that will not be restarted applies);
+//   - and getPhase counts a pending init container or a waiting container: a regular
+//     init container whose newest instance runs with no start failure recorded
+//     (status running), or one without any instance whose previous status was neither
+//     running nor terminated and had no last termination while no regular container
+//     was created (status waiting with no last termination; not taken for completed),
+//     or a regular container without any instance with such a previous status
+//     (status waiting with no last termination).
+//
+// The container must be the first of its name in its list (getPhase reads the first
+// status of a name), and an init container must not share its name with a regular
+// one (getPhase reads the regular statuses first).
+func surelyPending(pod *corev1.Pod, x *lookup) bool {
+	spec := &pod.Spec
+	if spec.RestartPolicy != corev1.RestartPolicyAlways && spec.RestartPolicy != corev1.RestartPolicyOnFailure {
+		return false
+	}
+	for i := range spec.InitContainers {
+		if c := &spec.InitContainers[i]; c.RestartPolicy != nil && !restart.IsRestartableInitContainer(c) {
+			return false
+		}
+	}
+	// waitingBefore reports that a container without an instance whose last previous
+	// status is old gets a waiting status with no last termination.
+	waitingBefore := func(old *corev1.ContainerStatus) bool {
+		return old == nil || old.State.Running == nil && old.State.Terminated == nil && old.LastTerminationState.Terminated == nil
+	}
+	regular := byname.Containers(spec.Containers)
+	var prevRegular byname.Index[corev1.ContainerStatus]
+	indexed := false
+	for i := range spec.Containers {
+		name := spec.Containers[i].Name
+		if x.first(name) >= 0 || regular.First(name) != i {
+			continue
+		}
+		if !indexed {
+			prevRegular, indexed = byname.Statuses(pod.Status.ContainerStatuses), true
+		}
+		if waitingBefore(byname.LastStatus(&prevRegular, name)) {
+			return true
+		}
+	}
+	if len(spec.InitContainers) == 0 {
+		return false
+	}
+	inits := byname.Containers(spec.InitContainers)
+	var prevInit byname.Index[corev1.ContainerStatus]
+	indexed = false
+	created := -1 // anyRegularContainerCreatedL, computed once when needed
+	for i := range spec.InitContainers {
+		c := &spec.InitContainers[i]
+		if restart.IsRestartableInitContainer(c) || inits.First(c.Name) != i || regular.First(c.Name) >= 0 {
+			continue
+		}
+		if j := x.first(c.Name); j >= 0 {
+			if x.v.Instances[j].State.Kubelet() == restart.StateRunning {
+				if _, failed := x.v.StartFailures[c.Name]; !failed {
+					return true
+				}
+			}
+			continue
+		}
+		if created < 0 {
+			created = 0
+			if anyRegularContainerCreatedL(pod, x) {
+				created = 1
+			}
+		}
+		if created == 1 {
+			continue
+		}
+		if !indexed {
+			prevInit, indexed = byname.Statuses(pod.Status.InitContainerStatuses), true
+		}
+		if waitingBefore(byname.LastStatus(&prevInit, c.Name)) {
+			return true
 		}
 	}
 	return false
