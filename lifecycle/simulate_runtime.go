@@ -11,6 +11,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/podlife/podlife/internal/byname"
+	"github.com/podlife/podlife/internal/podutil"
 	"github.com/podlife/podlife/restart"
 )
 
@@ -718,7 +719,7 @@ func (s *simulator) start(r ContainerRef, sandbox string, t time.Time) (bool, ti
 		if held {
 			s.pulls[key] = ps
 			if im.pullBackOffMsg == "" {
-				im.pullBackOffMsg = "Back-off pulling image " + strconv.Quote(img)
+				im.pullBackOffMsg = "Back-off pulling image " + quote(img)
 			}
 			s.record(t, corev1.EventTypeNormal, EventReasonBackOff, im.pullBackOffMsg, fp)
 			s.record(t, corev1.EventTypeWarning, EventReasonFailed, "Error: "+restart.ReasonImagePullBackOff, fp)
@@ -731,7 +732,7 @@ func (s *simulator) start(r ContainerRef, sandbox string, t time.Time) (bool, ti
 			next, reason, message := ps.PullFailed(img, criErr, t)
 			st.pulls++
 			s.pulls[key] = next
-			s.record(t, corev1.EventTypeWarning, EventReasonFailed, "Failed to pull image "+strconv.Quote(img)+": "+criErr, fp)
+			s.record(t, corev1.EventTypeWarning, EventReasonFailed, "Failed to pull image "+quote(img)+": "+criErr, fp)
 			s.record(t, corev1.EventTypeWarning, EventReasonFailed, "Error: "+reason, fp)
 			s.setStartFailure(name, restart.StartFailure{Reason: reason, Message: message})
 			return false, t
@@ -783,6 +784,15 @@ func (s *simulator) start(r ContainerRef, sandbox string, t time.Time) (bool, ti
 	v.Instances[0].Liveness = sr.probes[1].at(t)
 	v.Instances[0].Readiness = sr.probes[2].at(t)
 	return true, t
+}
+
+// quote is strconv.Quote(s), at the cost of one concatenation when s needs no
+// escaping.
+func quote(s string) string {
+	if podutil.PlainQuoted(s) {
+		return `"` + s + `"`
+	}
+	return strconv.Quote(s)
 }
 
 func newestByName(v *restart.View, name string) *restart.Instance {
