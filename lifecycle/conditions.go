@@ -182,6 +182,11 @@ func (c *classes) message(init, regular []corev1.Container, second, prev string)
 			size += len(", ")
 		}
 	}
+	// The usual case, the message of the previous condition, is found by comparing
+	// it piece by piece, without writing anything.
+	if len(prev) == size && c.sameMessage(of, name, second, prev) {
+		return prev
+	}
 	// The message is written into room on the stack when it fits (a longer one is
 	// written into a list of its size, then copied).
 	var room [256]byte
@@ -224,6 +229,52 @@ func (c *classes) message(init, regular []corev1.Container, second, prev string)
 		return prev
 	}
 	return string(buf[:n])
+}
+
+// sameMessage reports whether prev, of the message's size, is the message that
+// message would write.
+func (c *classes) sameMessage(of []uint8, name func(int) string, second, prev string) bool {
+	const unknownPrefix, otherPrefix = "containers with unknown status: ", "containers with "
+	n := 0
+	// eat consumes s from prev at n; the size check keeps it within prev.
+	eat := func(s string) bool {
+		if prev[n:n+len(s)] != s {
+			return false
+		}
+		n += len(s)
+		return true
+	}
+	list := func(class uint8) bool {
+		if !eat("[") {
+			return false
+		}
+		first := true
+		for i, k := range of {
+			if k != class {
+				continue
+			}
+			if !first && !eat(" ") {
+				return false
+			}
+			first = false
+			if !eat(name(i)) {
+				return false
+			}
+		}
+		return eat("]")
+	}
+	if c.unknown > 0 && !(eat(unknownPrefix) && list(classUnknown)) {
+		return false
+	}
+	if c.other > 0 {
+		if c.unknown > 0 && !eat(", ") {
+			return false
+		}
+		if !(eat(otherPrefix) && eat(second) && eat(" status: ") && list(classOther)) {
+			return false
+		}
+	}
+	return n == len(prev)
 }
 
 // conditionMessage is the message of pod's first condition of type t, "" when it

@@ -139,7 +139,10 @@ func (s *simulator) record(t time.Time, typ, reason, message, fieldPath string) 
 // sortedEvents returns the events in time order (probe failures are found after the
 // fact and recorded late), keeping the recording order of simultaneous ones.
 func (s *simulator) sortedEvents() []Event {
-	slices.SortStableFunc(s.events, func(a, b Event) int { return a.Time.Compare(b.Time) })
+	byTime := func(a, b Event) int { return a.Time.Compare(b.Time) }
+	if !slices.IsSortedFunc(s.events, byTime) {
+		slices.SortStableFunc(s.events, byTime)
+	}
 	return s.events
 }
 
