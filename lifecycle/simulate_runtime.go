@@ -8,7 +8,6 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/podlife/podlife/internal/byname"
 	"github.com/podlife/podlife/internal/podutil"
@@ -39,20 +38,27 @@ type simContainer struct {
 	// backOffEvent is the message of the container's crash-loop BackOff event, once
 	// computed (holdBack).
 	backOffEvent string
-	// img is the image the strings below name (start), once computed: its image-pull
-	// back-off key, the Pulled event's message for an image already present and the
-	// BackOff event's message for a pull held back.
-	img, pullKey, presentMsg, pullBackOffMsg string
+	// img is the image the strings below name (start), once computed: the Pulled
+	// event's message for an image already present and the BackOff event's message
+	// for a pull held back.
+	img, presentMsg, pullBackOffMsg string
+	hasImg                          bool
 }
 
 // image returns the strings of c (below) for img, computed again when img changes.
-func (c *simContainer) image(img string, uid types.UID) *simContainer {
-	if c.img != img || c.pullKey == "" {
-		*c = simContainer{starts: c.starts, pulls: c.pulls, startTries: c.startTries, restarts: c.restarts,
-			fieldPath: c.fieldPath, hasPath: c.hasPath, backOffEvent: c.backOffEvent,
-			img: img, pullKey: restart.ImagePullBackOffKey(string(uid), img)}
+func (c *simContainer) image(img string) *simContainer {
+	if c.img != img || !c.hasImg {
+		c.img, c.hasImg, c.presentMsg, c.pullBackOffMsg = img, true, "", ""
 	}
 	return c
+}
+
+// nodeImage is what the node knows of an image: whether it holds it, and the
+// image-pull back-off of the pod's pulls of it (the pod's only key for the image,
+// restart.ImagePullBackOffKey of its UID and the image).
+type nodeImage struct {
+	present bool
+	pull    restart.ImagePullState
 }
 
 // simRun is the run an instance performs, with its probe timelines.
@@ -96,12 +102,11 @@ type simulator struct {
 	script Script
 	opts   Options
 	// runs is the script's run of each instance, by instance ID; state the script
-	// position of each container, by name; pulls the image-pull back-off by key; images
-	// the images on the node.
+	// position of each container, by name; images the node's images and the pod's
+	// image-pull back-off, by image.
 	runs         map[string]*simRun
 	state        map[string]*simContainer
-	pulls        map[string]restart.ImagePullState
-	images       map[string]bool
+	images       map[string]nodeImage
 	sandboxes    int
 	events       []Event
 	ensureSecret bool
@@ -120,13 +125,12 @@ func newSimulator(pod *corev1.Pod, script Script, opts SimulateOptions) *simulat
 		opts:         opts.Options,
 		runs:         map[string]*simRun{},
 		state:        map[string]*simContainer{},
-		pulls:        map[string]restart.ImagePullState{},
-		images:       map[string]bool{},
+		images:       map[string]nodeImage{},
 		ensureSecret: opts.Features.Enabled("KubeletEnsureSecretPulledImages"),
 		events:       make([]Event, 0, 16),
 	}
 	for _, img := range opts.PresentImages {
-		s.images[img] = true
+		s.images[img] = nodeImage{present: true}
 	}
 	return s
 }
@@ -701,7 +705,8 @@ func (s *simulator) start(r ContainerRef, sandbox string, t time.Time) (bool, ti
 	sc := s.script[name]
 	img := c.Image
 	policy := pullPolicy(c)
-	present := s.images[img]
+	node := s.images[img]
+	present := node.present
 	switch {
 	case policy == corev1.PullNever && !present:
 		msg := "Container image " + strconv.Quote(img) + " is not present with pull policy of Never"
@@ -710,17 +715,17 @@ func (s *simulator) start(r ContainerRef, sandbox string, t time.Time) (bool, ti
 		s.setStartFailure(name, restart.StartFailure{Reason: "ErrImageNeverPull", Message: msg})
 		return false, t
 	case present && policy != corev1.PullAlways:
-		im := st.image(img, pod.UID)
+		im := st.image(img)
 		if im.presentMsg == "" {
 			im.presentMsg = MessageImagePresent(img, s.ensureSecret)
 		}
 		s.record(t, corev1.EventTypeNormal, EventReasonPulled, im.presentMsg, fp)
 	default:
-		im := st.image(img, pod.UID)
-		key := im.pullKey
-		ps, held, msg := s.pulls[key].BeforePull(img, t)
+		im := st.image(img)
+		ps, held, msg := node.pull.BeforePull(img, t)
 		if held {
-			s.pulls[key] = ps
+			node.pull = ps
+			s.images[img] = node
 			if im.pullBackOffMsg == "" {
 				im.pullBackOffMsg = "Back-off pulling image " + quote(img)
 			}
@@ -734,7 +739,8 @@ func (s *simulator) start(r ContainerRef, sandbox string, t time.Time) (bool, ti
 			criErr := sc.PullErrors[st.pulls]
 			next, reason, message := ps.PullFailed(img, criErr, t)
 			st.pulls++
-			s.pulls[key] = next
+			node.pull = next
+			s.images[img] = node
 			s.record(t, corev1.EventTypeWarning, EventReasonFailed, "Failed to pull image "+quote(img)+": "+criErr, fp)
 			s.record(t, corev1.EventTypeWarning, EventReasonFailed, "Error: "+reason, fp)
 			s.setStartFailure(name, restart.StartFailure{Reason: reason, Message: message})
@@ -743,8 +749,8 @@ func (s *simulator) start(r ContainerRef, sandbox string, t time.Time) (bool, ti
 		st.pulls++
 		pull := max(sc.PullTime, 0)
 		t = t.Add(pull)
-		s.pulls[key] = ps.PullSucceeded(t)
-		s.images[img] = true
+		node.pull, node.present = ps.PullSucceeded(t), true
+		s.images[img] = node
 		s.record(t, corev1.EventTypeNormal, EventReasonPulled, MessagePulled(img, pull, sc.ImageSize), fp)
 	}
 	if st.startTries < len(sc.StartErrors) {
