@@ -152,8 +152,10 @@ func (c *classes) set(i int, class uint8) {
 
 // message joins the two name lists as the kubelet does, "containers with unknown
 // status: [a b], containers with <second> status: [c]" (each list rendered as fmt's %s
-// renders a []string), in one allocation; "" when both are empty.
-func (c *classes) message(init, regular []corev1.Container, second string) string {
+// renders a []string), in one allocation; "" when both are empty. It returns prev
+// itself, without allocating, when the message is prev (the message of the previous
+// condition of its type, which is usually the same).
+func (c *classes) message(init, regular []corev1.Container, second, prev string) string {
 	if c.unknown == 0 && c.other == 0 {
 		return ""
 	}
@@ -180,37 +182,110 @@ func (c *classes) message(init, regular []corev1.Container, second string) strin
 			size += len(", ")
 		}
 	}
-	var b strings.Builder
-	b.Grow(size)
-	list := func(class uint8) {
-		b.WriteByte('[')
+	// The usual case, the message of the previous condition, is found by comparing
+	// it piece by piece, without writing anything.
+	if len(prev) == size && c.sameMessage(of, name, second, prev) {
+		return prev
+	}
+	// The message is written into room on the stack when it fits (a longer one is
+	// written into a list of its size, then copied).
+	var room [256]byte
+	var buf []byte
+	if size <= len(room) {
+		buf = room[:size]
+	} else {
+		buf = make([]byte, size)
+	}
+	n := 0
+	list := func(buf []byte, n int, class uint8) int {
+		n += copy(buf[n:], "[")
 		first := true
 		for i, k := range of {
 			if k != class {
 				continue
 			}
 			if !first {
-				b.WriteByte(' ')
+				n += copy(buf[n:], " ")
 			}
 			first = false
-			b.WriteString(name(i))
+			n += copy(buf[n:], name(i))
 		}
-		b.WriteByte(']')
+		return n + copy(buf[n:], "]")
 	}
 	if c.unknown > 0 {
-		b.WriteString(unknownPrefix)
-		list(classUnknown)
+		n += copy(buf[n:], unknownPrefix)
+		n = list(buf, n, classUnknown)
 	}
 	if c.other > 0 {
 		if c.unknown > 0 {
-			b.WriteString(", ")
+			n += copy(buf[n:], ", ")
 		}
-		b.WriteString(otherPrefix)
-		b.WriteString(second)
-		b.WriteString(" status: ")
-		list(classOther)
+		n += copy(buf[n:], otherPrefix)
+		n += copy(buf[n:], second)
+		n += copy(buf[n:], " status: ")
+		n = list(buf, n, classOther)
 	}
-	return b.String()
+	if string(buf[:n]) == prev {
+		return prev
+	}
+	return string(buf[:n])
+}
+
+// sameMessage reports whether prev, of the message's size, is the message that
+// message would write.
+func (c *classes) sameMessage(of []uint8, name func(int) string, second, prev string) bool {
+	const unknownPrefix, otherPrefix = "containers with unknown status: ", "containers with "
+	n := 0
+	// eat consumes s from prev at n; the size check keeps it within prev.
+	eat := func(s string) bool {
+		if prev[n:n+len(s)] != s {
+			return false
+		}
+		n += len(s)
+		return true
+	}
+	list := func(class uint8) bool {
+		if !eat("[") {
+			return false
+		}
+		first := true
+		for i, k := range of {
+			if k != class {
+				continue
+			}
+			if !first && !eat(" ") {
+				return false
+			}
+			first = false
+			if !eat(name(i)) {
+				return false
+			}
+		}
+		return eat("]")
+	}
+	if c.unknown > 0 && !(eat(unknownPrefix) && list(classUnknown)) {
+		return false
+	}
+	if c.other > 0 {
+		if c.unknown > 0 && !eat(", ") {
+			return false
+		}
+		if !(eat(otherPrefix) && eat(second) && eat(" status: ") && list(classOther)) {
+			return false
+		}
+	}
+	return n == len(prev)
+}
+
+// conditionMessage is the message of pod's first condition of type t, "" when it
+// has none.
+func conditionMessage(pod *corev1.Pod, t corev1.PodConditionType) string {
+	for i := range pod.Status.Conditions {
+		if c := &pod.Status.Conditions[i]; c.Type == t {
+			return c.Message
+		}
+	}
+	return ""
 }
 
 // InitializedCondition returns the pod's Initialized condition as the kubelet generates it
@@ -281,7 +356,7 @@ func initializedCondition(pod *corev1.Pod, statuses statusList, phase corev1.Pod
 	}
 	cond.Status = corev1.ConditionFalse
 	cond.Reason = ReasonContainersNotInitialized
-	cond.Message = cls.message(pod.Spec.InitContainers, nil, "incomplete")
+	cond.Message = cls.message(pod.Spec.InitContainers, nil, "incomplete", conditionMessage(pod, corev1.PodInitialized))
 	return cond
 }
 
@@ -356,7 +431,7 @@ func containersReady(pod *corev1.Pod, statuses statusList, t corev1.PodCondition
 		cond.Reason = ReasonPodCompleted
 		return cond
 	}
-	if msg := cls.message(pod.Spec.InitContainers, pod.Spec.Containers, "unready"); msg != "" {
+	if msg := cls.message(pod.Spec.InitContainers, pod.Spec.Containers, "unready", conditionMessage(pod, t)); msg != "" {
 		cond.Reason = ReasonContainersNotReady
 		cond.Message = msg
 		return cond

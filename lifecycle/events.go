@@ -7,6 +7,8 @@ import (
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
+
+	"github.com/podlife/podlife/internal/podutil"
 )
 
 // Event is one event the kubelet records about a pod, as its event recorder emits it
@@ -59,13 +61,23 @@ const (
 )
 
 // MessagePulling is the Pulling event's message: `Pulling image "<image>"`.
-func MessagePulling(image string) string { return "Pulling image " + strconv.Quote(image) }
+func MessagePulling(image string) string {
+	if podutil.PlainQuoted(image) {
+		return "Pulling image \"" + image + "\""
+	}
+	return "Pulling image " + strconv.Quote(image)
+}
 
 // MessagePulled is the Pulled event's message after a successful pull of image that took
 // d (rendered truncated to milliseconds, as the image manager does) and fetched size bytes.
 func MessagePulled(image string, d time.Duration, size int64) string {
 	t := d.Truncate(time.Millisecond).String()
-	return "Successfully pulled image " + strconv.Quote(image) + " in " + t + " (" + t + " including waiting). Image size: " + strconv.FormatInt(size, 10) + " bytes."
+	var n [20]byte
+	sz := strconv.AppendInt(n[:0], size, 10)
+	if podutil.PlainQuoted(image) {
+		return "Successfully pulled image \"" + image + "\" in " + t + " (" + t + " including waiting). Image size: " + string(sz) + " bytes."
+	}
+	return "Successfully pulled image " + strconv.Quote(image) + " in " + t + " (" + t + " including waiting). Image size: " + string(sz) + " bytes."
 }
 
 // MessageImagePresent is the Pulled event's message when the image is already on the
@@ -73,11 +85,14 @@ func MessagePulled(image string, d time.Duration, size int64) string {
 // that the pod may use it ("... already present on machine and can be accessed by the
 // pod"): the pod needs no credentials, or the node pulled it with the pod's.
 func MessageImagePresent(image string, ensureSecretPulledImages bool) string {
-	m := "Container image " + strconv.Quote(image) + " already present on machine"
+	suffix := " already present on machine"
 	if ensureSecretPulledImages {
-		m += " and can be accessed by the pod"
+		suffix = " already present on machine and can be accessed by the pod"
 	}
-	return m
+	if podutil.PlainQuoted(image) {
+		return "Container image \"" + image + "\"" + suffix
+	}
+	return "Container image " + strconv.Quote(image) + suffix
 }
 
 // MessageStopping is the Killing event's message when the kubelet stops a container

@@ -185,7 +185,8 @@ func applyBackOff(pod *corev1.Pod, x *lookup, a *PodActions, now time.Time, sc *
 	policy := restart.CrashLoopBackOffPolicy(restart.Options{Features: opts.Features, MaxContainerRestartPeriod: opts.MaxContainerRestartPeriod})
 	aborted := false
 	gate := func(refs []ContainerRef) []ContainerRef {
-		kept := refs[:0:0]
+		// The list is ComputePodActions's own: it is filtered in place.
+		kept := refs[:0]
 		for _, r := range refs {
 			if aborted {
 				a.NotAttempted = append(a.NotAttempted, r)
@@ -206,7 +207,7 @@ func applyBackOff(pod *corev1.Pod, x *lookup, a *PodActions, now time.Time, sc *
 			}
 			a.BackOff = append(a.BackOff, BackOffWait{
 				Container: r, Delay: chk.Delay, Until: chk.RetryAt,
-				Message: restart.CrashLoopMessage(chk.Delay, r.Name, pod),
+				Message: sc.crashLoopMessage(pod, r, chk.Delay),
 			})
 			if r.Kind == KindInitContainer {
 				aborted = true

@@ -237,19 +237,22 @@ func Simulate(pod *corev1.Pod, script Script, opts SimulateOptions) Timeline {
 		p.Status = sim.status(now, false)
 		a := plan(p, v, now, &sim.phase, opts.Options)
 		if a.Terminate {
-			steps.add(&Step{Time: now, Actions: a, Status: p.Status, Row: PodColumns(p, now), View: seen})
+			st := steps.next()
+			st.Time, st.Actions, st.Status, st.Row, st.View = now, a, p.Status, PodColumns(p, now), seen
 			done := sim.terminate(now)
 			sim.advance(done)
 			if opts.RecordViews {
 				seen = copyView(v)
 			}
 			p.Status = sim.status(done, true)
-			steps.add(&Step{Time: done, Status: p.Status, Row: PodColumns(p, done), Final: true, View: seen})
+			st = steps.next()
+			st.Time, st.Status, st.Row, st.Final, st.View = done, p.Status, PodColumns(p, done), true, seen
 			tl.End = "terminal"
 			break
 		}
 		changed, busyUntil := sim.apply(a, now)
-		steps.add(&Step{Time: now, Actions: a, Status: p.Status, Row: PodColumns(p, now), View: seen})
+		st := steps.next()
+		st.Time, st.Actions, st.Status, st.Row, st.View = now, a, p.Status, PodColumns(p, now), seen
 
 		next, ok := sim.nextEvent(a, busyUntil, resync)
 		if changed {
@@ -279,14 +282,19 @@ type stepList struct {
 	more []Step
 }
 
-// add appends a copy of *st.
-func (l *stepList) add(st *Step) {
+// next appends a zero step and returns it, for the caller to fill in place (a Step
+// is too large to copy twice).
+func (l *stepList) next() *Step {
 	if l.n < len(l.room) {
-		l.room[l.n] = *st
 		l.n++
-		return
+		return &l.room[l.n-1]
 	}
-	l.more = append(l.more, *st)
+	if l.more == nil {
+		// Room for a quarter more before the list doubles.
+		l.more = make([]Step, 0, len(l.room)/4)
+	}
+	l.more = append(l.more, Step{})
+	return &l.more[len(l.more)-1]
 }
 
 // list returns the steps in a new list of their number.

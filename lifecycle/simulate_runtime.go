@@ -10,6 +10,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/podlife/podlife/internal/byname"
+	"github.com/podlife/podlife/internal/podutil"
 	"github.com/podlife/podlife/restart"
 )
 
@@ -34,6 +35,30 @@ type simContainer struct {
 	// fieldPath is the container's field path in events, once computed (path).
 	fieldPath string
 	hasPath   bool
+	// backOffEvent is the message of the container's crash-loop BackOff event, once
+	// computed (holdBack).
+	backOffEvent string
+	// img is the image the strings below name (start), once computed: the Pulled
+	// event's message for an image already present and the BackOff event's message
+	// for a pull held back.
+	img, presentMsg, pullBackOffMsg string
+	hasImg                          bool
+}
+
+// image returns the strings of c (below) for img, computed again when img changes.
+func (c *simContainer) image(img string) *simContainer {
+	if c.img != img || !c.hasImg {
+		c.img, c.hasImg, c.presentMsg, c.pullBackOffMsg = img, true, "", ""
+	}
+	return c
+}
+
+// nodeImage is what the node knows of an image: whether it holds it, and the
+// image-pull back-off of the pod's pulls of it (the pod's only key for the image,
+// restart.ImagePullBackOffKey of its UID and the image).
+type nodeImage struct {
+	present bool
+	pull    restart.ImagePullState
 }
 
 // simRun is the run an instance performs, with its probe timelines.
@@ -77,12 +102,11 @@ type simulator struct {
 	script Script
 	opts   Options
 	// runs is the script's run of each instance, by instance ID; state the script
-	// position of each container, by name; pulls the image-pull back-off by key; images
-	// the images on the node.
+	// position of each container, by name; images the node's images and the pod's
+	// image-pull back-off, by image.
 	runs         map[string]*simRun
 	state        map[string]*simContainer
-	pulls        map[string]restart.ImagePullState
-	images       map[string]bool
+	images       map[string]nodeImage
 	sandboxes    int
 	events       []Event
 	ensureSecret bool
@@ -101,13 +125,12 @@ func newSimulator(pod *corev1.Pod, script Script, opts SimulateOptions) *simulat
 		opts:         opts.Options,
 		runs:         map[string]*simRun{},
 		state:        map[string]*simContainer{},
-		pulls:        map[string]restart.ImagePullState{},
-		images:       map[string]bool{},
+		images:       map[string]nodeImage{},
 		ensureSecret: opts.Features.Enabled("KubeletEnsureSecretPulledImages"),
 		events:       make([]Event, 0, 16),
 	}
 	for _, img := range opts.PresentImages {
-		s.images[img] = true
+		s.images[img] = nodeImage{present: true}
 	}
 	return s
 }
@@ -120,7 +143,10 @@ func (s *simulator) record(t time.Time, typ, reason, message, fieldPath string) 
 // sortedEvents returns the events in time order (probe failures are found after the
 // fact and recorded late), keeping the recording order of simultaneous ones.
 func (s *simulator) sortedEvents() []Event {
-	slices.SortStableFunc(s.events, func(a, b Event) int { return a.Time.Compare(b.Time) })
+	byTime := func(a, b Event) int { return a.Time.Compare(b.Time) }
+	if !slices.IsSortedFunc(s.events, byTime) {
+		slices.SortStableFunc(s.events, byTime)
+	}
 	return s.events
 }
 
@@ -575,7 +601,8 @@ func (s *simulator) apply(a PodActions, now time.Time) (bool, time.Time) {
 		changed = changed || ok
 	}
 	aborted := false
-	for _, r := range s.ordered(a.InitContainersToStart, a.BackOff, true) {
+	var buf [8]plannedStart
+	for _, r := range s.ordered(buf[:0], a.InitContainersToStart, a.BackOff, true) {
 		if aborted {
 			break
 		}
@@ -594,7 +621,7 @@ func (s *simulator) apply(a PodActions, now time.Time) (bool, time.Time) {
 	if aborted {
 		return changed, t
 	}
-	for _, r := range s.ordered(a.ContainersToStart, a.BackOff, false) {
+	for _, r := range s.ordered(buf[:0], a.ContainersToStart, a.BackOff, false) {
 		if r.held != nil {
 			s.holdBack(*r.held, t)
 			continue
@@ -613,12 +640,13 @@ type plannedStart struct {
 }
 
 // ordered merges the allowed starts of one list with the back-off waits of the same
-// kinds, in spec order, which is the order SyncPod attempts them in.
-func (s *simulator) ordered(refs []ContainerRef, waits []BackOffWait, init bool) []plannedStart {
+// kinds, in spec order, which is the order SyncPod attempts them in, into buf's
+// room (a larger list when it is too small).
+func (s *simulator) ordered(buf []plannedStart, refs []ContainerRef, waits []BackOffWait, init bool) []plannedStart {
 	if len(refs)+len(waits) == 0 {
 		return nil
 	}
-	out := make([]plannedStart, 0, len(refs)+len(waits))
+	out := buf[:0]
 	for _, r := range refs {
 		out = append(out, plannedStart{ContainerRef: r})
 	}
@@ -635,7 +663,11 @@ func (s *simulator) ordered(refs []ContainerRef, waits []BackOffWait, init bool)
 
 // holdBack records a start refused by the crash-loop back-off.
 func (s *simulator) holdBack(w BackOffWait, t time.Time) {
-	s.record(t, corev1.EventTypeWarning, EventReasonBackOff, restart.CrashLoopEventMessage(w.Container.Name, s.pod), s.path(w.Container.Name))
+	c := s.container(w.Container.Name)
+	if c.backOffEvent == "" {
+		c.backOffEvent = restart.CrashLoopEventMessage(w.Container.Name, s.pod)
+	}
+	s.record(t, corev1.EventTypeWarning, EventReasonBackOff, c.backOffEvent, s.path(w.Container.Name))
 	s.setStartFailure(w.Container.Name, restart.StartFailure{Reason: restart.ReasonCrashLoopBackOff, Message: w.Message})
 }
 
@@ -673,7 +705,8 @@ func (s *simulator) start(r ContainerRef, sandbox string, t time.Time) (bool, ti
 	sc := s.script[name]
 	img := c.Image
 	policy := pullPolicy(c)
-	present := s.images[img]
+	node := s.images[img]
+	present := node.present
 	switch {
 	case policy == corev1.PullNever && !present:
 		msg := "Container image " + strconv.Quote(img) + " is not present with pull policy of Never"
@@ -682,13 +715,21 @@ func (s *simulator) start(r ContainerRef, sandbox string, t time.Time) (bool, ti
 		s.setStartFailure(name, restart.StartFailure{Reason: "ErrImageNeverPull", Message: msg})
 		return false, t
 	case present && policy != corev1.PullAlways:
-		s.record(t, corev1.EventTypeNormal, EventReasonPulled, MessageImagePresent(img, s.ensureSecret), fp)
+		im := st.image(img)
+		if im.presentMsg == "" {
+			im.presentMsg = MessageImagePresent(img, s.ensureSecret)
+		}
+		s.record(t, corev1.EventTypeNormal, EventReasonPulled, im.presentMsg, fp)
 	default:
-		key := restart.ImagePullBackOffKey(string(pod.UID), img)
-		ps, held, msg := s.pulls[key].BeforePull(img, t)
+		im := st.image(img)
+		ps, held, msg := node.pull.BeforePull(img, t)
 		if held {
-			s.pulls[key] = ps
-			s.record(t, corev1.EventTypeNormal, EventReasonBackOff, "Back-off pulling image "+strconv.Quote(img), fp)
+			node.pull = ps
+			s.images[img] = node
+			if im.pullBackOffMsg == "" {
+				im.pullBackOffMsg = "Back-off pulling image " + quote(img)
+			}
+			s.record(t, corev1.EventTypeNormal, EventReasonBackOff, im.pullBackOffMsg, fp)
 			s.record(t, corev1.EventTypeWarning, EventReasonFailed, "Error: "+restart.ReasonImagePullBackOff, fp)
 			s.setStartFailure(name, restart.StartFailure{Reason: restart.ReasonImagePullBackOff, Message: msg})
 			return false, t
@@ -698,8 +739,9 @@ func (s *simulator) start(r ContainerRef, sandbox string, t time.Time) (bool, ti
 			criErr := sc.PullErrors[st.pulls]
 			next, reason, message := ps.PullFailed(img, criErr, t)
 			st.pulls++
-			s.pulls[key] = next
-			s.record(t, corev1.EventTypeWarning, EventReasonFailed, "Failed to pull image "+strconv.Quote(img)+": "+criErr, fp)
+			node.pull = next
+			s.images[img] = node
+			s.record(t, corev1.EventTypeWarning, EventReasonFailed, "Failed to pull image "+quote(img)+": "+criErr, fp)
 			s.record(t, corev1.EventTypeWarning, EventReasonFailed, "Error: "+reason, fp)
 			s.setStartFailure(name, restart.StartFailure{Reason: reason, Message: message})
 			return false, t
@@ -707,8 +749,8 @@ func (s *simulator) start(r ContainerRef, sandbox string, t time.Time) (bool, ti
 		st.pulls++
 		pull := max(sc.PullTime, 0)
 		t = t.Add(pull)
-		s.pulls[key] = ps.PullSucceeded(t)
-		s.images[img] = true
+		node.pull, node.present = ps.PullSucceeded(t), true
+		s.images[img] = node
 		s.record(t, corev1.EventTypeNormal, EventReasonPulled, MessagePulled(img, pull, sc.ImageSize), fp)
 	}
 	if st.startTries < len(sc.StartErrors) {
@@ -751,6 +793,15 @@ func (s *simulator) start(r ContainerRef, sandbox string, t time.Time) (bool, ti
 	v.Instances[0].Liveness = sr.probes[1].at(t)
 	v.Instances[0].Readiness = sr.probes[2].at(t)
 	return true, t
+}
+
+// quote is strconv.Quote(s), at the cost of one concatenation when s needs no
+// escaping.
+func quote(s string) string {
+	if podutil.PlainQuoted(s) {
+		return `"` + s + `"`
+	}
+	return strconv.Quote(s)
 }
 
 func newestByName(v *restart.View, name string) *restart.Instance {

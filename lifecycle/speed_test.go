@@ -348,7 +348,7 @@ func simSets() []simSet {
 // TestSimulateSpeedRatio compares Simulate per sync with one pod.DeepCopy() per sync,
 // on the myapp-pod, on the corpus of BenchmarkSimulate and on each of its lifecycles, as TestNextStatusSpeedRatio
 // does but with the collector in its steady state (speed.Options.Steady): a lifecycle
-// allocates 2.6 times the bytes of its syncs' deep copies, and short turns after a
+// allocates 1.6 to 2.2 times the bytes of its syncs' deep copies, and short turns after a
 // forced collection let the copies run on a freshly swept heap without ever meeting a
 // collection (0.7 µs a copy instead of 2–2.5 µs), which tripled the ratio.
 // BenchmarkSimulateVsDeepCopy measures the same with turns of one lifecycle.

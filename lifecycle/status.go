@@ -153,39 +153,6 @@ const (
 // time storeStatus sets, allocated with the IP lists.
 func generateStatus(s *corev1.PodStatus, pod *corev1.Pod, old *corev1.PodStatus, x *lookup, now time.Time, podIsTerminal bool, p prober, opts Options) (startRoom *metav1.Time) {
 	v := x.v
-	// The short IP lists, and the start time storeStatus sets, share one allocation.
-	ex := new(statusExtras)
-	if _, ok := activeSandbox(v); ok {
-		s.PodIPs = podIPs(v.Sandboxes[0].Network, v.HostIPs, old, &ex.podIPs)
-		if len(s.PodIPs) > 0 {
-			s.PodIP = s.PodIPs[0].IP
-		}
-	}
-	s.QOSClass = resources.GetPodQOSWithOptions(pod, resources.QOSOptions{
-		DisablePodLevelResources:                   !opts.Features.Resolve().PodLevelResources,
-		DisablePodLevelResourcesFixKubeletQOSClass: !opts.Features.Resolve().PodLevelResourcesFixKubeletQOSClass,
-	})
-
-	var chunks []stateChunk
-	s.InitContainerStatuses, s.ContainerStatuses, s.EphemeralContainerStatuses, _, chunks = convertAll(pod, old, x, true, nil, opts)
-	// The kubelet computes the phase and the conditions from a copy of the pod with
-	// the old status but for the new container statuses. Here the functions that
-	// compute them read the container statuses from ix, indexed once for all of them
-	// (the prober changes no name), and everything else from oldPod: the pod itself
-	// when old is pod.Status, as it always is here.
-	ix := statusIndexesOf(s.InitContainerStatuses, s.ContainerStatuses)
-	oldPod := withStatus(pod, old)
-	ps := resolvedPhase(pod, oldPod, &ix, old, x, now, podIsTerminal, opts)
-	s.Phase, s.Reason, s.Message = ps.Phase, ps.Reason, ps.Message
-
-	if p == kubeletProber {
-		updateProbeStatus(pod, x, s.ContainerStatuses, s.InitContainerStatuses, chunks, opts)
-	} else {
-		for i := range s.ContainerStatuses {
-			s.ContainerStatuses[i].Ready = true
-		}
-	}
-
 	// Conditions, in the kubelet's order, in a list of the size they need: those of
 	// pod.Status the kubelet does not own, the resize conditions, DisruptionTarget (at
 	// most one more), the five the kubelet generates and AllContainersRestarting.
@@ -207,7 +174,50 @@ func generateStatus(s *corev1.PodStatus, pod *corev1.Pod, old *corev1.PodStatus,
 	if restartAllCond {
 		size++
 	}
-	s.Conditions = make([]corev1.PodCondition, 0, size)
+	// The short IP lists, the start time storeStatus sets, the five conditions and the
+	// container statuses of a pod of up to four containers, with their states, share
+	// one allocation (statusRoom).
+	ex, pre := newStatusRoom(len(pod.Spec.Containers)+len(pod.Spec.InitContainers)+len(pod.Spec.EphemeralContainers), size)
+	if _, ok := activeSandbox(v); ok {
+		s.PodIPs = podIPs(v.Sandboxes[0].Network, v.HostIPs, old, &ex.podIPs)
+		if len(s.PodIPs) > 0 {
+			s.PodIP = s.PodIPs[0].IP
+		}
+	}
+	s.QOSClass = resources.GetPodQOSWithOptions(pod, resources.QOSOptions{
+		DisablePodLevelResources:                   !opts.Features.Resolve().PodLevelResources,
+		DisablePodLevelResourcesFixKubeletQOSClass: !opts.Features.Resolve().PodLevelResourcesFixKubeletQOSClass,
+	})
+
+	var chunks []stateChunk
+	var sc *scratch
+	if pre.fresh {
+		sc = &pre
+	}
+	s.InitContainerStatuses, s.ContainerStatuses, s.EphemeralContainerStatuses, _, chunks = convertAll(pod, old, x, true, sc, opts)
+	// The kubelet computes the phase and the conditions from a copy of the pod with
+	// the old status but for the new container statuses. Here the functions that
+	// compute them read the container statuses from ix, indexed once for all of them
+	// (the prober changes no name), and everything else from oldPod: the pod itself
+	// when old is pod.Status, as it always is here.
+	ix := statusIndexesOf(s.InitContainerStatuses, s.ContainerStatuses)
+	oldPod := withStatus(pod, old)
+	ps := resolvedPhase(pod, oldPod, &ix, old, x, now, podIsTerminal, opts)
+	s.Phase, s.Reason, s.Message = ps.Phase, ps.Reason, ps.Message
+
+	if p == kubeletProber {
+		updateProbeStatus(pod, x, s.ContainerStatuses, s.InitContainerStatuses, chunks, opts)
+	} else {
+		for i := range s.ContainerStatuses {
+			s.ContainerStatuses[i].Ready = true
+		}
+	}
+
+	if size <= len(ex.conds) {
+		s.Conditions = ex.conds[:0:size]
+	} else {
+		s.Conditions = make([]corev1.PodCondition, 0, size)
+	}
 	for i := range pod.Status.Conditions {
 		if c := &pod.Status.Conditions[i]; !conditionByKubelet(c.Type, opts) {
 			s.Conditions = append(s.Conditions, *c)
@@ -247,11 +257,65 @@ func generateStatus(s *corev1.PodStatus, pod *corev1.Pod, old *corev1.PodStatus,
 
 // statusExtras is the room of a generated status's start time and of its pod and
 // host IP lists (at most two each, one per family; the lists are capped at their
-// length, so that appending to one never writes into the other).
+// length, so that appending to one never writes into the other), and of its
+// conditions when there are five (the usual number).
 type statusExtras struct {
 	start   metav1.Time
 	podIPs  [2]corev1.PodIP
 	hostIPs [2]corev1.HostIP
+	conds   [5]corev1.PodCondition
+}
+
+// statusRoom is the room of a generated status of a pod of N containers (1 to 4):
+// its extras, its container statuses and their chunks, in one allocation.
+type (
+	statusRoom1 struct {
+		ex     statusExtras
+		all    [1]corev1.ContainerStatus
+		chunks [1]stateChunk
+	}
+	statusRoom2 struct {
+		ex     statusExtras
+		all    [2]corev1.ContainerStatus
+		chunks [2]stateChunk
+	}
+	statusRoom3 struct {
+		ex     statusExtras
+		all    [3]corev1.ContainerStatus
+		chunks [3]stateChunk
+	}
+	statusRoom4 struct {
+		ex     statusExtras
+		all    [4]corev1.ContainerStatus
+		chunks [4]stateChunk
+	}
+)
+
+// newStatusRoom returns the extras of a new status with conditions conditions and,
+// for a pod of 1 to 4 containers, its container statuses' room (fresh: convertAll
+// takes it without clearing it), allocated together; a scratch that is not fresh
+// for other pods, whose statuses convertAll allocates. The conditions' room comes with the extras only
+// when it fits.
+func newStatusRoom(containers, conditions int) (*statusExtras, scratch) {
+	if conditions > len(statusExtras{}.conds) {
+		// The conditions take a list of their own; the extras go without room for them.
+		containers = 0
+	}
+	switch containers {
+	case 1:
+		r := new(statusRoom1)
+		return &r.ex, scratch{all: r.all[:], chunks: r.chunks[:], fresh: true}
+	case 2:
+		r := new(statusRoom2)
+		return &r.ex, scratch{all: r.all[:], chunks: r.chunks[:], fresh: true}
+	case 3:
+		r := new(statusRoom3)
+		return &r.ex, scratch{all: r.all[:], chunks: r.chunks[:], fresh: true}
+	case 4:
+		r := new(statusRoom4)
+		return &r.ex, scratch{all: r.all[:], chunks: r.chunks[:], fresh: true}
+	}
+	return new(statusExtras), scratch{}
 }
 
 // numTimedTypes is the number of condition types whose transition time the status
@@ -380,6 +444,47 @@ type scratch struct {
 	all    []corev1.ContainerStatus
 	chunks []stateChunk
 	keys   []string // by init, regular, ephemeral container; "" not yet computed
+	// waits is the last crash-loop waiting message of each container (indexed as
+	// keys) with the delay it names.
+	waits []backOffMessage
+	// fresh marks all and chunks as zero and for one conversion only (newStatusRoom):
+	// take hands them out without clearing them, and they are then the conversion's.
+	fresh bool
+}
+
+// backOffMessage is a crash-loop waiting message and the delay it names.
+type backOffMessage struct {
+	delay time.Duration
+	msg   string
+}
+
+// index numbers the referenced container: init, then regular, then ephemeral
+// containers.
+func (sc *scratch) index(pod *corev1.Pod, r ContainerRef) int {
+	switch r.Kind {
+	case KindInitContainer, KindSidecar:
+		return r.Index
+	case KindEphemeralContainer:
+		return r.Index + len(pod.Spec.InitContainers) + len(pod.Spec.Containers)
+	}
+	return r.Index + len(pod.Spec.InitContainers)
+}
+
+// crashLoopMessage returns restart.CrashLoopMessage(delay, r.Name, pod), the same
+// string as the last time it was asked for the container with this delay when sc is
+// not nil (the pod's name, namespace and UID do not change between the syncs).
+func (sc *scratch) crashLoopMessage(pod *corev1.Pod, r ContainerRef, delay time.Duration) string {
+	if sc == nil {
+		return restart.CrashLoopMessage(delay, r.Name, pod)
+	}
+	if sc.waits == nil {
+		sc.waits = make([]backOffMessage, len(pod.Spec.InitContainers)+len(pod.Spec.Containers)+len(pod.Spec.EphemeralContainers))
+	}
+	w := &sc.waits[sc.index(pod, r)]
+	if w.msg == "" || w.delay != delay {
+		w.delay, w.msg = delay, restart.CrashLoopMessage(delay, r.Name, pod)
+	}
+	return w.msg
 }
 
 // backOffKey returns restart.BackOffKey(pod, c) for the referenced container c, kept
@@ -388,17 +493,9 @@ func (sc *scratch) backOffKey(pod *corev1.Pod, r ContainerRef, c *corev1.Contain
 	if sc == nil {
 		return restart.BackOffKey(pod, c)
 	}
-	ni, nr := len(pod.Spec.InitContainers), len(pod.Spec.Containers)
-	i := r.Index
-	switch r.Kind {
-	case KindInitContainer, KindSidecar:
-	case KindEphemeralContainer:
-		i += ni + nr
-	default:
-		i += ni
-	}
+	i := sc.index(pod, r)
 	if sc.keys == nil {
-		sc.keys = make([]string, ni+nr+len(pod.Spec.EphemeralContainers))
+		sc.keys = make([]string, len(pod.Spec.InitContainers)+len(pod.Spec.Containers)+len(pod.Spec.EphemeralContainers))
 	}
 	if sc.keys[i] == "" {
 		sc.keys[i] = restart.BackOffKey(pod, c)
@@ -411,6 +508,10 @@ func (sc *scratch) backOffKey(pod *corev1.Pod, r ContainerRef, c *corev1.Contain
 func (sc *scratch) take(n int) ([]corev1.ContainerStatus, converter) {
 	if sc == nil {
 		return make([]corev1.ContainerStatus, n), newConverter(n)
+	}
+	if sc.fresh && len(sc.all) == n {
+		sc.fresh = false
+		return sc.all, converter{chunks: sc.chunks, left: n}
 	}
 	if cap(sc.all) < n {
 		sc.all, sc.chunks = make([]corev1.ContainerStatus, n), make([]stateChunk, n)
@@ -527,6 +628,26 @@ func spill[T any](slab *[]T, n int) *T {
 	return v
 }
 
+// waitingOf returns a new waiting state for the container of chunk k, converted
+// before, whose status's state is being replaced (cur is its waiting state, if any):
+// the chunk's own when the status does not use it yet or cur is it.
+func (a *converter) waitingOf(k int, cur *corev1.ContainerStateWaiting) *corev1.ContainerStateWaiting {
+	if c := &a.chunks[k]; c.used&chunkWaiting == 0 || cur == &c.waiting {
+		c.used |= chunkWaiting
+		return &c.waiting
+	}
+	return new(corev1.ContainerStateWaiting)
+}
+
+// terminatedOf is waitingOf for a terminated state.
+func (a *converter) terminatedOf(k int) *corev1.ContainerStateTerminated {
+	if c := &a.chunks[k]; c.used&chunkTerminated == 0 {
+		c.used |= chunkTerminated
+		return &c.terminated
+	}
+	return new(corev1.ContainerStateTerminated)
+}
+
 // newResources is the resources of the container being converted.
 func (a *converter) newResources() *corev1.ResourceRequirements { return &a.cur.resources }
 
@@ -572,6 +693,9 @@ func surelyNotTerminal(pod *corev1.Pod, x *lookup, now time.Time, opts Options) 
 	if isTerminal(st.Phase) || deadlineEviction(pod, st, now).Evict || restartingAll(pod, st, x, opts) {
 		return false
 	}
+	if surelyPending(pod, x) {
+		return true
+	}
 	var regular byname.Index[corev1.Container]
 	indexed := false
 	for i := range pod.Spec.InitContainers {
@@ -599,6 +723,94 @@ func surelyNotTerminal(pod *corev1.Pod, x *lookup, now time.Time, opts Options) 
 			if _, failed := x.v.StartFailures[name]; !failed {
 				return true
 			}
+		}
+	}
+	return false
+}
+
+// surelyPending reports, without converting any container status, that getPhase
+// answers Pending for the next statuses (surelyNotTerminal checks the rest of the
+// phase). It is a sufficient condition, false meaning "convert and see":
+//
+//   - no init container can fail the pod: the pod's restartPolicy is Always or
+//     OnFailure and no regular init container has a restartPolicy of its own (so
+//     neither the restartPolicy Never rule nor, with ContainerRestartRules, a
+//     container that will not be restarted applies);
+//   - and getPhase counts a pending init container or a waiting container: a regular
+//     init container whose newest instance runs with no start failure recorded
+//     (status running), or one without any instance whose previous status was neither
+//     running nor terminated and had no last termination while no regular container
+//     was created (status waiting with no last termination; not taken for completed),
+//     or a regular container without any instance with such a previous status
+//     (status waiting with no last termination).
+//
+// The container must be the first of its name in its list (getPhase reads the first
+// status of a name), and an init container must not share its name with a regular
+// one (getPhase reads the regular statuses first).
+func surelyPending(pod *corev1.Pod, x *lookup) bool {
+	spec := &pod.Spec
+	if spec.RestartPolicy != corev1.RestartPolicyAlways && spec.RestartPolicy != corev1.RestartPolicyOnFailure {
+		return false
+	}
+	for i := range spec.InitContainers {
+		if c := &spec.InitContainers[i]; c.RestartPolicy != nil && !restart.IsRestartableInitContainer(c) {
+			return false
+		}
+	}
+	// waitingBefore reports that a container without an instance whose last previous
+	// status is old gets a waiting status with no last termination.
+	waitingBefore := func(old *corev1.ContainerStatus) bool {
+		return old == nil || old.State.Running == nil && old.State.Terminated == nil && old.LastTerminationState.Terminated == nil
+	}
+	regular := byname.Containers(spec.Containers)
+	var prevRegular byname.Index[corev1.ContainerStatus]
+	indexed := false
+	for i := range spec.Containers {
+		name := spec.Containers[i].Name
+		if x.first(name) >= 0 || regular.First(name) != i {
+			continue
+		}
+		if !indexed {
+			prevRegular, indexed = byname.Statuses(pod.Status.ContainerStatuses), true
+		}
+		if waitingBefore(byname.LastStatus(&prevRegular, name)) {
+			return true
+		}
+	}
+	if len(spec.InitContainers) == 0 {
+		return false
+	}
+	inits := byname.Containers(spec.InitContainers)
+	var prevInit byname.Index[corev1.ContainerStatus]
+	indexed = false
+	created := -1 // anyRegularContainerCreatedL, computed once when needed
+	for i := range spec.InitContainers {
+		c := &spec.InitContainers[i]
+		if restart.IsRestartableInitContainer(c) || inits.First(c.Name) != i || regular.First(c.Name) >= 0 {
+			continue
+		}
+		if j := x.first(c.Name); j >= 0 {
+			if x.v.Instances[j].State.Kubelet() == restart.StateRunning {
+				if _, failed := x.v.StartFailures[c.Name]; !failed {
+					return true
+				}
+			}
+			continue
+		}
+		if created < 0 {
+			created = 0
+			if anyRegularContainerCreatedL(pod, x) {
+				created = 1
+			}
+		}
+		if created == 1 {
+			continue
+		}
+		if !indexed {
+			prevInit, indexed = byname.Statuses(pod.Status.InitContainerStatuses), true
+		}
+		if waitingBefore(byname.LastStatus(&prevInit, c.Name)) {
+			return true
 		}
 	}
 	return false
@@ -839,6 +1051,8 @@ func (cv *converter) convert(out []corev1.ContainerStatus, pod *corev1.Pod, x *l
 	if len(containers) == 0 {
 		return out
 	}
+	// The chunk of containers[i] is chunks[base+i].
+	base := len(cv.chunks) - cv.left
 	g := opts.Features.Resolve()
 	rac := g.RestartAllContainersOnContainerExits
 	defaultReason := ReasonContainerCreating
@@ -871,7 +1085,8 @@ func (cv *converter) convert(out []corev1.ContainerStatus, pod *corev1.Pod, x *l
 		}
 		// The newest instance gives the status, the one before its last state.
 		inst := &x.v.Instances[first]
-		convertInstance(st, inst, old, restarting, rac, cv)
+		prev := x.next(first, c.Name)
+		convertInstance(st, inst, old, restarting, rac, prev >= 0, cv)
 		if !g.ChangeContainerStatusOnKubeletRestart && inst.State.Kubelet() == restart.StateRunning && found && old.Started != nil {
 			// The prober replaces the flag of init and regular containers; only
 			// ephemeral ones keep a copy.
@@ -885,8 +1100,8 @@ func (cv *converter) convert(out []corev1.ContainerStatus, pod *corev1.Pod, x *l
 			st.Resources = statusResources(cv.newResources(), c, inst, st, old)
 			st.AllocatedResources = c.Resources.Requests
 		}
-		if j := x.next(first, c.Name); j >= 0 {
-			st.LastTerminationState = instanceState(&x.v.Instances[j], old, restarting, rac, cv)
+		if prev >= 0 {
+			st.LastTerminationState = instanceState(&x.v.Instances[prev], old, restarting, rac, cv)
 		}
 	}
 
@@ -914,7 +1129,9 @@ func (cv *converter) convert(out []corev1.ContainerStatus, pod *corev1.Pod, x *l
 				continue
 			}
 			if newest == nil && !restart.IsRestartableInitContainer(c) && st.State.Waiting != nil && regularCreated() {
-				st.State = corev1.ContainerState{Terminated: &corev1.ContainerStateTerminated{Reason: "Completed", Message: msgInitTreatedComplete}}
+				t := cv.terminatedOf(base + i)
+				*t = corev1.ContainerStateTerminated{Reason: "Completed", Message: msgInitTreatedComplete}
+				st.State = corev1.ContainerState{Terminated: t}
 				continue
 			}
 		}
@@ -925,7 +1142,9 @@ func (cv *converter) convert(out []corev1.ContainerStatus, pod *corev1.Pod, x *l
 		if st.State.Terminated != nil {
 			st.LastTerminationState = st.State
 		}
-		st.State = corev1.ContainerState{Waiting: &corev1.ContainerStateWaiting{Reason: f.Reason, Message: f.Message}}
+		w := cv.waitingOf(base+i, st.State.Waiting)
+		*w = corev1.ContainerStateWaiting{Reason: f.Reason, Message: f.Message}
+		st.State = corev1.ContainerState{Waiting: w}
 	}
 
 	if kind != KindInitContainer {
@@ -970,8 +1189,10 @@ func statusWithoutInstance(st *corev1.ContainerStatus, pod *corev1.Pod, c *corev
 	}
 }
 
-// convertInstance is convertContainerStatus, into st (zero).
-func convertInstance(st *corev1.ContainerStatus, inst *restart.Instance, old *corev1.ContainerStatus, restarting, rac bool, states *converter) {
+// convertInstance is convertContainerStatus, into st (zero). lastKnown says that the
+// caller replaces the last termination state with that of an older instance (so the
+// one kept from old is not copied).
+func convertInstance(st *corev1.ContainerStatus, inst *restart.Instance, old *corev1.ContainerStatus, restarting, rac, lastKnown bool, states *converter) {
 	st.Name = inst.Name
 	st.RestartCount = inst.RestartCount
 	st.Image = inst.Image
@@ -983,10 +1204,18 @@ func convertInstance(st *corev1.ContainerStatus, inst *restart.Instance, old *co
 			if old.RestartCount > st.RestartCount {
 				st.RestartCount = old.RestartCount
 			}
+			// (A copy in the converter's room: a ContainerStateTerminated holds no
+			// pointer its DeepCopy would follow, so its DeepCopy is a copy.)
+			var kept *corev1.ContainerStateTerminated
 			if old.ContainerID != st.ContainerID && old.State.Terminated != nil {
-				st.LastTerminationState.Terminated = old.State.Terminated.DeepCopy()
+				kept = old.State.Terminated
 			} else if old.LastTerminationState.Terminated != nil {
-				st.LastTerminationState.Terminated = old.LastTerminationState.Terminated.DeepCopy()
+				kept = old.LastTerminationState.Terminated
+			}
+			if kept != nil && !lastKnown {
+				t := states.newTerminated()
+				*t = *kept
+				st.LastTerminationState.Terminated = t
 			}
 		}
 	}

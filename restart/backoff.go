@@ -9,6 +9,8 @@ import (
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
+
+	"github.com/podlife/podlife/internal/podutil"
 )
 
 // The kubelet's back-off constants (k8s.io/kubernetes pkg/kubelet/kubelet.go and
@@ -349,6 +351,12 @@ func ImagePullBackOffKey(podUID, image string) string {
 // back-off, `Back-off pulling image "<image>"`, followed by ": <prev>" when the last
 // failed pull left one (see [ImagePullError]).
 func ImagePullBackOffMessage(image, prev string) string {
+	if podutil.PlainQuoted(image) {
+		if prev != "" {
+			return "Back-off pulling image \"" + image + "\": " + prev
+		}
+		return "Back-off pulling image \"" + image + "\""
+	}
 	msg := "Back-off pulling image " + strconv.Quote(image)
 	if prev != "" {
 		msg += ": " + prev

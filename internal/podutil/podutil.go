@@ -44,3 +44,15 @@ func RestartRulesInUse(spec *corev1.PodSpec) bool {
 	}
 	return false
 }
+
+// PlainQuoted reports whether strconv.Quote(s) is s between double quotes: s is
+// printable ASCII with no double quote or backslash. Callers then build a quoted
+// message with one concatenation instead of strconv.Quote's rune-by-rune escaping.
+func PlainQuoted(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if b := s[i]; b < ' ' || b > '~' || b == '"' || b == '\\' {
+			return false
+		}
+	}
+	return true
+}

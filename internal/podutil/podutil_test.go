@@ -1,6 +1,7 @@
 package podutil
 
 import (
+	"strconv"
 	"testing"
 
 	corev1 "k8s.io/api/core/v1"
@@ -43,5 +44,39 @@ func TestPredicates(t *testing.T) {
 	}
 	if IsSidecar(nil) {
 		t.Error("IsSidecar(nil)")
+	}
+}
+
+func TestPlainQuoted(t *testing.T) {
+	for _, tc := range []struct {
+		s    string
+		want bool
+	}{
+		{"", true},
+		{"nginx:1.25", true},
+		{"registry.example/team/app@sha256:0123abcd", true},
+		{" ~!#$%&'()*+,-./09:;<=>?@AZ[]^_`az{|}", true},
+		{`say "hi"`, false},
+		{`back\slash`, false},
+		{"tab\there", false},
+		{"del\x7f", false},
+		{"nul\x00", false},
+		{"émoji", false},
+		{"\xff", false},
+	} {
+		got := PlainQuoted(tc.s)
+		if got != tc.want {
+			t.Errorf("PlainQuoted(%q) = %v, want %v", tc.s, got, tc.want)
+		}
+		if got && strconv.Quote(tc.s) != `"`+tc.s+`"` {
+			t.Errorf("PlainQuoted(%q): strconv.Quote gives %s", tc.s, strconv.Quote(tc.s))
+		}
+	}
+	// Every single byte: plain exactly when strconv.Quote leaves it as it is.
+	for b := range 256 {
+		s := string([]byte{byte(b)})
+		if got, want := PlainQuoted(s), strconv.Quote(s) == `"`+s+`"`; got != want {
+			t.Errorf("PlainQuoted(%q) = %v, strconv.Quote gives %s", s, got, strconv.Quote(s))
+		}
 	}
 }
