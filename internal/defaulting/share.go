@@ -240,67 +240,102 @@ func (sh *sharer) probe(p *corev1.Probe) *corev1.Probe {
 	return cp
 }
 
-// shareVolumes copies the volume list (an empty source becomes emptyDir) and the
-// sources the defaulting and the drops write into.
+// shareVolumes returns in itself when the defaulting and the drops write into none
+// of its volumes, or else a copy of the list (an empty source becomes emptyDir)
+// holding copies of the sources they write into.
 func shareVolumes(in []corev1.Volume) []corev1.Volume {
-	if in == nil {
-		return nil
+	var out []corev1.Volume
+	for i := range in {
+		src := in[i].VolumeSource
+		if shareVolumeSource(&src) || src == (corev1.VolumeSource{}) {
+			if out == nil {
+				out = slices.Clone(in)
+			}
+			out[i].VolumeSource = src
+		}
 	}
-	out := slices.Clone(in)
-	for i := range out {
-		shareVolumeSource(&out[i].VolumeSource)
+	if out == nil {
+		return in
 	}
 	return out
 }
 
-func shareVolumeSource(s *corev1.VolumeSource) {
-	if v := s.EmptyDir; v != nil && v.Mode != nil {
-		cp := *v
+// shareVolumeSource replaces, in s (a shallow copy of an input source), the objects
+// the defaulting and the drops write into with copies, and reports whether it
+// replaced any.
+func shareVolumeSource(s *corev1.VolumeSource) bool {
+	changed := false
+	if s.EmptyDir != nil && s.EmptyDir.Mode != nil {
+		changed = true
+		cp := *s.EmptyDir
 		s.EmptyDir = &cp
 	}
-	if v := s.Image; v != nil && v.PullPolicy == "" {
-		cp := *v
+	if s.Image != nil && s.Image.PullPolicy == "" {
+		changed = true
+		cp := *s.Image
 		s.Image = &cp
 	}
-	if v := s.HostPath; v != nil && v.Type == nil {
-		cp := *v
+	if s.HostPath != nil && s.HostPath.Type == nil {
+		changed = true
+		cp := *s.HostPath
 		s.HostPath = &cp
 	}
-	if v := s.Secret; v != nil && (v.DefaultMode == nil || v.DefaultUser != nil || itemsHaveUser(v.Items)) {
-		cp := *v
-		cp.Items = cloneItemsWithUser(v.Items)
+	if s.Secret != nil && (s.Secret.DefaultMode == nil || s.Secret.DefaultUser != nil || itemsHaveUser(s.Secret.Items)) {
+		changed = true
+		cp := *s.Secret
+		cp.Items = cloneItemsWithUser(cp.Items)
 		s.Secret = &cp
 	}
-	if v := s.ConfigMap; v != nil && (v.DefaultMode == nil || v.DefaultUser != nil || itemsHaveUser(v.Items)) {
-		cp := *v
-		cp.Items = cloneItemsWithUser(v.Items)
+	if s.ConfigMap != nil && (s.ConfigMap.DefaultMode == nil || s.ConfigMap.DefaultUser != nil || itemsHaveUser(s.ConfigMap.Items)) {
+		changed = true
+		cp := *s.ConfigMap
+		cp.Items = cloneItemsWithUser(cp.Items)
 		s.ConfigMap = &cp
 	}
-	if v := s.ISCSI; v != nil && v.ISCSIInterface == "" {
-		cp := *v
+	if s.ISCSI != nil && s.ISCSI.ISCSIInterface == "" {
+		changed = true
+		cp := *s.ISCSI
 		s.ISCSI = &cp
 	}
-	if v := s.RBD; v != nil && (v.RBDPool == "" || v.RadosUser == "" || v.Keyring == "") {
-		cp := *v
+	if s.RBD != nil && (s.RBD.RBDPool == "" || s.RBD.RadosUser == "" || s.RBD.Keyring == "") {
+		changed = true
+		cp := *s.RBD
 		s.RBD = &cp
 	}
-	if v := s.DownwardAPI; v != nil && (v.DefaultMode == nil || v.DefaultUser != nil || downwardAPIWritten(v.Items)) {
-		s.DownwardAPI = v.DeepCopy()
+	if s.DownwardAPI != nil && (s.DownwardAPI.DefaultMode == nil || s.DownwardAPI.DefaultUser != nil || downwardAPIWritten(s.DownwardAPI.Items)) {
+		changed = true
+		s.DownwardAPI = s.DownwardAPI.DeepCopy()
 	}
-	if v := s.AzureDisk; v != nil && (v.CachingMode == nil || v.FSType == nil || v.ReadOnly == nil || v.Kind == nil) {
-		cp := *v
+	if s.AzureDisk != nil && (s.AzureDisk.CachingMode == nil || s.AzureDisk.FSType == nil || s.AzureDisk.ReadOnly == nil || s.AzureDisk.Kind == nil) {
+		changed = true
+		cp := *s.AzureDisk
 		s.AzureDisk = &cp
 	}
-	if v := s.Projected; v != nil {
-		s.Projected = shareProjected(v)
+	if s.Projected != nil && projectedWritten(s.Projected) {
+		changed = true
+		s.Projected = shareProjected(s.Projected)
 	}
-	if v := s.ScaleIO; v != nil && (v.StorageMode == "" || v.FSType == "") {
-		cp := *v
+	if s.ScaleIO != nil && (s.ScaleIO.StorageMode == "" || s.ScaleIO.FSType == "") {
+		changed = true
+		cp := *s.ScaleIO
 		s.ScaleIO = &cp
 	}
-	if v := s.Ephemeral; v != nil && v.VolumeClaimTemplate != nil {
-		s.Ephemeral = v.DeepCopy()
+	if s.Ephemeral != nil && ephemeralWritten(s.Ephemeral) {
+		changed = true
+		s.Ephemeral = s.Ephemeral.DeepCopy()
 	}
+	return changed
+}
+
+// ephemeralWritten reports whether the defaulting writes into an ephemeral volume's
+// claim template: its volume mode, and the milli rounding of its resources.
+func ephemeralWritten(e *corev1.EphemeralVolumeSource) bool {
+	t := e.VolumeClaimTemplate
+	if t == nil {
+		return false
+	}
+	r := &t.Spec.Resources
+	return t.Spec.VolumeMode == nil || roundingChanges(r.Limits) || roundingChanges(r.Requests)
 }
 
 func itemsHaveUser(items []corev1.KeyToPath) bool {
@@ -315,17 +350,19 @@ func cloneItemsWithUser(items []corev1.KeyToPath) []corev1.KeyToPath {
 	return items
 }
 
-// shareProjected returns v, or a copy when the defaulting or the drops write into it:
-// the default mode and user, and per source the downward API files, the token's
-// expiration and user, the drops of clusterTrustBundle and podCertificate and their
-// users, and the users of secret and configMap items.
+// projectedWritten reports whether the defaulting or the drops write into a
+// projected source: the default mode and user, and per source the downward API
+// files, the token's expiration and user, the drops of clusterTrustBundle and
+// podCertificate and their users, and the users of secret and configMap items.
+func projectedWritten(v *corev1.ProjectedVolumeSource) bool {
+	return v.DefaultMode == nil || v.DefaultUser != nil || slices.ContainsFunc(v.Sources, projectionWritten)
+}
+
+// shareProjected copies a projected source the defaulting writes into, and of its
+// sources those it writes into (see projectedWritten).
 func shareProjected(v *corev1.ProjectedVolumeSource) *corev1.ProjectedVolumeSource {
-	sources := slices.ContainsFunc(v.Sources, projectionWritten)
-	if v.DefaultMode != nil && v.DefaultUser == nil && !sources {
-		return v
-	}
 	cp := *v
-	if sources {
+	if slices.ContainsFunc(v.Sources, projectionWritten) {
 		cp.Sources = slices.Clone(v.Sources)
 		for j := range cp.Sources {
 			s := &cp.Sources[j]

@@ -58,8 +58,24 @@ func prune(v reflect.Value, r *rand.Rand) {
 	}
 }
 
+// oneMember keeps one field of the struct v (a volume source, a projection), as a
+// valid one holds, or none at one time in eight (an empty volume source is
+// defaulted to emptyDir).
+func oneMember(v reflect.Value, r *rand.Rand) {
+	keep := r.Intn(v.NumField())
+	if r.Intn(8) == 0 {
+		keep = -1
+	}
+	for f := 0; f < v.NumField(); f++ {
+		if f != keep {
+			v.Field(f).Set(reflect.Zero(v.Field(f).Type()))
+		}
+	}
+}
+
 // readOnlyCorpus returns pods for the copy-on-write tests: pods with every field set,
-// and pruned variants of them; some run on the host network, and some carry the
+// and pruned variants of them, half of those with one member per volume source and
+// projection; some run on the host network, and some carry the
 // AppArmor annotation of each container (the annotations path writes security
 // contexts).
 func readOnlyCorpus() []*corev1.Pod {
@@ -71,6 +87,16 @@ func readOnlyCorpus() []*corev1.Pod {
 		fill(reflect.ValueOf(&pod).Elem(), 1+i%3, &counter, 0)
 		if i > 0 {
 			prune(reflect.ValueOf(&pod.Spec).Elem(), r)
+		}
+		if i%2 == 0 {
+			for j := range pod.Spec.Volumes {
+				oneMember(reflect.ValueOf(&pod.Spec.Volumes[j].VolumeSource).Elem(), r)
+				if p := pod.Spec.Volumes[j].Projected; p != nil {
+					for k := range p.Sources {
+						oneMember(reflect.ValueOf(&p.Sources[k]).Elem(), r)
+					}
+				}
+			}
 		}
 		pod.Spec.HostNetwork = i%4 == 1
 		if i%3 == 2 {
@@ -169,6 +195,10 @@ func TestReadOnlySharesUnwritten(t *testing.T) {
 		if got := reflect.ValueOf(s.a).Pointer() == reflect.ValueOf(s.b).Pointer(); got != s.share {
 			t.Errorf("%s: shared = %v, want %v", s.name, got, s.share)
 		}
+	}
+	pvcOnly := &corev1.Pod{Spec: corev1.PodSpec{Volumes: pod.Spec.Volumes[:1]}}
+	if got := Pod(pvcOnly, Options{ReadOnly: true}).Spec.Volumes; &got[0] != &pvcOnly.Spec.Volumes[0] {
+		t.Error("a volume list the defaulting leaves alone is copied")
 	}
 	if got := *out.Spec.Volumes[1].Secret.DefaultMode; got != corev1.SecretVolumeSourceDefaultMode || pod.Spec.Volumes[1].Secret.DefaultMode != nil {
 		t.Errorf("secret default mode: out %d, input %v", got, pod.Spec.Volumes[1].Secret.DefaultMode)
