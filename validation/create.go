@@ -1,6 +1,7 @@
 package validation
 
 import (
+	"strconv"
 	"strings"
 
 	corev1 "k8s.io/api/core/v1"
@@ -79,7 +80,7 @@ func dedupe(errs field.ErrorList) field.ErrorList {
 	out := errs[:0]
 	for i, e := range errs {
 		if shared[i] {
-			msg := e.Error()
+			msg := errorText(e)
 			if _, dup := seen[msg]; dup {
 				continue
 			}
@@ -88,6 +89,39 @@ func dedupe(errs field.ErrorList) field.ErrorList {
 		out = append(out, e)
 	}
 	return out
+}
+
+// errorText is e.Error(), built without fmt for the common bad values (strings,
+// integers, booleans, none): the same bytes as apimachinery's Error and ErrorBody,
+// which format a string with %q (strconv.Quote), the others with %v, and append
+// ": " and the detail when there is one. Other values take e.Error() itself.
+func errorText(e *field.Error) string {
+	var value string
+	switch e.Type {
+	case field.ErrorTypeRequired, field.ErrorTypeForbidden, field.ErrorTypeTooLong, field.ErrorTypeTooShort, field.ErrorTypeInternal:
+	case field.ErrorTypeInvalid, field.ErrorTypeTypeInvalid, field.ErrorTypeNotSupported,
+		field.ErrorTypeNotFound, field.ErrorTypeDuplicate, field.ErrorTypeTooMany, field.ErrorTypeTooFew:
+		switch v := e.BadValue.(type) {
+		case field.OmitValueType:
+		case string:
+			value = ": " + strconv.Quote(v)
+		case int64:
+			value = ": " + strconv.FormatInt(v, 10)
+		case int32:
+			value = ": " + strconv.FormatInt(int64(v), 10)
+		case bool:
+			value = ": " + strconv.FormatBool(v)
+		default:
+			return e.Error()
+		}
+	default:
+		return e.Error()
+	}
+	detail := ""
+	if e.Detail != "" {
+		detail = ": " + e.Detail
+	}
+	return e.Field + ": " + e.Type.String() + value + detail
 }
 
 // sharedFields marks the errors of errs that might repeat an earlier error's text:
