@@ -42,7 +42,7 @@ func ValidatePodCreate(pod *corev1.Pod, opts Options) field.ErrorList {
 		pod = &corev1.Pod{}
 	}
 	if pod.Namespace != "" && opts.Namespace != "" && pod.Namespace != opts.Namespace {
-		return field.ErrorList{field.Invalid(newPath("metadata").Child("namespace").P(), pod.Namespace, NamespaceMismatchDetail)}
+		return field.ErrorList{invalidAt(newPath("metadata").Child("namespace"), pod.Namespace, NamespaceMismatchDetail)}
 	}
 	p := prepareForCreate(pod, opts)
 	if name, ns, ok := storedNameAndNamespace(&p.ObjectMeta, opts); ok {
@@ -222,10 +222,10 @@ func validatePodCreate(pod *corev1.Pod, o podValidationOptions) field.ErrorList 
 	allErrs := validatePodMetadataAndSpec(pod, o)
 	specPath := newPath("spec")
 	if len(pod.Spec.EphemeralContainers) > 0 {
-		allErrs = append(allErrs, field.Forbidden(specPath.Child("ephemeralContainers").P(), "cannot be set on create"))
+		allErrs = append(allErrs, forbiddenAt(specPath.Child("ephemeralContainers"), "cannot be set on create"))
 	}
 	if pod.Spec.NodeName != "" && len(pod.Spec.SchedulingGates) != 0 {
-		allErrs = append(allErrs, field.Forbidden(specPath.Child("nodeName").P(), "cannot be set until all schedulingGates have been cleared"))
+		allErrs = append(allErrs, forbiddenAt(specPath.Child("nodeName"), "cannot be set until all schedulingGates have been cleared"))
 	}
 	allErrs = append(allErrs, validateSeccompAnnotationsAndFieldsL(&pod.ObjectMeta, &pod.Spec, specPath)...)
 	allErrs = append(allErrs, validateAppArmorAnnotationsAndFieldsMatchOnCreateL(&pod.ObjectMeta, &pod.Spec, specPath)...)
@@ -252,7 +252,7 @@ func validatePodMetadataAndSpec(pod *corev1.Pod, o podValidationOptions) field.E
 			}
 			for si := range proj.Sources {
 				if proj.Sources[si].ServiceAccountToken != nil {
-					allErrs = append(allErrs, field.Forbidden(specPath.Child("volumes").Index(vi).Child("projected", "sources").Index(si).Child("serviceAccountToken").P(), "must not be specified when serviceAccountName is not set"))
+					allErrs = append(allErrs, forbiddenAt(specPath.Child("volumes").Index(vi).Child("projected", "sources").Index(si).Child("serviceAccountToken"), "must not be specified when serviceAccountName is not set"))
 				}
 			}
 		}
@@ -277,7 +277,7 @@ func validateImagesOnlyForPod(containers []corev1.Container, fldPath lpath) fiel
 
 func validateImageWhitespace(image string, path lpath) field.ErrorList {
 	if len(image) != len(strings.TrimSpace(image)) {
-		return field.ErrorList{field.Invalid(path.Child("image").P(), image, "must not have leading or trailing whitespace")}
+		return field.ErrorList{invalidAt(path.Child("image"), image, "must not have leading or trailing whitespace")}
 	}
 	return nil
 }
