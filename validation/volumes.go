@@ -209,6 +209,14 @@ func validateProjectedVolumeSource(proj *corev1.ProjectedVolumeSource, fldPath l
 		}
 		return false
 	}
+	// The duplicate-path errors all name fldPath: its text is built once.
+	var dupField string
+	duplicatePath := func(value string) *field.Error {
+		if dupField == "" {
+			dupField = fldPath.String()
+		}
+		return &field.Error{Type: field.ErrorTypeInvalid, Field: dupField, BadValue: value, Detail: "conflicting duplicate paths"}
+	}
 	for i := range proj.Sources {
 		src := &proj.Sources[i]
 		srcPath := fldPath.Child("sources").Index(i)
@@ -223,7 +231,7 @@ func validateProjectedVolumeSource(proj *corev1.ProjectedVolumeSource, fldPath l
 			for j := range s.Items {
 				allErrs = append(allErrs, validateKeyToPath(&s.Items[j], items.Index(j))...)
 				if s.Items[j].Path != "" && seen(s.Items[j].Path) {
-					allErrs = append(allErrs, invalidAt(fldPath, s.Name, "conflicting duplicate paths"))
+					allErrs = append(allErrs, duplicatePath(s.Name))
 				}
 			}
 		}
@@ -237,7 +245,7 @@ func validateProjectedVolumeSource(proj *corev1.ProjectedVolumeSource, fldPath l
 			for j := range c.Items {
 				allErrs = append(allErrs, validateKeyToPath(&c.Items[j], items.Index(j))...)
 				if c.Items[j].Path != "" && seen(c.Items[j].Path) {
-					allErrs = append(allErrs, invalidAt(fldPath, c.Name, "conflicting duplicate paths"))
+					allErrs = append(allErrs, duplicatePath(c.Name))
 				}
 			}
 		}
@@ -247,7 +255,7 @@ func validateProjectedVolumeSource(proj *corev1.ProjectedVolumeSource, fldPath l
 			for j := range d.Items {
 				allErrs = append(allErrs, validateDownwardAPIVolumeFile(&d.Items[j], p)...)
 				if d.Items[j].Path != "" && seen(d.Items[j].Path) {
-					allErrs = append(allErrs, invalidAt(fldPath, d.Items[j].Path, "conflicting duplicate paths"))
+					allErrs = append(allErrs, duplicatePath(d.Items[j].Path))
 				}
 			}
 		}
@@ -277,7 +285,7 @@ func validateProjectedVolumeSource(proj *corev1.ProjectedVolumeSource, fldPath l
 			allErrs = append(allErrs, validateClusterTrustBundleProjection(c, srcPath.Child("clusterTrustBundle"))...)
 			// Upstream records this path even when it is empty.
 			if seen(c.Path) {
-				allErrs = append(allErrs, invalidAt(fldPath, c.Path, "conflicting duplicate paths"))
+				allErrs = append(allErrs, duplicatePath(c.Path))
 			}
 		}
 		if c := src.PodCertificate; c != nil {
@@ -295,7 +303,7 @@ func validateProjectedVolumeSource(proj *corev1.ProjectedVolumeSource, fldPath l
 				given++
 				allErrs = append(allErrs, validateLocalNonReservedPath(cp.value, p.Child(cp.name))...)
 				if seen(cp.value) {
-					allErrs = append(allErrs, invalidAt(fldPath, cp.value, "conflicting duplicate paths"))
+					allErrs = append(allErrs, duplicatePath(cp.value))
 				}
 			}
 			if given == 0 {

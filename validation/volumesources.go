@@ -369,7 +369,10 @@ func validateTemplateObjectMeta(m *metav1.ObjectMeta, fldPath lpath) field.Error
 		if f.Name == "Labels" || f.Name == "Annotations" {
 			continue
 		}
-		if reflect.DeepEqual(v.Field(i).Interface(), reflect.Zero(f.Type).Interface()) {
+		// IsZero is DeepEqual with the zero value for every field type ObjectMeta
+		// has (strings, integers, pointers, maps, slices, and Time, whose fields
+		// are an integer pair and a pointer), without boxing the two values.
+		if v.Field(i).IsZero() {
 			continue
 		}
 		r, n := utf8.DecodeRuneInString(f.Name)
