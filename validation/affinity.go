@@ -267,7 +267,7 @@ func validateTopologySpreadConstraints(constraints []corev1.TopologySpreadConstr
 			allErrs = append(allErrs, requiredAt(p.Child("topologyKey"), "can not be empty"))
 		}
 		if c.WhenUnsatisfiable != corev1.DoNotSchedule && c.WhenUnsatisfiable != corev1.ScheduleAnyway {
-			allErrs = append(allErrs, field.NotSupported(p.Child("whenUnsatisfiable").P(), c.WhenUnsatisfiable, supportedScheduleActions))
+			allErrs = append(allErrs, notSupportedAt(p.Child("whenUnsatisfiable"), c.WhenUnsatisfiable, supportedScheduleActions))
 		}
 		for _, rest := range constraints[i+1:] {
 			if c.TopologyKey == rest.TopologyKey && c.WhenUnsatisfiable == rest.WhenUnsatisfiable {
@@ -289,7 +289,7 @@ func validateTopologySpreadConstraints(constraints []corev1.TopologySpreadConstr
 			policy *corev1.NodeInclusionPolicy
 		}{{"nodeAffinityPolicy", c.NodeAffinityPolicy}, {"nodeTaintsPolicy", c.NodeTaintsPolicy}} {
 			if np.policy != nil && *np.policy != corev1.NodeInclusionPolicyHonor && *np.policy != corev1.NodeInclusionPolicyIgnore {
-				allErrs = append(allErrs, field.NotSupported(p.Child(np.name).P(), np.policy, supportedInclusionPolices))
+				allErrs = append(allErrs, notSupportedAt(p.Child(np.name), np.policy, supportedInclusionPolices))
 			}
 		}
 		// Which matchLabelKeys check applies depends on the gates and on whether the

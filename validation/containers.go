@@ -234,7 +234,7 @@ func validateContainerCommon(ctr *corev1.Container, pc *podContext, path lpath, 
 	case "":
 		allErrs = append(allErrs, requiredAt(path.Child("terminationMessagePolicy"), ""))
 	default:
-		allErrs = append(allErrs, field.NotSupported(path.Child("terminationMessagePolicy").P(), ctr.TerminationMessagePolicy, supportedTerminationMessagePolicies))
+		allErrs = append(allErrs, notSupportedAt(path.Child("terminationMessagePolicy"), ctr.TerminationMessagePolicy, supportedTerminationMessagePolicies))
 	}
 	// Each check only runs (and builds its path) when the field is set.
 	if len(ctr.Ports) > 0 {
@@ -305,7 +305,7 @@ func validatePullPolicy(policy corev1.PullPolicy, fldPath lpath) field.ErrorList
 	case "":
 		return field.ErrorList{requiredAt(fldPath, "")}
 	}
-	return field.ErrorList{field.NotSupported(fldPath.P(), policy, supportedPullPolicies)}
+	return field.ErrorList{notSupportedAt(fldPath, policy, supportedPullPolicies)}
 }
 
 // validateContainerPorts mirrors upstream validateContainerPorts.
@@ -343,7 +343,7 @@ func validateContainerPorts(ports []corev1.ContainerPort, fldPath lpath) field.E
 		case "":
 			allErrs = append(allErrs, requiredAt(idxPath.Child("protocol"), ""))
 		default:
-			allErrs = append(allErrs, field.NotSupported(idxPath.Child("protocol").P(), port.Protocol, supportedPortProtocols))
+			allErrs = append(allErrs, notSupportedAt(idxPath.Child("protocol"), port.Protocol, supportedPortProtocols))
 		}
 	}
 	return allErrs
@@ -390,14 +390,14 @@ func validateResizePolicy(policies []corev1.ContainerResizePolicy, fldPath lpath
 		case "":
 			allErrs = append(allErrs, requiredAt(fldPath, ""))
 		default:
-			allErrs = append(allErrs, field.NotSupported(fldPath.P(), p.ResourceName, supportedResizeResources))
+			allErrs = append(allErrs, notSupportedAt(fldPath, p.ResourceName, supportedResizeResources))
 		}
 		switch p.RestartPolicy {
 		case corev1.NotRequired, corev1.RestartContainer:
 		case "":
 			allErrs = append(allErrs, requiredAt(fldPath, ""))
 		default:
-			allErrs = append(allErrs, field.NotSupported(fldPath.P(), p.RestartPolicy, supportedResizePolicies))
+			allErrs = append(allErrs, notSupportedAt(fldPath, p.RestartPolicy, supportedResizePolicies))
 		}
 		if podRestartPolicy == corev1.RestartPolicyNever && p.RestartPolicy != corev1.NotRequired {
 			allErrs = append(allErrs, invalidAt(fldPath, p.RestartPolicy, "must be 'NotRequired' when pod `restartPolicy` is 'Never'"))
@@ -424,7 +424,7 @@ func validateInitContainerRestartPolicy(policy *corev1.ContainerRestartPolicy, r
 		return validateContainerRestartPolicy(policy, rules, fldPath, o)
 	}
 	if *policy != corev1.ContainerRestartPolicyAlways {
-		return field.ErrorList{field.NotSupported(fldPath.Child("restartPolicy").P(), *policy, supportedInitRestartPolicies)}
+		return field.ErrorList{notSupportedAt(fldPath.Child("restartPolicy"), *policy, supportedInitRestartPolicies)}
 	}
 	return nil
 }
@@ -442,7 +442,7 @@ func validateContainerRestartPolicy(policy *corev1.ContainerRestartPolicy, rules
 		switch *policy {
 		case corev1.ContainerRestartPolicyAlways, corev1.ContainerRestartPolicyNever, corev1.ContainerRestartPolicyOnFailure:
 		default:
-			allErrs = append(allErrs, field.NotSupported(policyPath.P(), *policy, supportedContainerRestartPolicies))
+			allErrs = append(allErrs, notSupportedAt(policyPath, *policy, supportedContainerRestartPolicies))
 		}
 	}
 	rulesPath := fldPath.Child("restartPolicyRules")
@@ -459,7 +459,7 @@ func validateContainerRestartPolicy(policy *corev1.ContainerRestartPolicy, rules
 		allowed := rule.Action == corev1.ContainerRestartRuleActionRestart ||
 			(o.allowRestartAllContainers && rule.Action == corev1.ContainerRestartRuleActionRestartAllContainers)
 		if !allowed {
-			allErrs = append(allErrs, field.NotSupported(rulePath.Child("action").P(), rule.Action, actions))
+			allErrs = append(allErrs, notSupportedAt(rulePath.Child("action"), rule.Action, actions))
 		}
 		if rule.ExitCodes == nil {
 			allErrs = append(allErrs, requiredAt(rulePath.Child("exitCodes"), "must be specified"))
@@ -469,7 +469,7 @@ func validateContainerRestartPolicy(policy *corev1.ContainerRestartPolicy, rules
 		switch rule.ExitCodes.Operator {
 		case corev1.ContainerRestartRuleOnExitCodesOpIn, corev1.ContainerRestartRuleOnExitCodesOpNotIn:
 		default:
-			allErrs = append(allErrs, field.NotSupported(codesPath.Child("operator").P(), rule.ExitCodes.Operator, supportedRestartRuleOperators))
+			allErrs = append(allErrs, notSupportedAt(codesPath.Child("operator"), rule.ExitCodes.Operator, supportedRestartRuleOperators))
 		}
 		if len(rule.ExitCodes.Values) > 255 {
 			allErrs = append(allErrs, field.TooMany(codesPath.Child("values").P(), len(rule.ExitCodes.Values), 255))

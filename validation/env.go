@@ -123,7 +123,7 @@ func validateObjectFieldSelector(fs *corev1.ObjectFieldSelector, expressions []s
 			return nil
 		}
 	}
-	return field.ErrorList{field.NotSupported(fldPath.Child("fieldPath").P(), internal, expressions)}
+	return field.ErrorList{notSupportedAt(fldPath.Child("fieldPath"), internal, expressions)}
 }
 
 func convertDownwardAPIFieldLabel(version, label string) (string, string) {
@@ -178,7 +178,7 @@ func validateResourceFieldSelector(fs *corev1.ResourceFieldSelector, volume bool
 	} else if !contains(validEnvResourceFieldPaths, fs.Resource) &&
 		!strings.HasPrefix(fs.Resource, hugepagesLimitsPrefixDownwardAPI) &&
 		!strings.HasPrefix(fs.Resource, hugepagesRequestsPrefixDownwardAPI) {
-		allErrs = append(allErrs, field.NotSupported(fldPath.Child("resource").P(), fs.Resource, validEnvResourceFieldPaths))
+		allErrs = append(allErrs, notSupportedAt(fldPath.Child("resource"), fs.Resource, validEnvResourceFieldPaths))
 	}
 	return append(allErrs, validateContainerResourceDivisor(fs.Resource, fs.Divisor, fldPath)...)
 }
@@ -493,7 +493,7 @@ func validateVolumeMounts(ctr *corev1.Container, volumes map[string]*corev1.Volu
 			switch *mp {
 			case corev1.MountPropagationBidirectional, corev1.MountPropagationHostToContainer, corev1.MountPropagationNone:
 			default:
-				allErrs = append(allErrs, field.NotSupported(propPath.P(), *mp, supportedMountPropagations))
+				allErrs = append(allErrs, notSupportedAt(propPath, *mp, supportedMountPropagations))
 			}
 			sc := ctr.SecurityContext
 			privileged := sc != nil && sc.Privileged != nil && *sc.Privileged
@@ -513,14 +513,14 @@ func validateVolumeMounts(ctr *corev1.Container, volumes map[string]*corev1.Volu
 					allErrs = append(allErrs, forbiddenAt(rroPath, "may only be specified when mountPropagation is None or not specified"))
 				}
 			default:
-				allErrs = append(allErrs, field.NotSupported(rroPath.P(), *rro, supportedRecursiveReadOnly))
+				allErrs = append(allErrs, notSupportedAt(rroPath, *rro, supportedRecursiveReadOnly))
 			}
 		}
 		if len(mnt.BindMountOptions) > 0 {
 			optPath := idxPath.Child("bindMountOptions")
 			for j, opt := range mnt.BindMountOptions {
 				if !contains(supportedBindMountOptions, opt) {
-					allErrs = append(allErrs, field.NotSupported(optPath.Index(j).P(), opt, sortedBindMountOptions))
+					allErrs = append(allErrs, notSupportedAt(optPath.Index(j), opt, sortedBindMountOptions))
 				}
 				if contains(mnt.BindMountOptions[:j], opt) {
 					allErrs = append(allErrs, duplicateAt(optPath.Index(j), opt))

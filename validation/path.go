@@ -1,6 +1,7 @@
 package validation
 
 import (
+	"fmt"
 	"strconv"
 
 	"k8s.io/apimachinery/pkg/util/validation/field"
@@ -197,4 +198,28 @@ func forbiddenAt(p lpath, detail string) *field.Error {
 
 func duplicateAt(p lpath, value any) *field.Error {
 	return &field.Error{Type: field.ErrorTypeDuplicate, Field: p.String(), BadValue: value}
+}
+
+// notSupportedAt is field.NotSupported(p.P(), value, validValues): the detail lists
+// the valid values quoted, each as fmt.Sprint prints it (which, for a string type
+// without methods fmt looks for, is the string itself).
+func notSupportedAt[T ~string](p lpath, value any, validValues []T) *field.Error {
+	detail := ""
+	if len(validValues) > 0 {
+		b := make([]byte, 0, 64)
+		b = append(b, "supported values: "...)
+		for i, v := range validValues {
+			if i > 0 {
+				b = append(b, ", "...)
+			}
+			s := string(v)
+			switch any(v).(type) {
+			case fmt.Formatter, error, fmt.Stringer:
+				s = fmt.Sprint(v)
+			}
+			b = strconv.AppendQuote(b, s)
+		}
+		detail = string(b)
+	}
+	return &field.Error{Type: field.ErrorTypeNotSupported, Field: p.String(), BadValue: value, Detail: detail}
 }

@@ -73,3 +73,19 @@ func TestErrorsAt(t *testing.T) {
 	assert.Equal(t, field.Forbidden(fp, "d"), forbiddenAt(p, "d"))
 	assert.Equal(t, field.Duplicate(fp, 3), duplicateAt(p, 3))
 }
+
+type stringerValue string
+
+func (s stringerValue) String() string { return "<" + string(s) + ">" }
+
+// TestNotSupportedAt checks notSupportedAt against field.NotSupported, for plain
+// and named string types, one with a String method, and no valid values.
+func TestNotSupportedAt(t *testing.T) {
+	p := newPath("spec").Child("restartPolicy")
+	fp := p.P()
+	assert.Equal(t, field.NotSupported(fp, "x", []string{"a", `q"uote`, "é\n"}), notSupportedAt(p, "x", []string{"a", `q"uote`, "é\n"}))
+	assert.Equal(t, field.NotSupported(fp, "x", []stringerValue{"a", "b"}), notSupportedAt(p, "x", []stringerValue{"a", "b"}))
+	assert.Equal(t, field.NotSupported[string](fp, 3, nil), notSupportedAt[string](p, 3, nil))
+	type named string
+	assert.Equal(t, field.NotSupported(fp, named("n"), []named{"Always", "Never"}), notSupportedAt(p, named("n"), []named{"Always", "Never"}))
+}

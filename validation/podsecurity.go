@@ -54,21 +54,21 @@ func validatePodSpecSecurityContext(sc *corev1.PodSecurityContext, spec *corev1.
 	}
 	if p := sc.FSGroupChangePolicy; p != nil && *p != corev1.FSGroupChangeAlways && *p != corev1.FSGroupChangeOnRootMismatch {
 		// Upstream passes the pointer as the bad value.
-		allErrs = append(allErrs, field.NotSupported(fldPath.Child("fsGroupChangePolicy").P(), p, supportedFSGroupChangePolicies))
+		allErrs = append(allErrs, notSupportedAt(fldPath.Child("fsGroupChangePolicy"), p, supportedFSGroupChangePolicies))
 	}
 	allErrs = append(allErrs, validateSeccompProfileField(sc.SeccompProfile, fldPath.Child("seccompProfile"))...)
 	allErrs = append(allErrs, validateWindowsSecurityContextOptions(sc.WindowsOptions, fldPath.Child("windowsOptions"))...)
 	allErrs = append(allErrs, validateAppArmorProfileField(sc.AppArmorProfile, fldPath.Child("appArmorProfile"))...)
 	if p := sc.SupplementalGroupsPolicy; p != nil && *p != corev1.SupplementalGroupsPolicyMerge && *p != corev1.SupplementalGroupsPolicyStrict {
-		allErrs = append(allErrs, field.NotSupported(fldPath.Child("supplementalGroupsPolicy").P(), p, supportedSupplementalGroupsPols))
+		allErrs = append(allErrs, notSupportedAt(fldPath.Child("supplementalGroupsPolicy"), p, supportedSupplementalGroupsPols))
 	}
 	if p := sc.SELinuxChangePolicy; p != nil {
 		if o.allowOnlyRecursiveSELinuxChangePolicy {
 			if *p != corev1.SELinuxChangePolicyRecursive {
-				allErrs = append(allErrs, field.NotSupported(fldPath.Child("seLinuxChangePolicy").P(), *p, onlyRecursiveSELinuxPolicy))
+				allErrs = append(allErrs, notSupportedAt(fldPath.Child("seLinuxChangePolicy"), *p, onlyRecursiveSELinuxPolicy))
 			}
 		} else if *p != corev1.SELinuxChangePolicyRecursive && *p != corev1.SELinuxChangePolicyMountOption {
-			allErrs = append(allErrs, field.NotSupported(fldPath.Child("seLinuxChangePolicy").P(), *p, supportedSELinuxChangePolicies))
+			allErrs = append(allErrs, notSupportedAt(fldPath.Child("seLinuxChangePolicy"), *p, supportedSELinuxChangePolicies))
 		}
 	}
 	return allErrs

@@ -127,7 +127,7 @@ func validateHTTPGetAction(h *corev1.HTTPGetAction, fldPath lpath) field.ErrorLi
 	}
 	allErrs = append(allErrs, validatePortNumOrName(h.Port, fldPath.Child("port"))...)
 	if h.Scheme != corev1.URISchemeHTTP && h.Scheme != corev1.URISchemeHTTPS {
-		allErrs = append(allErrs, field.NotSupported(fldPath.Child("scheme").P(), h.Scheme, supportedHTTPSchemes))
+		allErrs = append(allErrs, notSupportedAt(fldPath.Child("scheme"), h.Scheme, supportedHTTPSchemes))
 	}
 	for _, header := range h.HTTPHeaders {
 		for _, msg := range validation.IsHTTPHeaderName(header.Name) {
@@ -137,7 +137,7 @@ func validateHTTPGetAction(h *corev1.HTTPGetAction, fldPath lpath) field.ErrorLi
 	if h.Protocol != nil {
 		switch {
 		case *h.Protocol != corev1.HTTPProtocolHTTP1 && *h.Protocol != corev1.HTTPProtocolHTTP2:
-			allErrs = append(allErrs, field.NotSupported(fldPath.Child("protocol").P(), *h.Protocol, supportedHTTPProtocols))
+			allErrs = append(allErrs, notSupportedAt(fldPath.Child("protocol"), *h.Protocol, supportedHTTPProtocols))
 		case *h.Protocol == corev1.HTTPProtocolHTTP2 && h.Scheme != corev1.URISchemeHTTP:
 			allErrs = append(allErrs, invalidAt(fldPath.Child("protocol"), *h.Protocol, "is only supported with HTTP (H2C)"))
 		case *h.Protocol == corev1.HTTPProtocolHTTP2 && h.Host != "":
@@ -174,7 +174,7 @@ func (t unknownPortTypeError) Error() string {
 func validateGRPCAction(g *corev1.GRPCAction, fldPath lpath) field.ErrorList {
 	allErrs := validatePortNumOrName(intstr.FromInt32(g.Port), fldPath.Child("port"))
 	if g.Mode != nil && *g.Mode != corev1.GRPCProbeModePlaintext && *g.Mode != corev1.GRPCProbeModeTLS {
-		allErrs = append(allErrs, field.NotSupported(fldPath.Child("mode").P(), *g.Mode, supportedGRPCModes))
+		allErrs = append(allErrs, notSupportedAt(fldPath.Child("mode"), *g.Mode, supportedGRPCModes))
 	}
 	return allErrs
 }
@@ -201,11 +201,11 @@ func validateStopSignal(sig *corev1.Signal, fldPath lpath, os *corev1.PodOS) fie
 		return field.ErrorList{forbiddenAt(fldPath, "may not be set for containers with empty `spec.os.name`")}
 	case os.Name == corev1.Windows:
 		if *sig != corev1.SIGKILL && *sig != corev1.SIGTERM {
-			return field.ErrorList{field.NotSupported(fldPath.P(), sig, supportedStopSignalsWindows)}
+			return field.ErrorList{notSupportedAt(fldPath, sig, supportedStopSignalsWindows)}
 		}
 	case os.Name == corev1.Linux:
 		if _, ok := linuxStopSignals[*sig]; !ok {
-			return field.ErrorList{field.NotSupported(fldPath.P(), sig, supportedStopSignalsLinux)}
+			return field.ErrorList{notSupportedAt(fldPath, sig, supportedStopSignalsLinux)}
 		}
 	}
 	return nil

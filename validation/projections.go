@@ -144,7 +144,7 @@ func validatePodCertificateProjection(c *corev1.PodCertificateProjection, p lpat
 	}
 	allErrs = append(allErrs, validateUserField(c.User, p.Child("user"))...)
 	if !contains(supportedPodCertificateKeyTypes, c.KeyType) {
-		allErrs = append(allErrs, field.NotSupported(p.Child("keyType").P(), c.KeyType, supportedPodCertificateKeyTypes))
+		allErrs = append(allErrs, notSupportedAt(p.Child("keyType"), c.KeyType, supportedPodCertificateKeyTypes))
 	}
 	if m := c.MaxExpirationSeconds; m != nil {
 		if *m < 3600 {

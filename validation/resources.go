@@ -196,7 +196,7 @@ func validatePodResourceName(value corev1.ResourceName, mapPath lpath) field.Err
 		return allErrs
 	}
 	if value != corev1.ResourceCPU && value != corev1.ResourceMemory && !isHugePageName(value) {
-		return field.ErrorList{field.NotSupported(mapPath.Key(string(value)).P(), value, supportedPodLevelResourceNames)}
+		return field.ErrorList{notSupportedAt(mapPath.Key(string(value)), value, supportedPodLevelResourceNames)}
 	}
 	return nil
 }

@@ -44,7 +44,7 @@ func validateSecurityContext(sc *corev1.SecurityContext, fldPath lpath, hostUser
 	}
 	if sc.ProcMount != nil {
 		if *sc.ProcMount != corev1.DefaultProcMount && *sc.ProcMount != corev1.UnmaskedProcMount {
-			allErrs = append(allErrs, field.NotSupported(fldPath.Child("procMount").P(), *sc.ProcMount, supportedProcMountTypes))
+			allErrs = append(allErrs, notSupportedAt(fldPath.Child("procMount"), *sc.ProcMount, supportedProcMountTypes))
 		}
 		if hostUsers && *sc.ProcMount == corev1.UnmaskedProcMount {
 			allErrs = append(allErrs, invalidAt(fldPath.Child("procMount"), sc.ProcMount, "`hostUsers` must be false to use `Unmasked`"))
@@ -78,7 +78,7 @@ func validateSeccompProfileField(sp *corev1.SeccompProfile, fldPath lpath) field
 	case "":
 		allErrs = append(allErrs, requiredAt(fldPath.Child("type"), "type is required when seccompProfile is set"))
 	default:
-		allErrs = append(allErrs, field.NotSupported(fldPath.Child("type").P(), sp.Type, supportedSeccompTypes))
+		allErrs = append(allErrs, notSupportedAt(fldPath.Child("type"), sp.Type, supportedSeccompTypes))
 	}
 	if sp.Type == corev1.SeccompProfileTypeLocalhost {
 		if sp.LocalhostProfile == nil {
@@ -121,7 +121,7 @@ func validateAppArmorProfileField(p *corev1.AppArmorProfile, fldPath lpath) fiel
 	case "":
 		allErrs = append(allErrs, requiredAt(fldPath.Child("type"), "type is required when appArmorProfile is set"))
 	default:
-		allErrs = append(allErrs, field.NotSupported(fldPath.Child("type").P(), p.Type, supportedAppArmorTypes))
+		allErrs = append(allErrs, notSupportedAt(fldPath.Child("type"), p.Type, supportedAppArmorTypes))
 	}
 	return allErrs
 }

@@ -119,7 +119,7 @@ func validatePodSpecL(spec *corev1.PodSpec, meta *metav1.ObjectMeta, fldPath lpa
 			allErrs = append(allErrs, requiredAt(fldPath.Child("preemptionPolicy"), ""))
 		default:
 			// Upstream passes the pointer as the bad value.
-			allErrs = append(allErrs, field.NotSupported(fldPath.Child("preemptionPolicy").P(), p, supportedPreemption))
+			allErrs = append(allErrs, notSupportedAt(fldPath.Child("preemptionPolicy"), p, supportedPreemption))
 		}
 	}
 	if spec.Overhead != nil {
@@ -131,7 +131,7 @@ func validatePodSpecL(spec *corev1.PodSpec, meta *metav1.ObjectMeta, fldPath lpa
 		case spec.OS.Name == "":
 			allErrs = append(allErrs, requiredAt(fldPath.Child("os", "name"), ""))
 		case spec.OS.Name != corev1.Linux && spec.OS.Name != corev1.Windows:
-			allErrs = append(allErrs, field.NotSupported(fldPath.Child("os").P(), spec.OS.Name, supportedOSNames))
+			allErrs = append(allErrs, notSupportedAt(fldPath.Child("os"), spec.OS.Name, supportedOSNames))
 		case spec.OS.Name == corev1.Linux:
 			allErrs = append(allErrs, validateLinux(spec, fldPath)...)
 		default:
@@ -254,7 +254,7 @@ func validateRestartPolicy(p corev1.RestartPolicy, fldPath lpath) field.ErrorLis
 	case "":
 		return field.ErrorList{requiredAt(fldPath, "")}
 	}
-	return field.ErrorList{field.NotSupported(fldPath.P(), p, supportedRestartPolicies)}
+	return field.ErrorList{notSupportedAt(fldPath, p, supportedRestartPolicies)}
 }
 
 func validateDNSPolicy(p corev1.DNSPolicy, fldPath lpath) field.ErrorList {
@@ -266,7 +266,7 @@ func validateDNSPolicy(p corev1.DNSPolicy, fldPath lpath) field.ErrorList {
 	}
 	// Upstream passes the *DNSPolicy pointer as the bad value.
 	bad := p
-	return field.ErrorList{field.NotSupported(fldPath.P(), &bad, supportedDNSPolicies)}
+	return field.ErrorList{notSupportedAt(fldPath, &bad, supportedDNSPolicies)}
 }
 
 func validateImagePullSecrets(secrets []corev1.LocalObjectReference, fldPath lpath) field.ErrorList {

@@ -49,7 +49,7 @@ func validateTolerationsL(tolerations []corev1.Toleration, fldPath lpath, o *pod
 			}
 		case corev1.TolerationOpLt, corev1.TolerationOpGt:
 			if !o.allowTaintTolerationComparisonOperators {
-				allErrs = append(allErrs, field.NotSupported(idxPath.Child("operator").P(), t.Operator, supportedTolerationOpsAll))
+				allErrs = append(allErrs, notSupportedAt(idxPath.Child("operator"), t.Operator, supportedTolerationOpsAll))
 				break
 			}
 			for _, msg := range content.IsDecimalInteger(t.Value) {
@@ -59,13 +59,13 @@ func validateTolerationsL(tolerations []corev1.Toleration, fldPath lpath, o *pod
 				allErrs = append(allErrs, invalidAt(idxPath.Child("value"), t.Value, err.Error()))
 			}
 		default:
-			allErrs = append(allErrs, field.NotSupported(idxPath.Child("operator").P(), t.Operator, supportedTolerationOps))
+			allErrs = append(allErrs, notSupportedAt(idxPath.Child("operator"), t.Operator, supportedTolerationOps))
 		}
 		if t.Effect != "" {
 			switch t.Effect {
 			case corev1.TaintEffectNoSchedule, corev1.TaintEffectPreferNoSchedule, corev1.TaintEffectNoExecute:
 			default:
-				allErrs = append(allErrs, field.NotSupported(idxPath.Child("effect").P(), t.Effect, supportedTaintEffects))
+				allErrs = append(allErrs, notSupportedAt(idxPath.Child("effect"), t.Effect, supportedTaintEffects))
 			}
 		}
 	}

@@ -53,7 +53,7 @@ func validateFirstVolumeSource(s *corev1.VolumeSource, name, volName, podName st
 		allErrs := validatePathNoBacksteps(hp.Path, p.Child("path"))
 		if hp.Type != nil && !contains(supportedHostPathTypes, *hp.Type) {
 			// Upstream passes the pointer as the bad value.
-			allErrs = append(allErrs, field.NotSupported(p.Child("type").P(), hp.Type, supportedHostPathTypes))
+			allErrs = append(allErrs, notSupportedAt(p.Child("type"), hp.Type, supportedHostPathTypes))
 		}
 		return allErrs
 	case "secret":

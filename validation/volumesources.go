@@ -227,18 +227,18 @@ func validateAzureDisk(s *corev1.AzureDiskVolumeSource, p lpath) field.ErrorList
 		allErrs = append(allErrs, requiredAt(p.Child("diskURI"), ""))
 	}
 	if s.CachingMode != nil && !contains(supportedAzureCachingModes, *s.CachingMode) {
-		allErrs = append(allErrs, field.NotSupported(p.Child("cachingMode").P(), *s.CachingMode, supportedAzureCachingModes))
+		allErrs = append(allErrs, notSupportedAt(p.Child("cachingMode"), *s.CachingMode, supportedAzureCachingModes))
 	}
 	if s.Kind != nil && !contains(supportedAzureDiskKinds, *s.Kind) {
-		allErrs = append(allErrs, field.NotSupported(p.Child("kind").P(), *s.Kind, supportedAzureDiskKinds))
+		allErrs = append(allErrs, notSupportedAt(p.Child("kind"), *s.Kind, supportedAzureDiskKinds))
 	}
 	if s.Kind != nil {
 		if *s.Kind == corev1.AzureManagedDisk {
 			if !strings.HasPrefix(s.DataDiskURI, "/subscriptions/") {
-				allErrs = append(allErrs, field.NotSupported(p.Child("diskURI").P(), s.DataDiskURI, azureManagedDiskURIForm))
+				allErrs = append(allErrs, notSupportedAt(p.Child("diskURI"), s.DataDiskURI, azureManagedDiskURIForm))
 			}
 		} else if !strings.HasPrefix(s.DataDiskURI, "https://") {
-			allErrs = append(allErrs, field.NotSupported(p.Child("diskURI").P(), s.DataDiskURI, azureBlobDiskURIForm))
+			allErrs = append(allErrs, notSupportedAt(p.Child("diskURI"), s.DataDiskURI, azureBlobDiskURIForm))
 		}
 	}
 	return allErrs
@@ -404,7 +404,7 @@ func validatePVCSpec(spec *corev1.PersistentVolumeClaimSpec, fldPath lpath) fiel
 	rwop, other := false, false
 	for _, mode := range spec.AccessModes {
 		if !contains(supportedAccessModes, mode) {
-			allErrs = append(allErrs, field.NotSupported(fldPath.Child("accessModes").P(), mode, supportedAccessModes))
+			allErrs = append(allErrs, notSupportedAt(fldPath.Child("accessModes"), mode, supportedAccessModes))
 			continue
 		}
 		if mode == corev1.ReadWriteOncePod {
@@ -428,7 +428,7 @@ func validatePVCSpec(spec *corev1.PersistentVolumeClaimSpec, fldPath lpath) fiel
 		}
 	}
 	if vm := spec.VolumeMode; vm != nil && !contains(supportedVolumeModes, *vm) {
-		allErrs = append(allErrs, field.NotSupported(fldPath.Child("volumeMode").P(), *vm, supportedVolumeModes))
+		allErrs = append(allErrs, notSupportedAt(fldPath.Child("volumeMode"), *vm, supportedVolumeModes))
 	}
 	if ds := spec.DataSource; ds != nil {
 		allErrs = append(allErrs, validateDataSource(ds.Name, ds.Kind, ds.APIGroup, fldPath.Child("dataSource"))...)

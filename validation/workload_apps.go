@@ -60,7 +60,7 @@ func validateTemplateForReplicaSet(t *corev1.PodTemplateSpec, sel *metav1.LabelS
 func validateAlwaysRestart(spec *corev1.PodSpec, kind string, specPath lpath) field.ErrorList {
 	var errs field.ErrorList
 	if spec.RestartPolicy != corev1.RestartPolicyAlways {
-		errs = append(errs, field.NotSupported(specPath.Child("restartPolicy").P(), spec.RestartPolicy, []string{string(corev1.RestartPolicyAlways)}))
+		errs = append(errs, notSupportedAt(specPath.Child("restartPolicy"), spec.RestartPolicy, []string{string(corev1.RestartPolicyAlways)}))
 	}
 	if spec.ActiveDeadlineSeconds != nil {
 		errs = append(errs, forbiddenAt(specPath.Child("activeDeadlineSeconds"), "activeDeadlineSeconds in "+kind+" is not Supported"))
@@ -307,7 +307,7 @@ func validateDeploymentStrategy(s *appsv1.DeploymentStrategy, fldPath lpath) fie
 		}
 		return validateRollingUpdateDeployment(s.RollingUpdate, fldPath.Child("rollingUpdate"))
 	default:
-		return field.ErrorList{field.NotSupported(fldPath.P(), InternalForm{s}, []string{string(appsv1.RecreateDeploymentStrategyType), string(appsv1.RollingUpdateDeploymentStrategyType)})}
+		return field.ErrorList{notSupportedAt(fldPath, InternalForm{s}, []string{string(appsv1.RecreateDeploymentStrategyType), string(appsv1.RollingUpdateDeploymentStrategyType)})}
 	}
 	return nil
 }
@@ -508,7 +508,7 @@ func validateDaemonSetUpdateStrategy(s *appsv1.DaemonSetUpdateStrategy, fldPath 
 		}
 		return validateRollingUpdateDaemonSet(s.RollingUpdate, fldPath.Child("rollingUpdate"))
 	default:
-		return field.ErrorList{field.NotSupported(fldPath.P(), InternalForm{s}, []string{string(appsv1.RollingUpdateDaemonSetStrategyType), string(appsv1.OnDeleteDaemonSetStrategyType)})}
+		return field.ErrorList{notSupportedAt(fldPath, InternalForm{s}, []string{string(appsv1.RollingUpdateDaemonSetStrategyType), string(appsv1.OnDeleteDaemonSetStrategyType)})}
 	}
 	return nil
 }
@@ -765,7 +765,7 @@ func validateRetentionPolicyType(p appsv1.PersistentVolumeClaimRetentionPolicyTy
 	case appsv1.RetainPersistentVolumeClaimRetentionPolicyType, appsv1.DeletePersistentVolumeClaimRetentionPolicyType:
 		return nil
 	}
-	return field.ErrorList{field.NotSupported(fldPath.P(), p, []string{string(appsv1.RetainPersistentVolumeClaimRetentionPolicyType), string(appsv1.DeletePersistentVolumeClaimRetentionPolicyType)})}
+	return field.ErrorList{notSupportedAt(fldPath, p, []string{string(appsv1.RetainPersistentVolumeClaimRetentionPolicyType), string(appsv1.DeletePersistentVolumeClaimRetentionPolicyType)})}
 }
 
 // validateRollingUpdateStatefulSet mirrors validateRollingUpdateStatefulSet.

@@ -280,7 +280,7 @@ func validateJobSpec(spec, old *batchv1.JobSpec, fldPath lpath, o podValidationO
 	}
 	if m := spec.CompletionMode; m != nil {
 		if *m != batchv1.NonIndexedCompletion && *m != batchv1.IndexedCompletion {
-			errs = append(errs, field.NotSupported(fldPath.Child("completionMode").P(), m, []batchv1.CompletionMode{batchv1.NonIndexedCompletion, batchv1.IndexedCompletion}))
+			errs = append(errs, notSupportedAt(fldPath.Child("completionMode"), m, []batchv1.CompletionMode{batchv1.NonIndexedCompletion, batchv1.IndexedCompletion}))
 		}
 		if *m == batchv1.IndexedCompletion {
 			errs = append(errs, validateIndexedJob(spec, fldPath)...)
@@ -315,7 +315,7 @@ func validateJobSpec(spec, old *batchv1.JobSpec, fldPath lpath, o podValidationO
 	case rp == corev1.RestartPolicyAlways || rp == "":
 		errs = append(errs, requiredAt(rpPath, fmt.Sprintf("valid values: %q, %q", corev1.RestartPolicyOnFailure, corev1.RestartPolicyNever)))
 	case rp != corev1.RestartPolicyOnFailure && rp != corev1.RestartPolicyNever:
-		errs = append(errs, field.NotSupported(rpPath.P(), rp, []corev1.RestartPolicy{corev1.RestartPolicyOnFailure, corev1.RestartPolicyNever}))
+		errs = append(errs, notSupportedAt(rpPath, rp, []corev1.RestartPolicy{corev1.RestartPolicyOnFailure, corev1.RestartPolicyNever}))
 	case spec.PodFailurePolicy != nil && rp != corev1.RestartPolicyNever:
 		errs = append(errs, invalidAt(rpPath, rp, fmt.Sprintf("only %q is supported when podFailurePolicy is specified", corev1.RestartPolicyNever)))
 	}
@@ -394,7 +394,7 @@ func validatePodFailurePolicyRule(spec *batchv1.JobSpec, rule *batchv1.PodFailur
 			errs = append(errs, invalidAt(actionPath, rule.Action, "requires the backoffLimitPerIndex to be set"))
 		}
 	case !contains(podFailurePolicyActions, rule.Action):
-		errs = append(errs, field.NotSupported(actionPath.P(), rule.Action, podFailurePolicyActions))
+		errs = append(errs, notSupportedAt(actionPath, rule.Action, podFailurePolicyActions))
 	}
 	if rule.OnExitCodes != nil {
 		errs = append(errs, validateOnExitCodes(rule.OnExitCodes, rulePath.Child("onExitCodes"), &spec.Template.Spec)...)
@@ -425,7 +425,7 @@ func validateOnPodConditions(patterns []batchv1.PodFailurePolicyOnPodConditionsP
 		case st == "":
 			errs = append(errs, requiredAt(statusPath, fmt.Sprintf("valid values: %q", onPodConditionsStatuses)))
 		case !contains(onPodConditionsStatuses, st):
-			errs = append(errs, field.NotSupported(statusPath.P(), st, onPodConditionsStatuses))
+			errs = append(errs, notSupportedAt(statusPath, st, onPodConditionsStatuses))
 		}
 	}
 	return errs
@@ -439,7 +439,7 @@ func validateOnExitCodes(req *batchv1.PodFailurePolicyOnExitCodesRequirement, fl
 	case req.Operator == "":
 		errs = append(errs, requiredAt(opPath, fmt.Sprintf("valid values: %q", onExitCodesOperators)))
 	case !contains(onExitCodesOperators, req.Operator):
-		errs = append(errs, field.NotSupported(opPath.P(), req.Operator, onExitCodesOperators))
+		errs = append(errs, notSupportedAt(opPath, req.Operator, onExitCodesOperators))
 	}
 	if req.ContainerName != nil && !isTemplateContainer(podSpec, *req.ContainerName) {
 		errs = append(errs, invalidAt(fldPath.Child("containerName"), *req.ContainerName, "must be one of the container or initContainer names in the pod template"))
@@ -584,12 +584,12 @@ func validatePodReplacementPolicy(spec *batchv1.JobSpec, fldPath lpath) field.Er
 	}
 	if spec.PodFailurePolicy != nil {
 		if *p != batchv1.Failed {
-			return field.ErrorList{field.NotSupported(fldPath.P(), *p, []batchv1.PodReplacementPolicy{batchv1.Failed})}
+			return field.ErrorList{notSupportedAt(fldPath, *p, []batchv1.PodReplacementPolicy{batchv1.Failed})}
 		}
 		return nil
 	}
 	if !contains(podReplacementPolicies, *p) {
-		return field.ErrorList{field.NotSupported(fldPath.P(), *p, podReplacementPolicies)}
+		return field.ErrorList{notSupportedAt(fldPath, *p, podReplacementPolicies)}
 	}
 	return nil
 }
@@ -792,7 +792,7 @@ func validateJobTemplateSpec(t *batchv1.JobTemplateSpec, old *batchv1.JobSpec, f
 		errs = append(errs, invalidAt(specPath.Child("selector"), t.Spec.Selector, "`selector` will be auto-generated"))
 	}
 	if t.Spec.ManualSelector != nil && *t.Spec.ManualSelector {
-		errs = append(errs, field.NotSupported(specPath.Child("manualSelector").P(), t.Spec.ManualSelector, []string{"nil", "false"}))
+		errs = append(errs, notSupportedAt(specPath.Child("manualSelector"), t.Spec.ManualSelector, []string{"nil", "false"}))
 	}
 	return errs
 }
@@ -805,7 +805,7 @@ func validateConcurrencyPolicy(p batchv1.ConcurrencyPolicy, fldPath lpath) field
 	case "":
 		return field.ErrorList{requiredAt(fldPath, "")}
 	}
-	return field.ErrorList{field.NotSupported(fldPath.P(), p, []batchv1.ConcurrencyPolicy{batchv1.AllowConcurrent, batchv1.ForbidConcurrent, batchv1.ReplaceConcurrent})}
+	return field.ErrorList{notSupportedAt(fldPath, p, []batchv1.ConcurrencyPolicy{batchv1.AllowConcurrent, batchv1.ForbidConcurrent, batchv1.ReplaceConcurrent})}
 }
 
 // validateScheduleFormat mirrors validateScheduleFormat.
