@@ -13,7 +13,7 @@ import (
 func validateLabelName(name string, fldPath lpath) field.ErrorList {
 	var allErrs field.ErrorList
 	for _, msg := range qualifiedNameErrs(name) {
-		allErrs = append(allErrs, field.Invalid(fldPath.P(), name, msg).WithOrigin("format=k8s-label-key"))
+		allErrs = append(allErrs, invalidAt(fldPath, name, msg).WithOrigin("format=k8s-label-key"))
 	}
 	return allErrs
 }
@@ -30,20 +30,20 @@ func validateLabelSelector(ps *metav1.LabelSelector, allowInvalidValues bool, fl
 		switch sr.Operator {
 		case metav1.LabelSelectorOpIn, metav1.LabelSelectorOpNotIn:
 			if len(sr.Values) == 0 {
-				allErrs = append(allErrs, field.Required(p.Child("values").P(), "must be specified when `operator` is 'In' or 'NotIn'"))
+				allErrs = append(allErrs, requiredAt(p.Child("values"), "must be specified when `operator` is 'In' or 'NotIn'"))
 			}
 		case metav1.LabelSelectorOpExists, metav1.LabelSelectorOpDoesNotExist:
 			if len(sr.Values) > 0 {
-				allErrs = append(allErrs, field.Forbidden(p.Child("values").P(), "may not be specified when `operator` is 'Exists' or 'DoesNotExist'"))
+				allErrs = append(allErrs, forbiddenAt(p.Child("values"), "may not be specified when `operator` is 'Exists' or 'DoesNotExist'"))
 			}
 		default:
-			allErrs = append(allErrs, field.Invalid(p.Child("operator").P(), sr.Operator, "not a valid selector operator"))
+			allErrs = append(allErrs, invalidAt(p.Child("operator"), sr.Operator, "not a valid selector operator"))
 		}
 		allErrs = append(allErrs, validateLabelName(sr.Key, p.Child("key"))...)
 		if !allowInvalidValues {
 			for j, v := range sr.Values {
 				for _, msg := range validation.IsValidLabelValue(v) {
-					allErrs = append(allErrs, field.Invalid(p.Child("values").Index(j).P(), v, msg))
+					allErrs = append(allErrs, invalidAt(p.Child("values").Index(j), v, msg))
 				}
 			}
 		}
@@ -64,7 +64,7 @@ func validateAffinity(a *corev1.Affinity, o *podValidationOptions, fldPath lpath
 		for i, term := range na.PreferredDuringSchedulingIgnoredDuringExecution {
 			tp := p.Child("preferredDuringSchedulingIgnoredDuringExecution").Index(i)
 			if term.Weight <= 0 || term.Weight > 100 {
-				allErrs = append(allErrs, field.Invalid(tp.Child("weight").P(), term.Weight, "must be in the range 1-100"))
+				allErrs = append(allErrs, invalidAt(tp.Child("weight"), term.Weight, "must be in the range 1-100"))
 			}
 			// Invalid label values are always allowed in preferred terms.
 			allErrs = append(allErrs, validateNodeSelectorTerm(&term.Preference, true, tp.Child("preference"))...)
@@ -82,7 +82,7 @@ func validateAffinity(a *corev1.Affinity, o *podValidationOptions, fldPath lpath
 func validateNodeSelector(ns *corev1.NodeSelector, allowInvalidValues bool, fldPath lpath) field.ErrorList {
 	tp := fldPath.Child("nodeSelectorTerms")
 	if len(ns.NodeSelectorTerms) == 0 {
-		return field.ErrorList{field.Required(tp.P(), "must have at least one node selector term")}
+		return field.ErrorList{requiredAt(tp, "must have at least one node selector term")}
 	}
 	var allErrs field.ErrorList
 	for i := range ns.NodeSelectorTerms {
@@ -98,24 +98,24 @@ func validateNodeSelectorTerm(term *corev1.NodeSelectorTerm, allowInvalidValues 
 		switch rq.Operator {
 		case corev1.NodeSelectorOpIn, corev1.NodeSelectorOpNotIn:
 			if len(rq.Values) == 0 {
-				allErrs = append(allErrs, field.Required(p.Child("values").P(), "must be specified when `operator` is 'In' or 'NotIn'"))
+				allErrs = append(allErrs, requiredAt(p.Child("values"), "must be specified when `operator` is 'In' or 'NotIn'"))
 			}
 		case corev1.NodeSelectorOpExists, corev1.NodeSelectorOpDoesNotExist:
 			if len(rq.Values) > 0 {
-				allErrs = append(allErrs, field.Forbidden(p.Child("values").P(), "may not be specified when `operator` is 'Exists' or 'DoesNotExist'"))
+				allErrs = append(allErrs, forbiddenAt(p.Child("values"), "may not be specified when `operator` is 'Exists' or 'DoesNotExist'"))
 			}
 		case corev1.NodeSelectorOpGt, corev1.NodeSelectorOpLt:
 			if len(rq.Values) != 1 {
-				allErrs = append(allErrs, field.Required(p.Child("values").P(), "must be specified single value when `operator` is 'Lt' or 'Gt'"))
+				allErrs = append(allErrs, requiredAt(p.Child("values"), "must be specified single value when `operator` is 'Lt' or 'Gt'"))
 			}
 		default:
-			allErrs = append(allErrs, field.Invalid(p.Child("operator").P(), rq.Operator, "not a valid selector operator"))
+			allErrs = append(allErrs, invalidAt(p.Child("operator"), rq.Operator, "not a valid selector operator"))
 		}
 		allErrs = append(allErrs, validateLabelName(rq.Key, p.Child("key"))...)
 		if !allowInvalidValues {
 			for k, v := range rq.Values {
 				for _, msg := range validation.IsValidLabelValue(v) {
-					allErrs = append(allErrs, field.Invalid(p.Child("values").Index(k).P(), v, msg).WithOrigin("format=k8s-label-value"))
+					allErrs = append(allErrs, invalidAt(p.Child("values").Index(k), v, msg).WithOrigin("format=k8s-label-value"))
 				}
 			}
 		}
@@ -125,17 +125,17 @@ func validateNodeSelectorTerm(term *corev1.NodeSelectorTerm, allowInvalidValues 
 		switch rq.Operator {
 		case corev1.NodeSelectorOpIn, corev1.NodeSelectorOpNotIn:
 			if len(rq.Values) != 1 {
-				allErrs = append(allErrs, field.Required(p.Child("values").P(), "must be only one value when `operator` is 'In' or 'NotIn' for node field selector"))
+				allErrs = append(allErrs, requiredAt(p.Child("values"), "must be only one value when `operator` is 'In' or 'NotIn' for node field selector"))
 			}
 		default:
-			allErrs = append(allErrs, field.Invalid(p.Child("operator").P(), rq.Operator, "not a valid selector operator"))
+			allErrs = append(allErrs, invalidAt(p.Child("operator"), rq.Operator, "not a valid selector operator"))
 		}
 		if rq.Key != metav1.ObjectNameField {
-			allErrs = append(allErrs, field.Invalid(p.Child("key").P(), rq.Key, "not a valid field selector key"))
+			allErrs = append(allErrs, invalidAt(p.Child("key"), rq.Key, "not a valid field selector key"))
 		} else {
 			for k, v := range rq.Values {
 				for _, msg := range nameIsDNSSubdomain(v, false) {
-					allErrs = append(allErrs, field.Invalid(p.Child("values").Index(k).P(), v, msg))
+					allErrs = append(allErrs, invalidAt(p.Child("values").Index(k), v, msg))
 				}
 			}
 		}
@@ -151,7 +151,7 @@ func validatePodAffinityTerms(required []corev1.PodAffinityTerm, preferred []cor
 	for i := range preferred {
 		p := fldPath.Child("preferredDuringSchedulingIgnoredDuringExecution").Index(i)
 		if w := preferred[i].Weight; w <= 0 || w > 100 {
-			allErrs = append(allErrs, field.Invalid(p.Child("weight").P(), w, "must be in the range 1-100"))
+			allErrs = append(allErrs, invalidAt(p.Child("weight"), w, "must be in the range 1-100"))
 		}
 		allErrs = append(allErrs, validatePodAffinityTerm(&preferred[i].PodAffinityTerm, o.allowInvalidLabelValueInSelector, p.Child("podAffinityTerm"))...)
 	}
@@ -167,12 +167,12 @@ func validatePodAffinityTerm(term *corev1.PodAffinityTerm, allowInvalidValues bo
 	allErrs := validatePodAffinityTermSelector(term, allowInvalidValues, fldPath)
 	for _, ns := range term.Namespaces {
 		for _, msg := range dns1123LabelErrs(ns) {
-			allErrs = append(allErrs, field.Invalid(fldPath.Child("namespace").P(), ns, msg))
+			allErrs = append(allErrs, invalidAt(fldPath.Child("namespace"), ns, msg))
 		}
 	}
 	allErrs = append(allErrs, validateMatchLabelKeysAndMismatchLabelKeys(fldPath, term.MatchLabelKeys, term.MismatchLabelKeys, term.LabelSelector)...)
 	if term.TopologyKey == "" {
-		allErrs = append(allErrs, field.Required(fldPath.Child("topologyKey").P(), "can not be empty"))
+		allErrs = append(allErrs, requiredAt(fldPath.Child("topologyKey"), "can not be empty"))
 	}
 	return append(allErrs, validateLabelName(term.TopologyKey, fldPath.Child("topologyKey"))...)
 }
@@ -197,14 +197,14 @@ func validateMatchLabelKeysAndMismatchLabelKeys(fldPath lpath, matchKeys, mismat
 				}
 			}
 			if idx >= 0 && seen[e.Key] {
-				allErrs = append(allErrs, field.Invalid(fldPath.Index(idx).P(), e.Key, "exists in both matchLabelKeys and labelSelector").WithOrigin("duplicatedLabelKeys"))
+				allErrs = append(allErrs, invalidAt(fldPath.Index(idx), e.Key, "exists in both matchLabelKeys and labelSelector").WithOrigin("duplicatedLabelKeys"))
 			}
 			seen[e.Key] = true
 		}
 	}
 	for i, k := range matchKeys {
 		if contains(mismatchKeys, k) {
-			allErrs = append(allErrs, field.Invalid(fldPath.Child("matchLabelKeys").Index(i).P(), k, "exists in both matchLabelKeys and mismatchLabelKeys").WithOrigin("duplicatedMismatchLabelKeys"))
+			allErrs = append(allErrs, invalidAt(fldPath.Child("matchLabelKeys").Index(i), k, "exists in both matchLabelKeys and mismatchLabelKeys").WithOrigin("duplicatedMismatchLabelKeys"))
 		}
 	}
 	return allErrs
@@ -215,7 +215,7 @@ func validateLabelKeys(fldPath lpath, keys []string, sel *metav1.LabelSelector) 
 		return nil
 	}
 	if sel == nil {
-		return field.ErrorList{field.Forbidden(fldPath.P(), "must not be specified when labelSelector is not set")}
+		return field.ErrorList{forbiddenAt(fldPath, "must not be specified when labelSelector is not set")}
 	}
 	var allErrs field.ErrorList
 	for i, k := range keys {
@@ -231,7 +231,7 @@ func validateMatchLabelKeysInTopologySpread(fldPath lpath, keys []string, sel *m
 	}
 	var allErrs field.ErrorList
 	if sel == nil {
-		allErrs = append(allErrs, field.Forbidden(fldPath.P(), "must not be specified when labelSelector is not set"))
+		allErrs = append(allErrs, forbiddenAt(fldPath, "must not be specified when labelSelector is not set"))
 	}
 	for i, k := range keys {
 		allErrs = append(allErrs, validateLabelName(k, fldPath.Index(i))...)
@@ -243,7 +243,7 @@ func validateMatchLabelKeysInTopologySpread(fldPath lpath, keys []string, sel *m
 			}
 		}
 		if inSelector {
-			allErrs = append(allErrs, field.Invalid(fldPath.Index(i).P(), k, "exists in both matchLabelKeys and labelSelector").WithOrigin("duplicatedLabelKeys"))
+			allErrs = append(allErrs, invalidAt(fldPath.Index(i), k, "exists in both matchLabelKeys and labelSelector").WithOrigin("duplicatedLabelKeys"))
 		}
 	}
 	return allErrs
@@ -261,26 +261,26 @@ func validateTopologySpreadConstraints(constraints []corev1.TopologySpreadConstr
 		c := &constraints[i]
 		p := fldPath.Index(i)
 		if c.MaxSkew <= 0 {
-			allErrs = append(allErrs, field.Invalid(p.Child("maxSkew").P(), int64(c.MaxSkew), "must be greater than zero").WithOrigin("minimum"))
+			allErrs = append(allErrs, invalidAt(p.Child("maxSkew"), int64(c.MaxSkew), "must be greater than zero").WithOrigin("minimum"))
 		}
 		if c.TopologyKey == "" {
-			allErrs = append(allErrs, field.Required(p.Child("topologyKey").P(), "can not be empty"))
+			allErrs = append(allErrs, requiredAt(p.Child("topologyKey"), "can not be empty"))
 		}
 		if c.WhenUnsatisfiable != corev1.DoNotSchedule && c.WhenUnsatisfiable != corev1.ScheduleAnyway {
-			allErrs = append(allErrs, field.NotSupported(p.Child("whenUnsatisfiable").P(), c.WhenUnsatisfiable, supportedScheduleActions))
+			allErrs = append(allErrs, notSupportedAt(p.Child("whenUnsatisfiable"), c.WhenUnsatisfiable, supportedScheduleActions))
 		}
 		for _, rest := range constraints[i+1:] {
 			if c.TopologyKey == rest.TopologyKey && c.WhenUnsatisfiable == rest.WhenUnsatisfiable {
-				allErrs = append(allErrs, field.Duplicate(p.Child("{topologyKey, whenUnsatisfiable}").P(), "{"+c.TopologyKey+", "+string(c.WhenUnsatisfiable)+"}"))
+				allErrs = append(allErrs, duplicateAt(p.Child("{topologyKey, whenUnsatisfiable}"), "{"+c.TopologyKey+", "+string(c.WhenUnsatisfiable)+"}"))
 				break
 			}
 		}
 		if c.MinDomains != nil {
 			if *c.MinDomains <= 0 {
-				allErrs = append(allErrs, field.Invalid(p.Child("minDomains").P(), int64(*c.MinDomains), "must be greater than zero").WithOrigin("minimum"))
+				allErrs = append(allErrs, invalidAt(p.Child("minDomains"), int64(*c.MinDomains), "must be greater than zero").WithOrigin("minimum"))
 			}
 			if c.WhenUnsatisfiable != corev1.DoNotSchedule {
-				allErrs = append(allErrs, field.Invalid(p.Child("minDomains").P(), c.MinDomains,
+				allErrs = append(allErrs, invalidAt(p.Child("minDomains"), c.MinDomains,
 					"can only use minDomains if whenUnsatisfiable=DoNotSchedule, not "+string(c.WhenUnsatisfiable)).WithOrigin("dependsOn"))
 			}
 		}
@@ -289,7 +289,7 @@ func validateTopologySpreadConstraints(constraints []corev1.TopologySpreadConstr
 			policy *corev1.NodeInclusionPolicy
 		}{{"nodeAffinityPolicy", c.NodeAffinityPolicy}, {"nodeTaintsPolicy", c.NodeTaintsPolicy}} {
 			if np.policy != nil && *np.policy != corev1.NodeInclusionPolicyHonor && *np.policy != corev1.NodeInclusionPolicyIgnore {
-				allErrs = append(allErrs, field.NotSupported(p.Child(np.name).P(), np.policy, supportedInclusionPolices))
+				allErrs = append(allErrs, notSupportedAt(p.Child(np.name), np.policy, supportedInclusionPolices))
 			}
 		}
 		// Which matchLabelKeys check applies depends on the gates and on whether the

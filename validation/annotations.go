@@ -38,14 +38,14 @@ func validatePodSpecificAnnotations(annotations map[string]string, spec *corev1.
 func validatePodSpecificAnnotationsL(annotations map[string]string, spec *corev1.PodSpec, fldPath lpath, o *podValidationOptions) field.ErrorList {
 	var allErrs field.ErrorList
 	if v, ok := annotations[mirrorPodAnnotationKey]; ok && spec.NodeName == "" {
-		allErrs = append(allErrs, field.Invalid(fldPath.Key(mirrorPodAnnotationKey).P(), v, "must set spec.nodeName if mirror pod annotation is set"))
+		allErrs = append(allErrs, invalidAt(fldPath.Key(mirrorPodAnnotationKey), v, "must set spec.nodeName if mirror pod annotation is set"))
 	}
 	if v := annotations[tolerationsAnnotationKey]; v != "" {
 		allErrs = append(allErrs, validateTolerationsAnnotation(v, fldPath, o)...)
 	}
 	if !o.allowInvalidPodDeletionCost {
 		if _, ok := parseDeletionCost(annotations); !ok {
-			allErrs = append(allErrs, field.Invalid(fldPath.Key(corev1.PodDeletionCost).P(), annotations[corev1.PodDeletionCost], "must be a 32bit integer"))
+			allErrs = append(allErrs, invalidAt(fldPath.Key(corev1.PodDeletionCost), annotations[corev1.PodDeletionCost], "must be a 32bit integer"))
 		}
 	}
 	if len(annotations) == 0 {
@@ -67,12 +67,12 @@ func validatePodSpecificAnnotationsL(annotations map[string]string, spec *corev1
 		}
 		name := strings.TrimPrefix(k, corev1.DeprecatedAppArmorBetaContainerAnnotationKeyPrefix)
 		if !specHasContainer(spec, name) {
-			allErrs = append(allErrs, field.Invalid(fldPath.Key(k).P(), name, "container not found"))
+			allErrs = append(allErrs, invalidAt(fldPath.Key(k), name, "container not found"))
 		}
 		p := annotations[k]
 		if p != "" && p != corev1.DeprecatedAppArmorBetaProfileRuntimeDefault && p != corev1.DeprecatedAppArmorBetaProfileNameUnconfined &&
 			!strings.HasPrefix(p, corev1.DeprecatedAppArmorBetaProfileNamePrefix) {
-			allErrs = append(allErrs, field.Invalid(fldPath.Key(k).P(), p, "invalid AppArmor profile name: "+quote(p)))
+			allErrs = append(allErrs, invalidAt(fldPath.Key(k), p, "invalid AppArmor profile name: "+quote(p)))
 		}
 	}
 	return allErrs
@@ -94,7 +94,7 @@ func validateSeccompProfileAnnotation(p string, fldPath lpath) field.ErrorList {
 	case strings.HasPrefix(p, corev1.SeccompLocalhostProfileNamePrefix):
 		return validateLocalDescendingPath(strings.TrimPrefix(p, corev1.SeccompLocalhostProfileNamePrefix), fldPath)
 	}
-	return field.ErrorList{field.Invalid(fldPath.P(), p, "must be a valid seccomp profile")}
+	return field.ErrorList{invalidAt(fldPath, p, "must be a valid seccomp profile")}
 }
 
 // visitContainersWithPath visits init, regular, then ephemeral containers with their
@@ -146,17 +146,17 @@ func seccompAnnotationMatches(a string, f *corev1.SeccompProfile, fldPath lpath)
 	switch f.Type {
 	case corev1.SeccompProfileTypeUnconfined:
 		if a != corev1.SeccompProfileNameUnconfined {
-			return field.Forbidden(fldPath.Child("type").P(), "seccomp type in annotation and field must match")
+			return forbiddenAt(fldPath.Child("type"), "seccomp type in annotation and field must match")
 		}
 	case corev1.SeccompProfileTypeRuntimeDefault:
 		if a != corev1.SeccompProfileRuntimeDefault && a != corev1.DeprecatedSeccompProfileDockerDefault {
-			return field.Forbidden(fldPath.Child("type").P(), "seccomp type in annotation and field must match")
+			return forbiddenAt(fldPath.Child("type"), "seccomp type in annotation and field must match")
 		}
 	case corev1.SeccompProfileTypeLocalhost:
 		if !strings.HasPrefix(a, corev1.SeccompLocalhostProfileNamePrefix) {
-			return field.Forbidden(fldPath.Child("type").P(), "seccomp type in annotation and field must match")
+			return forbiddenAt(fldPath.Child("type"), "seccomp type in annotation and field must match")
 		} else if f.LocalhostProfile == nil || strings.TrimPrefix(a, corev1.SeccompLocalhostProfileNamePrefix) != *f.LocalhostProfile {
-			return field.Forbidden(fldPath.Child("localhostProfile").P(), "seccomp profile in annotation and field must match")
+			return forbiddenAt(fldPath.Child("localhostProfile"), "seccomp profile in annotation and field must match")
 		}
 	}
 	return nil
@@ -197,17 +197,17 @@ func validateAppArmorAnnotationsAndFieldsMatchOnCreateL(meta *metav1.ObjectMeta,
 		switch profile.Type {
 		case corev1.AppArmorProfileTypeUnconfined:
 			if a != corev1.DeprecatedAppArmorBetaProfileNameUnconfined {
-				allErrs = append(allErrs, field.Forbidden(ap.Child("type").P(), typeMismatch))
+				allErrs = append(allErrs, forbiddenAt(ap.Child("type"), typeMismatch))
 			}
 		case corev1.AppArmorProfileTypeRuntimeDefault:
 			if a != corev1.DeprecatedAppArmorBetaProfileRuntimeDefault {
-				allErrs = append(allErrs, field.Forbidden(ap.Child("type").P(), typeMismatch))
+				allErrs = append(allErrs, forbiddenAt(ap.Child("type"), typeMismatch))
 			}
 		case corev1.AppArmorProfileTypeLocalhost:
 			if !strings.HasPrefix(a, corev1.DeprecatedAppArmorBetaProfileNamePrefix) {
-				allErrs = append(allErrs, field.Forbidden(ap.Child("type").P(), typeMismatch))
+				allErrs = append(allErrs, forbiddenAt(ap.Child("type"), typeMismatch))
 			} else if profile.LocalhostProfile == nil || strings.TrimPrefix(a, corev1.DeprecatedAppArmorBetaProfileNamePrefix) != *profile.LocalhostProfile {
-				allErrs = append(allErrs, field.Forbidden(ap.Child("localhostProfile").P(), profileMismatch))
+				allErrs = append(allErrs, forbiddenAt(ap.Child("localhostProfile"), profileMismatch))
 			}
 		}
 	})

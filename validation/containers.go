@@ -24,7 +24,7 @@ type podContext struct {
 // validateContainers mirrors upstream validateContainers (regular containers).
 func validateContainers(containers []corev1.Container, pc *podContext, fldPath lpath, o *podValidationOptions) field.ErrorList {
 	if len(containers) == 0 {
-		return field.ErrorList{field.Required(fldPath.P(), "")}
+		return field.ErrorList{requiredAt(fldPath, "")}
 	}
 	var allErrs field.ErrorList
 	names := byname.Containers(containers)
@@ -36,7 +36,7 @@ func validateContainers(containers []corev1.Container, pc *podContext, fldPath l
 		path := fromPath(list.Index(i))
 		allErrs = append(allErrs, validateContainerCommon(ctr, pc, path, o)...)
 		if names.First(ctr.Name) < i {
-			allErrs = append(allErrs, field.Duplicate(path.Child("name").P(), ctr.Name))
+			allErrs = append(allErrs, duplicateAt(path.Child("name"), ctr.Name))
 		}
 		if ctr.Lifecycle != nil {
 			allErrs = append(allErrs, validateLifecycle(ctr.Lifecycle, pc.gracePeriod, path.Child("lifecycle"), pc.os)...)
@@ -53,7 +53,7 @@ func validateContainers(containers []corev1.Container, pc *podContext, fldPath l
 		if o.allowContainerRestartPolicyRules {
 			allErrs = append(allErrs, validateContainerRestartPolicy(ctr.RestartPolicy, ctr.RestartPolicyRules, path, o)...)
 		} else if ctr.RestartPolicy != nil {
-			allErrs = append(allErrs, field.Forbidden(path.Child("restartPolicy").P(), "may not be set for non-init containers"))
+			allErrs = append(allErrs, forbiddenAt(path.Child("restartPolicy"), "may not be set for non-init containers"))
 		}
 	}
 	// Host ports must not collide across all regular containers.
@@ -79,7 +79,7 @@ func validateInitContainers(containers, regular []corev1.Container, pc *podConte
 
 		// Regular names all count; an earlier init container's only when not empty.
 		if regularNames.First(ctr.Name) >= 0 || ctr.Name != "" && names.First(ctr.Name) < i {
-			allErrs = append(allErrs, field.Duplicate(path.Child("name").P(), ctr.Name))
+			allErrs = append(allErrs, duplicateAt(path.Child("name"), ctr.Name))
 		}
 
 		// Init containers run one by one, so host ports only conflict inside one
@@ -101,26 +101,26 @@ func validateInitContainers(containers, regular []corev1.Container, pc *podConte
 			}
 		} else {
 			if ctr.Lifecycle != nil {
-				allErrs = append(allErrs, field.Forbidden(path.Child("lifecycle").P(), initOnly))
+				allErrs = append(allErrs, forbiddenAt(path.Child("lifecycle"), initOnly))
 			}
 			if ctr.LivenessProbe != nil {
-				allErrs = append(allErrs, field.Forbidden(path.Child("livenessProbe").P(), initOnly))
+				allErrs = append(allErrs, forbiddenAt(path.Child("livenessProbe"), initOnly))
 			}
 			if ctr.ReadinessProbe != nil {
-				allErrs = append(allErrs, field.Forbidden(path.Child("readinessProbe").P(), initOnly))
+				allErrs = append(allErrs, forbiddenAt(path.Child("readinessProbe"), initOnly))
 			}
 			if ctr.StartupProbe != nil {
-				allErrs = append(allErrs, field.Forbidden(path.Child("startupProbe").P(), initOnly))
+				allErrs = append(allErrs, forbiddenAt(path.Child("startupProbe"), initOnly))
 			}
 		}
 
 		if !o.allowSidecarResizePolicy && len(ctr.ResizePolicy) > 0 {
-			allErrs = append(allErrs, field.Invalid(path.Child("resizePolicy").P(), InternalForm{ctr.ResizePolicy}, "must not be set for init containers"))
+			allErrs = append(allErrs, invalidAt(path.Child("resizePolicy"), InternalForm{ctr.ResizePolicy}, "must not be set for init containers"))
 		}
 		if !sidecar && !o.allowExistingRestartContainerForNonSidecarInitContainer {
 			for j, p := range ctr.ResizePolicy {
 				if p.RestartPolicy == corev1.RestartContainer {
-					allErrs = append(allErrs, field.Invalid(path.Child("resizePolicy").Index(j).Child("restartPolicy").P(), p.RestartPolicy, "must not be set to 'RestartContainer' for non-sidecar initContainers"))
+					allErrs = append(allErrs, invalidAt(path.Child("resizePolicy").Index(j).Child("restartPolicy"), p.RestartPolicy, "must not be set to 'RestartContainer' for non-sidecar initContainers"))
 				}
 			}
 		}
@@ -155,24 +155,24 @@ func validateEphemeralContainers(ephemeral []corev1.EphemeralContainer, containe
 		allErrs = append(allErrs, validateContainerCommon(c, pc, path, o)...)
 		allErrs = append(allErrs, validateImageWhitespace(c.Image, path)...)
 		if _, dup := all[ec.Name]; dup {
-			allErrs = append(allErrs, field.Duplicate(path.Child("name").P(), ec.Name))
+			allErrs = append(allErrs, duplicateAt(path.Child("name"), ec.Name))
 		} else {
 			all[ec.Name] = struct{}{}
 		}
 		if ec.TargetContainerName != "" {
 			if _, ok := other[ec.TargetContainerName]; !ok {
-				allErrs = append(allErrs, field.NotFound(path.Child("targetContainerName").P(), ec.TargetContainerName))
+				allErrs = append(allErrs, notFoundAt(path.Child("targetContainerName"), ec.TargetContainerName))
 			}
 		}
 		for _, name := range ephemeralForbiddenFields(&ec.EphemeralContainerCommon) {
-			allErrs = append(allErrs, field.Forbidden(path.Child(name).P(), notForEphemeral))
+			allErrs = append(allErrs, forbiddenAt(path.Child(name), notForEphemeral))
 		}
 		for j := range ec.VolumeMounts {
 			if ec.VolumeMounts[j].SubPath != "" {
-				allErrs = append(allErrs, field.Forbidden(path.Child("volumeMounts").Index(j).Child("subPath").P(), notForEphemeral))
+				allErrs = append(allErrs, forbiddenAt(path.Child("volumeMounts").Index(j).Child("subPath"), notForEphemeral))
 			}
 			if ec.VolumeMounts[j].SubPathExpr != "" {
-				allErrs = append(allErrs, field.Forbidden(path.Child("volumeMounts").Index(j).Child("subPathExpr").P(), notForEphemeral))
+				allErrs = append(allErrs, forbiddenAt(path.Child("volumeMounts").Index(j).Child("subPathExpr"), notForEphemeral))
 			}
 		}
 	}
@@ -222,19 +222,19 @@ func ephemeralForbiddenFields(c *corev1.EphemeralContainerCommon) []string {
 func validateContainerCommon(ctr *corev1.Container, pc *podContext, path lpath, o *podValidationOptions) field.ErrorList {
 	var allErrs field.ErrorList
 	if ctr.Name == "" {
-		allErrs = append(allErrs, field.Required(path.Child("name").P(), ""))
+		allErrs = append(allErrs, requiredAt(path.Child("name"), ""))
 	} else if !validDNS1123Label(ctr.Name) {
 		allErrs = append(allErrs, validateDNS1123Label(ctr.Name, path.Child("name"))...)
 	}
 	if ctr.Image == "" {
-		allErrs = append(allErrs, field.Required(path.Child("image").P(), ""))
+		allErrs = append(allErrs, requiredAt(path.Child("image"), ""))
 	}
 	switch ctr.TerminationMessagePolicy {
 	case corev1.TerminationMessageReadFile, corev1.TerminationMessageFallbackToLogsOnError:
 	case "":
-		allErrs = append(allErrs, field.Required(path.Child("terminationMessagePolicy").P(), ""))
+		allErrs = append(allErrs, requiredAt(path.Child("terminationMessagePolicy"), ""))
 	default:
-		allErrs = append(allErrs, field.NotSupported(path.Child("terminationMessagePolicy").P(), ctr.TerminationMessagePolicy, supportedTerminationMessagePolicies))
+		allErrs = append(allErrs, notSupportedAt(path.Child("terminationMessagePolicy"), ctr.TerminationMessagePolicy, supportedTerminationMessagePolicies))
 	}
 	// Each check only runs (and builds its path) when the field is set.
 	if len(ctr.Ports) > 0 {
@@ -285,7 +285,7 @@ var (
 func validateDNS1123Label(value string, fldPath lpath) field.ErrorList {
 	var allErrs field.ErrorList
 	for _, msg := range dns1123LabelErrs(value) {
-		allErrs = append(allErrs, field.Invalid(fldPath.P(), value, msg).WithOrigin("format=k8s-short-name"))
+		allErrs = append(allErrs, invalidAt(fldPath, value, msg).WithOrigin("format=k8s-short-name"))
 	}
 	return allErrs
 }
@@ -293,7 +293,7 @@ func validateDNS1123Label(value string, fldPath lpath) field.ErrorList {
 func validateQualifiedName(value string, fldPath lpath) field.ErrorList {
 	var allErrs field.ErrorList
 	for _, msg := range qualifiedNameErrs(value) {
-		allErrs = append(allErrs, field.Invalid(fldPath.P(), value, msg).WithOrigin("format=qualified-name"))
+		allErrs = append(allErrs, invalidAt(fldPath, value, msg).WithOrigin("format=qualified-name"))
 	}
 	return allErrs
 }
@@ -303,9 +303,9 @@ func validatePullPolicy(policy corev1.PullPolicy, fldPath lpath) field.ErrorList
 	case corev1.PullAlways, corev1.PullIfNotPresent, corev1.PullNever:
 		return nil
 	case "":
-		return field.ErrorList{field.Required(fldPath.P(), "")}
+		return field.ErrorList{requiredAt(fldPath, "")}
 	}
-	return field.ErrorList{field.NotSupported(fldPath.P(), policy, supportedPullPolicies)}
+	return field.ErrorList{notSupportedAt(fldPath, policy, supportedPullPolicies)}
 }
 
 // validateContainerPorts mirrors upstream validateContainerPorts.
@@ -320,30 +320,30 @@ func validateContainerPorts(ports []corev1.ContainerPort, fldPath lpath) field.E
 		if port.Name != "" {
 			if msgs := portNameErrs(port.Name); len(msgs) != 0 {
 				for _, msg := range msgs {
-					allErrs = append(allErrs, field.Invalid(idxPath.Child("name").P(), port.Name, msg))
+					allErrs = append(allErrs, invalidAt(idxPath.Child("name"), port.Name, msg))
 				}
 			} else if names.First(port.Name) < i {
-				allErrs = append(allErrs, field.Duplicate(idxPath.Child("name").P(), port.Name))
+				allErrs = append(allErrs, duplicateAt(idxPath.Child("name"), port.Name))
 			}
 		}
 		if port.ContainerPort == 0 {
-			allErrs = append(allErrs, field.Required(idxPath.Child("containerPort").P(), ""))
+			allErrs = append(allErrs, requiredAt(idxPath.Child("containerPort"), ""))
 		} else {
 			for _, msg := range validation.IsValidPortNum(int(port.ContainerPort)) {
-				allErrs = append(allErrs, field.Invalid(idxPath.Child("containerPort").P(), port.ContainerPort, msg))
+				allErrs = append(allErrs, invalidAt(idxPath.Child("containerPort"), port.ContainerPort, msg))
 			}
 		}
 		if port.HostPort != 0 {
 			for _, msg := range validation.IsValidPortNum(int(port.HostPort)) {
-				allErrs = append(allErrs, field.Invalid(idxPath.Child("hostPort").P(), port.HostPort, msg))
+				allErrs = append(allErrs, invalidAt(idxPath.Child("hostPort"), port.HostPort, msg))
 			}
 		}
 		switch port.Protocol {
 		case corev1.ProtocolTCP, corev1.ProtocolUDP, corev1.ProtocolSCTP:
 		case "":
-			allErrs = append(allErrs, field.Required(idxPath.Child("protocol").P(), ""))
+			allErrs = append(allErrs, requiredAt(idxPath.Child("protocol"), ""))
 		default:
-			allErrs = append(allErrs, field.NotSupported(idxPath.Child("protocol").P(), port.Protocol, supportedPortProtocols))
+			allErrs = append(allErrs, notSupportedAt(idxPath.Child("protocol"), port.Protocol, supportedPortProtocols))
 		}
 	}
 	return allErrs
@@ -366,7 +366,7 @@ func accumulateHostPorts(containers []corev1.Container, fldPath lpath) field.Err
 				seen = map[string]struct{}{}
 			}
 			if _, dup := seen[key]; dup {
-				allErrs = append(allErrs, field.Duplicate(fldPath.Index(ci).Child("ports").Index(pi).Child("hostPort").P(), key))
+				allErrs = append(allErrs, duplicateAt(fldPath.Index(ci).Child("ports").Index(pi).Child("hostPort"), key))
 			} else {
 				seen[key] = struct{}{}
 			}
@@ -381,26 +381,26 @@ func validateResizePolicy(policies []corev1.ContainerResizePolicy, fldPath lpath
 	for i, p := range policies {
 		for j := 0; j < i; j++ {
 			if policies[j].ResourceName == p.ResourceName {
-				allErrs = append(allErrs, field.Duplicate(fldPath.Index(i).P(), p.ResourceName))
+				allErrs = append(allErrs, duplicateAt(fldPath.Index(i), p.ResourceName))
 				break
 			}
 		}
 		switch p.ResourceName {
 		case corev1.ResourceCPU, corev1.ResourceMemory:
 		case "":
-			allErrs = append(allErrs, field.Required(fldPath.P(), ""))
+			allErrs = append(allErrs, requiredAt(fldPath, ""))
 		default:
-			allErrs = append(allErrs, field.NotSupported(fldPath.P(), p.ResourceName, supportedResizeResources))
+			allErrs = append(allErrs, notSupportedAt(fldPath, p.ResourceName, supportedResizeResources))
 		}
 		switch p.RestartPolicy {
 		case corev1.NotRequired, corev1.RestartContainer:
 		case "":
-			allErrs = append(allErrs, field.Required(fldPath.P(), ""))
+			allErrs = append(allErrs, requiredAt(fldPath, ""))
 		default:
-			allErrs = append(allErrs, field.NotSupported(fldPath.P(), p.RestartPolicy, supportedResizePolicies))
+			allErrs = append(allErrs, notSupportedAt(fldPath, p.RestartPolicy, supportedResizePolicies))
 		}
 		if podRestartPolicy == corev1.RestartPolicyNever && p.RestartPolicy != corev1.NotRequired {
-			allErrs = append(allErrs, field.Invalid(fldPath.P(), p.RestartPolicy, "must be 'NotRequired' when pod `restartPolicy` is 'Never'"))
+			allErrs = append(allErrs, invalidAt(fldPath, p.RestartPolicy, "must be 'NotRequired' when pod `restartPolicy` is 'Never'"))
 		}
 	}
 	return allErrs
@@ -410,21 +410,21 @@ func validateResizePolicy(policies []corev1.ContainerResizePolicy, fldPath lpath
 func validateInitContainerRestartPolicy(policy *corev1.ContainerRestartPolicy, rules []corev1.ContainerRestartRule, fldPath lpath, o *podValidationOptions) field.ErrorList {
 	if policy == nil {
 		if len(rules) > 0 {
-			return field.ErrorList{field.Required(fldPath.Child("restartPolicy").P(), "must specify restartPolicy when restart rules are used")}
+			return field.ErrorList{requiredAt(fldPath.Child("restartPolicy"), "must specify restartPolicy when restart rules are used")}
 		}
 		return nil
 	}
 	if o.allowContainerRestartPolicyRules {
 		if *policy == corev1.ContainerRestartPolicyAlways && !o.allowRestartAllContainers {
 			if len(rules) > 0 {
-				return field.ErrorList{field.Forbidden(fldPath.Child("restartPolicyRules").P(), "restartPolicyRules are not allowed for init containers with restart policy Always")}
+				return field.ErrorList{forbiddenAt(fldPath.Child("restartPolicyRules"), "restartPolicyRules are not allowed for init containers with restart policy Always")}
 			}
 			return nil
 		}
 		return validateContainerRestartPolicy(policy, rules, fldPath, o)
 	}
 	if *policy != corev1.ContainerRestartPolicyAlways {
-		return field.ErrorList{field.NotSupported(fldPath.Child("restartPolicy").P(), *policy, supportedInitRestartPolicies)}
+		return field.ErrorList{notSupportedAt(fldPath.Child("restartPolicy"), *policy, supportedInitRestartPolicies)}
 	}
 	return nil
 }
@@ -437,12 +437,12 @@ func validateContainerRestartPolicy(policy *corev1.ContainerRestartPolicy, rules
 		if len(rules) == 0 {
 			return nil
 		}
-		allErrs = append(allErrs, field.Required(policyPath.P(), "must specify restartPolicy when restart rules are used"))
+		allErrs = append(allErrs, requiredAt(policyPath, "must specify restartPolicy when restart rules are used"))
 	} else {
 		switch *policy {
 		case corev1.ContainerRestartPolicyAlways, corev1.ContainerRestartPolicyNever, corev1.ContainerRestartPolicyOnFailure:
 		default:
-			allErrs = append(allErrs, field.NotSupported(policyPath.P(), *policy, supportedContainerRestartPolicies))
+			allErrs = append(allErrs, notSupportedAt(policyPath, *policy, supportedContainerRestartPolicies))
 		}
 	}
 	rulesPath := fldPath.Child("restartPolicyRules")
@@ -459,17 +459,17 @@ func validateContainerRestartPolicy(policy *corev1.ContainerRestartPolicy, rules
 		allowed := rule.Action == corev1.ContainerRestartRuleActionRestart ||
 			(o.allowRestartAllContainers && rule.Action == corev1.ContainerRestartRuleActionRestartAllContainers)
 		if !allowed {
-			allErrs = append(allErrs, field.NotSupported(rulePath.Child("action").P(), rule.Action, actions))
+			allErrs = append(allErrs, notSupportedAt(rulePath.Child("action"), rule.Action, actions))
 		}
 		if rule.ExitCodes == nil {
-			allErrs = append(allErrs, field.Required(rulePath.Child("exitCodes").P(), "must be specified"))
+			allErrs = append(allErrs, requiredAt(rulePath.Child("exitCodes"), "must be specified"))
 			continue
 		}
 		codesPath := rulePath.Child("exitCodes")
 		switch rule.ExitCodes.Operator {
 		case corev1.ContainerRestartRuleOnExitCodesOpIn, corev1.ContainerRestartRuleOnExitCodesOpNotIn:
 		default:
-			allErrs = append(allErrs, field.NotSupported(codesPath.Child("operator").P(), rule.ExitCodes.Operator, supportedRestartRuleOperators))
+			allErrs = append(allErrs, notSupportedAt(codesPath.Child("operator"), rule.ExitCodes.Operator, supportedRestartRuleOperators))
 		}
 		if len(rule.ExitCodes.Values) > 255 {
 			allErrs = append(allErrs, field.TooMany(codesPath.Child("values").P(), len(rule.ExitCodes.Values), 255))

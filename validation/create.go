@@ -1,6 +1,7 @@
 package validation
 
 import (
+	"strconv"
 	"strings"
 
 	corev1 "k8s.io/api/core/v1"
@@ -41,7 +42,7 @@ func ValidatePodCreate(pod *corev1.Pod, opts Options) field.ErrorList {
 		pod = &corev1.Pod{}
 	}
 	if pod.Namespace != "" && opts.Namespace != "" && pod.Namespace != opts.Namespace {
-		return field.ErrorList{field.Invalid(newPath("metadata").Child("namespace").P(), pod.Namespace, NamespaceMismatchDetail)}
+		return field.ErrorList{invalidAt(newPath("metadata").Child("namespace"), pod.Namespace, NamespaceMismatchDetail)}
 	}
 	p := prepareForCreate(pod, opts)
 	if name, ns, ok := storedNameAndNamespace(&p.ObjectMeta, opts); ok {
@@ -79,7 +80,7 @@ func dedupe(errs field.ErrorList) field.ErrorList {
 	out := errs[:0]
 	for i, e := range errs {
 		if shared[i] {
-			msg := e.Error()
+			msg := errorText(e)
 			if _, dup := seen[msg]; dup {
 				continue
 			}
@@ -88,6 +89,39 @@ func dedupe(errs field.ErrorList) field.ErrorList {
 		out = append(out, e)
 	}
 	return out
+}
+
+// errorText is e.Error(), built without fmt for the common bad values (strings,
+// integers, booleans, none): the same bytes as apimachinery's Error and ErrorBody,
+// which format a string with %q (strconv.Quote), the others with %v, and append
+// ": " and the detail when there is one. Other values take e.Error() itself.
+func errorText(e *field.Error) string {
+	var value string
+	switch e.Type {
+	case field.ErrorTypeRequired, field.ErrorTypeForbidden, field.ErrorTypeTooLong, field.ErrorTypeTooShort, field.ErrorTypeInternal:
+	case field.ErrorTypeInvalid, field.ErrorTypeTypeInvalid, field.ErrorTypeNotSupported,
+		field.ErrorTypeNotFound, field.ErrorTypeDuplicate, field.ErrorTypeTooMany, field.ErrorTypeTooFew:
+		switch v := e.BadValue.(type) {
+		case field.OmitValueType:
+		case string:
+			value = ": " + strconv.Quote(v)
+		case int64:
+			value = ": " + strconv.FormatInt(v, 10)
+		case int32:
+			value = ": " + strconv.FormatInt(int64(v), 10)
+		case bool:
+			value = ": " + strconv.FormatBool(v)
+		default:
+			return e.Error()
+		}
+	default:
+		return e.Error()
+	}
+	detail := ""
+	if e.Detail != "" {
+		detail = ": " + e.Detail
+	}
+	return e.Field + ": " + e.Type.String() + value + detail
 }
 
 // sharedFields marks the errors of errs that might repeat an earlier error's text:
@@ -188,10 +222,10 @@ func validatePodCreate(pod *corev1.Pod, o podValidationOptions) field.ErrorList 
 	allErrs := validatePodMetadataAndSpec(pod, o)
 	specPath := newPath("spec")
 	if len(pod.Spec.EphemeralContainers) > 0 {
-		allErrs = append(allErrs, field.Forbidden(specPath.Child("ephemeralContainers").P(), "cannot be set on create"))
+		allErrs = append(allErrs, forbiddenAt(specPath.Child("ephemeralContainers"), "cannot be set on create"))
 	}
 	if pod.Spec.NodeName != "" && len(pod.Spec.SchedulingGates) != 0 {
-		allErrs = append(allErrs, field.Forbidden(specPath.Child("nodeName").P(), "cannot be set until all schedulingGates have been cleared"))
+		allErrs = append(allErrs, forbiddenAt(specPath.Child("nodeName"), "cannot be set until all schedulingGates have been cleared"))
 	}
 	allErrs = append(allErrs, validateSeccompAnnotationsAndFieldsL(&pod.ObjectMeta, &pod.Spec, specPath)...)
 	allErrs = append(allErrs, validateAppArmorAnnotationsAndFieldsMatchOnCreateL(&pod.ObjectMeta, &pod.Spec, specPath)...)
@@ -218,7 +252,7 @@ func validatePodMetadataAndSpec(pod *corev1.Pod, o podValidationOptions) field.E
 			}
 			for si := range proj.Sources {
 				if proj.Sources[si].ServiceAccountToken != nil {
-					allErrs = append(allErrs, field.Forbidden(specPath.Child("volumes").Index(vi).Child("projected", "sources").Index(si).Child("serviceAccountToken").P(), "must not be specified when serviceAccountName is not set"))
+					allErrs = append(allErrs, forbiddenAt(specPath.Child("volumes").Index(vi).Child("projected", "sources").Index(si).Child("serviceAccountToken"), "must not be specified when serviceAccountName is not set"))
 				}
 			}
 		}
@@ -243,7 +277,7 @@ func validateImagesOnlyForPod(containers []corev1.Container, fldPath lpath) fiel
 
 func validateImageWhitespace(image string, path lpath) field.ErrorList {
 	if len(image) != len(strings.TrimSpace(image)) {
-		return field.ErrorList{field.Invalid(path.Child("image").P(), image, "must not have leading or trailing whitespace")}
+		return field.ErrorList{invalidAt(path.Child("image"), image, "must not have leading or trailing whitespace")}
 	}
 	return nil
 }

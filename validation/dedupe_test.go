@@ -72,3 +72,30 @@ func TestDedupe(t *testing.T) {
 	}
 	assert.Len(t, dedupe(many(17, true)), 12, "17 errors, 6 of them the first container's: 1 of those kept")
 }
+
+// TestErrorText checks errorText against Error() for every error type and the bad
+// values it formats itself (strings with quotes and escapes, integers, booleans, an
+// omitted value) and some it leaves to Error() (named strings, structs, pointers,
+// floats, nil), with and without a detail.
+func TestErrorText(t *testing.T) {
+	p := field.NewPath("spec").Child("volumes").Index(3).Key(`a"b`)
+	type named string
+	values := []any{"", "x", `a "quoted" \ value`, "tab\tnl\n\u00e9\x00", int64(-7), int32(42), true, false,
+		field.OmitValueType{}, named("n"), struct{ A int }{1}, ptrTo(int64(3)), 1.5, float32(2.25), nil, []string{"a"}}
+	types := []field.ErrorType{field.ErrorTypeNotFound, field.ErrorTypeRequired, field.ErrorTypeDuplicate, field.ErrorTypeInvalid,
+		field.ErrorTypeNotSupported, field.ErrorTypeForbidden, field.ErrorTypeTooLong, field.ErrorTypeTooMany,
+		field.ErrorTypeTooFew, field.ErrorTypeInternal, field.ErrorTypeTypeInvalid, field.ErrorTypeTooShort, field.ErrorType("Bogus")}
+	n := 0
+	for _, typ := range types {
+		for _, v := range values {
+			for _, detail := range []string{"", "must be unique", `has "quotes": and colons`} {
+				e := &field.Error{Type: typ, Field: p.String(), BadValue: v, Detail: detail}
+				assert.Equal(t, e.Error(), errorText(e), "type %s value %#v detail %q", typ, v, detail)
+				n++
+			}
+		}
+	}
+	assert.Equal(t, 624, n)
+}
+
+func ptrTo[T any](v T) *T { return &v }

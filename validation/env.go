@@ -17,10 +17,10 @@ func validateEnv(vars []corev1.EnvVar, fldPath lpath, o *podValidationOptions) f
 		ev := &vars[i]
 		idxPath := fldPath.Index(i)
 		if ev.Name == "" {
-			allErrs = append(allErrs, field.Required(idxPath.Child("name").P(), ""))
+			allErrs = append(allErrs, requiredAt(idxPath.Child("name"), ""))
 		} else {
 			for _, msg := range envVarNameErrors(ev.Name, o) {
-				allErrs = append(allErrs, field.Invalid(idxPath.Child("name").P(), ev.Name, msg))
+				allErrs = append(allErrs, invalidAt(idxPath.Child("name"), ev.Name, msg))
 			}
 		}
 		if ev.ValueFrom != nil {
@@ -84,13 +84,13 @@ func validateEnvVarValueFrom(ev *corev1.EnvVar, fldPath lpath, o *podValidationO
 	}
 	switch {
 	case n == 0 && o.allowEnvFilesValidation:
-		allErrs = append(allErrs, field.Invalid(fldPath.P(), "", "must specify one of: `fieldRef`, `resourceFieldRef`, `configMapKeyRef`, `secretKeyRef` or `fileKeyRef`"))
+		allErrs = append(allErrs, invalidAt(fldPath, "", "must specify one of: `fieldRef`, `resourceFieldRef`, `configMapKeyRef`, `secretKeyRef` or `fileKeyRef`"))
 	case n == 0:
-		allErrs = append(allErrs, field.Invalid(fldPath.P(), "", "must specify one of: `fieldRef`, `resourceFieldRef`, `configMapKeyRef` or `secretKeyRef`"))
+		allErrs = append(allErrs, invalidAt(fldPath, "", "must specify one of: `fieldRef`, `resourceFieldRef`, `configMapKeyRef` or `secretKeyRef`"))
 	case ev.Value != "":
-		allErrs = append(allErrs, field.Invalid(fldPath.P(), "", "may not be specified when `value` is not empty"))
+		allErrs = append(allErrs, invalidAt(fldPath, "", "may not be specified when `value` is not empty"))
 	case n > 1:
-		allErrs = append(allErrs, field.Invalid(fldPath.P(), "", "may not have more than one field specified at a time"))
+		allErrs = append(allErrs, invalidAt(fldPath, "", "may not have more than one field specified at a time"))
 	}
 	return allErrs
 }
@@ -99,14 +99,14 @@ func validateEnvVarValueFrom(ev *corev1.EnvVar, fldPath lpath, o *podValidationO
 // the downward-API label conversion of k8s.io/kubernetes pkg/apis/core/pods.
 func validateObjectFieldSelector(fs *corev1.ObjectFieldSelector, expressions []string, fldPath lpath) field.ErrorList {
 	if fs.APIVersion == "" {
-		return field.ErrorList{field.Required(fldPath.Child("apiVersion").P(), "")}
+		return field.ErrorList{requiredAt(fldPath.Child("apiVersion"), "")}
 	}
 	if fs.FieldPath == "" {
-		return field.ErrorList{field.Required(fldPath.Child("fieldPath").P(), "")}
+		return field.ErrorList{requiredAt(fldPath.Child("fieldPath"), "")}
 	}
 	internal, errMsg := convertDownwardAPIFieldLabel(fs.APIVersion, fs.FieldPath)
 	if errMsg != "" {
-		return field.ErrorList{field.Invalid(fldPath.Child("fieldPath").P(), fs.FieldPath, "error converting fieldPath: "+errMsg)}
+		return field.ErrorList{invalidAt(fldPath.Child("fieldPath"), fs.FieldPath, "error converting fieldPath: "+errMsg)}
 	}
 	if p, subscript, ok := splitMaybeSubscriptedPath(internal); ok {
 		switch p {
@@ -115,7 +115,7 @@ func validateObjectFieldSelector(fs *corev1.ObjectFieldSelector, expressions []s
 		case "metadata.labels":
 			return validateQualifiedName(subscript, fldPath)
 		default:
-			return field.ErrorList{field.Invalid(fldPath.P(), p, "does not support subscript")}
+			return field.ErrorList{invalidAt(fldPath, p, "does not support subscript")}
 		}
 	}
 	for _, e := range expressions {
@@ -123,7 +123,7 @@ func validateObjectFieldSelector(fs *corev1.ObjectFieldSelector, expressions []s
 			return nil
 		}
 	}
-	return field.ErrorList{field.NotSupported(fldPath.Child("fieldPath").P(), internal, expressions)}
+	return field.ErrorList{notSupportedAt(fldPath.Child("fieldPath"), internal, expressions)}
 }
 
 func convertDownwardAPIFieldLabel(version, label string) (string, string) {
@@ -172,13 +172,13 @@ func validateContainerResourceFieldSelector(fs *corev1.ResourceFieldSelector, fl
 func validateResourceFieldSelector(fs *corev1.ResourceFieldSelector, volume bool, fldPath lpath) field.ErrorList {
 	var allErrs field.ErrorList
 	if volume && fs.ContainerName == "" {
-		allErrs = append(allErrs, field.Required(fldPath.Child("containerName").P(), ""))
+		allErrs = append(allErrs, requiredAt(fldPath.Child("containerName"), ""))
 	} else if fs.Resource == "" {
-		allErrs = append(allErrs, field.Required(fldPath.Child("resource").P(), ""))
+		allErrs = append(allErrs, requiredAt(fldPath.Child("resource"), ""))
 	} else if !contains(validEnvResourceFieldPaths, fs.Resource) &&
 		!strings.HasPrefix(fs.Resource, hugepagesLimitsPrefixDownwardAPI) &&
 		!strings.HasPrefix(fs.Resource, hugepagesRequestsPrefixDownwardAPI) {
-		allErrs = append(allErrs, field.NotSupported(fldPath.Child("resource").P(), fs.Resource, validEnvResourceFieldPaths))
+		allErrs = append(allErrs, notSupportedAt(fldPath.Child("resource"), fs.Resource, validEnvResourceFieldPaths))
 	}
 	return append(allErrs, validateContainerResourceDivisor(fs.Resource, fs.Divisor, fldPath)...)
 }
@@ -212,20 +212,20 @@ func validateContainerResourceDivisor(rName string, divisor resource.Quantity, f
 	switch rName {
 	case "limits.cpu", "requests.cpu":
 		if d != "1m" && d != "1" {
-			allErrs = append(allErrs, field.Invalid(divPath.P(), rName, "only divisor's values 1m and 1 are supported with the cpu resource"))
+			allErrs = append(allErrs, invalidAt(divPath, rName, "only divisor's values 1m and 1 are supported with the cpu resource"))
 		}
 	case "limits.memory", "requests.memory":
 		if !isByteDivisor(d) {
-			allErrs = append(allErrs, field.Invalid(divPath.P(), rName, "only divisor's values 1, 1k, 1M, 1G, 1T, 1P, 1E, 1Ki, 1Mi, 1Gi, 1Ti, 1Pi, 1Ei are supported with the memory resource"))
+			allErrs = append(allErrs, invalidAt(divPath, rName, "only divisor's values 1, 1k, 1M, 1G, 1T, 1P, 1E, 1Ki, 1Mi, 1Gi, 1Ti, 1Pi, 1Ei are supported with the memory resource"))
 		}
 	case "limits.ephemeral-storage", "requests.ephemeral-storage":
 		if !isByteDivisor(d) {
-			allErrs = append(allErrs, field.Invalid(divPath.P(), rName, "only divisor's values 1, 1k, 1M, 1G, 1T, 1P, 1E, 1Ki, 1Mi, 1Gi, 1Ti, 1Pi, 1Ei are supported with the local ephemeral storage resource"))
+			allErrs = append(allErrs, invalidAt(divPath, rName, "only divisor's values 1, 1k, 1M, 1G, 1T, 1P, 1E, 1Ki, 1Mi, 1Gi, 1Ti, 1Pi, 1Ei are supported with the local ephemeral storage resource"))
 		}
 	}
 	if strings.HasPrefix(rName, hugepagesRequestsPrefixDownwardAPI) || strings.HasPrefix(rName, hugepagesLimitsPrefixDownwardAPI) {
 		if !isByteDivisor(d) {
-			allErrs = append(allErrs, field.Invalid(divPath.P(), rName, "only divisor's values 1, 1k, 1M, 1G, 1T, 1P, 1E, 1Ki, 1Mi, 1Gi, 1Ti, 1Pi, 1Ei are supported with the hugepages resource"))
+			allErrs = append(allErrs, invalidAt(divPath, rName, "only divisor's values 1, 1k, 1M, 1G, 1T, 1P, 1E, 1Ki, 1Mi, 1Gi, 1Ti, 1Pi, 1Ei are supported with the hugepages resource"))
 		}
 	}
 	return allErrs
@@ -236,13 +236,13 @@ func validateContainerResourceDivisor(rName string, divisor resource.Quantity, f
 func validateKeySelector(name, key string, fldPath lpath) field.ErrorList {
 	var allErrs field.ErrorList
 	for _, msg := range nameIsDNSSubdomain(name, false) {
-		allErrs = append(allErrs, field.Invalid(fldPath.Child("name").P(), name, msg))
+		allErrs = append(allErrs, invalidAt(fldPath.Child("name"), name, msg))
 	}
 	if key == "" {
-		allErrs = append(allErrs, field.Required(fldPath.Child("key").P(), ""))
+		allErrs = append(allErrs, requiredAt(fldPath.Child("key"), ""))
 	} else {
 		for _, msg := range validation.IsConfigMapKey(key) {
-			allErrs = append(allErrs, field.Invalid(fldPath.Child("key").P(), key, msg))
+			allErrs = append(allErrs, invalidAt(fldPath.Child("key"), key, msg))
 		}
 	}
 	return allErrs
@@ -251,19 +251,19 @@ func validateKeySelector(name, key string, fldPath lpath) field.ErrorList {
 func validateFileKeySelector(s *corev1.FileKeySelector, fldPath lpath) field.ErrorList {
 	var allErrs field.ErrorList
 	if s.Key == "" {
-		allErrs = append(allErrs, field.Required(fldPath.Child("key").P(), ""))
+		allErrs = append(allErrs, requiredAt(fldPath.Child("key"), ""))
 	} else {
 		for _, msg := range validation.IsRelaxedEnvVarName(s.Key) {
-			allErrs = append(allErrs, field.Invalid(fldPath.Child("key").P(), s.Key, msg))
+			allErrs = append(allErrs, invalidAt(fldPath.Child("key"), s.Key, msg))
 		}
 	}
 	if s.VolumeName == "" {
-		allErrs = append(allErrs, field.Required(fldPath.Child("volumeName").P(), ""))
+		allErrs = append(allErrs, requiredAt(fldPath.Child("volumeName"), ""))
 	} else {
 		allErrs = append(allErrs, validateDNS1123Label(s.VolumeName, fldPath.Child("volumeName"))...)
 	}
 	if s.Path == "" {
-		allErrs = append(allErrs, field.Required(fldPath.Child("path").P(), ""))
+		allErrs = append(allErrs, requiredAt(fldPath.Child("path"), ""))
 	} else {
 		allErrs = append(allErrs, validatePathNoBacksteps(s.Path, fldPath.Child("path"))...)
 	}
@@ -279,7 +279,7 @@ func validateEnvFrom(vars []corev1.EnvFromSource, fldPath lpath, o *podValidatio
 		idxPath := fldPath.Index(i)
 		if ev.Prefix != "" {
 			for _, msg := range envVarNameErrors(ev.Prefix, o) {
-				allErrs = append(allErrs, field.Invalid(idxPath.Child("prefix").P(), ev.Prefix, msg))
+				allErrs = append(allErrs, invalidAt(idxPath.Child("prefix"), ev.Prefix, msg))
 			}
 		}
 		n := 0
@@ -293,9 +293,9 @@ func validateEnvFrom(vars []corev1.EnvFromSource, fldPath lpath, o *podValidatio
 		}
 		switch {
 		case n == 0:
-			allErrs = append(allErrs, field.Invalid(fldPath.P(), "", "must specify one of: `configMapRef` or `secretRef`"))
+			allErrs = append(allErrs, invalidAt(fldPath, "", "must specify one of: `configMapRef` or `secretRef`"))
 		case n > 1:
-			allErrs = append(allErrs, field.Invalid(fldPath.P(), "", "may not have more than one field specified at a time"))
+			allErrs = append(allErrs, invalidAt(fldPath, "", "may not have more than one field specified at a time"))
 		}
 	}
 	return allErrs
@@ -303,11 +303,11 @@ func validateEnvFrom(vars []corev1.EnvFromSource, fldPath lpath, o *podValidatio
 
 func validateEnvSourceName(name string, fldPath lpath) field.ErrorList {
 	if name == "" {
-		return field.ErrorList{field.Required(fldPath.Child("name").P(), "")}
+		return field.ErrorList{requiredAt(fldPath.Child("name"), "")}
 	}
 	var allErrs field.ErrorList
 	for _, msg := range nameIsDNSSubdomain(name, true) {
-		allErrs = append(allErrs, field.Invalid(fldPath.Child("name").P(), name, msg))
+		allErrs = append(allErrs, invalidAt(fldPath.Child("name"), name, msg))
 	}
 	return allErrs
 }
@@ -462,29 +462,29 @@ func validateVolumeMounts(ctr *corev1.Container, volumes map[string]*corev1.Volu
 		mnt := &mounts[i]
 		idxPath := fldPath.Index(i)
 		if mnt.Name == "" {
-			allErrs = append(allErrs, field.Required(idxPath.Child("name").P(), ""))
+			allErrs = append(allErrs, requiredAt(idxPath.Child("name"), ""))
 		}
 		if _, ok := volumes[mnt.Name]; !ok {
-			allErrs = append(allErrs, field.NotFound(idxPath.Child("name").P(), mnt.Name))
+			allErrs = append(allErrs, notFoundAt(idxPath.Child("name"), mnt.Name))
 		}
 		if mnt.MountPath == "" {
-			allErrs = append(allErrs, field.Required(idxPath.Child("mountPath").P(), ""))
+			allErrs = append(allErrs, requiredAt(idxPath.Child("mountPath"), ""))
 		}
 		if seen(&earlier, mounts[:i], mountPath, mnt.MountPath) {
-			allErrs = append(allErrs, field.Invalid(idxPath.Child("mountPath").P(), mnt.MountPath, "must be unique"))
+			allErrs = append(allErrs, invalidAt(idxPath.Child("mountPath"), mnt.MountPath, "must be unique"))
 		}
 		if devs.hasName(mnt.Name) {
-			allErrs = append(allErrs, field.Invalid(idxPath.Child("name").P(), mnt.Name, "must not already exist in volumeDevices"))
+			allErrs = append(allErrs, invalidAt(idxPath.Child("name"), mnt.Name, "must not already exist in volumeDevices"))
 		}
 		if devs.hasLastPath(mnt.MountPath) {
-			allErrs = append(allErrs, field.Invalid(idxPath.Child("mountPath").P(), mnt.MountPath, "must not already exist as a path in volumeDevices"))
+			allErrs = append(allErrs, invalidAt(idxPath.Child("mountPath"), mnt.MountPath, "must not already exist as a path in volumeDevices"))
 		}
 		if mnt.SubPath != "" {
 			allErrs = append(allErrs, validateLocalDescendingPath(mnt.SubPath, fldPath.Child("subPath"))...)
 		}
 		if mnt.SubPathExpr != "" {
 			if mnt.SubPath != "" {
-				allErrs = append(allErrs, field.Invalid(idxPath.Child("subPathExpr").P(), mnt.SubPathExpr, "subPathExpr and subPath are mutually exclusive"))
+				allErrs = append(allErrs, invalidAt(idxPath.Child("subPathExpr"), mnt.SubPathExpr, "subPathExpr and subPath are mutually exclusive"))
 			}
 			allErrs = append(allErrs, validateLocalDescendingPath(mnt.SubPathExpr, fldPath.Child("subPathExpr"))...)
 		}
@@ -493,12 +493,12 @@ func validateVolumeMounts(ctr *corev1.Container, volumes map[string]*corev1.Volu
 			switch *mp {
 			case corev1.MountPropagationBidirectional, corev1.MountPropagationHostToContainer, corev1.MountPropagationNone:
 			default:
-				allErrs = append(allErrs, field.NotSupported(propPath.P(), *mp, supportedMountPropagations))
+				allErrs = append(allErrs, notSupportedAt(propPath, *mp, supportedMountPropagations))
 			}
 			sc := ctr.SecurityContext
 			privileged := sc != nil && sc.Privileged != nil && *sc.Privileged
 			if *mp == corev1.MountPropagationBidirectional && !privileged {
-				allErrs = append(allErrs, field.Forbidden(propPath.P(), "Bidirectional mount propagation is available only to privileged containers"))
+				allErrs = append(allErrs, forbiddenAt(propPath, "Bidirectional mount propagation is available only to privileged containers"))
 			}
 		}
 		if rro := mnt.RecursiveReadOnly; rro != nil {
@@ -507,27 +507,27 @@ func validateVolumeMounts(ctr *corev1.Container, volumes map[string]*corev1.Volu
 			case corev1.RecursiveReadOnlyDisabled:
 			case corev1.RecursiveReadOnlyEnabled, corev1.RecursiveReadOnlyIfPossible:
 				if !mnt.ReadOnly {
-					allErrs = append(allErrs, field.Forbidden(rroPath.P(), "may only be specified when readOnly is true"))
+					allErrs = append(allErrs, forbiddenAt(rroPath, "may only be specified when readOnly is true"))
 				}
 				if mnt.MountPropagation != nil && *mnt.MountPropagation != corev1.MountPropagationNone {
-					allErrs = append(allErrs, field.Forbidden(rroPath.P(), "may only be specified when mountPropagation is None or not specified"))
+					allErrs = append(allErrs, forbiddenAt(rroPath, "may only be specified when mountPropagation is None or not specified"))
 				}
 			default:
-				allErrs = append(allErrs, field.NotSupported(rroPath.P(), *rro, supportedRecursiveReadOnly))
+				allErrs = append(allErrs, notSupportedAt(rroPath, *rro, supportedRecursiveReadOnly))
 			}
 		}
 		if len(mnt.BindMountOptions) > 0 {
 			optPath := idxPath.Child("bindMountOptions")
 			for j, opt := range mnt.BindMountOptions {
 				if !contains(supportedBindMountOptions, opt) {
-					allErrs = append(allErrs, field.NotSupported(optPath.Index(j).P(), opt, sortedBindMountOptions))
+					allErrs = append(allErrs, notSupportedAt(optPath.Index(j), opt, sortedBindMountOptions))
 				}
 				if contains(mnt.BindMountOptions[:j], opt) {
-					allErrs = append(allErrs, field.Duplicate(optPath.Index(j).P(), opt))
+					allErrs = append(allErrs, duplicateAt(optPath.Index(j), opt))
 				}
 			}
 			if vs, ok := volumes[mnt.Name]; ok && vs.Image != nil {
-				allErrs = append(allErrs, field.Invalid(optPath.P(), mnt.BindMountOptions, "bindMountOptions may not be used with image volumes"))
+				allErrs = append(allErrs, invalidAt(optPath, mnt.BindMountOptions, "bindMountOptions may not be used with image volumes"))
 			}
 		}
 	}
@@ -547,26 +547,26 @@ func validateVolumeDevices(ctr *corev1.Container, volumes map[string]*corev1.Vol
 		vs, matched := volumes[dev.Name]
 		isPVC := matched && (vs.PersistentVolumeClaim != nil || vs.Ephemeral != nil)
 		if dev.Name == "" {
-			allErrs = append(allErrs, field.Required(idxPath.Child("name").P(), ""))
+			allErrs = append(allErrs, requiredAt(idxPath.Child("name"), ""))
 		}
 		// Upstream records only non-empty names as seen.
 		if seen(&earlier, devices[:i], deviceName, dev.Name) && dev.Name != "" {
-			allErrs = append(allErrs, field.Invalid(idxPath.Child("name").P(), dev.Name, "must be unique"))
+			allErrs = append(allErrs, invalidAt(idxPath.Child("name"), dev.Name, "must be unique"))
 		}
 		if matched && !isPVC {
-			allErrs = append(allErrs, field.Invalid(idxPath.Child("name").P(), dev.Name, "can only use volume source type of PersistentVolumeClaim or Ephemeral for block mode"))
+			allErrs = append(allErrs, invalidAt(idxPath.Child("name"), dev.Name, "can only use volume source type of PersistentVolumeClaim or Ephemeral for block mode"))
 		}
 		if !matched {
-			allErrs = append(allErrs, field.NotFound(idxPath.Child("name").P(), dev.Name))
+			allErrs = append(allErrs, notFoundAt(idxPath.Child("name"), dev.Name))
 		}
 		if dev.DevicePath == "" {
-			allErrs = append(allErrs, field.Required(idxPath.Child("devicePath").P(), ""))
+			allErrs = append(allErrs, requiredAt(idxPath.Child("devicePath"), ""))
 		}
 		if _, dup := seenPaths[dev.DevicePath]; dup {
-			allErrs = append(allErrs, field.Invalid(idxPath.Child("devicePath").P(), dev.DevicePath, "must be unique"))
+			allErrs = append(allErrs, invalidAt(idxPath.Child("devicePath"), dev.DevicePath, "must be unique"))
 		}
 		if dev.DevicePath != "" && hasBackstep(dev.DevicePath) {
-			allErrs = append(allErrs, field.Invalid(idxPath.Child("devicePath").P(), dev.DevicePath, "can not contain backsteps ('..')"))
+			allErrs = append(allErrs, invalidAt(idxPath.Child("devicePath"), dev.DevicePath, "can not contain backsteps ('..')"))
 		} else {
 			if seenPaths == nil {
 				seenPaths = make(map[string]struct{}, len(devices))
@@ -574,10 +574,10 @@ func validateVolumeDevices(ctr *corev1.Container, volumes map[string]*corev1.Vol
 			seenPaths[dev.DevicePath] = struct{}{}
 		}
 		if mnts.hasName(dev.Name) {
-			allErrs = append(allErrs, field.Invalid(idxPath.Child("name").P(), dev.Name, "must not already exist in volumeMounts"))
+			allErrs = append(allErrs, invalidAt(idxPath.Child("name"), dev.Name, "must not already exist in volumeMounts"))
 		}
 		if mnts.hasLastPath(dev.DevicePath) {
-			allErrs = append(allErrs, field.Invalid(idxPath.Child("devicePath").P(), dev.DevicePath, "must not already exist as a path in volumeMounts"))
+			allErrs = append(allErrs, invalidAt(idxPath.Child("devicePath"), dev.DevicePath, "must not already exist as a path in volumeMounts"))
 		}
 	}
 	return allErrs
@@ -586,14 +586,14 @@ func validateVolumeDevices(ctr *corev1.Container, volumes map[string]*corev1.Vol
 func validateLocalDescendingPath(target string, fldPath lpath) field.ErrorList {
 	var allErrs field.ErrorList
 	if path.IsAbs(target) {
-		allErrs = append(allErrs, field.Invalid(fldPath.P(), target, "must be a relative path"))
+		allErrs = append(allErrs, invalidAt(fldPath, target, "must be a relative path"))
 	}
 	return append(allErrs, validatePathNoBacksteps(target, fldPath)...)
 }
 
 func validatePathNoBacksteps(target string, fldPath lpath) field.ErrorList {
 	if hasBackstep(target) {
-		return field.ErrorList{field.Invalid(fldPath.P(), target, "must not contain '..'")}
+		return field.ErrorList{invalidAt(fldPath, target, "must not contain '..'")}
 	}
 	return nil
 }

@@ -19,7 +19,7 @@ func validateObjectMeta(meta *metav1.ObjectMeta, requiresNamespace bool, nameFn 
 	allErrs := validateGenericObjectMeta(meta, requiresNamespace, nameFn, fldPath)
 	for i, f := range meta.Finalizers {
 		if !strings.Contains(f, "/") && !isStandardFinalizer(f) {
-			allErrs = append(allErrs, field.Invalid(fldPath.Child("finalizers").Index(i).P(), f, "name is neither a standard finalizer name nor is it fully qualified"))
+			allErrs = append(allErrs, invalidAt(fldPath.Child("finalizers").Index(i), f, "name is neither a standard finalizer name nor is it fully qualified"))
 		}
 	}
 	return allErrs
@@ -31,26 +31,26 @@ func validateGenericObjectMeta(meta *metav1.ObjectMeta, requiresNamespace bool, 
 	var allErrs field.ErrorList
 	if meta.GenerateName != "" {
 		for _, msg := range nameFn(meta.GenerateName, true) {
-			allErrs = append(allErrs, field.Invalid(fldPath.Child("generateName").P(), meta.GenerateName, msg))
+			allErrs = append(allErrs, invalidAt(fldPath.Child("generateName"), meta.GenerateName, msg))
 		}
 	}
 	if meta.Name == "" {
-		allErrs = append(allErrs, field.Required(fldPath.Child("name").P(), "name or generateName is required"))
+		allErrs = append(allErrs, requiredAt(fldPath.Child("name"), "name or generateName is required"))
 	} else {
 		for _, msg := range nameFn(meta.Name, false) {
-			allErrs = append(allErrs, field.Invalid(fldPath.Child("name").P(), meta.Name, msg))
+			allErrs = append(allErrs, invalidAt(fldPath.Child("name"), meta.Name, msg))
 		}
 	}
 	if requiresNamespace {
 		if meta.Namespace == "" {
-			allErrs = append(allErrs, field.Required(fldPath.Child("namespace").P(), ""))
+			allErrs = append(allErrs, requiredAt(fldPath.Child("namespace"), ""))
 		} else {
 			for _, msg := range dns1123LabelErrs(meta.Namespace) {
-				allErrs = append(allErrs, field.Invalid(fldPath.Child("namespace").P(), meta.Namespace, msg))
+				allErrs = append(allErrs, invalidAt(fldPath.Child("namespace"), meta.Namespace, msg))
 			}
 		}
 	} else if meta.Namespace != "" {
-		allErrs = append(allErrs, field.Forbidden(fldPath.Child("namespace").P(), "not allowed on this type"))
+		allErrs = append(allErrs, forbiddenAt(fldPath.Child("namespace"), "not allowed on this type"))
 	}
 	allErrs = append(allErrs, nonNegative(meta.Generation, fldPath.Child("generation")).MarkCoveredByDeclarative()...)
 	allErrs = append(allErrs, validateLabels(meta.Labels, fldPath.Child("labels"))...)
@@ -103,7 +103,7 @@ func validateLabels(labels map[string]string, fldPath lpath) field.ErrorList {
 			continue // valid; skip apimachinery's regular expression
 		}
 		for _, msg := range validation.IsValidLabelValue(labels[k]) {
-			allErrs = append(allErrs, field.Invalid(fldPath.P(), labels[k], msg).WithOrigin("format=k8s-label-value"))
+			allErrs = append(allErrs, invalidAt(fldPath, labels[k], msg).WithOrigin("format=k8s-label-value"))
 		}
 	}
 	return allErrs
@@ -136,7 +136,7 @@ func validateAnnotations(annotations map[string]string, fldPath lpath) field.Err
 	for _, k := range sortedKeys(annotations) {
 		// Case does not matter for annotation keys.
 		for _, msg := range qualifiedNameErrs(strings.ToLower(k)) {
-			allErrs = append(allErrs, field.Invalid(fldPath.P(), k, msg).WithOrigin("format=k8s-label-key"))
+			allErrs = append(allErrs, invalidAt(fldPath, k, msg).WithOrigin("format=k8s-label-key"))
 		}
 	}
 	if err := apimachineryvalidation.ValidateAnnotationsSize(annotations); err != nil {

@@ -27,28 +27,28 @@ func validatePodResourceClaims(meta *metav1.ObjectMeta, claims []corev1.PodResou
 			}
 		}
 		if claim.Name == "" {
-			allErrs = append(allErrs, field.Required(idx.Child("name").P(), ""))
+			allErrs = append(allErrs, requiredAt(idx.Child("name"), ""))
 		} else if _, dup := seen[claim.Name]; dup {
-			allErrs = append(allErrs, field.Duplicate(idx.Child("name").P(), claim.Name))
+			allErrs = append(allErrs, duplicateAt(idx.Child("name"), claim.Name))
 		} else {
 			allErrs = append(allErrs, validateDNS1123Label(claim.Name, idx.Child("name"))...)
 			seen[claim.Name] = struct{}{}
 		}
 		// Upstream passes the internal PodResourceClaim struct as the bad value.
 		if claim.ResourceClaimName != nil && claim.ResourceClaimTemplateName != nil {
-			allErrs = append(allErrs, field.Invalid(idx.P(), InternalForm{*claim}, "at most one of `resourceClaimName` or `resourceClaimTemplateName` may be specified"))
+			allErrs = append(allErrs, invalidAt(idx, InternalForm{*claim}, "at most one of `resourceClaimName` or `resourceClaimTemplateName` may be specified"))
 		}
 		if claim.ResourceClaimName == nil && claim.ResourceClaimTemplateName == nil {
-			allErrs = append(allErrs, field.Invalid(idx.P(), InternalForm{*claim}, "must specify one of: `resourceClaimName`, `resourceClaimTemplateName`"))
+			allErrs = append(allErrs, invalidAt(idx, InternalForm{*claim}, "must specify one of: `resourceClaimName`, `resourceClaimTemplateName`"))
 		}
 		if claim.ResourceClaimName != nil {
 			for _, d := range nameIsDNSSubdomain(*claim.ResourceClaimName, false) {
-				allErrs = append(allErrs, field.Invalid(idx.Child("resourceClaimName").P(), *claim.ResourceClaimName, d))
+				allErrs = append(allErrs, invalidAt(idx.Child("resourceClaimName"), *claim.ResourceClaimName, d))
 			}
 		}
 		if claim.ResourceClaimTemplateName != nil {
 			for _, d := range nameIsDNSSubdomain(*claim.ResourceClaimTemplateName, false) {
-				allErrs = append(allErrs, field.Invalid(idx.Child("resourceClaimTemplateName").P(), *claim.ResourceClaimTemplateName, d))
+				allErrs = append(allErrs, invalidAt(idx.Child("resourceClaimTemplateName"), *claim.ResourceClaimTemplateName, d))
 			}
 		}
 	}
@@ -65,10 +65,10 @@ const (
 func validatePodDNSConfig(cfg *corev1.PodDNSConfig, policy corev1.DNSPolicy, fldPath lpath, o *podValidationOptions) field.ErrorList {
 	if policy == corev1.DNSNone {
 		if cfg == nil {
-			return field.ErrorList{field.Required(fldPath.P(), "must provide `dnsConfig` when `dnsPolicy` is None")}
+			return field.ErrorList{requiredAt(fldPath, "must provide `dnsConfig` when `dnsPolicy` is None")}
 		}
 		if len(cfg.Nameservers) == 0 {
-			return field.ErrorList{field.Required(fldPath.Child("nameservers").P(), "must provide at least one DNS nameserver when `dnsPolicy` is None")}
+			return field.ErrorList{requiredAt(fldPath.Child("nameservers"), "must provide at least one DNS nameserver when `dnsPolicy` is None")}
 		}
 	}
 	if cfg == nil {
@@ -76,16 +76,16 @@ func validatePodDNSConfig(cfg *corev1.PodDNSConfig, policy corev1.DNSPolicy, fld
 	}
 	var allErrs field.ErrorList
 	if len(cfg.Nameservers) > maxDNSNameservers {
-		allErrs = append(allErrs, field.Invalid(fldPath.Child("nameservers").P(), cfg.Nameservers, "must not have more than "+strconv.Itoa(maxDNSNameservers)+" nameservers"))
+		allErrs = append(allErrs, invalidAt(fldPath.Child("nameservers"), cfg.Nameservers, "must not have more than "+strconv.Itoa(maxDNSNameservers)+" nameservers"))
 	}
 	for i, ns := range cfg.Nameservers {
 		allErrs = append(allErrs, validation.IsValidIPForLegacyField(fldPath.Child("nameservers").Index(i).P(), ns, o.strictIPValidation, nil)...)
 	}
 	if len(cfg.Searches) > maxDNSSearchPaths {
-		allErrs = append(allErrs, field.Invalid(fldPath.Child("searches").P(), cfg.Searches, "must not have more than "+strconv.Itoa(maxDNSSearchPaths)+" search paths"))
+		allErrs = append(allErrs, invalidAt(fldPath.Child("searches"), cfg.Searches, "must not have more than "+strconv.Itoa(maxDNSSearchPaths)+" search paths"))
 	}
 	if len(strings.Join(cfg.Searches, " ")) > maxDNSSearchListChars {
-		allErrs = append(allErrs, field.Invalid(fldPath.Child("searches").P(), cfg.Searches, "must not have more than "+strconv.Itoa(maxDNSSearchListChars)+" characters (including spaces) in the search list"))
+		allErrs = append(allErrs, invalidAt(fldPath.Child("searches"), cfg.Searches, "must not have more than "+strconv.Itoa(maxDNSSearchListChars)+" characters (including spaces) in the search list"))
 	}
 	for i, search := range cfg.Searches {
 		if search == "." {
@@ -93,12 +93,12 @@ func validatePodDNSConfig(cfg *corev1.PodDNSConfig, policy corev1.DNSPolicy, fld
 		}
 		search = strings.TrimSuffix(search, ".")
 		for _, msg := range validation.IsDNS1123SubdomainWithUnderscore(search) {
-			allErrs = append(allErrs, field.Invalid(fldPath.Child("searches").Index(i).P(), search, msg).WithOrigin("format=k8s-dns-subdomain-with-underscore"))
+			allErrs = append(allErrs, invalidAt(fldPath.Child("searches").Index(i), search, msg).WithOrigin("format=k8s-dns-subdomain-with-underscore"))
 		}
 	}
 	for i, opt := range cfg.Options {
 		if opt.Name == "" {
-			allErrs = append(allErrs, field.Required(fldPath.Child("options").Index(i).P(), "must not be empty"))
+			allErrs = append(allErrs, requiredAt(fldPath.Child("options").Index(i), "must not be empty"))
 		}
 	}
 	return allErrs
@@ -111,7 +111,7 @@ func validateHostAliases(aliases []corev1.HostAlias, fldPath lpath, o *podValida
 		allErrs = append(allErrs, validation.IsValidIPForLegacyField(fldPath.Index(i).Child("ip").P(), a.IP, o.strictIPValidation, nil)...)
 		for j, h := range a.Hostnames {
 			for _, msg := range dns1123SubdomainErrs(h) {
-				allErrs = append(allErrs, field.Invalid(fldPath.Index(i).Child("hostnames").Index(j).P(), h, msg).WithOrigin("format=k8s-long-name"))
+				allErrs = append(allErrs, invalidAt(fldPath.Index(i).Child("hostnames").Index(j), h, msg).WithOrigin("format=k8s-long-name"))
 			}
 		}
 	}
@@ -126,16 +126,16 @@ func validatePodHostName(spec *corev1.PodSpec, fldPath lpath) field.ErrorList {
 	var allErrs field.ErrorList
 	p := fldPath.Child("hostnameOverride")
 	if spec.SetHostnameAsFQDN != nil && *spec.SetHostnameAsFQDN {
-		allErrs = append(allErrs, field.Forbidden(p.P(), "may not be specified when setHostnameAsFQDN is true"))
+		allErrs = append(allErrs, forbiddenAt(p, "may not be specified when setHostnameAsFQDN is true"))
 	}
 	if spec.HostNetwork {
-		allErrs = append(allErrs, field.Forbidden(p.P(), "may not be specified when hostNetwork is true"))
+		allErrs = append(allErrs, forbiddenAt(p, "may not be specified when hostNetwork is true"))
 	}
 	if len(*spec.HostnameOverride) > 64 {
 		allErrs = append(allErrs, field.TooLong(p.P(), "", 64))
 	}
 	for _, msg := range dns1123SubdomainErrs(*spec.HostnameOverride) {
-		allErrs = append(allErrs, field.Invalid(p.P(), *spec.HostnameOverride, msg).WithOrigin("format=k8s-long-name"))
+		allErrs = append(allErrs, invalidAt(p, *spec.HostnameOverride, msg).WithOrigin("format=k8s-long-name"))
 	}
 	return allErrs
 }

@@ -179,7 +179,7 @@ const GeneratedUID types.UID = "00000000-0000-4000-8000-000000000000"
 // with the request's (see NamespaceMismatchDetail), or nil.
 func namespaceMismatch(meta *metav1.ObjectMeta, opts Options) field.ErrorList {
 	if meta.Namespace != "" && opts.Namespace != "" && meta.Namespace != opts.Namespace {
-		return field.ErrorList{field.Invalid(rootPath("metadata").Child("namespace").P(), meta.Namespace, NamespaceMismatchDetail)}
+		return field.ErrorList{invalidAt(rootPath("metadata").Child("namespace"), meta.Namespace, NamespaceMismatchDetail)}
 	}
 	return nil
 }

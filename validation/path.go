@@ -1,6 +1,11 @@
 package validation
 
-import "k8s.io/apimachinery/pkg/util/validation/field"
+import (
+	"fmt"
+	"strconv"
+
+	"k8s.io/apimachinery/pkg/util/validation/field"
+)
 
 // lpath is a field path that is only turned into a *field.Path when an error needs
 // it. Validating a valid pod then builds no paths at all, which is most of the
@@ -133,3 +138,88 @@ func nonNegativeChild(v int64, parent lpath, name string) field.ErrorList {
 
 // rootPath starts a lazy path at a top-level field; nothing is allocated until P.
 func rootPath(name string) lpath { return lpath{}.Child(name) }
+
+// String is p.P().String() built in one piece: the root's text, then each segment
+// as field.Path prints it (".name", "[index]", "[key]", and "[]" for an empty name),
+// without allocating the segments' path nodes.
+func (p lpath) String() string {
+	if p.root == nil && p.n == 0 {
+		return "<nil>" // (*field.Path)(nil).String()
+	}
+	var buf [128]byte
+	b := buf[:0]
+	parent := p.root != nil
+	if parent {
+		b = append(b, p.root.String()...)
+	}
+	for i := 0; i < p.n; i++ {
+		s := p.segs[i]
+		switch {
+		case s.idx >= 0:
+			b = append(b, '[')
+			b = strconv.AppendInt(b, int64(s.idx), 10)
+			b = append(b, ']')
+		case s.idx == keySeg:
+			b = append(b, '[')
+			b = append(b, s.name...)
+			b = append(b, ']')
+		case s.name == "":
+			b = append(b, "[]"...)
+		default:
+			if parent {
+				b = append(b, '.')
+			}
+			b = append(b, s.name...)
+		}
+		parent = true
+	}
+	return string(b)
+}
+
+// The error constructors of apimachinery's field package on a lazy path: the same
+// errors as field.Invalid(p.P(), …) and its siblings, the path's text built by
+// lpath.String.
+
+func invalidAt(p lpath, value any, detail string) *field.Error {
+	return &field.Error{Type: field.ErrorTypeInvalid, Field: p.String(), BadValue: value, Detail: detail}
+}
+
+func notFoundAt(p lpath, value any) *field.Error {
+	return &field.Error{Type: field.ErrorTypeNotFound, Field: p.String(), BadValue: value}
+}
+
+func requiredAt(p lpath, detail string) *field.Error {
+	return &field.Error{Type: field.ErrorTypeRequired, Field: p.String(), Detail: detail, BadValue: ""}
+}
+
+func forbiddenAt(p lpath, detail string) *field.Error {
+	return &field.Error{Type: field.ErrorTypeForbidden, Field: p.String(), Detail: detail, BadValue: ""}
+}
+
+func duplicateAt(p lpath, value any) *field.Error {
+	return &field.Error{Type: field.ErrorTypeDuplicate, Field: p.String(), BadValue: value}
+}
+
+// notSupportedAt is field.NotSupported(p.P(), value, validValues): the detail lists
+// the valid values quoted, each as fmt.Sprint prints it (which, for a string type
+// without methods fmt looks for, is the string itself).
+func notSupportedAt[T ~string](p lpath, value any, validValues []T) *field.Error {
+	detail := ""
+	if len(validValues) > 0 {
+		b := make([]byte, 0, 64)
+		b = append(b, "supported values: "...)
+		for i, v := range validValues {
+			if i > 0 {
+				b = append(b, ", "...)
+			}
+			s := string(v)
+			switch any(v).(type) {
+			case fmt.Formatter, error, fmt.Stringer:
+				s = fmt.Sprint(v)
+			}
+			b = strconv.AppendQuote(b, s)
+		}
+		detail = string(b)
+	}
+	return &field.Error{Type: field.ErrorTypeNotSupported, Field: p.String(), BadValue: value, Detail: detail}
+}

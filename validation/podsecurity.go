@@ -31,22 +31,22 @@ func validatePodSpecSecurityContext(sc *corev1.PodSecurityContext, spec *corev1.
 	var allErrs field.ErrorList
 	if sc.FSGroup != nil {
 		for _, msg := range validation.IsValidGroupID(*sc.FSGroup) {
-			allErrs = append(allErrs, field.Invalid(fldPath.Child("fsGroup").P(), *sc.FSGroup, msg))
+			allErrs = append(allErrs, invalidAt(fldPath.Child("fsGroup"), *sc.FSGroup, msg))
 		}
 	}
 	if sc.RunAsUser != nil {
 		for _, msg := range validation.IsValidUserID(*sc.RunAsUser) {
-			allErrs = append(allErrs, field.Invalid(fldPath.Child("runAsUser").P(), *sc.RunAsUser, msg))
+			allErrs = append(allErrs, invalidAt(fldPath.Child("runAsUser"), *sc.RunAsUser, msg))
 		}
 	}
 	if sc.RunAsGroup != nil {
 		for _, msg := range validation.IsValidGroupID(*sc.RunAsGroup) {
-			allErrs = append(allErrs, field.Invalid(fldPath.Child("runAsGroup").P(), *sc.RunAsGroup, msg))
+			allErrs = append(allErrs, invalidAt(fldPath.Child("runAsGroup"), *sc.RunAsGroup, msg))
 		}
 	}
 	for g, gid := range sc.SupplementalGroups {
 		for _, msg := range validation.IsValidGroupID(gid) {
-			allErrs = append(allErrs, field.Invalid(fldPath.Child("supplementalGroups").Index(g).P(), gid, msg))
+			allErrs = append(allErrs, invalidAt(fldPath.Child("supplementalGroups").Index(g), gid, msg))
 		}
 	}
 	if len(sc.Sysctls) != 0 {
@@ -54,21 +54,21 @@ func validatePodSpecSecurityContext(sc *corev1.PodSecurityContext, spec *corev1.
 	}
 	if p := sc.FSGroupChangePolicy; p != nil && *p != corev1.FSGroupChangeAlways && *p != corev1.FSGroupChangeOnRootMismatch {
 		// Upstream passes the pointer as the bad value.
-		allErrs = append(allErrs, field.NotSupported(fldPath.Child("fsGroupChangePolicy").P(), p, supportedFSGroupChangePolicies))
+		allErrs = append(allErrs, notSupportedAt(fldPath.Child("fsGroupChangePolicy"), p, supportedFSGroupChangePolicies))
 	}
 	allErrs = append(allErrs, validateSeccompProfileField(sc.SeccompProfile, fldPath.Child("seccompProfile"))...)
 	allErrs = append(allErrs, validateWindowsSecurityContextOptions(sc.WindowsOptions, fldPath.Child("windowsOptions"))...)
 	allErrs = append(allErrs, validateAppArmorProfileField(sc.AppArmorProfile, fldPath.Child("appArmorProfile"))...)
 	if p := sc.SupplementalGroupsPolicy; p != nil && *p != corev1.SupplementalGroupsPolicyMerge && *p != corev1.SupplementalGroupsPolicyStrict {
-		allErrs = append(allErrs, field.NotSupported(fldPath.Child("supplementalGroupsPolicy").P(), p, supportedSupplementalGroupsPols))
+		allErrs = append(allErrs, notSupportedAt(fldPath.Child("supplementalGroupsPolicy"), p, supportedSupplementalGroupsPols))
 	}
 	if p := sc.SELinuxChangePolicy; p != nil {
 		if o.allowOnlyRecursiveSELinuxChangePolicy {
 			if *p != corev1.SELinuxChangePolicyRecursive {
-				allErrs = append(allErrs, field.NotSupported(fldPath.Child("seLinuxChangePolicy").P(), *p, onlyRecursiveSELinuxPolicy))
+				allErrs = append(allErrs, notSupportedAt(fldPath.Child("seLinuxChangePolicy"), *p, onlyRecursiveSELinuxPolicy))
 			}
 		} else if *p != corev1.SELinuxChangePolicyRecursive && *p != corev1.SELinuxChangePolicyMountOption {
-			allErrs = append(allErrs, field.NotSupported(fldPath.Child("seLinuxChangePolicy").P(), *p, supportedSELinuxChangePolicies))
+			allErrs = append(allErrs, notSupportedAt(fldPath.Child("seLinuxChangePolicy"), *p, supportedSELinuxChangePolicies))
 		}
 	}
 	return allErrs
@@ -80,13 +80,13 @@ func validateSysctls(sysctls []corev1.Sysctl, spec *corev1.PodSpec, fldPath lpat
 		namePath := fldPath.Index(i).Child("name")
 		switch {
 		case s.Name == "":
-			allErrs = append(allErrs, field.Required(namePath.P(), ""))
+			allErrs = append(allErrs, requiredAt(namePath, ""))
 		case len(s.Name) > 253 || !sysctlName.MatchString(s.Name):
-			allErrs = append(allErrs, field.Invalid(namePath.P(), s.Name, sysctlNameMessage))
+			allErrs = append(allErrs, invalidAt(namePath, s.Name, sysctlNameMessage))
 		default:
 			for j := 0; j < i; j++ {
 				if sysctls[j].Name == s.Name {
-					allErrs = append(allErrs, field.Duplicate(namePath.P(), s.Name))
+					allErrs = append(allErrs, duplicateAt(namePath, s.Name))
 					break
 				}
 			}
@@ -105,9 +105,9 @@ func validateSysctls(sysctls []corev1.Sysctl, spec *corev1.PodSpec, fldPath lpat
 func validateHostSysctl(sysctl string, spec *corev1.PodSpec, fldPath lpath) *field.Error {
 	switch ns := sysctlNamespace(sysctl); {
 	case spec.HostNetwork && ns == "Net":
-		return field.Invalid(fldPath.P(), sysctl, "may not be specified when 'hostNetwork' is true")
+		return invalidAt(fldPath, sysctl, "may not be specified when 'hostNetwork' is true")
 	case spec.HostIPC && ns == "IPC":
-		return field.Invalid(fldPath.P(), sysctl, "may not be specified when 'hostIPC' is true")
+		return invalidAt(fldPath, sysctl, "may not be specified when 'hostIPC' is true")
 	}
 	return nil
 }
@@ -153,7 +153,7 @@ func normalizeSysctlName(val string) string {
 
 func validateShareProcessNamespace(spec *corev1.PodSpec, fldPath lpath) field.ErrorList {
 	if spec.ShareProcessNamespace != nil && spec.HostPID && *spec.ShareProcessNamespace {
-		return field.ErrorList{field.Invalid(fldPath.Child("shareProcessNamespace").P(), *spec.ShareProcessNamespace, "ShareProcessNamespace and HostPID cannot both be enabled")}
+		return field.ErrorList{invalidAt(fldPath.Child("shareProcessNamespace"), *spec.ShareProcessNamespace, "ShareProcessNamespace and HostPID cannot both be enabled")}
 	}
 	return nil
 }
@@ -173,7 +173,7 @@ func validateWindowsHostProcessPod(spec *corev1.PodSpec, fldPath lpath, o *podVa
 			hp = c.SecurityContext.WindowsOptions.HostProcess
 		}
 		if podHostProcess != nil && hp != nil && *podHostProcess != *hp {
-			allErrs = append(allErrs, field.Invalid(p.Child("securityContext", "windowsOptions", "hostProcess").P(), *hp,
+			allErrs = append(allErrs, invalidAt(p.Child("securityContext", "windowsOptions", "hostProcess"), *hp,
 				"pod hostProcess value must be identical if both are specified, was "+strconv.FormatBool(*podHostProcess)))
 		}
 		if (hp != nil && *hp) || (hp == nil && podHostProcess != nil && *podHostProcess) {
@@ -182,13 +182,13 @@ func validateWindowsHostProcessPod(spec *corev1.PodSpec, fldPath lpath, o *podVa
 	})
 	if hostProcessCount > 0 {
 		if hostProcessCount != count {
-			allErrs = append(allErrs, field.Invalid(fldPath.P(), "", "If pod contains any hostProcess containers then all containers must be HostProcess containers"))
+			allErrs = append(allErrs, invalidAt(fldPath, "", "If pod contains any hostProcess containers then all containers must be HostProcess containers"))
 		}
 		if !spec.HostNetwork {
-			allErrs = append(allErrs, field.Invalid(fldPath.Child("hostNetwork").P(), spec.HostNetwork, "hostNetwork must be true if pod contains any hostProcess containers"))
+			allErrs = append(allErrs, invalidAt(fldPath.Child("hostNetwork"), spec.HostNetwork, "hostNetwork must be true if pod contains any hostProcess containers"))
 		}
 		if !o.allowPrivileged {
-			allErrs = append(allErrs, field.Forbidden(fldPath.P(), "hostProcess containers are disallowed by cluster policy"))
+			allErrs = append(allErrs, forbiddenAt(fldPath, "hostProcess containers are disallowed by cluster policy"))
 		}
 	}
 	return allErrs
@@ -202,19 +202,19 @@ func validateHostUsers(spec *corev1.PodSpec, fldPath lpath, o *podValidationOpti
 	const msg = "when `hostUsers` is false"
 	var allErrs field.ErrorList
 	if !o.allowUserNamespacesHostNetworkSupport && spec.HostNetwork {
-		allErrs = append(allErrs, field.Forbidden(fldPath.Child("hostNetwork").P(), msg))
+		allErrs = append(allErrs, forbiddenAt(fldPath.Child("hostNetwork"), msg))
 	}
 	// Upstream capitalises these two paths.
 	if spec.HostPID {
-		allErrs = append(allErrs, field.Forbidden(fldPath.Child("HostPID").P(), msg))
+		allErrs = append(allErrs, forbiddenAt(fldPath.Child("HostPID"), msg))
 	}
 	if spec.HostIPC {
-		allErrs = append(allErrs, field.Forbidden(fldPath.Child("HostIPC").P(), msg))
+		allErrs = append(allErrs, forbiddenAt(fldPath.Child("HostIPC"), msg))
 	}
 	if !o.allowUserNamespacesWithVolumeDevices {
 		visitContainersWithPath(spec, fldPath, func(c *corev1.Container, p lpath) {
 			if len(c.VolumeDevices) > 0 {
-				allErrs = append(allErrs, field.Forbidden(p.Child("volumeDevices").P(), msg))
+				allErrs = append(allErrs, forbiddenAt(p.Child("volumeDevices"), msg))
 			}
 		})
 	}
@@ -226,11 +226,11 @@ func validateLinux(spec *corev1.PodSpec, fldPath lpath) field.ErrorList {
 	const msg = "windows options cannot be set for a linux pod"
 	var allErrs field.ErrorList
 	if spec.SecurityContext != nil && spec.SecurityContext.WindowsOptions != nil {
-		allErrs = append(allErrs, field.Forbidden(fldPath.Child("securityContext", "windowsOptions").P(), msg))
+		allErrs = append(allErrs, forbiddenAt(fldPath.Child("securityContext", "windowsOptions"), msg))
 	}
 	visitContainersWithPath(spec, fldPath, func(c *corev1.Container, p lpath) {
 		if c.SecurityContext != nil && c.SecurityContext.WindowsOptions != nil {
-			allErrs = append(allErrs, field.Forbidden(p.Child("securityContext", "windowsOptions").P(), msg))
+			allErrs = append(allErrs, forbiddenAt(p.Child("securityContext", "windowsOptions"), msg))
 		}
 	})
 	return allErrs
@@ -241,7 +241,7 @@ func validateWindows(spec *corev1.PodSpec, fldPath lpath) field.ErrorList {
 	var allErrs field.ErrorList
 	forbid := func(p lpath, set bool) {
 		if set {
-			allErrs = append(allErrs, field.Forbidden(p.P(), windowsOnlyForbidden))
+			allErrs = append(allErrs, forbiddenAt(p, windowsOnlyForbidden))
 		}
 	}
 	if sc := spec.SecurityContext; sc != nil {

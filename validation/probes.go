@@ -25,7 +25,7 @@ func validateLivenessProbe(p *corev1.Probe, grace *int64, fldPath lpath) field.E
 	}
 	allErrs := validateProbe(p, grace, fldPath)
 	if p.SuccessThreshold != 1 {
-		allErrs = append(allErrs, field.Invalid(fldPath.Child("successThreshold").P(), p.SuccessThreshold, "must be 1"))
+		allErrs = append(allErrs, invalidAt(fldPath.Child("successThreshold"), p.SuccessThreshold, "must be 1"))
 	}
 	return allErrs
 }
@@ -36,7 +36,7 @@ func validateReadinessProbe(p *corev1.Probe, grace *int64, fldPath lpath) field.
 	}
 	allErrs := validateProbe(p, grace, fldPath)
 	if p.TerminationGracePeriodSeconds != nil {
-		allErrs = append(allErrs, field.Invalid(fldPath.Child("terminationGracePeriodSeconds").P(), p.TerminationGracePeriodSeconds, "must not be set for readinessProbes"))
+		allErrs = append(allErrs, invalidAt(fldPath.Child("terminationGracePeriodSeconds"), p.TerminationGracePeriodSeconds, "must not be set for readinessProbes"))
 	}
 	return allErrs
 }
@@ -55,7 +55,7 @@ func validateProbe(p *corev1.Probe, grace *int64, fldPath lpath) field.ErrorList
 	allErrs = append(allErrs, nonNegativeChild(int64(p.SuccessThreshold), fldPath, "successThreshold")...)
 	allErrs = append(allErrs, nonNegativeChild(int64(p.FailureThreshold), fldPath, "failureThreshold")...)
 	if g := p.TerminationGracePeriodSeconds; g != nil && *g <= 0 {
-		allErrs = append(allErrs, field.Invalid(fldPath.Child("terminationGracePeriodSeconds").P(), *g, "must be greater than 0"))
+		allErrs = append(allErrs, invalidAt(fldPath.Child("terminationGracePeriodSeconds"), *g, "must be greater than 0"))
 	}
 	return allErrs
 }
@@ -69,12 +69,12 @@ func validateHandler(h handler, grace *int64, fldPath lpath) field.ErrorList {
 	if h.exec != nil {
 		n++
 		if len(h.exec.Command) == 0 {
-			allErrs = append(allErrs, field.Required(fldPath.Child("exec", "command").P(), ""))
+			allErrs = append(allErrs, requiredAt(fldPath.Child("exec", "command"), ""))
 		}
 	}
 	if h.httpGet != nil {
 		if n > 0 {
-			allErrs = append(allErrs, field.Forbidden(fldPath.Child("httpGet").P(), tooMany))
+			allErrs = append(allErrs, forbiddenAt(fldPath.Child("httpGet"), tooMany))
 		} else {
 			n++
 			allErrs = append(allErrs, validateHTTPGetAction(h.httpGet, fldPath.Child("httpGet"))...)
@@ -82,7 +82,7 @@ func validateHandler(h handler, grace *int64, fldPath lpath) field.ErrorList {
 	}
 	if h.tcpSocket != nil {
 		if n > 0 {
-			allErrs = append(allErrs, field.Forbidden(fldPath.Child("tcpSocket").P(), tooMany))
+			allErrs = append(allErrs, forbiddenAt(fldPath.Child("tcpSocket"), tooMany))
 		} else {
 			n++
 			allErrs = append(allErrs, validatePortNumOrName(h.tcpSocket.Port, fldPath.Child("tcpSocket", "port"))...)
@@ -90,7 +90,7 @@ func validateHandler(h handler, grace *int64, fldPath lpath) field.ErrorList {
 	}
 	if h.grpc != nil {
 		if n > 0 {
-			allErrs = append(allErrs, field.Forbidden(fldPath.Child("grpc").P(), tooMany))
+			allErrs = append(allErrs, forbiddenAt(fldPath.Child("grpc"), tooMany))
 		} else {
 			n++
 			allErrs = append(allErrs, validateGRPCAction(h.grpc, fldPath.Child("grpc"))...)
@@ -98,18 +98,18 @@ func validateHandler(h handler, grace *int64, fldPath lpath) field.ErrorList {
 	}
 	if h.sleep != nil {
 		if n > 0 {
-			allErrs = append(allErrs, field.Forbidden(fldPath.Child("sleep").P(), tooMany))
+			allErrs = append(allErrs, forbiddenAt(fldPath.Child("sleep"), tooMany))
 		} else {
 			n++
 			// A nil grace period is reported elsewhere; don't pile on.
 			if grace != nil && (h.sleep.Seconds < 0 || h.sleep.Seconds > *grace) {
-				allErrs = append(allErrs, field.Invalid(fldPath.Child("sleep").P(), h.sleep.Seconds,
+				allErrs = append(allErrs, invalidAt(fldPath.Child("sleep"), h.sleep.Seconds,
 					"must be non-negative and less than terminationGracePeriodSeconds ("+strconv.FormatInt(*grace, 10)+")"))
 			}
 		}
 	}
 	if n == 0 {
-		allErrs = append(allErrs, field.Required(fldPath.P(), "must specify a handler type"))
+		allErrs = append(allErrs, requiredAt(fldPath, "must specify a handler type"))
 	}
 	return allErrs
 }
@@ -123,25 +123,25 @@ var (
 func validateHTTPGetAction(h *corev1.HTTPGetAction, fldPath lpath) field.ErrorList {
 	var allErrs field.ErrorList
 	if h.Path == "" {
-		allErrs = append(allErrs, field.Required(fldPath.Child("path").P(), ""))
+		allErrs = append(allErrs, requiredAt(fldPath.Child("path"), ""))
 	}
 	allErrs = append(allErrs, validatePortNumOrName(h.Port, fldPath.Child("port"))...)
 	if h.Scheme != corev1.URISchemeHTTP && h.Scheme != corev1.URISchemeHTTPS {
-		allErrs = append(allErrs, field.NotSupported(fldPath.Child("scheme").P(), h.Scheme, supportedHTTPSchemes))
+		allErrs = append(allErrs, notSupportedAt(fldPath.Child("scheme"), h.Scheme, supportedHTTPSchemes))
 	}
 	for _, header := range h.HTTPHeaders {
 		for _, msg := range validation.IsHTTPHeaderName(header.Name) {
-			allErrs = append(allErrs, field.Invalid(fldPath.Child("httpHeaders").P(), header.Name, msg))
+			allErrs = append(allErrs, invalidAt(fldPath.Child("httpHeaders"), header.Name, msg))
 		}
 	}
 	if h.Protocol != nil {
 		switch {
 		case *h.Protocol != corev1.HTTPProtocolHTTP1 && *h.Protocol != corev1.HTTPProtocolHTTP2:
-			allErrs = append(allErrs, field.NotSupported(fldPath.Child("protocol").P(), *h.Protocol, supportedHTTPProtocols))
+			allErrs = append(allErrs, notSupportedAt(fldPath.Child("protocol"), *h.Protocol, supportedHTTPProtocols))
 		case *h.Protocol == corev1.HTTPProtocolHTTP2 && h.Scheme != corev1.URISchemeHTTP:
-			allErrs = append(allErrs, field.Invalid(fldPath.Child("protocol").P(), *h.Protocol, "is only supported with HTTP (H2C)"))
+			allErrs = append(allErrs, invalidAt(fldPath.Child("protocol"), *h.Protocol, "is only supported with HTTP (H2C)"))
 		case *h.Protocol == corev1.HTTPProtocolHTTP2 && h.Host != "":
-			allErrs = append(allErrs, field.Invalid(fldPath.Child("host").P(), h.Host, "must be empty when `protocol` is \"HTTP2\""))
+			allErrs = append(allErrs, invalidAt(fldPath.Child("host"), h.Host, "must be empty when `protocol` is \"HTTP2\""))
 		}
 	}
 	return allErrs
@@ -153,11 +153,11 @@ func validatePortNumOrName(port intstr.IntOrString, fldPath lpath) field.ErrorLi
 	switch port.Type {
 	case intstr.Int:
 		for _, msg := range validation.IsValidPortNum(port.IntValue()) {
-			allErrs = append(allErrs, field.Invalid(fldPath.P(), port.IntValue(), msg))
+			allErrs = append(allErrs, invalidAt(fldPath, port.IntValue(), msg))
 		}
 	case intstr.String:
 		for _, msg := range portNameErrs(port.StrVal) {
-			allErrs = append(allErrs, field.Invalid(fldPath.P(), port.StrVal, msg))
+			allErrs = append(allErrs, invalidAt(fldPath, port.StrVal, msg))
 		}
 	default:
 		allErrs = append(allErrs, field.InternalError(fldPath.P(), unknownPortTypeError(port.Type)))
@@ -174,7 +174,7 @@ func (t unknownPortTypeError) Error() string {
 func validateGRPCAction(g *corev1.GRPCAction, fldPath lpath) field.ErrorList {
 	allErrs := validatePortNumOrName(intstr.FromInt32(g.Port), fldPath.Child("port"))
 	if g.Mode != nil && *g.Mode != corev1.GRPCProbeModePlaintext && *g.Mode != corev1.GRPCProbeModeTLS {
-		allErrs = append(allErrs, field.NotSupported(fldPath.Child("mode").P(), *g.Mode, supportedGRPCModes))
+		allErrs = append(allErrs, notSupportedAt(fldPath.Child("mode"), *g.Mode, supportedGRPCModes))
 	}
 	return allErrs
 }
@@ -198,14 +198,14 @@ func validateLifecycle(l *corev1.Lifecycle, grace *int64, fldPath lpath, os *cor
 func validateStopSignal(sig *corev1.Signal, fldPath lpath, os *corev1.PodOS) field.ErrorList {
 	switch {
 	case os == nil:
-		return field.ErrorList{field.Forbidden(fldPath.P(), "may not be set for containers with empty `spec.os.name`")}
+		return field.ErrorList{forbiddenAt(fldPath, "may not be set for containers with empty `spec.os.name`")}
 	case os.Name == corev1.Windows:
 		if *sig != corev1.SIGKILL && *sig != corev1.SIGTERM {
-			return field.ErrorList{field.NotSupported(fldPath.P(), sig, supportedStopSignalsWindows)}
+			return field.ErrorList{notSupportedAt(fldPath, sig, supportedStopSignalsWindows)}
 		}
 	case os.Name == corev1.Linux:
 		if _, ok := linuxStopSignals[*sig]; !ok {
-			return field.ErrorList{field.NotSupported(fldPath.P(), sig, supportedStopSignalsLinux)}
+			return field.ErrorList{notSupportedAt(fldPath, sig, supportedStopSignalsLinux)}
 		}
 	}
 	return nil

@@ -22,29 +22,29 @@ func validateClusterTrustBundleProjection(c *corev1.ClusterTrustBundleProjection
 	switch {
 	case c.Name != nil && c.SignerName != nil:
 		// Upstream reports the internal projection struct as the bad value.
-		allErrs = append(allErrs, field.Invalid(p.P(), InternalForm{c}, "only one of name and signerName may be used"))
+		allErrs = append(allErrs, invalidAt(p, InternalForm{c}, "only one of name and signerName may be used"))
 	case c.Name != nil:
 		name := *c.Name
 		if name == "" {
-			allErrs = append(allErrs, field.Required(p.Child("name").P(), "must be a valid object name"))
+			allErrs = append(allErrs, requiredAt(p.Child("name"), "must be a valid object name"))
 		}
 		for _, msg := range clusterTrustBundleNameErrs(name) {
-			allErrs = append(allErrs, field.Invalid(p.Child("name").P(), name, "not a valid clustertrustbundlename: "+msg))
+			allErrs = append(allErrs, invalidAt(p.Child("name"), name, "not a valid clustertrustbundlename: "+msg))
 		}
 		if c.LabelSelector != nil {
-			allErrs = append(allErrs, field.Invalid(p.Child("labelSelector").P(), c.LabelSelector, "labelSelector must be unset if name is specified"))
+			allErrs = append(allErrs, invalidAt(p.Child("labelSelector"), c.LabelSelector, "labelSelector must be unset if name is specified"))
 		}
 	case c.SignerName != nil:
 		if *c.SignerName == "" {
-			allErrs = append(allErrs, field.Required(p.Child("signerName").P(), "must be a valid signer name"))
+			allErrs = append(allErrs, requiredAt(p.Child("signerName"), "must be a valid signer name"))
 		}
 		allErrs = append(allErrs, validateSignerName(p.Child("signerName"), *c.SignerName)...)
 		allErrs = append(allErrs, validateLabelSelector(c.LabelSelector, false, p.Child("labelSelector"))...)
 	default:
-		allErrs = append(allErrs, field.Required(p.P(), "either name or signerName must be specified"))
+		allErrs = append(allErrs, requiredAt(p, "either name or signerName must be specified"))
 	}
 	if c.Path == "" {
-		allErrs = append(allErrs, field.Required(p.Child("path").P(), ""))
+		allErrs = append(allErrs, requiredAt(p.Child("path"), ""))
 	}
 	allErrs = append(allErrs, validateUserField(c.User, p.Child("user"))...)
 	return append(allErrs, validateLocalNonReservedPath(c.Path, p.Child("path"))...)
@@ -72,11 +72,11 @@ func clusterTrustBundleNameErrs(name string) []string {
 // separated by dots, the whole at most 571 characters.
 func validateSignerName(p lpath, signer string) field.ErrorList {
 	if signer == "" {
-		return field.ErrorList{field.Required(p.P(), "")}
+		return field.ErrorList{requiredAt(p, "")}
 	}
 	segments := strings.Split(signer, "/")
 	if len(segments) != 2 {
-		return field.ErrorList{field.Invalid(p.P(), signer, "must be a fully qualified domain and path of the form 'example.com/signer-name'")}
+		return field.ErrorList{invalidAt(p, signer, "must be a fully qualified domain and path of the form 'example.com/signer-name'")}
 	}
 	var allErrs field.ErrorList
 	domain, rest := segments[0], segments[1]
@@ -88,18 +88,18 @@ func validateSignerName(p lpath, signer string) field.ErrorList {
 		if msgs := validation.IsDNS1123Label(l); len(msgs) > 0 {
 			// Only the first bad label is reported.
 			for _, msg := range msgs {
-				allErrs = append(allErrs, field.Invalid(p.P(), domain, "validating label "+strconv.Quote(l)+": "+msg))
+				allErrs = append(allErrs, invalidAt(p, domain, "validating label "+strconv.Quote(l)+": "+msg))
 			}
 			break
 		}
 	}
 	if len(labels) < 2 {
-		allErrs = append(allErrs, field.Invalid(p.P(), domain, "should be a domain with at least two segments separated by dots"))
+		allErrs = append(allErrs, invalidAt(p, domain, "should be a domain with at least two segments separated by dots"))
 	}
 	for _, l := range strings.Split(rest, ".") {
 		if msgs := validation.IsDNS1123Subdomain(l); len(msgs) > 0 {
 			for _, msg := range msgs {
-				allErrs = append(allErrs, field.Invalid(p.P(), rest, "validating label "+strconv.Quote(l)+": "+msg))
+				allErrs = append(allErrs, invalidAt(p, rest, "validating label "+strconv.Quote(l)+": "+msg))
 			}
 			break
 		}
@@ -144,18 +144,18 @@ func validatePodCertificateProjection(c *corev1.PodCertificateProjection, p lpat
 	}
 	allErrs = append(allErrs, validateUserField(c.User, p.Child("user"))...)
 	if !contains(supportedPodCertificateKeyTypes, c.KeyType) {
-		allErrs = append(allErrs, field.NotSupported(p.Child("keyType").P(), c.KeyType, supportedPodCertificateKeyTypes))
+		allErrs = append(allErrs, notSupportedAt(p.Child("keyType"), c.KeyType, supportedPodCertificateKeyTypes))
 	}
 	if m := c.MaxExpirationSeconds; m != nil {
 		if *m < 3600 {
-			allErrs = append(allErrs, field.Invalid(p.Child("maxExpirationSeconds").P(), *m, "if provided, maxExpirationSeconds must be >= 3600"))
+			allErrs = append(allErrs, invalidAt(p.Child("maxExpirationSeconds"), *m, "if provided, maxExpirationSeconds must be >= 3600"))
 		}
 		limit := maxPodCertificateExpiration
 		if isKubernetesSignerName(c.SignerName) {
 			limit = maxKubernetesPodCertificateExpiration
 		}
 		if *m > int32(limit) {
-			allErrs = append(allErrs, field.Invalid(p.Child("maxExpirationSeconds").P(), *m, "if provided, maxExpirationSeconds must be <= "+strconv.Itoa(limit)))
+			allErrs = append(allErrs, invalidAt(p.Child("maxExpirationSeconds"), *m, "if provided, maxExpirationSeconds must be <= "+strconv.Itoa(limit)))
 		}
 	}
 	return allErrs

@@ -127,26 +127,26 @@ func refuseUpdate(newMeta, old *metav1.ObjectMeta, res storedResource) (errs fie
 		case "":
 			ns = old.Namespace
 		default:
-			return field.ErrorList{field.Invalid(meta.Child("namespace").P(), newMeta.Namespace, NamespaceMismatchDetail)}, ns, rv
+			return field.ErrorList{invalidAt(meta.Child("namespace"), newMeta.Namespace, NamespaceMismatchDetail)}, ns, rv
 		}
 	}
 	if old.Name != "" {
 		if newMeta.Name == "" {
-			return field.ErrorList{field.Invalid(meta.Child("name").P(), newMeta.Name,
+			return field.ErrorList{invalidAt(meta.Child("name"), newMeta.Name,
 				"the name of the object ("+old.Name+" based on URL) was undeterminable: name must be provided")}, ns, rv
 		}
 		if newMeta.Name != old.Name {
-			return field.ErrorList{field.Invalid(meta.Child("name").P(), newMeta.Name,
+			return field.ErrorList{invalidAt(meta.Child("name"), newMeta.Name,
 				"the name of the object ("+newMeta.Name+") does not match the name on the URL ("+old.Name+")")}, ns, rv
 		}
 		// The store's key function refuses a name that cannot be a path segment.
 		if msgs := pathSegmentName(old.Name, false); len(msgs) != 0 {
-			return field.ErrorList{field.Invalid(meta.Child("name").P(), newMeta.Name,
+			return field.ErrorList{invalidAt(meta.Child("name"), newMeta.Name,
 				"Name parameter invalid: "+strconv.Quote(old.Name)+": "+strings.Join(msgs, ";"))}, ns, rv
 		}
 	}
 	conflict := func(name, value, msg string) field.ErrorList {
-		return field.ErrorList{field.Invalid(meta.Child(name).P(), value, conflictPrefix+res.qualified+" "+strconv.Quote(old.Name)+": "+msg)}
+		return field.ErrorList{invalidAt(meta.Child(name), value, conflictPrefix+res.qualified+" "+strconv.Quote(old.Name)+": "+msg)}
 	}
 	if newMeta.UID != "" && old.UID != "" && newMeta.UID != old.UID {
 		key := etcdPrefix + "/" + res.keyPrefix + "/" + ns + "/" + old.Name

@@ -41,7 +41,7 @@ func validateResourceRequirements(req *corev1.ResourceRequirements, nameFn resou
 		if isHugePageName(name) {
 			limHugePages = true
 			if !o.allowIndivisibleHugePagesValues && !hugePageDivisible(name, q) {
-				allErrs = append(allErrs, field.Invalid(limPath.Key(string(name)).P(), q.String(), q.String()+" is not positive integer multiple of "+string(name)))
+				allErrs = append(allErrs, invalidAt(limPath.Key(string(name)), q.String(), q.String()+" is not positive integer multiple of "+string(name)))
 			}
 		}
 		if name == corev1.ResourceCPU || name == corev1.ResourceMemory {
@@ -55,17 +55,17 @@ func validateResourceRequirements(req *corev1.ResourceRequirements, nameFn resou
 		if limit, ok := req.Limits[name]; ok {
 			// Requests of non-overcommittable resources must equal their limits.
 			if q.Cmp(limit) != 0 && !isOvercommitAllowed(name) {
-				allErrs = append(allErrs, field.Invalid(reqPath.P(), q.String(), "must be equal to "+string(name)+" limit of "+limit.String()))
+				allErrs = append(allErrs, invalidAt(reqPath, q.String(), "must be equal to "+string(name)+" limit of "+limit.String()))
 			} else if q.Cmp(limit) > 0 {
-				allErrs = append(allErrs, field.Invalid(reqPath.P(), q.String(), "must be less than or equal to "+string(name)+" limit of "+limit.String()))
+				allErrs = append(allErrs, invalidAt(reqPath, q.String(), "must be less than or equal to "+string(name)+" limit of "+limit.String()))
 			}
 		} else if !isOvercommitAllowed(name) {
-			allErrs = append(allErrs, field.Required(limPath.P(), "Limit must be set for non overcommitable resources"))
+			allErrs = append(allErrs, requiredAt(limPath, "Limit must be set for non overcommitable resources"))
 		}
 		if isHugePageName(name) {
 			reqHugePages = true
 			if !o.allowIndivisibleHugePagesValues && !hugePageDivisible(name, q) {
-				allErrs = append(allErrs, field.Invalid(reqPath.Key(string(name)).P(), q.String(), q.String()+" is not positive integer multiple of "+string(name)))
+				allErrs = append(allErrs, invalidAt(reqPath.Key(string(name)), q.String(), q.String()+" is not positive integer multiple of "+string(name)))
 			}
 		}
 		if name == corev1.ResourceCPU || name == corev1.ResourceMemory {
@@ -73,7 +73,7 @@ func validateResourceRequirements(req *corev1.ResourceRequirements, nameFn resou
 		}
 	}
 	if !limCPUOrMemory && !reqCPUOrMemory && (reqHugePages || limHugePages) {
-		allErrs = append(allErrs, field.Forbidden(fldPath.P(), "HugePages require cpu or memory"))
+		allErrs = append(allErrs, forbiddenAt(fldPath, "HugePages require cpu or memory"))
 	}
 	if len(req.Claims) > 0 {
 		allErrs = append(allErrs, validateResourceClaimNames(req.Claims, claimNames, fldPath.Child("claims"))...)
@@ -86,10 +86,10 @@ func validateResourceRequirements(req *corev1.ResourceRequirements, nameFn resou
 func validateResourceQuantityValue(name corev1.ResourceName, q resource.Quantity, mapPath lpath) field.ErrorList {
 	var allErrs field.ErrorList
 	if q.Sign() < 0 {
-		allErrs = append(allErrs, field.Invalid(mapPath.Key(string(name)).P(), q.String(), "must be greater than or equal to 0"))
+		allErrs = append(allErrs, invalidAt(mapPath.Key(string(name)), q.String(), "must be greater than or equal to 0"))
 	}
 	if isIntegerResourceName(name) && q.MilliValue()%1000 != 0 {
-		allErrs = append(allErrs, field.Invalid(mapPath.Key(string(name)).P(), q, "must be an integer"))
+		allErrs = append(allErrs, invalidAt(mapPath.Key(string(name)), q, "must be an integer"))
 	}
 	return allErrs
 }
@@ -105,11 +105,11 @@ func validateResourceClaimNames(claims []corev1.ResourceClaim, podClaimNames map
 		name := claim.Name
 		idx := fldPath.Index(i)
 		if name == "" {
-			allErrs = append(allErrs, field.Required(idx.P(), ""))
+			allErrs = append(allErrs, requiredAt(idx, ""))
 			continue
 		}
 		if _, dup := names[name]; dup {
-			allErrs = append(allErrs, field.Duplicate(idx.P(), name))
+			allErrs = append(allErrs, duplicateAt(idx, name))
 		} else {
 			key := name
 			if claim.Request != "" {
@@ -117,11 +117,11 @@ func validateResourceClaimNames(claims []corev1.ResourceClaim, podClaimNames map
 				key += "/" + claim.Request
 			}
 			if _, dup := names[key]; dup {
-				allErrs = append(allErrs, field.Duplicate(idx.P(), key))
+				allErrs = append(allErrs, duplicateAt(idx, key))
 			} else if claim.Request == "" {
 				for _, k := range keys {
 					if before, _, ok := strings.Cut(k, "/"); ok && before == name {
-						allErrs = append(allErrs, field.Duplicate(idx.P(), name))
+						allErrs = append(allErrs, duplicateAt(idx, name))
 					}
 				}
 			}
@@ -131,7 +131,7 @@ func validateResourceClaimNames(claims []corev1.ResourceClaim, podClaimNames map
 			names[key] = struct{}{}
 		}
 		if _, ok := podClaimNames[name]; !ok {
-			e := field.NotFound(idx.P(), name)
+			e := notFoundAt(idx, name)
 			e.Detail = "must be one of the names in pod.spec.resourceClaims"
 			if len(podClaimNames) == 0 {
 				e.Detail += " which is empty"
@@ -158,13 +158,13 @@ func validateResourceName(value corev1.ResourceName, mapPath lpath) field.ErrorL
 	fldPath := mapPath.Key(string(value))
 	var allErrs field.ErrorList
 	for _, msg := range qualifiedNameErrs(string(value)) {
-		allErrs = append(allErrs, field.Invalid(fldPath.P(), value, msg))
+		allErrs = append(allErrs, invalidAt(fldPath, value, msg))
 	}
 	if len(allErrs) != 0 {
 		return allErrs
 	}
 	if !strings.Contains(string(value), "/") && !isStandardResourceName(value) {
-		return append(allErrs, field.Invalid(fldPath.P(), value, "must be a standard resource type or fully qualified"))
+		return append(allErrs, invalidAt(fldPath, value, "must be a standard resource type or fully qualified"))
 	}
 	return allErrs
 }
@@ -179,10 +179,10 @@ func validateContainerResourceName(value corev1.ResourceName, mapPath lpath) fie
 	fldPath := mapPath.Key(string(value))
 	if !strings.Contains(string(value), "/") {
 		if !isStandardContainerResourceName(value) {
-			return append(allErrs, field.Invalid(fldPath.P(), value, "must be a standard resource for containers"))
+			return append(allErrs, invalidAt(fldPath, value, "must be a standard resource for containers"))
 		}
 	} else if !isNativeResource(value) && !isExtendedResourceName(value) {
-		return append(allErrs, field.Invalid(fldPath.P(), value, "doesn't follow extended resource name standard"))
+		return append(allErrs, invalidAt(fldPath, value, "doesn't follow extended resource name standard"))
 	}
 	return allErrs
 }
@@ -196,7 +196,7 @@ func validatePodResourceName(value corev1.ResourceName, mapPath lpath) field.Err
 		return allErrs
 	}
 	if value != corev1.ResourceCPU && value != corev1.ResourceMemory && !isHugePageName(value) {
-		return field.ErrorList{field.NotSupported(mapPath.Key(string(value)).P(), value, supportedPodLevelResourceNames)}
+		return field.ErrorList{notSupportedAt(mapPath.Key(string(value)), value, supportedPodLevelResourceNames)}
 	}
 	return nil
 }
@@ -271,11 +271,11 @@ func validatePodResources(spec *corev1.PodSpec, claimNames map[string]struct{}, 
 	}
 	resPath := fldPath.Child("resources")
 	if spec.OS != nil && spec.OS.Name == corev1.Windows {
-		return field.ErrorList{field.Forbidden(resPath.P(), "may not be set for a windows pod")}
+		return field.ErrorList{forbiddenAt(resPath, "may not be set for a windows pod")}
 	}
 	var allErrs field.ErrorList
 	if spec.Resources.Claims != nil {
-		allErrs = append(allErrs, field.Forbidden(resPath.Child("claims").P(), "claims may not be set for Resources at pod-level"))
+		allErrs = append(allErrs, forbiddenAt(resPath.Child("claims"), "claims may not be set for Resources at pod-level"))
 	}
 	allErrs = append(allErrs, validateResourceRequirements(spec.Resources, validatePodResourceName, claimNames, resPath, o)...)
 	allErrs = append(allErrs, validatePodResourceConsistency(spec, resPath)...)
@@ -299,7 +299,7 @@ func validatePodResourceConsistency(spec *corev1.PodSpec, fldPath lpath) field.E
 		}
 		agg := aggReqs[name]
 		if agg.Cmp(podReq) > 0 {
-			allErrs = append(allErrs, field.Invalid(reqPath.Key(string(name)).P(), podReq.String(), "must be greater than or equal to aggregate container requests of "+agg.String()))
+			allErrs = append(allErrs, invalidAt(reqPath.Key(string(name)), podReq.String(), "must be greater than or equal to aggregate container requests of "+agg.String()))
 		}
 	}
 	aggLims := resources.AggregateContainerLimits(pod, resources.PodResourcesOptions{})
@@ -313,7 +313,7 @@ func validatePodResourceConsistency(spec *corev1.PodSpec, fldPath lpath) field.E
 		}
 		agg := aggLims[name]
 		if agg.Cmp(podLim) > 0 {
-			allErrs = append(allErrs, field.Invalid(fldPath.Child("limits").Key(string(name)).P(), podLim.String(), "must be greater than or equal to aggregate container limits of "+agg.String()))
+			allErrs = append(allErrs, invalidAt(fldPath.Child("limits").Key(string(name)), podLim.String(), "must be greater than or equal to aggregate container limits of "+agg.String()))
 		}
 	}
 	for i := range spec.Containers {
@@ -325,7 +325,7 @@ func validatePodResourceConsistency(spec *corev1.PodSpec, fldPath lpath) field.E
 			}
 			cl := lims[name]
 			if cl.Cmp(podLim) > 0 {
-				allErrs = append(allErrs, field.Invalid(fldPath.Child("containers").Index(i).Key(string(name)).Child("limits").P(), cl.String(), "must be less than or equal to pod limits of "+podLim.String()))
+				allErrs = append(allErrs, invalidAt(fldPath.Child("containers").Index(i).Key(string(name)).Child("limits"), cl.String(), "must be less than or equal to pod limits of "+podLim.String()))
 			}
 		}
 	}

@@ -27,14 +27,14 @@ func validateSchedulingGroup(spec *corev1.PodSpec, fldPath lpath) field.ErrorLis
 	var allErrs field.ErrorList
 	if sg.PodGroupName == nil {
 		// Upstream passes the nil pointer.
-		allErrs = append(allErrs, field.Invalid(p.Child("podGroupName").P(), sg.PodGroupName, "must specify one of: `podGroupName`"))
+		allErrs = append(allErrs, invalidAt(p.Child("podGroupName"), sg.PodGroupName, "must specify one of: `podGroupName`"))
 	} else {
 		for _, msg := range nameIsDNSSubdomain(*sg.PodGroupName, false) {
-			allErrs = append(allErrs, field.Invalid(p.Child("podGroupName").P(), *sg.PodGroupName, msg))
+			allErrs = append(allErrs, invalidAt(p.Child("podGroupName"), *sg.PodGroupName, msg))
 		}
 	}
 	if len(spec.EvictionResponders) > 0 {
-		allErrs = append(allErrs, field.Forbidden(p.P(), "may not be set when evictionResponders is set").WithOrigin("dependentForbidden").MarkCoveredByDeclarative())
+		allErrs = append(allErrs, forbiddenAt(p, "may not be set when evictionResponders is set").WithOrigin("dependentForbidden").MarkCoveredByDeclarative())
 	}
 	return allErrs
 }
@@ -76,7 +76,7 @@ func validateEvictionResponders(spec, old *corev1.PodSpec, specPath lpath) field
 	for j := 1; j < len(rs); j++ {
 		for i := 0; i < j; i++ {
 			if rs[i].Name == rs[j].Name {
-				allErrs = append(allErrs, field.Duplicate(p.Index(j).P(), rs[j]))
+				allErrs = append(allErrs, duplicateAt(p.Index(j), rs[j]))
 				break
 			}
 		}
@@ -105,11 +105,11 @@ func validateEvictionResponder(r, prev *corev1.EvictionResponder, p lpath) field
 	if prev == nil {
 		np := p.Child("name")
 		if r.Name == "" {
-			allErrs = append(allErrs, shortCircuit(field.Required(np.P(), "")))
+			allErrs = append(allErrs, shortCircuit(requiredAt(np, "")))
 		} else {
 			allErrs = append(allErrs, reservedDomainErrs(r.Name, np)...)
 			for _, msg := range content.IsPrefixedLabelKey(r.Name) {
-				allErrs = append(allErrs, field.Invalid(np.P(), r.Name, msg).WithOrigin("format=k8s-prefixed-label-key"))
+				allErrs = append(allErrs, invalidAt(np, r.Name, msg).WithOrigin("format=k8s-prefixed-label-key"))
 			}
 		}
 	}
@@ -118,17 +118,17 @@ func validateEvictionResponder(r, prev *corev1.EvictionResponder, p lpath) field
 	}
 	pp := p.Child("priority")
 	if r.Priority == nil {
-		return append(allErrs, shortCircuit(field.Required(pp.P(), "")))
+		return append(allErrs, shortCircuit(requiredAt(pp, "")))
 	}
 	v := *r.Priority
 	if v >= 0 && v < 1000 {
-		allErrs = append(allErrs, field.Invalid(pp.P(), v, "priorities 0-999 are reserved for responders with *.k8s.io suffix"))
+		allErrs = append(allErrs, invalidAt(pp, v, "priorities 0-999 are reserved for responders with *.k8s.io suffix"))
 	}
 	if v > 100000 {
-		allErrs = append(allErrs, field.Invalid(pp.P(), v, content.MaxError(int32(100000))).WithOrigin("maximum"))
+		allErrs = append(allErrs, invalidAt(pp, v, content.MaxError(int32(100000))).WithOrigin("maximum"))
 	}
 	if v < 0 {
-		allErrs = append(allErrs, field.Invalid(pp.P(), v, content.MinError(int32(0))).WithOrigin("minimum"))
+		allErrs = append(allErrs, invalidAt(pp, v, content.MinError(int32(0))).WithOrigin("minimum"))
 	}
 	return allErrs
 }
@@ -141,7 +141,7 @@ func reservedDomainErrs(name string, p lpath) field.ErrorList {
 	domain = strings.TrimRight(strings.TrimSpace(strings.ToLower(domain)), ".")
 	for _, suffix := range [...]string{".k8s.io", ".kubernetes.io"} {
 		if strings.HasSuffix(domain, suffix) || domain == suffix[1:] {
-			return field.ErrorList{field.Invalid(p.P(), name, "domain names *.k8s.io, *.kubernetes.io are reserved")}
+			return field.ErrorList{invalidAt(p, name, "domain names *.k8s.io, *.kubernetes.io are reserved")}
 		}
 	}
 	return nil

@@ -30,35 +30,35 @@ func validateSecurityContext(sc *corev1.SecurityContext, fldPath lpath, hostUser
 	}
 	var allErrs field.ErrorList
 	if sc.Privileged != nil && *sc.Privileged && !o.allowPrivileged {
-		allErrs = append(allErrs, field.Forbidden(fldPath.Child("privileged").P(), "disallowed by cluster policy"))
+		allErrs = append(allErrs, forbiddenAt(fldPath.Child("privileged"), "disallowed by cluster policy"))
 	}
 	if sc.RunAsUser != nil {
 		for _, msg := range validation.IsValidUserID(*sc.RunAsUser) {
-			allErrs = append(allErrs, field.Invalid(fldPath.Child("runAsUser").P(), *sc.RunAsUser, msg))
+			allErrs = append(allErrs, invalidAt(fldPath.Child("runAsUser"), *sc.RunAsUser, msg))
 		}
 	}
 	if sc.RunAsGroup != nil {
 		for _, msg := range validation.IsValidGroupID(*sc.RunAsGroup) {
-			allErrs = append(allErrs, field.Invalid(fldPath.Child("runAsGroup").P(), *sc.RunAsGroup, msg))
+			allErrs = append(allErrs, invalidAt(fldPath.Child("runAsGroup"), *sc.RunAsGroup, msg))
 		}
 	}
 	if sc.ProcMount != nil {
 		if *sc.ProcMount != corev1.DefaultProcMount && *sc.ProcMount != corev1.UnmaskedProcMount {
-			allErrs = append(allErrs, field.NotSupported(fldPath.Child("procMount").P(), *sc.ProcMount, supportedProcMountTypes))
+			allErrs = append(allErrs, notSupportedAt(fldPath.Child("procMount"), *sc.ProcMount, supportedProcMountTypes))
 		}
 		if hostUsers && *sc.ProcMount == corev1.UnmaskedProcMount {
-			allErrs = append(allErrs, field.Invalid(fldPath.Child("procMount").P(), sc.ProcMount, "`hostUsers` must be false to use `Unmasked`"))
+			allErrs = append(allErrs, invalidAt(fldPath.Child("procMount"), sc.ProcMount, "`hostUsers` must be false to use `Unmasked`"))
 		}
 	}
 	allErrs = append(allErrs, validateSeccompProfileField(sc.SeccompProfile, fldPath.Child("seccompProfile"))...)
 	if sc.AllowPrivilegeEscalation != nil && !*sc.AllowPrivilegeEscalation {
 		if sc.Privileged != nil && *sc.Privileged {
-			allErrs = append(allErrs, field.Invalid(fldPath.P(), InternalForm{sc}, "cannot set `allowPrivilegeEscalation` to false and `privileged` to true"))
+			allErrs = append(allErrs, invalidAt(fldPath, InternalForm{sc}, "cannot set `allowPrivilegeEscalation` to false and `privileged` to true"))
 		}
 		if !o.allowSysAdminWhenPrivilegeEscalationFalse && sc.Capabilities != nil {
 			for _, c := range sc.Capabilities.Add {
 				if c == "CAP_SYS_ADMIN" {
-					allErrs = append(allErrs, field.Invalid(fldPath.P(), InternalForm{sc}, "cannot set `allowPrivilegeEscalation` to false and `capabilities.Add` CAP_SYS_ADMIN"))
+					allErrs = append(allErrs, invalidAt(fldPath, InternalForm{sc}, "cannot set `allowPrivilegeEscalation` to false and `capabilities.Add` CAP_SYS_ADMIN"))
 				}
 			}
 		}
@@ -76,18 +76,18 @@ func validateSeccompProfileField(sp *corev1.SeccompProfile, fldPath lpath) field
 	switch sp.Type {
 	case corev1.SeccompProfileTypeLocalhost, corev1.SeccompProfileTypeRuntimeDefault, corev1.SeccompProfileTypeUnconfined:
 	case "":
-		allErrs = append(allErrs, field.Required(fldPath.Child("type").P(), "type is required when seccompProfile is set"))
+		allErrs = append(allErrs, requiredAt(fldPath.Child("type"), "type is required when seccompProfile is set"))
 	default:
-		allErrs = append(allErrs, field.NotSupported(fldPath.Child("type").P(), sp.Type, supportedSeccompTypes))
+		allErrs = append(allErrs, notSupportedAt(fldPath.Child("type"), sp.Type, supportedSeccompTypes))
 	}
 	if sp.Type == corev1.SeccompProfileTypeLocalhost {
 		if sp.LocalhostProfile == nil {
-			allErrs = append(allErrs, field.Required(fldPath.Child("localhostProfile").P(), "must be set when seccomp type is Localhost"))
+			allErrs = append(allErrs, requiredAt(fldPath.Child("localhostProfile"), "must be set when seccomp type is Localhost"))
 		} else {
 			allErrs = append(allErrs, validateLocalDescendingPath(*sp.LocalhostProfile, fldPath.Child("localhostProfile"))...)
 		}
 	} else if sp.LocalhostProfile != nil {
-		allErrs = append(allErrs, field.Invalid(fldPath.Child("localhostProfile").P(), InternalForm{sp}, "can only be set when seccomp type is Localhost"))
+		allErrs = append(allErrs, invalidAt(fldPath.Child("localhostProfile"), InternalForm{sp}, "can only be set when seccomp type is Localhost"))
 	}
 	return allErrs
 }
@@ -101,14 +101,14 @@ func validateAppArmorProfileField(p *corev1.AppArmorProfile, fldPath lpath) fiel
 	switch p.Type {
 	case corev1.AppArmorProfileTypeLocalhost:
 		if p.LocalhostProfile == nil {
-			allErrs = append(allErrs, field.Required(lp.P(), "must be set when AppArmor type is Localhost"))
+			allErrs = append(allErrs, requiredAt(lp, "must be set when AppArmor type is Localhost"))
 			break
 		}
 		trimmed := strings.TrimSpace(*p.LocalhostProfile)
 		if trimmed != *p.LocalhostProfile {
-			allErrs = append(allErrs, field.Invalid(lp.P(), *p.LocalhostProfile, "must not be padded with whitespace"))
+			allErrs = append(allErrs, invalidAt(lp, *p.LocalhostProfile, "must not be padded with whitespace"))
 		} else if trimmed == "" {
-			allErrs = append(allErrs, field.Required(lp.P(), "must be set when AppArmor type is Localhost"))
+			allErrs = append(allErrs, requiredAt(lp, "must be set when AppArmor type is Localhost"))
 		}
 		const maxLocalhostProfileLength = 4095 // PATH_MAX - 1
 		if len(*p.LocalhostProfile) > maxLocalhostProfileLength {
@@ -116,12 +116,12 @@ func validateAppArmorProfileField(p *corev1.AppArmorProfile, fldPath lpath) fiel
 		}
 	case corev1.AppArmorProfileTypeRuntimeDefault, corev1.AppArmorProfileTypeUnconfined:
 		if p.LocalhostProfile != nil {
-			allErrs = append(allErrs, field.Invalid(lp.P(), p.LocalhostProfile, "can only be set when AppArmor type is Localhost"))
+			allErrs = append(allErrs, invalidAt(lp, p.LocalhostProfile, "can only be set when AppArmor type is Localhost"))
 		}
 	case "":
-		allErrs = append(allErrs, field.Required(fldPath.Child("type").P(), "type is required when appArmorProfile is set"))
+		allErrs = append(allErrs, requiredAt(fldPath.Child("type"), "type is required when appArmorProfile is set"))
 	default:
-		allErrs = append(allErrs, field.NotSupported(fldPath.Child("type").P(), p.Type, supportedAppArmorTypes))
+		allErrs = append(allErrs, notSupportedAt(fldPath.Child("type"), p.Type, supportedAppArmorTypes))
 	}
 	return allErrs
 }
@@ -135,15 +135,15 @@ func validateWindowsSecurityContextOptions(w *corev1.WindowsSecurityContextOptio
 	var allErrs field.ErrorList
 	if w.GMSACredentialSpecName != nil {
 		for _, msg := range dns1123SubdomainErrs(*w.GMSACredentialSpecName) {
-			allErrs = append(allErrs, field.Invalid(fldPath.Child("gmsaCredentialSpecName").P(), w.GMSACredentialSpecName, msg))
+			allErrs = append(allErrs, invalidAt(fldPath.Child("gmsaCredentialSpecName"), w.GMSACredentialSpecName, msg))
 		}
 	}
 	if w.GMSACredentialSpec != nil {
 		const maxKiB = 64
 		if l := len(*w.GMSACredentialSpec); l == 0 {
-			allErrs = append(allErrs, field.Invalid(fldPath.Child("gmsaCredentialSpec").P(), w.GMSACredentialSpec, "gmsaCredentialSpec cannot be an empty string"))
+			allErrs = append(allErrs, invalidAt(fldPath.Child("gmsaCredentialSpec"), w.GMSACredentialSpec, "gmsaCredentialSpec cannot be an empty string"))
 		} else if l > maxKiB*1024 {
-			allErrs = append(allErrs, field.Invalid(fldPath.Child("gmsaCredentialSpec").P(), w.GMSACredentialSpec, "gmsaCredentialSpec size must be under "+strconv.Itoa(maxKiB)+" KiB"))
+			allErrs = append(allErrs, invalidAt(fldPath.Child("gmsaCredentialSpec"), w.GMSACredentialSpec, "gmsaCredentialSpec size must be under "+strconv.Itoa(maxKiB)+" KiB"))
 		}
 	}
 	if w.RunAsUserName == nil {
@@ -151,7 +151,7 @@ func validateWindowsSecurityContextOptions(w *corev1.WindowsSecurityContextOptio
 	}
 	p := fldPath.Child("runAsUserName")
 	name := *w.RunAsUserName
-	invalid := func(msg string) { allErrs = append(allErrs, field.Invalid(p.P(), w.RunAsUserName, msg)) }
+	invalid := func(msg string) { allErrs = append(allErrs, invalidAt(p, w.RunAsUserName, msg)) }
 	switch {
 	case len(name) == 0:
 		invalid("runAsUserName cannot be an empty string")

@@ -25,7 +25,7 @@ func validatePodSpec(spec *corev1.PodSpec, meta *metav1.ObjectMeta, fldPath *fie
 func validatePodSpecL(spec *corev1.PodSpec, meta *metav1.ObjectMeta, fldPath lpath, o podValidationOptions) field.ErrorList {
 	var allErrs field.ErrorList
 	if spec.TerminationGracePeriodSeconds == nil {
-		allErrs = append(allErrs, field.Required(fldPath.Child("terminationGracePeriodSeconds").P(), ""))
+		allErrs = append(allErrs, requiredAt(fldPath.Child("terminationGracePeriodSeconds"), ""))
 	}
 	pc := &podContext{
 		os:            spec.OS,
@@ -73,21 +73,21 @@ func validatePodSpecL(spec *corev1.PodSpec, meta *metav1.ObjectMeta, fldPath lpa
 	allErrs = append(allErrs, validatePodHostName(spec, fldPath)...)
 	if spec.ServiceAccountName != "" {
 		for _, msg := range nameIsDNSSubdomain(spec.ServiceAccountName, false) {
-			allErrs = append(allErrs, field.Invalid(fldPath.Child("serviceAccountName").P(), spec.ServiceAccountName, msg))
+			allErrs = append(allErrs, invalidAt(fldPath.Child("serviceAccountName"), spec.ServiceAccountName, msg))
 		}
 	}
 	if spec.DeprecatedServiceAccount != spec.ServiceAccountName { //nolint:staticcheck // upstream keeps the two in sync
-		allErrs = append(allErrs, field.Invalid(fldPath.Child("deprecatedServiceAccount").P(), spec.DeprecatedServiceAccount, "must be the same as serviceAccountName: "+quote(spec.ServiceAccountName))) //nolint:staticcheck
+		allErrs = append(allErrs, invalidAt(fldPath.Child("deprecatedServiceAccount"), spec.DeprecatedServiceAccount, "must be the same as serviceAccountName: "+quote(spec.ServiceAccountName))) //nolint:staticcheck
 	}
 	if spec.NodeName != "" {
 		for _, msg := range nameIsDNSSubdomain(spec.NodeName, false) {
-			allErrs = append(allErrs, field.Invalid(fldPath.Child("nodeName").P(), spec.NodeName, msg))
+			allErrs = append(allErrs, invalidAt(fldPath.Child("nodeName"), spec.NodeName, msg))
 		}
 	}
 	if spec.ActiveDeadlineSeconds != nil {
 		v := *spec.ActiveDeadlineSeconds
 		if v < 1 || v > math.MaxInt32 {
-			allErrs = append(allErrs, field.Invalid(fldPath.Child("activeDeadlineSeconds").P(), v, validation.InclusiveRangeError(1, math.MaxInt32)))
+			allErrs = append(allErrs, invalidAt(fldPath.Child("activeDeadlineSeconds"), v, validation.InclusiveRangeError(1, math.MaxInt32)))
 		}
 	}
 	if spec.Hostname != "" {
@@ -104,22 +104,22 @@ func validatePodSpecL(spec *corev1.PodSpec, meta *metav1.ObjectMeta, fldPath lpa
 	}
 	if spec.PriorityClassName != "" {
 		for _, msg := range nameIsDNSSubdomain(spec.PriorityClassName, false) {
-			allErrs = append(allErrs, field.Invalid(fldPath.Child("priorityClassName").P(), spec.PriorityClassName, msg))
+			allErrs = append(allErrs, invalidAt(fldPath.Child("priorityClassName"), spec.PriorityClassName, msg))
 		}
 	}
 	if spec.RuntimeClassName != nil {
 		for _, msg := range nameIsDNSSubdomain(*spec.RuntimeClassName, false) {
-			allErrs = append(allErrs, field.Invalid(fldPath.Child("runtimeClassName").P(), *spec.RuntimeClassName, msg))
+			allErrs = append(allErrs, invalidAt(fldPath.Child("runtimeClassName"), *spec.RuntimeClassName, msg))
 		}
 	}
 	if p := spec.PreemptionPolicy; p != nil {
 		switch *p {
 		case corev1.PreemptLowerPriority, corev1.PreemptNever:
 		case "":
-			allErrs = append(allErrs, field.Required(fldPath.Child("preemptionPolicy").P(), ""))
+			allErrs = append(allErrs, requiredAt(fldPath.Child("preemptionPolicy"), ""))
 		default:
 			// Upstream passes the pointer as the bad value.
-			allErrs = append(allErrs, field.NotSupported(fldPath.Child("preemptionPolicy").P(), p, supportedPreemption))
+			allErrs = append(allErrs, notSupportedAt(fldPath.Child("preemptionPolicy"), p, supportedPreemption))
 		}
 	}
 	if spec.Overhead != nil {
@@ -129,9 +129,9 @@ func validatePodSpecL(spec *corev1.PodSpec, meta *metav1.ObjectMeta, fldPath lpa
 	if spec.OS != nil {
 		switch {
 		case spec.OS.Name == "":
-			allErrs = append(allErrs, field.Required(fldPath.Child("os", "name").P(), ""))
+			allErrs = append(allErrs, requiredAt(fldPath.Child("os", "name"), ""))
 		case spec.OS.Name != corev1.Linux && spec.OS.Name != corev1.Windows:
-			allErrs = append(allErrs, field.NotSupported(fldPath.Child("os").P(), spec.OS.Name, supportedOSNames))
+			allErrs = append(allErrs, notSupportedAt(fldPath.Child("os"), spec.OS.Name, supportedOSNames))
 		case spec.OS.Name == corev1.Linux:
 			allErrs = append(allErrs, validateLinux(spec, fldPath)...)
 		default:
@@ -169,12 +169,12 @@ func validateVolumes(volumes []corev1.Volume, meta *metav1.ObjectMeta, fldPath l
 		namePath := idxPath.Child("name")
 		el := validateVolumeSource(&v.VolumeSource, v.Name, podName, idxPath, o)
 		if v.Name == "" {
-			el = append(el, field.Required(namePath.P(), ""))
+			el = append(el, requiredAt(namePath, ""))
 		} else {
 			el = append(el, validateDNS1123Label(v.Name, namePath)...)
 		}
 		if _, dup := vols[v.Name]; dup {
-			el = append(el, field.Duplicate(namePath.P(), v.Name))
+			el = append(el, duplicateAt(namePath, v.Name))
 		}
 		if len(el) == 0 {
 			vols[v.Name] = &v.VolumeSource
@@ -182,7 +182,7 @@ func validateVolumes(volumes []corev1.Volume, meta *metav1.ObjectMeta, fldPath l
 			allErrs = append(allErrs, el...)
 		}
 		if pvc := v.PersistentVolumeClaim; pvc != nil && len(created) != 0 && createdSet.has(created, pvc.ClaimName) {
-			allErrs = append(allErrs, field.Invalid(idxPath.Child("persistentVolumeClaim", "claimName").P(), pvc.ClaimName, "must not reference a PVC that gets created for an ephemeral volume"))
+			allErrs = append(allErrs, invalidAt(idxPath.Child("persistentVolumeClaim", "claimName"), pvc.ClaimName, "must not reference a PVC that gets created for an ephemeral volume"))
 		}
 	}
 	return vols, allErrs
@@ -215,17 +215,17 @@ func validateVolumeSource(s *corev1.VolumeSource, volName, podName string, fldPa
 			continue
 		}
 		if n > 0 {
-			allErrs = append(allErrs, field.Forbidden(fldPath.Child(src.name).P(), "may not specify more than 1 volume type"))
+			allErrs = append(allErrs, forbiddenAt(fldPath.Child(src.name), "may not specify more than 1 volume type"))
 		} else {
 			n++
 			allErrs = append(allErrs, validateFirstVolumeSource(s, src.name, volName, podName, fldPath, o)...)
 		}
 		if src.name == "iscsi" && s.ISCSI.InitiatorName != nil && len(volName)+1+len(s.ISCSI.TargetPortal) > 64 {
-			allErrs = append(allErrs, field.Invalid(fldPath.Child("name").P(), volName, iscsiNameLengthMsg))
+			allErrs = append(allErrs, invalidAt(fldPath.Child("name"), volName, iscsiNameLengthMsg))
 		}
 	}
 	if n == 0 {
-		allErrs = append(allErrs, field.Required(fldPath.P(), "must specify a volume type"))
+		allErrs = append(allErrs, requiredAt(fldPath, "must specify a volume type"))
 	}
 	return allErrs
 }
@@ -240,7 +240,7 @@ func validatePodHostNetworkDeps(spec *corev1.PodSpec, fldPath lpath, o *podValid
 		for j, port := range spec.Containers[i].Ports {
 			// Templates may leave hostPort 0: defaulting fills it in on the pod.
 			if hp, cp := port.HostPort, port.ContainerPort; (o.resourceIsPod || hp != 0) && hp != cp {
-				allErrs = append(allErrs, field.Invalid(cPath.Index(i).Child("ports").Index(j).Child("hostPort").P(), port.HostPort, "must match `containerPort` when `hostNetwork` is true"))
+				allErrs = append(allErrs, invalidAt(cPath.Index(i).Child("ports").Index(j).Child("hostPort"), port.HostPort, "must match `containerPort` when `hostNetwork` is true"))
 			}
 		}
 	}
@@ -252,9 +252,9 @@ func validateRestartPolicy(p corev1.RestartPolicy, fldPath lpath) field.ErrorLis
 	case corev1.RestartPolicyAlways, corev1.RestartPolicyOnFailure, corev1.RestartPolicyNever:
 		return nil
 	case "":
-		return field.ErrorList{field.Required(fldPath.P(), "")}
+		return field.ErrorList{requiredAt(fldPath, "")}
 	}
-	return field.ErrorList{field.NotSupported(fldPath.P(), p, supportedRestartPolicies)}
+	return field.ErrorList{notSupportedAt(fldPath, p, supportedRestartPolicies)}
 }
 
 func validateDNSPolicy(p corev1.DNSPolicy, fldPath lpath) field.ErrorList {
@@ -262,11 +262,11 @@ func validateDNSPolicy(p corev1.DNSPolicy, fldPath lpath) field.ErrorList {
 	case corev1.DNSClusterFirstWithHostNet, corev1.DNSClusterFirst, corev1.DNSDefault, corev1.DNSNone:
 		return nil
 	case "":
-		return field.ErrorList{field.Required(fldPath.P(), "")}
+		return field.ErrorList{requiredAt(fldPath, "")}
 	}
 	// Upstream passes the *DNSPolicy pointer as the bad value.
 	bad := p
-	return field.ErrorList{field.NotSupported(fldPath.P(), &bad, supportedDNSPolicies)}
+	return field.ErrorList{notSupportedAt(fldPath, &bad, supportedDNSPolicies)}
 }
 
 func validateImagePullSecrets(secrets []corev1.LocalObjectReference, fldPath lpath) field.ErrorList {
@@ -280,7 +280,7 @@ func validateSchedulingGates(gates []corev1.PodSchedulingGate, fldPath lpath) fi
 		allErrs = append(allErrs, validateQualifiedName(g.Name, fldPath.Index(i))...)
 		for j := 0; j < i; j++ {
 			if gates[j].Name == g.Name {
-				allErrs = append(allErrs, field.Duplicate(fldPath.Index(i).P(), g.Name))
+				allErrs = append(allErrs, duplicateAt(fldPath.Index(i), g.Name))
 				break
 			}
 		}
@@ -309,9 +309,9 @@ func validateFileKeyRefVolumes(spec *corev1.PodSpec, fldPath lpath) field.ErrorL
 			}
 			switch {
 			case src == nil:
-				allErrs = append(allErrs, field.NotFound(np.P(), name))
+				allErrs = append(allErrs, notFoundAt(np, name))
 			case src.EmptyDir == nil:
-				allErrs = append(allErrs, field.Invalid(np.P(), name, "referenced volume must be of type emptyDir"))
+				allErrs = append(allErrs, invalidAt(np, name, "referenced volume must be of type emptyDir"))
 			}
 		}
 	})

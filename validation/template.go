@@ -59,7 +59,7 @@ func validatePodTemplateSpecL(t *corev1.PodTemplateSpec, fldPath lpath, o podVal
 	allErrs = append(allErrs, validateSeccompAnnotationsAndFieldsL(&t.ObjectMeta, &t.Spec, specPath)...)
 	allErrs = append(allErrs, validateAppArmorAnnotationsAndFieldsMatchOnCreateL(&t.ObjectMeta, &t.Spec, specPath)...)
 	if len(t.Spec.EphemeralContainers) > 0 {
-		allErrs = append(allErrs, field.Forbidden(specPath.Child("ephemeralContainers").P(), "ephemeral containers not allowed in pod template"))
+		allErrs = append(allErrs, forbiddenAt(specPath.Child("ephemeralContainers"), "ephemeral containers not allowed in pod template"))
 	}
 	return allErrs
 }

@@ -32,40 +32,40 @@ func validateTolerationsL(tolerations []corev1.Toleration, fldPath lpath, o *pod
 			allErrs = append(allErrs, unversionedvalidation.ValidateLabelName(t.Key, idxPath.Child("key").P()).MarkCoveredByDeclarative()...)
 		}
 		if t.Key == "" && t.Operator != corev1.TolerationOpExists {
-			allErrs = append(allErrs, field.Invalid(idxPath.Child("operator").P(), t.Operator,
+			allErrs = append(allErrs, invalidAt(idxPath.Child("operator"), t.Operator,
 				"operator must be Exists when `key` is empty, which means \"match all values and all keys\""))
 		}
 		if t.TolerationSeconds != nil && t.Effect != corev1.TaintEffectNoExecute {
-			allErrs = append(allErrs, field.Invalid(idxPath.Child("effect").P(), t.Effect, "effect must be 'NoExecute' when `tolerationSeconds` is set"))
+			allErrs = append(allErrs, invalidAt(idxPath.Child("effect"), t.Effect, "effect must be 'NoExecute' when `tolerationSeconds` is set"))
 		}
 		switch t.Operator {
 		case corev1.TolerationOpEqual, "":
 			if errs := validation.IsValidLabelValue(t.Value); len(errs) != 0 {
-				allErrs = append(allErrs, field.Invalid(idxPath.Child("operator").P(), t.Value, strings.Join(errs, ";")))
+				allErrs = append(allErrs, invalidAt(idxPath.Child("operator"), t.Value, strings.Join(errs, ";")))
 			}
 		case corev1.TolerationOpExists:
 			if t.Value != "" {
-				allErrs = append(allErrs, field.Invalid(idxPath.Child("operator").P(), t.Value, "value must be empty when `operator` is 'Exists'"))
+				allErrs = append(allErrs, invalidAt(idxPath.Child("operator"), t.Value, "value must be empty when `operator` is 'Exists'"))
 			}
 		case corev1.TolerationOpLt, corev1.TolerationOpGt:
 			if !o.allowTaintTolerationComparisonOperators {
-				allErrs = append(allErrs, field.NotSupported(idxPath.Child("operator").P(), t.Operator, supportedTolerationOpsAll))
+				allErrs = append(allErrs, notSupportedAt(idxPath.Child("operator"), t.Operator, supportedTolerationOpsAll))
 				break
 			}
 			for _, msg := range content.IsDecimalInteger(t.Value) {
-				allErrs = append(allErrs, field.Invalid(idxPath.Child("value").P(), t.Value, msg))
+				allErrs = append(allErrs, invalidAt(idxPath.Child("value"), t.Value, msg))
 			}
 			if _, err := strconv.ParseInt(t.Value, 10, 64); err != nil {
-				allErrs = append(allErrs, field.Invalid(idxPath.Child("value").P(), t.Value, err.Error()))
+				allErrs = append(allErrs, invalidAt(idxPath.Child("value"), t.Value, err.Error()))
 			}
 		default:
-			allErrs = append(allErrs, field.NotSupported(idxPath.Child("operator").P(), t.Operator, supportedTolerationOps))
+			allErrs = append(allErrs, notSupportedAt(idxPath.Child("operator"), t.Operator, supportedTolerationOps))
 		}
 		if t.Effect != "" {
 			switch t.Effect {
 			case corev1.TaintEffectNoSchedule, corev1.TaintEffectPreferNoSchedule, corev1.TaintEffectNoExecute:
 			default:
-				allErrs = append(allErrs, field.NotSupported(idxPath.Child("effect").P(), t.Effect, supportedTaintEffects))
+				allErrs = append(allErrs, notSupportedAt(idxPath.Child("effect"), t.Effect, supportedTaintEffects))
 			}
 		}
 	}

@@ -19,7 +19,7 @@ import (
 func validateTolerationsAnnotation(value string, fldPath lpath, o *podValidationOptions) field.ErrorList {
 	tolerations, err := decodeTolerationsAnnotation(value)
 	if err != nil {
-		return field.ErrorList{field.Invalid(fldPath.P(), tolerationsAnnotationKey, err.Error())}
+		return field.ErrorList{invalidAt(fldPath, tolerationsAnnotationKey, err.Error())}
 	}
 	if len(tolerations) == 0 {
 		return nil

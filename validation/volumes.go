@@ -39,27 +39,27 @@ func validateFirstVolumeSource(s *corev1.VolumeSource, name, volName, podName st
 	case "emptyDir":
 		var allErrs field.ErrorList
 		if s.EmptyDir.SizeLimit != nil && s.EmptyDir.SizeLimit.Sign() < 0 {
-			allErrs = append(allErrs, field.Forbidden(p.Child("sizeLimit").P(), "SizeLimit field must be a valid resource quantity"))
+			allErrs = append(allErrs, forbiddenAt(p.Child("sizeLimit"), "SizeLimit field must be a valid resource quantity"))
 		}
 		if m := s.EmptyDir.Mode; m != nil && (*m > 01777 || *m < 0) {
-			allErrs = append(allErrs, field.Invalid(p.Child("mode").P(), *m, emptyDirModeErrorMsg))
+			allErrs = append(allErrs, invalidAt(p.Child("mode"), *m, emptyDirModeErrorMsg))
 		}
 		return allErrs
 	case "hostPath":
 		hp := s.HostPath
 		if hp.Path == "" {
-			return field.ErrorList{field.Required(p.Child("path").P(), "")}
+			return field.ErrorList{requiredAt(p.Child("path"), "")}
 		}
 		allErrs := validatePathNoBacksteps(hp.Path, p.Child("path"))
 		if hp.Type != nil && !contains(supportedHostPathTypes, *hp.Type) {
 			// Upstream passes the pointer as the bad value.
-			allErrs = append(allErrs, field.NotSupported(p.Child("type").P(), hp.Type, supportedHostPathTypes))
+			allErrs = append(allErrs, notSupportedAt(p.Child("type"), hp.Type, supportedHostPathTypes))
 		}
 		return allErrs
 	case "secret":
 		var allErrs field.ErrorList
 		if s.Secret.SecretName == "" {
-			allErrs = append(allErrs, field.Required(p.Child("secretName").P(), ""))
+			allErrs = append(allErrs, requiredAt(p.Child("secretName"), ""))
 		}
 		allErrs = append(allErrs, validateFileMode(s.Secret.DefaultMode, p.Child("defaultMode"))...)
 		allErrs = append(allErrs, validateUserField(s.Secret.DefaultUser, p.Child("defaultUser"))...)
@@ -71,7 +71,7 @@ func validateFirstVolumeSource(s *corev1.VolumeSource, name, volName, podName st
 	case "configMap":
 		var allErrs field.ErrorList
 		if s.ConfigMap.Name == "" {
-			allErrs = append(allErrs, field.Required(p.Child("name").P(), ""))
+			allErrs = append(allErrs, requiredAt(p.Child("name"), ""))
 		}
 		allErrs = append(allErrs, validateFileMode(s.ConfigMap.DefaultMode, p.Child("defaultMode"))...)
 		allErrs = append(allErrs, validateUserField(s.ConfigMap.DefaultUser, p.Child("defaultUser"))...)
@@ -86,11 +86,11 @@ func validateFirstVolumeSource(s *corev1.VolumeSource, name, volName, podName st
 		allErrs := validateCSIDriverName(s.CSI.Driver, p.Child("driver"))
 		if ref := s.CSI.NodePublishSecretRef; ref != nil {
 			if ref.Name == "" {
-				allErrs = append(allErrs, field.Required(p.Child("nodePublishSecretRef", "name").P(), ""))
+				allErrs = append(allErrs, requiredAt(p.Child("nodePublishSecretRef", "name"), ""))
 			} else {
 				// Upstream reports a bad secret name at csi.name.
 				for _, msg := range nameIsDNSSubdomain(ref.Name, false) {
-					allErrs = append(allErrs, field.Invalid(p.Child("name").P(), ref.Name, msg))
+					allErrs = append(allErrs, invalidAt(p.Child("name"), ref.Name, msg))
 				}
 			}
 		}
@@ -98,12 +98,12 @@ func validateFirstVolumeSource(s *corev1.VolumeSource, name, volName, podName st
 	case "image":
 		var allErrs field.ErrorList
 		if !o.allowEmptyImageVolumeReference && s.Image.Reference == "" {
-			allErrs = append(allErrs, field.Required(p.Child("reference").P(), ""))
+			allErrs = append(allErrs, requiredAt(p.Child("reference"), ""))
 		}
 		return append(allErrs, validatePullPolicy(s.Image.PullPolicy, p.Child("pullPolicy"))...)
 	case "persistentVolumeClaim":
 		if s.PersistentVolumeClaim.ClaimName == "" {
-			return field.ErrorList{field.Required(p.Child("claimName").P(), "")}
+			return field.ErrorList{requiredAt(p.Child("claimName"), "")}
 		}
 		return nil
 	case "downwarAPI":
@@ -123,7 +123,7 @@ func validateFirstVolumeSource(s *corev1.VolumeSource, name, volName, podName st
 
 func validateFileMode(m *int32, p lpath) field.ErrorList {
 	if m != nil && (*m > 0777 || *m < 0) {
-		return field.ErrorList{field.Invalid(p.P(), *m, fileModeErrorMsg)}
+		return field.ErrorList{invalidAt(p, *m, fileModeErrorMsg)}
 	}
 	return nil
 }
@@ -134,7 +134,7 @@ func validateUserField(user *int64, p lpath) field.ErrorList {
 	}
 	var allErrs field.ErrorList
 	for _, msg := range validation.IsValidUserID(*user) {
-		allErrs = append(allErrs, field.Invalid(p.P(), *user, msg))
+		allErrs = append(allErrs, invalidAt(p, *user, msg))
 	}
 	return allErrs
 }
@@ -142,10 +142,10 @@ func validateUserField(user *int64, p lpath) field.ErrorList {
 func validateKeyToPath(kp *corev1.KeyToPath, p lpath) field.ErrorList {
 	var allErrs field.ErrorList
 	if kp.Key == "" {
-		allErrs = append(allErrs, field.Required(p.Child("key").P(), ""))
+		allErrs = append(allErrs, requiredAt(p.Child("key"), ""))
 	}
 	if kp.Path == "" {
-		allErrs = append(allErrs, field.Required(p.Child("path").P(), ""))
+		allErrs = append(allErrs, requiredAt(p.Child("path"), ""))
 	}
 	allErrs = append(allErrs, validateLocalNonReservedPath(kp.Path, p.Child("path"))...)
 	allErrs = append(allErrs, validateFileMode(kp.Mode, p.Child("mode"))...)
@@ -156,7 +156,7 @@ func validateKeyToPath(kp *corev1.KeyToPath, p lpath) field.ErrorList {
 func validateLocalNonReservedPath(target string, p lpath) field.ErrorList {
 	allErrs := validateLocalDescendingPath(target, p)
 	if strings.HasPrefix(target, "..") && !strings.HasPrefix(target, "../") {
-		allErrs = append(allErrs, field.Invalid(p.P(), target, "must not start with '..'"))
+		allErrs = append(allErrs, invalidAt(p, target, "must not start with '..'"))
 	}
 	return allErrs
 }
@@ -164,19 +164,19 @@ func validateLocalNonReservedPath(target string, p lpath) field.ErrorList {
 func validateDownwardAPIVolumeFile(file *corev1.DownwardAPIVolumeFile, p lpath) field.ErrorList {
 	var allErrs field.ErrorList
 	if file.Path == "" {
-		allErrs = append(allErrs, field.Required(p.Child("path").P(), ""))
+		allErrs = append(allErrs, requiredAt(p.Child("path"), ""))
 	}
 	allErrs = append(allErrs, validateLocalNonReservedPath(file.Path, p.Child("path"))...)
 	switch {
 	case file.FieldRef != nil:
 		allErrs = append(allErrs, validateObjectFieldSelector(file.FieldRef, validVolumeFieldPaths, p.Child("fieldRef"))...)
 		if file.ResourceFieldRef != nil {
-			allErrs = append(allErrs, field.Invalid(p.P(), "resource", "fieldRef and resourceFieldRef can not be specified simultaneously"))
+			allErrs = append(allErrs, invalidAt(p, "resource", "fieldRef and resourceFieldRef can not be specified simultaneously"))
 		}
 	case file.ResourceFieldRef != nil:
 		allErrs = append(allErrs, validateResourceFieldSelector(file.ResourceFieldRef, true, p.Child("resourceFieldRef"))...)
 	default:
-		allErrs = append(allErrs, field.Required(p.P(), "one of fieldRef and resourceFieldRef is required"))
+		allErrs = append(allErrs, requiredAt(p, "one of fieldRef and resourceFieldRef is required"))
 	}
 	allErrs = append(allErrs, validateFileMode(file.Mode, p.Child("mode"))...)
 	return append(allErrs, validateUserField(file.User, p.Child("user"))...)
@@ -209,6 +209,14 @@ func validateProjectedVolumeSource(proj *corev1.ProjectedVolumeSource, fldPath l
 		}
 		return false
 	}
+	// The duplicate-path errors all name fldPath: its text is built once.
+	var dupField string
+	duplicatePath := func(value string) *field.Error {
+		if dupField == "" {
+			dupField = fldPath.String()
+		}
+		return &field.Error{Type: field.ErrorTypeInvalid, Field: dupField, BadValue: value, Detail: "conflicting duplicate paths"}
+	}
 	for i := range proj.Sources {
 		src := &proj.Sources[i]
 		srcPath := fldPath.Child("sources").Index(i)
@@ -217,13 +225,13 @@ func validateProjectedVolumeSource(proj *corev1.ProjectedVolumeSource, fldPath l
 			n++
 			p := srcPath.Child("secret")
 			if s.Name == "" {
-				allErrs = append(allErrs, field.Required(p.Child("name").P(), ""))
+				allErrs = append(allErrs, requiredAt(p.Child("name"), ""))
 			}
 			items := p.elems("items", len(s.Items))
 			for j := range s.Items {
 				allErrs = append(allErrs, validateKeyToPath(&s.Items[j], items.Index(j))...)
 				if s.Items[j].Path != "" && seen(s.Items[j].Path) {
-					allErrs = append(allErrs, field.Invalid(fldPath.P(), s.Name, "conflicting duplicate paths"))
+					allErrs = append(allErrs, duplicatePath(s.Name))
 				}
 			}
 		}
@@ -231,13 +239,13 @@ func validateProjectedVolumeSource(proj *corev1.ProjectedVolumeSource, fldPath l
 			n++
 			p := srcPath.Child("configMap")
 			if c.Name == "" {
-				allErrs = append(allErrs, field.Required(p.Child("name").P(), ""))
+				allErrs = append(allErrs, requiredAt(p.Child("name"), ""))
 			}
 			items := p.elems("items", len(c.Items))
 			for j := range c.Items {
 				allErrs = append(allErrs, validateKeyToPath(&c.Items[j], items.Index(j))...)
 				if c.Items[j].Path != "" && seen(c.Items[j].Path) {
-					allErrs = append(allErrs, field.Invalid(fldPath.P(), c.Name, "conflicting duplicate paths"))
+					allErrs = append(allErrs, duplicatePath(c.Name))
 				}
 			}
 		}
@@ -247,7 +255,7 @@ func validateProjectedVolumeSource(proj *corev1.ProjectedVolumeSource, fldPath l
 			for j := range d.Items {
 				allErrs = append(allErrs, validateDownwardAPIVolumeFile(&d.Items[j], p)...)
 				if d.Items[j].Path != "" && seen(d.Items[j].Path) {
-					allErrs = append(allErrs, field.Invalid(fldPath.P(), d.Items[j].Path, "conflicting duplicate paths"))
+					allErrs = append(allErrs, duplicatePath(d.Items[j].Path))
 				}
 			}
 		}
@@ -255,18 +263,18 @@ func validateProjectedVolumeSource(proj *corev1.ProjectedVolumeSource, fldPath l
 			n++
 			p := srcPath.Child("serviceAccountToken")
 			if exp := t.ExpirationSeconds; exp == nil {
-				allErrs = append(allErrs, field.Required(p.Child("expirationSeconds").P(), ""))
+				allErrs = append(allErrs, requiredAt(p.Child("expirationSeconds"), ""))
 			} else {
 				if *exp < 10*60 {
-					allErrs = append(allErrs, field.Invalid(p.Child("expirationSeconds").P(), *exp, "may not specify a duration less than 10 minutes"))
+					allErrs = append(allErrs, invalidAt(p.Child("expirationSeconds"), *exp, "may not specify a duration less than 10 minutes"))
 				}
 				if *exp > 1<<32 {
-					allErrs = append(allErrs, field.Invalid(p.Child("expirationSeconds").P(), *exp, "may not specify a duration larger than 2^32 seconds"))
+					allErrs = append(allErrs, invalidAt(p.Child("expirationSeconds"), *exp, "may not specify a duration larger than 2^32 seconds"))
 				}
 			}
 			// Upstream reports the token path at the projected volume's path.
 			if t.Path == "" {
-				allErrs = append(allErrs, field.Required(fldPath.Child("path").P(), ""))
+				allErrs = append(allErrs, requiredAt(fldPath.Child("path"), ""))
 			} else if !o.allowNonLocalProjectedTokenPath {
 				allErrs = append(allErrs, validateLocalNonReservedPath(t.Path, fldPath.Child("path"))...)
 			}
@@ -277,7 +285,7 @@ func validateProjectedVolumeSource(proj *corev1.ProjectedVolumeSource, fldPath l
 			allErrs = append(allErrs, validateClusterTrustBundleProjection(c, srcPath.Child("clusterTrustBundle"))...)
 			// Upstream records this path even when it is empty.
 			if seen(c.Path) {
-				allErrs = append(allErrs, field.Invalid(fldPath.P(), c.Path, "conflicting duplicate paths"))
+				allErrs = append(allErrs, duplicatePath(c.Path))
 			}
 		}
 		if c := src.PodCertificate; c != nil {
@@ -295,15 +303,15 @@ func validateProjectedVolumeSource(proj *corev1.ProjectedVolumeSource, fldPath l
 				given++
 				allErrs = append(allErrs, validateLocalNonReservedPath(cp.value, p.Child(cp.name))...)
 				if seen(cp.value) {
-					allErrs = append(allErrs, field.Invalid(fldPath.P(), cp.value, "conflicting duplicate paths"))
+					allErrs = append(allErrs, duplicatePath(cp.value))
 				}
 			}
 			if given == 0 {
-				allErrs = append(allErrs, field.Required(p.P(), "specify at least one of credentialBundlePath, keyPath, and certificateChainPath"))
+				allErrs = append(allErrs, requiredAt(p, "specify at least one of credentialBundlePath, keyPath, and certificateChainPath"))
 			}
 		}
 		if n > 1 {
-			allErrs = append(allErrs, field.Forbidden(srcPath.P(), "may not specify more than 1 volume type per source"))
+			allErrs = append(allErrs, forbiddenAt(srcPath, "may not specify more than 1 volume type per source"))
 		}
 	}
 	return allErrs
@@ -312,14 +320,14 @@ func validateProjectedVolumeSource(proj *corev1.ProjectedVolumeSource, fldPath l
 // validateCSIDriverName mirrors upstream ValidateCSIDriverName as volumes use it.
 func validateCSIDriverName(name string, p lpath) field.ErrorList {
 	if name == "" {
-		return field.ErrorList{field.Required(p.P(), "")}
+		return field.ErrorList{requiredAt(p, "")}
 	}
 	var allErrs field.ErrorList
 	if len(name) > 63 {
 		allErrs = append(allErrs, field.TooLong(p.P(), "", 63))
 	}
 	for _, msg := range dns1123SubdomainErrs(strings.ToLower(name)) {
-		allErrs = append(allErrs, field.Invalid(p.P(), name, msg))
+		allErrs = append(allErrs, invalidAt(p, name, msg))
 	}
 	return allErrs
 }

@@ -63,33 +63,33 @@ const iscsiPrefixMsg = "must be valid format starting with iqn, eui, or naa"
 func validateISCSI(s *corev1.ISCSIVolumeSource, p lpath) field.ErrorList {
 	var allErrs field.ErrorList
 	if s.TargetPortal == "" {
-		allErrs = append(allErrs, field.Required(p.Child("targetPortal").P(), ""))
+		allErrs = append(allErrs, requiredAt(p.Child("targetPortal"), ""))
 	}
 	switch {
 	case s.IQN == "":
-		allErrs = append(allErrs, field.Required(p.Child("iqn").P(), ""))
+		allErrs = append(allErrs, requiredAt(p.Child("iqn"), ""))
 	case !hasISCSIPrefix(s.IQN):
-		allErrs = append(allErrs, field.Invalid(p.Child("iqn").P(), s.IQN, iscsiPrefixMsg))
+		allErrs = append(allErrs, invalidAt(p.Child("iqn"), s.IQN, iscsiPrefixMsg))
 	default:
 		if msg := iscsiFormatErr(s.IQN); msg != "" {
-			allErrs = append(allErrs, field.Invalid(p.Child("iqn").P(), s.IQN, msg))
+			allErrs = append(allErrs, invalidAt(p.Child("iqn"), s.IQN, msg))
 		}
 	}
 	if s.Lun < 0 || s.Lun > 255 {
-		allErrs = append(allErrs, field.Invalid(p.Child("lun").P(), s.Lun, validation.InclusiveRangeError(0, 255)))
+		allErrs = append(allErrs, invalidAt(p.Child("lun"), s.Lun, validation.InclusiveRangeError(0, 255)))
 	}
 	if (s.DiscoveryCHAPAuth || s.SessionCHAPAuth) && s.SecretRef == nil {
-		allErrs = append(allErrs, field.Required(p.Child("secretRef").P(), ""))
+		allErrs = append(allErrs, requiredAt(p.Child("secretRef"), ""))
 	}
 	if s.InitiatorName != nil {
 		// Upstream checks the prefix and the form independently: a name without a
 		// known prefix gets only the first message.
 		name := *s.InitiatorName
 		if !hasISCSIPrefix(name) {
-			allErrs = append(allErrs, field.Invalid(p.Child("initiatorname").P(), name, iscsiPrefixMsg))
+			allErrs = append(allErrs, invalidAt(p.Child("initiatorname"), name, iscsiPrefixMsg))
 		}
 		if msg := iscsiFormatErr(name); msg != "" {
-			allErrs = append(allErrs, field.Invalid(p.Child("initiatorname").P(), name, msg))
+			allErrs = append(allErrs, invalidAt(p.Child("initiatorname"), name, msg))
 		}
 	}
 	return allErrs
@@ -103,18 +103,18 @@ const iscsiNameLengthMsg = "Total length of <volume name>:<iscsi.targetPortal> m
 func validateFC(s *corev1.FCVolumeSource, p lpath) field.ErrorList {
 	var allErrs field.ErrorList
 	if len(s.TargetWWNs) < 1 && len(s.WWIDs) < 1 {
-		allErrs = append(allErrs, field.Required(p.Child("targetWWNs").P(), "must specify either targetWWNs or wwids, but not both"))
+		allErrs = append(allErrs, requiredAt(p.Child("targetWWNs"), "must specify either targetWWNs or wwids, but not both"))
 	}
 	if len(s.TargetWWNs) != 0 && len(s.WWIDs) != 0 {
-		allErrs = append(allErrs, field.Invalid(p.Child("targetWWNs").P(), s.TargetWWNs, "targetWWNs and wwids can not be specified simultaneously"))
+		allErrs = append(allErrs, invalidAt(p.Child("targetWWNs"), s.TargetWWNs, "targetWWNs and wwids can not be specified simultaneously"))
 	}
 	if len(s.TargetWWNs) != 0 {
 		switch {
 		case s.Lun == nil:
-			allErrs = append(allErrs, field.Required(p.Child("lun").P(), "lun is required if targetWWNs is specified"))
+			allErrs = append(allErrs, requiredAt(p.Child("lun"), "lun is required if targetWWNs is specified"))
 		case *s.Lun < 0 || *s.Lun > 255:
 			// Upstream passes the pointer.
-			allErrs = append(allErrs, field.Invalid(p.Child("lun").P(), s.Lun, validation.InclusiveRangeError(0, 255)))
+			allErrs = append(allErrs, invalidAt(p.Child("lun"), s.Lun, validation.InclusiveRangeError(0, 255)))
 		}
 	}
 	return allErrs
@@ -123,7 +123,7 @@ func validateFC(s *corev1.FCVolumeSource, p lpath) field.ErrorList {
 func validateGitRepo(s *corev1.GitRepoVolumeSource, p lpath) field.ErrorList {
 	var allErrs field.ErrorList
 	if s.Repository == "" {
-		allErrs = append(allErrs, field.Required(p.Child("repository").P(), ""))
+		allErrs = append(allErrs, requiredAt(p.Child("repository"), ""))
 	}
 	return append(allErrs, validateLocalDescendingPath(s.Directory, p.Child("directory"))...)
 }
@@ -132,10 +132,10 @@ func validateGitRepo(s *corev1.GitRepoVolumeSource, p lpath) field.ErrorList {
 func validatePD(id, idName string, partition int32, p lpath) field.ErrorList {
 	var allErrs field.ErrorList
 	if id == "" {
-		allErrs = append(allErrs, field.Required(p.Child(idName).P(), ""))
+		allErrs = append(allErrs, requiredAt(p.Child(idName), ""))
 	}
 	if partition < 0 || partition > 255 {
-		allErrs = append(allErrs, field.Invalid(p.Child("partition").P(), partition, pdPartitionMsg))
+		allErrs = append(allErrs, invalidAt(p.Child("partition"), partition, pdPartitionMsg))
 	}
 	return allErrs
 }
@@ -143,13 +143,13 @@ func validatePD(id, idName string, partition int32, p lpath) field.ErrorList {
 func validateNFS(s *corev1.NFSVolumeSource, p lpath) field.ErrorList {
 	var allErrs field.ErrorList
 	if s.Server == "" {
-		allErrs = append(allErrs, field.Required(p.Child("server").P(), ""))
+		allErrs = append(allErrs, requiredAt(p.Child("server"), ""))
 	}
 	if s.Path == "" {
-		allErrs = append(allErrs, field.Required(p.Child("path").P(), ""))
+		allErrs = append(allErrs, requiredAt(p.Child("path"), ""))
 	}
 	if !path.IsAbs(s.Path) {
-		allErrs = append(allErrs, field.Invalid(p.Child("path").P(), s.Path, "must be an absolute path"))
+		allErrs = append(allErrs, invalidAt(p.Child("path"), s.Path, "must be an absolute path"))
 	}
 	return allErrs
 }
@@ -160,19 +160,19 @@ func validateQuobyte(s *corev1.QuobyteVolumeSource, p lpath) field.ErrorList {
 	var allErrs field.ErrorList
 	switch {
 	case s.Registry == "":
-		allErrs = append(allErrs, field.Required(p.Child("registry").P(), quobyteRegistryMsg))
+		allErrs = append(allErrs, requiredAt(p.Child("registry"), quobyteRegistryMsg))
 	case len(s.Tenant) >= 65:
-		allErrs = append(allErrs, field.Required(p.Child("tenant").P(), "must be a UUID and may not exceed a length of 64 characters"))
+		allErrs = append(allErrs, requiredAt(p.Child("tenant"), "must be a UUID and may not exceed a length of 64 characters"))
 	default:
 		// One error per malformed pair, each with the whole registry.
 		for _, pair := range strings.Split(s.Registry, ",") {
 			if _, _, err := net.SplitHostPort(pair); err != nil {
-				allErrs = append(allErrs, field.Invalid(p.Child("registry").P(), s.Registry, quobyteRegistryMsg))
+				allErrs = append(allErrs, invalidAt(p.Child("registry"), s.Registry, quobyteRegistryMsg))
 			}
 		}
 	}
 	if s.Volume == "" {
-		allErrs = append(allErrs, field.Required(p.Child("volume").P(), ""))
+		allErrs = append(allErrs, requiredAt(p.Child("volume"), ""))
 	}
 	return allErrs
 }
@@ -180,13 +180,13 @@ func validateQuobyte(s *corev1.QuobyteVolumeSource, p lpath) field.ErrorList {
 func validateFlocker(s *corev1.FlockerVolumeSource, p lpath) field.ErrorList {
 	var allErrs field.ErrorList
 	if s.DatasetName == "" && s.DatasetUUID == "" {
-		allErrs = append(allErrs, field.Required(p.P(), "one of datasetName and datasetUUID is required"))
+		allErrs = append(allErrs, requiredAt(p, "one of datasetName and datasetUUID is required"))
 	}
 	if s.DatasetName != "" && s.DatasetUUID != "" {
-		allErrs = append(allErrs, field.Invalid(p.P(), "resource", "datasetName and datasetUUID can not be specified simultaneously"))
+		allErrs = append(allErrs, invalidAt(p, "resource", "datasetName and datasetUUID can not be specified simultaneously"))
 	}
 	if strings.Contains(s.DatasetName, "/") {
-		allErrs = append(allErrs, field.Invalid(p.Child("datasetName").P(), s.DatasetName, "must not contain '/'"))
+		allErrs = append(allErrs, invalidAt(p.Child("datasetName"), s.DatasetName, "must not contain '/'"))
 	}
 	return allErrs
 }
@@ -194,7 +194,7 @@ func validateFlocker(s *corev1.FlockerVolumeSource, p lpath) field.ErrorList {
 func validateFlex(s *corev1.FlexVolumeSource, p lpath) field.ErrorList {
 	var allErrs field.ErrorList
 	if s.Driver == "" {
-		allErrs = append(allErrs, field.Required(p.Child("driver").P(), ""))
+		allErrs = append(allErrs, requiredAt(p.Child("driver"), ""))
 	}
 	// Upstream ranges over the map; podlife reports the keys in sorted order.
 	for _, k := range sortedKeys(s.Options) {
@@ -204,7 +204,7 @@ func validateFlex(s *corev1.FlexVolumeSource, p lpath) field.ErrorList {
 		}
 		n := "." + strings.ToLower(ns)
 		if strings.HasSuffix(n, ".kubernetes.io") || strings.HasSuffix(n, ".k8s.io") {
-			allErrs = append(allErrs, field.Invalid(p.Child("options").Key(k).P(), k, "kubernetes.io and k8s.io namespaces are reserved"))
+			allErrs = append(allErrs, invalidAt(p.Child("options").Key(k), k, "kubernetes.io and k8s.io namespaces are reserved"))
 		}
 	}
 	return allErrs
@@ -221,24 +221,24 @@ var (
 func validateAzureDisk(s *corev1.AzureDiskVolumeSource, p lpath) field.ErrorList {
 	var allErrs field.ErrorList
 	if s.DiskName == "" {
-		allErrs = append(allErrs, field.Required(p.Child("diskName").P(), ""))
+		allErrs = append(allErrs, requiredAt(p.Child("diskName"), ""))
 	}
 	if s.DataDiskURI == "" {
-		allErrs = append(allErrs, field.Required(p.Child("diskURI").P(), ""))
+		allErrs = append(allErrs, requiredAt(p.Child("diskURI"), ""))
 	}
 	if s.CachingMode != nil && !contains(supportedAzureCachingModes, *s.CachingMode) {
-		allErrs = append(allErrs, field.NotSupported(p.Child("cachingMode").P(), *s.CachingMode, supportedAzureCachingModes))
+		allErrs = append(allErrs, notSupportedAt(p.Child("cachingMode"), *s.CachingMode, supportedAzureCachingModes))
 	}
 	if s.Kind != nil && !contains(supportedAzureDiskKinds, *s.Kind) {
-		allErrs = append(allErrs, field.NotSupported(p.Child("kind").P(), *s.Kind, supportedAzureDiskKinds))
+		allErrs = append(allErrs, notSupportedAt(p.Child("kind"), *s.Kind, supportedAzureDiskKinds))
 	}
 	if s.Kind != nil {
 		if *s.Kind == corev1.AzureManagedDisk {
 			if !strings.HasPrefix(s.DataDiskURI, "/subscriptions/") {
-				allErrs = append(allErrs, field.NotSupported(p.Child("diskURI").P(), s.DataDiskURI, azureManagedDiskURIForm))
+				allErrs = append(allErrs, notSupportedAt(p.Child("diskURI"), s.DataDiskURI, azureManagedDiskURIForm))
 			}
 		} else if !strings.HasPrefix(s.DataDiskURI, "https://") {
-			allErrs = append(allErrs, field.NotSupported(p.Child("diskURI").P(), s.DataDiskURI, azureBlobDiskURIForm))
+			allErrs = append(allErrs, notSupportedAt(p.Child("diskURI"), s.DataDiskURI, azureBlobDiskURIForm))
 		}
 	}
 	return allErrs
@@ -247,7 +247,7 @@ func validateAzureDisk(s *corev1.AzureDiskVolumeSource, p lpath) field.ErrorList
 func validateStorageOS(s *corev1.StorageOSVolumeSource, p lpath) field.ErrorList {
 	var allErrs field.ErrorList
 	if s.VolumeName == "" {
-		allErrs = append(allErrs, field.Required(p.Child("volumeName").P(), ""))
+		allErrs = append(allErrs, requiredAt(p.Child("volumeName"), ""))
 	} else {
 		allErrs = append(allErrs, validateDNS1123Label(s.VolumeName, p.Child("volumeName"))...)
 	}
@@ -255,7 +255,7 @@ func validateStorageOS(s *corev1.StorageOSVolumeSource, p lpath) field.ErrorList
 		allErrs = append(allErrs, validateDNS1123Label(s.VolumeNamespace, p.Child("volumeNamespace"))...)
 	}
 	if s.SecretRef != nil && s.SecretRef.Name == "" {
-		allErrs = append(allErrs, field.Required(p.Child("secretRef", "name").P(), ""))
+		allErrs = append(allErrs, requiredAt(p.Child("secretRef", "name"), ""))
 	}
 	return allErrs
 }
@@ -266,7 +266,7 @@ func requiredStrings(p lpath, nameValue ...string) field.ErrorList {
 	var allErrs field.ErrorList
 	for i := 0; i+1 < len(nameValue); i += 2 {
 		if nameValue[i+1] == "" {
-			allErrs = append(allErrs, field.Required(p.Child(nameValue[i]).P(), ""))
+			allErrs = append(allErrs, requiredAt(p.Child(nameValue[i]), ""))
 		}
 	}
 	return allErrs
@@ -295,19 +295,19 @@ func validateInTreeSource(s *corev1.VolumeSource, name string, fldPath lpath) (e
 	case "rbd":
 		var errs field.ErrorList
 		if len(s.RBD.CephMonitors) == 0 { //nolint:staticcheck
-			errs = append(errs, field.Required(p.Child("monitors").P(), ""))
+			errs = append(errs, requiredAt(p.Child("monitors"), ""))
 		}
 		return append(errs, requiredStrings(p, "image", s.RBD.RBDImage)...), true //nolint:staticcheck
 	case "cinder":
 		errs := requiredStrings(p, "volumeID", s.Cinder.VolumeID)       //nolint:staticcheck
 		if s.Cinder.SecretRef != nil && s.Cinder.SecretRef.Name == "" { //nolint:staticcheck
-			errs = append(errs, field.Required(p.Child("secretRef", "name").P(), ""))
+			errs = append(errs, requiredAt(p.Child("secretRef", "name"), ""))
 		}
 		return errs, true
 	case "cephFS":
 		// Counted as "cephFS", validated under "cephfs".
 		if len(s.CephFS.Monitors) == 0 { //nolint:staticcheck
-			return field.ErrorList{field.Required(fldPath.Child("cephfs", "monitors").P(), "")}, true
+			return field.ErrorList{requiredAt(fldPath.Child("cephfs", "monitors"), "")}, true
 		}
 		return nil, true
 	case "quobyte":
@@ -341,7 +341,7 @@ func validateEphemeralSource(e *corev1.EphemeralVolumeSource, volName, podName s
 	p := fldPath.Child("ephemeral")
 	var allErrs field.ErrorList
 	if e.VolumeClaimTemplate == nil {
-		allErrs = append(allErrs, field.Required(p.Child("volumeClaimTemplate").P(), ""))
+		allErrs = append(allErrs, requiredAt(p.Child("volumeClaimTemplate"), ""))
 	} else {
 		tp := p.Child("volumeClaimTemplate")
 		allErrs = append(allErrs, validateTemplateObjectMeta(&e.VolumeClaimTemplate.ObjectMeta, tp.Child("metadata"))...)
@@ -350,7 +350,7 @@ func validateEphemeralSource(e *corev1.EphemeralVolumeSource, volName, podName s
 	if podName != "" && volName != "" {
 		claim := podName + "-" + volName
 		for _, msg := range nameIsDNSSubdomain(claim, false) {
-			allErrs = append(allErrs, field.Invalid(fldPath.Child("name").P(), volName, "PVC name "+quote(claim)+": "+msg))
+			allErrs = append(allErrs, invalidAt(fldPath.Child("name"), volName, "PVC name "+quote(claim)+": "+msg))
 		}
 	}
 	return allErrs
@@ -369,11 +369,14 @@ func validateTemplateObjectMeta(m *metav1.ObjectMeta, fldPath lpath) field.Error
 		if f.Name == "Labels" || f.Name == "Annotations" {
 			continue
 		}
-		if reflect.DeepEqual(v.Field(i).Interface(), reflect.Zero(f.Type).Interface()) {
+		// IsZero is DeepEqual with the zero value for every field type ObjectMeta
+		// has (strings, integers, pointers, maps, slices, and Time, whose fields
+		// are an integer pair and a pointer), without boxing the two values.
+		if v.Field(i).IsZero() {
 			continue
 		}
 		r, n := utf8.DecodeRuneInString(f.Name)
-		allErrs = append(allErrs, field.Forbidden(fldPath.Child(string(unicode.ToLower(r))+f.Name[n:]).P(), "cannot be set"))
+		allErrs = append(allErrs, forbiddenAt(fldPath.Child(string(unicode.ToLower(r))+f.Name[n:]), "cannot be set"))
 	}
 	return allErrs
 }
@@ -393,7 +396,7 @@ var (
 func validatePVCSpec(spec *corev1.PersistentVolumeClaimSpec, fldPath lpath) field.ErrorList {
 	var allErrs field.ErrorList
 	if len(spec.AccessModes) == 0 {
-		allErrs = append(allErrs, field.Required(fldPath.Child("accessModes").P(), "at least 1 access mode is required"))
+		allErrs = append(allErrs, requiredAt(fldPath.Child("accessModes"), "at least 1 access mode is required"))
 	}
 	if spec.Selector != nil {
 		allErrs = append(allErrs, validateLabelSelector(spec.Selector, false, fldPath.Child("selector"))...)
@@ -401,7 +404,7 @@ func validatePVCSpec(spec *corev1.PersistentVolumeClaimSpec, fldPath lpath) fiel
 	rwop, other := false, false
 	for _, mode := range spec.AccessModes {
 		if !contains(supportedAccessModes, mode) {
-			allErrs = append(allErrs, field.NotSupported(fldPath.Child("accessModes").P(), mode, supportedAccessModes))
+			allErrs = append(allErrs, notSupportedAt(fldPath.Child("accessModes"), mode, supportedAccessModes))
 			continue
 		}
 		if mode == corev1.ReadWriteOncePod {
@@ -411,21 +414,21 @@ func validatePVCSpec(spec *corev1.PersistentVolumeClaimSpec, fldPath lpath) fiel
 		}
 	}
 	if rwop && other {
-		allErrs = append(allErrs, field.Forbidden(fldPath.Child("accessModes").P(), "may not use ReadWriteOncePod with other access modes"))
+		allErrs = append(allErrs, forbiddenAt(fldPath.Child("accessModes"), "may not use ReadWriteOncePod with other access modes"))
 	}
 	storagePath := fldPath.Child("resources").Key(string(corev1.ResourceStorage))
 	if q, ok := spec.Resources.Requests[corev1.ResourceStorage]; !ok {
-		allErrs = append(allErrs, field.Required(storagePath.P(), ""))
+		allErrs = append(allErrs, requiredAt(storagePath, ""))
 	} else if q.Cmp(resource.Quantity{}) <= 0 {
-		allErrs = append(allErrs, field.Invalid(storagePath.P(), q.String(), "must be greater than zero"))
+		allErrs = append(allErrs, invalidAt(storagePath, q.String(), "must be greater than zero"))
 	}
 	if sc := spec.StorageClassName; sc != nil && *sc != "" {
 		for _, msg := range nameIsDNSSubdomain(*sc, false) {
-			allErrs = append(allErrs, field.Invalid(fldPath.Child("storageClassName").P(), *sc, msg))
+			allErrs = append(allErrs, invalidAt(fldPath.Child("storageClassName"), *sc, msg))
 		}
 	}
 	if vm := spec.VolumeMode; vm != nil && !contains(supportedVolumeModes, *vm) {
-		allErrs = append(allErrs, field.NotSupported(fldPath.Child("volumeMode").P(), *vm, supportedVolumeModes))
+		allErrs = append(allErrs, notSupportedAt(fldPath.Child("volumeMode"), *vm, supportedVolumeModes))
 	}
 	if ds := spec.DataSource; ds != nil {
 		allErrs = append(allErrs, validateDataSource(ds.Name, ds.Kind, ds.APIGroup, fldPath.Child("dataSource"))...)
@@ -435,23 +438,23 @@ func validatePVCSpec(spec *corev1.PersistentVolumeClaimSpec, fldPath lpath) fiel
 		allErrs = append(allErrs, validateDataSource(ref.Name, ref.Kind, ref.APIGroup, p)...)
 		if ref.Namespace != nil && *ref.Namespace != "" {
 			for _, msg := range validation.IsDNS1123Label(*ref.Namespace) {
-				allErrs = append(allErrs, field.Invalid(p.Child("namespace").P(), *ref.Namespace, msg))
+				allErrs = append(allErrs, invalidAt(p.Child("namespace"), *ref.Namespace, msg))
 			}
 		}
 	}
 	// Upstream reports the path of dataSource itself as the bad value.
 	if ref := spec.DataSourceRef; ref != nil && ref.Namespace != nil && *ref.Namespace != "" {
 		if spec.DataSource != nil {
-			allErrs = append(allErrs, field.Invalid(fldPath.P(), fldPath.Child("dataSource").P(), "may not be specified when dataSourceRef.namespace is specified"))
+			allErrs = append(allErrs, invalidAt(fldPath, fldPath.Child("dataSource").P(), "may not be specified when dataSourceRef.namespace is specified"))
 		}
 	} else if ds := spec.DataSource; ds != nil && ref != nil {
 		if !reflect.DeepEqual(ds.APIGroup, ref.APIGroup) || ds.Kind != ref.Kind || ds.Name != ref.Name {
-			allErrs = append(allErrs, field.Invalid(fldPath.P(), fldPath.Child("dataSource").P(), "must match dataSourceRef"))
+			allErrs = append(allErrs, invalidAt(fldPath, fldPath.Child("dataSource").P(), "must match dataSourceRef"))
 		}
 	}
 	if vac := spec.VolumeAttributesClassName; vac != nil && *vac != "" {
 		for _, msg := range nameIsDNSSubdomain(*vac, false) {
-			allErrs = append(allErrs, field.Invalid(fldPath.Child("volumeAttributesClassName").P(), *vac, msg))
+			allErrs = append(allErrs, invalidAt(fldPath.Child("volumeAttributesClassName"), *vac, msg))
 		}
 	}
 	return allErrs
@@ -462,21 +465,21 @@ func validatePVCSpec(spec *corev1.PersistentVolumeClaimSpec, fldPath lpath) fiel
 func validateDataSource(name, kind string, apiGroup *string, fldPath lpath) field.ErrorList {
 	var allErrs field.ErrorList
 	if name == "" {
-		allErrs = append(allErrs, field.Required(fldPath.Child("name").P(), ""))
+		allErrs = append(allErrs, requiredAt(fldPath.Child("name"), ""))
 	}
 	if kind == "" {
-		allErrs = append(allErrs, field.Required(fldPath.Child("kind").P(), ""))
+		allErrs = append(allErrs, requiredAt(fldPath.Child("kind"), ""))
 	}
 	group := ""
 	if apiGroup != nil {
 		group = *apiGroup
 	}
 	if group == "" && kind != "PersistentVolumeClaim" {
-		allErrs = append(allErrs, field.Invalid(fldPath.P(), kind, "must be 'PersistentVolumeClaim' when referencing the default apiGroup"))
+		allErrs = append(allErrs, invalidAt(fldPath, kind, "must be 'PersistentVolumeClaim' when referencing the default apiGroup"))
 	}
 	if group != "" {
 		for _, msg := range validation.IsDNS1123Subdomain(group) {
-			allErrs = append(allErrs, field.Invalid(fldPath.Child("apiGroup").P(), group, msg))
+			allErrs = append(allErrs, invalidAt(fldPath.Child("apiGroup"), group, msg))
 		}
 	}
 	return allErrs

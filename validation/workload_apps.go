@@ -25,18 +25,18 @@ import (
 // selectorMismatch is the error every workload reports when its selector does not
 // select its template's labels.
 func selectorMismatch(fldPath lpath, labels map[string]string) *field.Error {
-	return field.Invalid(fldPath.Child("metadata", "labels").P(), labels, "`selector` does not match template `labels`")
+	return invalidAt(fldPath.Child("metadata", "labels"), labels, "`selector` does not match template `labels`")
 }
 
 // validateStrictSelector is the selector check of Deployments, ReplicaSets and
 // StatefulSets: required, valid with valid label values, and not empty.
 func validateStrictSelector(sel *metav1.LabelSelector, kind string, fldPath lpath) field.ErrorList {
 	if sel == nil {
-		return field.ErrorList{field.Required(fldPath.P(), "")}
+		return field.ErrorList{requiredAt(fldPath, "")}
 	}
 	errs := validateLabelSelector(sel, false, fldPath)
 	if len(sel.MatchLabels)+len(sel.MatchExpressions) == 0 {
-		errs = append(errs, field.Invalid(fldPath.P(), sel, "empty selector is invalid for "+kind))
+		errs = append(errs, invalidAt(fldPath, sel, "empty selector is invalid for "+kind))
 	}
 	return errs
 }
@@ -60,10 +60,10 @@ func validateTemplateForReplicaSet(t *corev1.PodTemplateSpec, sel *metav1.LabelS
 func validateAlwaysRestart(spec *corev1.PodSpec, kind string, specPath lpath) field.ErrorList {
 	var errs field.ErrorList
 	if spec.RestartPolicy != corev1.RestartPolicyAlways {
-		errs = append(errs, field.NotSupported(specPath.Child("restartPolicy").P(), spec.RestartPolicy, []string{string(corev1.RestartPolicyAlways)}))
+		errs = append(errs, notSupportedAt(specPath.Child("restartPolicy"), spec.RestartPolicy, []string{string(corev1.RestartPolicyAlways)}))
 	}
 	if spec.ActiveDeadlineSeconds != nil {
-		errs = append(errs, field.Forbidden(specPath.Child("activeDeadlineSeconds").P(), "activeDeadlineSeconds in "+kind+" is not Supported"))
+		errs = append(errs, forbiddenAt(specPath.Child("activeDeadlineSeconds"), "activeDeadlineSeconds in "+kind+" is not Supported"))
 	}
 	return errs
 }
@@ -71,7 +71,7 @@ func validateAlwaysRestart(spec *corev1.PodSpec, kind string, specPath lpath) fi
 // nonNeg is ValidateNonnegativeField on a built path.
 func nonNeg(v int64, fldPath lpath) field.ErrorList {
 	if v < 0 {
-		return field.ErrorList{field.Invalid(fldPath.P(), v, "must be greater than or equal to 0").WithOrigin("minimum")}
+		return field.ErrorList{invalidAt(fldPath, v, "must be greater than or equal to 0").WithOrigin("minimum")}
 	}
 	return nil
 }
@@ -108,13 +108,13 @@ func validatePositiveIntOrPercent(v intstr.IntOrString, fldPath lpath) field.Err
 		}
 		var errs field.ErrorList
 		for _, msg := range validation.IsValidPercent(v.StrVal) {
-			errs = append(errs, field.Invalid(fldPath.P(), v, msg))
+			errs = append(errs, invalidAt(fldPath, v, msg))
 		}
 		return errs
 	case intstr.Int:
 		return nonNeg(int64(v.IntValue()), fldPath)
 	}
-	return field.ErrorList{field.Invalid(fldPath.P(), v, "must be an integer or percentage (e.g '5%%')")}
+	return field.ErrorList{invalidAt(fldPath, v, "must be an integer or percentage (e.g '5%%')")}
 }
 
 // isPercent is apimachinery's IsValidPercent without the regular expression: digits
@@ -152,7 +152,7 @@ func intOrPercentValue(v intstr.IntOrString) int {
 // notMoreThan100Percent mirrors IsNotMoreThan100Percent.
 func notMoreThan100Percent(v intstr.IntOrString, fldPath lpath) field.ErrorList {
 	if n, ok := percentValue(v); ok && n > 100 {
-		return field.ErrorList{field.Invalid(fldPath.P(), v, "must not be greater than 100%")}
+		return field.ErrorList{invalidAt(fldPath, v, "must not be greater than 100%")}
 	}
 	return nil
 }
@@ -264,7 +264,7 @@ func immutable(newVal, oldVal any, fldPath lpath) field.ErrorList {
 	if apidiff.Equal(newVal, oldVal) {
 		return nil
 	}
-	return field.ErrorList{field.Invalid(fldPath.P(), internalForm(newVal), apimachineryvalidation.FieldImmutableErrorMsg)}
+	return field.ErrorList{invalidAt(fldPath, internalForm(newVal), apimachineryvalidation.FieldImmutableErrorMsg)}
 }
 
 // validateDeploymentSpec mirrors ValidateDeploymentSpec.
@@ -273,7 +273,7 @@ func validateDeploymentSpec(spec *appsv1.DeploymentSpec, rollbackTo *int64, fldP
 	errs := nonNegChild(int64(replicas), fldPath, "replicas")
 	errs = append(errs, validateStrictSelector(spec.Selector, "deployment", fldPath.Child("selector"))...)
 	if k := classifySelector(spec.Selector); k == selectorInvalid {
-		errs = append(errs, field.Invalid(fldPath.Child("selector").P(), spec.Selector, "invalid label selector"))
+		errs = append(errs, invalidAt(fldPath.Child("selector"), spec.Selector, "invalid label selector"))
 	} else {
 		errs = append(errs, validateTemplateForReplicaSet(&spec.Template, spec.Selector, k, "ReplicaSet", fldPath.Child("template"), o)...)
 	}
@@ -288,7 +288,7 @@ func validateDeploymentSpec(spec *appsv1.DeploymentSpec, rollbackTo *int64, fldP
 	if p := spec.ProgressDeadlineSeconds; p != nil {
 		errs = append(errs, nonNegChild(int64(*p), fldPath, "progressDeadlineSeconds")...)
 		if *p <= spec.MinReadySeconds {
-			errs = append(errs, field.Invalid(fldPath.Child("progressDeadlineSeconds").P(), spec.ProgressDeadlineSeconds, "must be greater than minReadySeconds"))
+			errs = append(errs, invalidAt(fldPath.Child("progressDeadlineSeconds"), spec.ProgressDeadlineSeconds, "must be greater than minReadySeconds"))
 		}
 	}
 	return errs
@@ -299,15 +299,15 @@ func validateDeploymentStrategy(s *appsv1.DeploymentStrategy, fldPath lpath) fie
 	switch s.Type {
 	case appsv1.RecreateDeploymentStrategyType:
 		if s.RollingUpdate != nil {
-			return field.ErrorList{field.Forbidden(fldPath.Child("rollingUpdate").P(), "may not be specified when strategy `type` is 'Recreate'")}
+			return field.ErrorList{forbiddenAt(fldPath.Child("rollingUpdate"), "may not be specified when strategy `type` is 'Recreate'")}
 		}
 	case appsv1.RollingUpdateDeploymentStrategyType:
 		if s.RollingUpdate == nil {
-			return field.ErrorList{field.Required(fldPath.Child("rollingUpdate").P(), "this should be defaulted and never be nil")}
+			return field.ErrorList{requiredAt(fldPath.Child("rollingUpdate"), "this should be defaulted and never be nil")}
 		}
 		return validateRollingUpdateDeployment(s.RollingUpdate, fldPath.Child("rollingUpdate"))
 	default:
-		return field.ErrorList{field.NotSupported(fldPath.P(), InternalForm{s}, []string{string(appsv1.RecreateDeploymentStrategyType), string(appsv1.RollingUpdateDeploymentStrategyType)})}
+		return field.ErrorList{notSupportedAt(fldPath, InternalForm{s}, []string{string(appsv1.RecreateDeploymentStrategyType), string(appsv1.RollingUpdateDeploymentStrategyType)})}
 	}
 	return nil
 }
@@ -318,7 +318,7 @@ func validateRollingUpdateDeployment(ru *appsv1.RollingUpdateDeployment, fldPath
 	errs := validatePositiveIntOrPercent(mu, fldPath.Child("maxUnavailable"))
 	errs = append(errs, validatePositiveIntOrPercent(ms, fldPath.Child("maxSurge"))...)
 	if intOrPercentValue(mu) == 0 && intOrPercentValue(ms) == 0 {
-		errs = append(errs, field.Invalid(fldPath.Child("maxUnavailable").P(), mu, "may not be 0 when `maxSurge` is 0"))
+		errs = append(errs, invalidAt(fldPath.Child("maxUnavailable"), mu, "may not be 0 when `maxSurge` is 0"))
 	}
 	return append(errs, notMoreThan100Percent(mu, fldPath.Child("maxUnavailable"))...)
 }
@@ -366,7 +366,7 @@ func validateReplicaSetSpec(spec *appsv1.ReplicaSetSpec, fldPath lpath, o podVal
 	// Upstream's message says deployment for ReplicaSets too.
 	errs = append(errs, validateStrictSelector(spec.Selector, "deployment", fldPath.Child("selector"))...)
 	if k := classifySelector(spec.Selector); k == selectorInvalid {
-		errs = append(errs, field.Invalid(fldPath.Child("selector").P(), spec.Selector, "invalid label selector"))
+		errs = append(errs, invalidAt(fldPath.Child("selector"), spec.Selector, "invalid label selector"))
 	} else {
 		errs = append(errs, validateTemplateForReplicaSet(&spec.Template, spec.Selector, k, "ReplicaSet", fldPath.Child("template"), o)...)
 	}
@@ -465,13 +465,13 @@ func validateDaemonSetSpecUpdate(spec, old *appsv1.DaemonSetSpec, tg, oldTG int6
 	var errs field.ErrorList
 	tgPath := fldPath.Child("templateGeneration")
 	if tg < oldTG {
-		errs = append(errs, field.Invalid(tgPath.P(), tg, "must not be decremented"))
+		errs = append(errs, invalidAt(tgPath, tg, "must not be decremented"))
 	}
 	updated := !apidiff.Equal(spec.Template, old.Template)
 	if tg == oldTG && updated {
-		errs = append(errs, field.Invalid(tgPath.P(), tg, "must be incremented upon template update"))
+		errs = append(errs, invalidAt(tgPath, tg, "must be incremented upon template update"))
 	} else if tg > oldTG && !updated {
-		errs = append(errs, field.Invalid(tgPath.P(), tg, "must not be incremented without template update"))
+		errs = append(errs, invalidAt(tgPath, tg, "must not be incremented without template update"))
 	}
 	return append(errs, immutable(spec.Selector, old.Selector, rootPath("spec").Child("selector"))...)
 }
@@ -485,7 +485,7 @@ func validateDaemonSetSpec(spec *appsv1.DaemonSetSpec, tg int64, fldPath lpath, 
 		errs = append(errs, selectorMismatch(tPath, spec.Template.Labels))
 	}
 	if spec.Selector != nil && len(spec.Selector.MatchLabels)+len(spec.Selector.MatchExpressions) == 0 {
-		errs = append(errs, field.Invalid(selPath.P(), spec.Selector, "empty selector is invalid for daemonset"))
+		errs = append(errs, invalidAt(selPath, spec.Selector, "empty selector is invalid for daemonset"))
 	}
 	errs = append(errs, validateTemplate(&spec.Template, tPath, o)...)
 	errs = append(errs, validateAlwaysRestart(&spec.Template.Spec, "DaemonSet", tPath.Child("spec"))...)
@@ -504,11 +504,11 @@ func validateDaemonSetUpdateStrategy(s *appsv1.DaemonSetUpdateStrategy, fldPath 
 	case appsv1.OnDeleteDaemonSetStrategyType:
 	case appsv1.RollingUpdateDaemonSetStrategyType:
 		if s.RollingUpdate == nil {
-			return field.ErrorList{field.Required(fldPath.Child("rollingUpdate").P(), "")}
+			return field.ErrorList{requiredAt(fldPath.Child("rollingUpdate"), "")}
 		}
 		return validateRollingUpdateDaemonSet(s.RollingUpdate, fldPath.Child("rollingUpdate"))
 	default:
-		return field.ErrorList{field.NotSupported(fldPath.P(), InternalForm{s}, []string{string(appsv1.RollingUpdateDaemonSetStrategyType), string(appsv1.OnDeleteDaemonSetStrategyType)})}
+		return field.ErrorList{notSupportedAt(fldPath, InternalForm{s}, []string{string(appsv1.RollingUpdateDaemonSetStrategyType), string(appsv1.OnDeleteDaemonSetStrategyType)})}
 	}
 	return nil
 }
@@ -524,9 +524,9 @@ func validateRollingUpdateDaemonSet(ru *appsv1.RollingUpdateDaemonSet, fldPath l
 	hasUnavailable, hasSurge := intOrPercentValue(mu) != 0, intOrPercentValue(ms) != 0
 	switch {
 	case hasUnavailable && hasSurge:
-		errs = append(errs, field.Invalid(msPath.P(), ms, "may not be set when maxUnavailable is non-zero"))
+		errs = append(errs, invalidAt(msPath, ms, "may not be set when maxUnavailable is non-zero"))
 	case !hasUnavailable && !hasSurge:
-		errs = append(errs, field.Required(muPath.P(), "cannot be 0 when maxSurge is 0"))
+		errs = append(errs, requiredAt(muPath, "cannot be 0 when maxSurge is 0"))
 	}
 	return errs
 }
@@ -621,10 +621,10 @@ func validateStatefulSetSpec(spec *appsv1.StatefulSetSpec, fldPath lpath, o podV
 	var errs field.ErrorList
 	switch spec.PodManagementPolicy {
 	case "":
-		errs = append(errs, field.Required(fldPath.Child("podManagementPolicy").P(), ""))
+		errs = append(errs, requiredAt(fldPath.Child("podManagementPolicy"), ""))
 	case appsv1.OrderedReadyPodManagement, appsv1.ParallelPodManagement:
 	default:
-		errs = append(errs, field.Invalid(fldPath.Child("podManagementPolicy").P(), spec.PodManagementPolicy, fmt.Sprintf("must be '%s' or '%s'", appsv1.OrderedReadyPodManagement, appsv1.ParallelPodManagement)))
+		errs = append(errs, invalidAt(fldPath.Child("podManagementPolicy"), spec.PodManagementPolicy, fmt.Sprintf("must be '%s' or '%s'", appsv1.OrderedReadyPodManagement, appsv1.ParallelPodManagement)))
 	}
 
 	us := &spec.UpdateStrategy
@@ -632,10 +632,10 @@ func validateStatefulSetSpec(spec *appsv1.StatefulSetSpec, fldPath lpath, o podV
 	onlyRolling := fmt.Sprintf("only allowed for updateStrategy '%s'", appsv1.RollingUpdateStatefulSetStrategyType)
 	switch {
 	case us.Type == "":
-		errs = append(errs, field.Required(usPath.P(), ""))
+		errs = append(errs, requiredAt(usPath, ""))
 	case us.Type == appsv1.OnDeleteStatefulSetStrategyType:
 		if us.RollingUpdate != nil {
-			errs = append(errs, field.Invalid(usPath.Child("rollingUpdate").P(), InternalForm{us.RollingUpdate}, onlyRolling))
+			errs = append(errs, invalidAt(usPath.Child("rollingUpdate"), InternalForm{us.RollingUpdate}, onlyRolling))
 		}
 	case us.Type == appsv1.RollingUpdateStatefulSetStrategyType:
 		if us.RollingUpdate != nil {
@@ -643,14 +643,14 @@ func validateStatefulSetSpec(spec *appsv1.StatefulSetSpec, fldPath lpath, o podV
 		}
 	case us.Type == appsv1.RecreateStatefulSetStrategyType && setOpts.allowRecreateStrategy:
 		if us.RollingUpdate != nil {
-			errs = append(errs, field.Invalid(usPath.Child("rollingUpdate").P(), InternalForm{us.RollingUpdate}, onlyRolling))
+			errs = append(errs, invalidAt(usPath.Child("rollingUpdate"), InternalForm{us.RollingUpdate}, onlyRolling))
 		}
 	default:
 		valid := fmt.Sprintf("must be '%s' or '%s'", appsv1.RollingUpdateStatefulSetStrategyType, appsv1.OnDeleteStatefulSetStrategyType)
 		if setOpts.allowRecreateStrategy {
 			valid = fmt.Sprintf("must be '%s', '%s', or '%s'", appsv1.RollingUpdateStatefulSetStrategyType, appsv1.OnDeleteStatefulSetStrategyType, appsv1.RecreateStatefulSetStrategyType)
 		}
-		errs = append(errs, field.Invalid(usPath.P(), InternalForm{*us}, valid))
+		errs = append(errs, invalidAt(usPath, InternalForm{*us}, valid))
 	}
 
 	if p := spec.PersistentVolumeClaimRetentionPolicy; p != nil {
@@ -671,22 +671,22 @@ func validateStatefulSetSpec(spec *appsv1.StatefulSetSpec, fldPath lpath, o podV
 	}
 	if !setOpts.allowInvalidServiceName && len(spec.ServiceName) > 0 {
 		for _, msg := range dns1123LabelErrs(spec.ServiceName) {
-			errs = append(errs, field.Invalid(fldPath.Child("serviceName").P(), spec.ServiceName, msg))
+			errs = append(errs, invalidAt(fldPath.Child("serviceName"), spec.ServiceName, msg))
 		}
 	}
 
 	selPath := fldPath.Child("selector")
 	if spec.Selector == nil {
-		errs = append(errs, field.Required(selPath.P(), "").MarkCoveredByDeclarative())
+		errs = append(errs, requiredAt(selPath, "").MarkCoveredByDeclarative())
 	} else {
 		errs = append(errs, validateLabelSelector(spec.Selector, false, selPath)...)
 		if len(spec.Selector.MatchLabels)+len(spec.Selector.MatchExpressions) == 0 {
-			errs = append(errs, field.Invalid(selPath.P(), spec.Selector, "empty selector is invalid for statefulset"))
+			errs = append(errs, invalidAt(selPath, spec.Selector, "empty selector is invalid for statefulset"))
 		}
 	}
 
 	if k := classifySelector(spec.Selector); k == selectorInvalid {
-		errs = append(errs, field.Invalid(selPath.P(), spec.Selector, ""))
+		errs = append(errs, invalidAt(selPath, spec.Selector, ""))
 	} else {
 		t := statefulSetTemplateToValidate(spec)
 		errs = append(errs, validateStatefulSetTemplate(t, spec.Selector, k, fldPath.Child("template"), o, setOpts)...)
@@ -765,7 +765,7 @@ func validateRetentionPolicyType(p appsv1.PersistentVolumeClaimRetentionPolicyTy
 	case appsv1.RetainPersistentVolumeClaimRetentionPolicyType, appsv1.DeletePersistentVolumeClaimRetentionPolicyType:
 		return nil
 	}
-	return field.ErrorList{field.NotSupported(fldPath.P(), p, []string{string(appsv1.RetainPersistentVolumeClaimRetentionPolicyType), string(appsv1.DeletePersistentVolumeClaimRetentionPolicyType)})}
+	return field.ErrorList{notSupportedAt(fldPath, p, []string{string(appsv1.RetainPersistentVolumeClaimRetentionPolicyType), string(appsv1.DeletePersistentVolumeClaimRetentionPolicyType)})}
 }
 
 // validateRollingUpdateStatefulSet mirrors validateRollingUpdateStatefulSet.
@@ -776,7 +776,7 @@ func validateRollingUpdateStatefulSet(ru *appsv1.RollingUpdateStatefulSetStrateg
 		mu := *ru.MaxUnavailable
 		errs = append(errs, validatePositiveIntOrPercent(mu, muPath)...)
 		if intOrPercentValue(mu) == 0 {
-			errs = append(errs, field.Invalid(muPath.P(), mu, "cannot be 0"))
+			errs = append(errs, invalidAt(muPath, mu, "cannot be 0"))
 		}
 		errs = append(errs, notMoreThan100Percent(mu, muPath)...)
 	}

@@ -206,10 +206,10 @@ func validateGeneratedSelector(j *batchv1.Job, batchLabels bool) field.ErrorList
 func validateHasLabel(labels map[string]string, fldPath lpath, key, want string) field.ErrorList {
 	got, ok := labels[key]
 	if !ok {
-		return field.ErrorList{field.Required(fldPath.Child("labels").Key(key).P(), fmt.Sprintf("must be '%s'", want))}
+		return field.ErrorList{requiredAt(fldPath.Child("labels").Key(key), fmt.Sprintf("must be '%s'", want))}
 	}
 	if got != want {
-		return field.ErrorList{field.Invalid(fldPath.Child("labels").Key(key).P(), labels, fmt.Sprintf("must be '%s'", want))}
+		return field.ErrorList{invalidAt(fldPath.Child("labels").Key(key), labels, fmt.Sprintf("must be '%s'", want))}
 	}
 	return nil
 }
@@ -234,7 +234,7 @@ func validateJobSpecWithSelector(spec, old *batchv1.JobSpec, fldPath lpath, o po
 	errs := validateJobSpec(spec, old, fldPath, o)
 	selPath := fldPath.Child("selector")
 	if spec.Selector == nil {
-		errs = append(errs, field.Required(selPath.P(), ""))
+		errs = append(errs, requiredAt(selPath, ""))
 	} else {
 		errs = append(errs, validateLabelSelector(spec.Selector, o.allowInvalidLabelValueInSelector, selPath)...)
 	}
@@ -268,7 +268,7 @@ func validateJobSpec(spec, old *batchv1.JobSpec, fldPath lpath, o podValidationO
 	if spec.MaxFailedIndexes != nil {
 		errs = append(errs, nonNegChild(int64(*spec.MaxFailedIndexes), fldPath, "maxFailedIndexes")...)
 		if spec.BackoffLimitPerIndex == nil {
-			errs = append(errs, field.Required(fldPath.Child("backoffLimitPerIndex").P(), "when maxFailedIndexes is specified").WithOrigin("dependentRequired").MarkCoveredByDeclarative())
+			errs = append(errs, requiredAt(fldPath.Child("backoffLimitPerIndex"), "when maxFailedIndexes is specified").WithOrigin("dependentRequired").MarkCoveredByDeclarative())
 		}
 	}
 	if spec.ManagedBy != nil {
@@ -280,7 +280,7 @@ func validateJobSpec(spec, old *batchv1.JobSpec, fldPath lpath, o podValidationO
 	}
 	if m := spec.CompletionMode; m != nil {
 		if *m != batchv1.NonIndexedCompletion && *m != batchv1.IndexedCompletion {
-			errs = append(errs, field.NotSupported(fldPath.Child("completionMode").P(), m, []batchv1.CompletionMode{batchv1.NonIndexedCompletion, batchv1.IndexedCompletion}))
+			errs = append(errs, notSupportedAt(fldPath.Child("completionMode"), m, []batchv1.CompletionMode{batchv1.NonIndexedCompletion, batchv1.IndexedCompletion}))
 		}
 		if *m == batchv1.IndexedCompletion {
 			errs = append(errs, validateIndexedJob(spec, fldPath)...)
@@ -288,10 +288,10 @@ func validateJobSpec(spec, old *batchv1.JobSpec, fldPath lpath, o podValidationO
 	}
 	if spec.CompletionMode == nil || *spec.CompletionMode == batchv1.NonIndexedCompletion {
 		if spec.BackoffLimitPerIndex != nil {
-			errs = append(errs, field.Invalid(fldPath.Child("backoffLimitPerIndex").P(), *spec.BackoffLimitPerIndex, "requires indexed completion mode"))
+			errs = append(errs, invalidAt(fldPath.Child("backoffLimitPerIndex"), *spec.BackoffLimitPerIndex, "requires indexed completion mode"))
 		}
 		if spec.MaxFailedIndexes != nil {
-			errs = append(errs, field.Invalid(fldPath.Child("maxFailedIndexes").P(), *spec.MaxFailedIndexes, "requires indexed completion mode"))
+			errs = append(errs, invalidAt(fldPath.Child("maxFailedIndexes"), *spec.MaxFailedIndexes, "requires indexed completion mode"))
 		}
 	}
 	if spec.PodFailurePolicy != nil {
@@ -299,7 +299,7 @@ func validateJobSpec(spec, old *batchv1.JobSpec, fldPath lpath, o podValidationO
 	}
 	if spec.SuccessPolicy != nil {
 		if spec.CompletionMode == nil || *spec.CompletionMode != batchv1.IndexedCompletion {
-			errs = append(errs, field.Invalid(fldPath.Child("successPolicy").P(), InternalForm{*spec.SuccessPolicy}, "requires indexed completion mode"))
+			errs = append(errs, invalidAt(fldPath.Child("successPolicy"), InternalForm{*spec.SuccessPolicy}, "requires indexed completion mode"))
 		} else {
 			errs = append(errs, validateSuccessPolicy(spec, fldPath.Child("successPolicy"))...)
 		}
@@ -313,11 +313,11 @@ func validateJobSpec(spec, old *batchv1.JobSpec, fldPath lpath, o podValidationO
 	rpPath := tPath.Child("spec", "restartPolicy")
 	switch rp := spec.Template.Spec.RestartPolicy; {
 	case rp == corev1.RestartPolicyAlways || rp == "":
-		errs = append(errs, field.Required(rpPath.P(), fmt.Sprintf("valid values: %q, %q", corev1.RestartPolicyOnFailure, corev1.RestartPolicyNever)))
+		errs = append(errs, requiredAt(rpPath, fmt.Sprintf("valid values: %q, %q", corev1.RestartPolicyOnFailure, corev1.RestartPolicyNever)))
 	case rp != corev1.RestartPolicyOnFailure && rp != corev1.RestartPolicyNever:
-		errs = append(errs, field.NotSupported(rpPath.P(), rp, []corev1.RestartPolicy{corev1.RestartPolicyOnFailure, corev1.RestartPolicyNever}))
+		errs = append(errs, notSupportedAt(rpPath, rp, []corev1.RestartPolicy{corev1.RestartPolicyOnFailure, corev1.RestartPolicyNever}))
 	case spec.PodFailurePolicy != nil && rp != corev1.RestartPolicyNever:
-		errs = append(errs, field.Invalid(rpPath.P(), rp, fmt.Sprintf("only %q is supported when podFailurePolicy is specified", corev1.RestartPolicyNever)))
+		errs = append(errs, invalidAt(rpPath, rp, fmt.Sprintf("only %q is supported when podFailurePolicy is specified", corev1.RestartPolicyNever)))
 	}
 	return errs
 }
@@ -327,26 +327,26 @@ func validateIndexedJob(spec *batchv1.JobSpec, fldPath lpath) field.ErrorList {
 	var errs field.ErrorList
 	indexed := batchv1.IndexedCompletion
 	if spec.Completions == nil {
-		errs = append(errs, field.Required(fldPath.Child("completions").P(), fmt.Sprintf("when completion mode is %s", indexed)))
+		errs = append(errs, requiredAt(fldPath.Child("completions"), fmt.Sprintf("when completion mode is %s", indexed)))
 	}
 	if spec.Parallelism != nil && *spec.Parallelism > maxParallelismForIndexedJob {
-		errs = append(errs, field.Invalid(fldPath.Child("parallelism").P(), *spec.Parallelism, fmt.Sprintf("must be less than or equal to %d when completion mode is %s", maxParallelismForIndexedJob, indexed)))
+		errs = append(errs, invalidAt(fldPath.Child("parallelism"), *spec.Parallelism, fmt.Sprintf("must be less than or equal to %d when completion mode is %s", maxParallelismForIndexedJob, indexed)))
 	}
 	if spec.Completions != nil && spec.MaxFailedIndexes != nil && *spec.MaxFailedIndexes > *spec.Completions {
-		errs = append(errs, field.Invalid(fldPath.Child("maxFailedIndexes").P(), *spec.MaxFailedIndexes, "must be less than or equal to completions"))
+		errs = append(errs, invalidAt(fldPath.Child("maxFailedIndexes"), *spec.MaxFailedIndexes, "must be less than or equal to completions"))
 	}
 	if spec.MaxFailedIndexes != nil && *spec.MaxFailedIndexes > maxFailedIndexesForIndexedJob {
-		errs = append(errs, field.Invalid(fldPath.Child("maxFailedIndexes").P(), *spec.MaxFailedIndexes, fmt.Sprintf("must be less than or equal to %d", maxFailedIndexesForIndexedJob)))
+		errs = append(errs, invalidAt(fldPath.Child("maxFailedIndexes"), *spec.MaxFailedIndexes, fmt.Sprintf("must be less than or equal to %d", maxFailedIndexesForIndexedJob)))
 	}
 	if spec.Completions != nil && *spec.Completions > completionsSoftLimit && spec.BackoffLimitPerIndex != nil {
 		if spec.MaxFailedIndexes == nil {
-			errs = append(errs, field.Required(fldPath.Child("maxFailedIndexes").P(), fmt.Sprintf("must be specified when completions is above %d", completionsSoftLimit)))
+			errs = append(errs, requiredAt(fldPath.Child("maxFailedIndexes"), fmt.Sprintf("must be specified when completions is above %d", completionsSoftLimit)))
 		}
 		if spec.Parallelism != nil && *spec.Parallelism > parallelismLimitForHighCompletions {
-			errs = append(errs, field.Invalid(fldPath.Child("parallelism").P(), *spec.Parallelism, fmt.Sprintf("must be less than or equal to %d when completions are above %d and used with backoff limit per index", parallelismLimitForHighCompletions, completionsSoftLimit)))
+			errs = append(errs, invalidAt(fldPath.Child("parallelism"), *spec.Parallelism, fmt.Sprintf("must be less than or equal to %d when completions are above %d and used with backoff limit per index", parallelismLimitForHighCompletions, completionsSoftLimit)))
 		}
 		if spec.MaxFailedIndexes != nil && *spec.MaxFailedIndexes > maxFailedIndexesLimitForHighCompletions {
-			errs = append(errs, field.Invalid(fldPath.Child("maxFailedIndexes").P(), *spec.MaxFailedIndexes, fmt.Sprintf("must be less than or equal to %d when completions are above %d and used with backoff limit per index", maxFailedIndexesLimitForHighCompletions, completionsSoftLimit)))
+			errs = append(errs, invalidAt(fldPath.Child("maxFailedIndexes"), *spec.MaxFailedIndexes, fmt.Sprintf("must be less than or equal to %d when completions are above %d and used with backoff limit per index", maxFailedIndexesLimitForHighCompletions, completionsSoftLimit)))
 		}
 	}
 	return errs
@@ -388,13 +388,13 @@ func validatePodFailurePolicyRule(spec *batchv1.JobSpec, rule *batchv1.PodFailur
 	actionPath := rulePath.Child("action")
 	switch {
 	case rule.Action == "":
-		errs = append(errs, field.Required(actionPath.P(), fmt.Sprintf("valid values: %q", podFailurePolicyActions)))
+		errs = append(errs, requiredAt(actionPath, fmt.Sprintf("valid values: %q", podFailurePolicyActions)))
 	case rule.Action == batchv1.PodFailurePolicyActionFailIndex:
 		if spec.BackoffLimitPerIndex == nil {
-			errs = append(errs, field.Invalid(actionPath.P(), rule.Action, "requires the backoffLimitPerIndex to be set"))
+			errs = append(errs, invalidAt(actionPath, rule.Action, "requires the backoffLimitPerIndex to be set"))
 		}
 	case !contains(podFailurePolicyActions, rule.Action):
-		errs = append(errs, field.NotSupported(actionPath.P(), rule.Action, podFailurePolicyActions))
+		errs = append(errs, notSupportedAt(actionPath, rule.Action, podFailurePolicyActions))
 	}
 	if rule.OnExitCodes != nil {
 		errs = append(errs, validateOnExitCodes(rule.OnExitCodes, rulePath.Child("onExitCodes"), &spec.Template.Spec)...)
@@ -403,10 +403,10 @@ func validatePodFailurePolicyRule(spec *batchv1.JobSpec, rule *batchv1.PodFailur
 		errs = append(errs, validateOnPodConditions(rule.OnPodConditions, rulePath.Child("onPodConditions"))...)
 	}
 	if rule.OnExitCodes != nil && len(rule.OnPodConditions) > 0 {
-		errs = append(errs, field.Invalid(rulePath.P(), field.OmitValueType{}, "specifying both OnExitCodes and OnPodConditions is not supported"))
+		errs = append(errs, invalidAt(rulePath, field.OmitValueType{}, "specifying both OnExitCodes and OnPodConditions is not supported"))
 	}
 	if rule.OnExitCodes == nil && len(rule.OnPodConditions) == 0 {
-		errs = append(errs, field.Invalid(rulePath.P(), field.OmitValueType{}, "specifying one of OnExitCodes and OnPodConditions is required"))
+		errs = append(errs, invalidAt(rulePath, field.OmitValueType{}, "specifying one of OnExitCodes and OnPodConditions is required"))
 	}
 	return errs
 }
@@ -423,9 +423,9 @@ func validateOnPodConditions(patterns []batchv1.PodFailurePolicyOnPodConditionsP
 		statusPath := p.Child("status")
 		switch st := patterns[j].Status; {
 		case st == "":
-			errs = append(errs, field.Required(statusPath.P(), fmt.Sprintf("valid values: %q", onPodConditionsStatuses)))
+			errs = append(errs, requiredAt(statusPath, fmt.Sprintf("valid values: %q", onPodConditionsStatuses)))
 		case !contains(onPodConditionsStatuses, st):
-			errs = append(errs, field.NotSupported(statusPath.P(), st, onPodConditionsStatuses))
+			errs = append(errs, notSupportedAt(statusPath, st, onPodConditionsStatuses))
 		}
 	}
 	return errs
@@ -437,16 +437,16 @@ func validateOnExitCodes(req *batchv1.PodFailurePolicyOnExitCodesRequirement, fl
 	opPath := fldPath.Child("operator")
 	switch {
 	case req.Operator == "":
-		errs = append(errs, field.Required(opPath.P(), fmt.Sprintf("valid values: %q", onExitCodesOperators)))
+		errs = append(errs, requiredAt(opPath, fmt.Sprintf("valid values: %q", onExitCodesOperators)))
 	case !contains(onExitCodesOperators, req.Operator):
-		errs = append(errs, field.NotSupported(opPath.P(), req.Operator, onExitCodesOperators))
+		errs = append(errs, notSupportedAt(opPath, req.Operator, onExitCodesOperators))
 	}
 	if req.ContainerName != nil && !isTemplateContainer(podSpec, *req.ContainerName) {
-		errs = append(errs, field.Invalid(fldPath.Child("containerName").P(), *req.ContainerName, "must be one of the container or initContainer names in the pod template"))
+		errs = append(errs, invalidAt(fldPath.Child("containerName"), *req.ContainerName, "must be one of the container or initContainer names in the pod template"))
 	}
 	valuesPath := fldPath.Child("values")
 	if len(req.Values) == 0 {
-		errs = append(errs, field.Invalid(valuesPath.P(), req.Values, "at least one value is required"))
+		errs = append(errs, invalidAt(valuesPath, req.Values, "at least one value is required"))
 	} else if len(req.Values) > maxPodFailurePolicyOnExitCodesValues {
 		errs = append(errs, field.TooMany(valuesPath.P(), len(req.Values), maxPodFailurePolicyOnExitCodesValues))
 	}
@@ -458,7 +458,7 @@ func validateOnExitCodes(req *batchv1.PodFailurePolicyOnExitCodesRequirement, fl
 	for j, v := range req.Values {
 		vPath := valuesPath.Index(j)
 		if req.Operator == batchv1.PodFailurePolicyOnExitCodesOpIn && v == 0 {
-			errs = append(errs, field.Invalid(vPath.P(), v, "must not be 0 for the In operator"))
+			errs = append(errs, invalidAt(vPath, v, "must not be 0 for the In operator"))
 		}
 		dup := false
 		if earlier != nil {
@@ -468,14 +468,14 @@ func validateOnExitCodes(req *batchv1.PodFailurePolicyOnExitCodesRequirement, fl
 			dup = contains(req.Values[:j], v)
 		}
 		if dup {
-			errs = append(errs, field.Duplicate(vPath.P(), v))
+			errs = append(errs, duplicateAt(vPath, v))
 		}
 		if j > 0 && req.Values[j-1] > v {
 			ordered = false
 		}
 	}
 	if !ordered {
-		errs = append(errs, field.Invalid(valuesPath.P(), req.Values, "must be ordered"))
+		errs = append(errs, invalidAt(valuesPath, req.Values, "must be ordered"))
 	}
 	return errs
 }
@@ -487,7 +487,7 @@ func validateSuccessPolicy(spec *batchv1.JobSpec, fldPath lpath) field.ErrorList
 	rulesPath := fldPath.Child("rules")
 	rules := spec.SuccessPolicy.Rules
 	if len(rules) == 0 {
-		errs = append(errs, field.Required(rulesPath.P(), "at least one rules must be specified when the successPolicy is specified"))
+		errs = append(errs, requiredAt(rulesPath, "at least one rules must be specified when the successPolicy is specified"))
 	}
 	if len(rules) > maxSuccessPolicyRules {
 		errs = append(errs, field.TooMany(rulesPath.P(), len(rules), maxSuccessPolicyRules))
@@ -497,7 +497,7 @@ func validateSuccessPolicy(spec *batchv1.JobSpec, fldPath lpath) field.ErrorList
 		rule := &rules[i]
 		rulePath := rulesPath.Index(i)
 		if rule.SucceededCount == nil && rule.SucceededIndexes == nil {
-			errs = append(errs, field.Required(rulePath.P(), "at least one of succeededCount or succeededIndexes must be specified"))
+			errs = append(errs, requiredAt(rulePath, "at least one of succeededCount or succeededIndexes must be specified"))
 		}
 		var total int32
 		if rule.SucceededIndexes != nil {
@@ -507,17 +507,17 @@ func validateSuccessPolicy(spec *batchv1.JobSpec, fldPath lpath) field.ErrorList
 			}
 			var err error
 			if total, err = indexesFormat(*rule.SucceededIndexes, completions); err != nil {
-				errs = append(errs, field.Invalid(idxPath.P(), *rule.SucceededIndexes, "error parsing succeededIndexes: "+err.Error()))
+				errs = append(errs, invalidAt(idxPath, *rule.SucceededIndexes, "error parsing succeededIndexes: "+err.Error()))
 			}
 		}
 		if rule.SucceededCount != nil {
 			countPath := rulePath.Child("succeededCount")
 			errs = append(errs, nonNeg(int64(*rule.SucceededCount), countPath)...)
 			if *rule.SucceededCount > completions {
-				errs = append(errs, field.Invalid(countPath.P(), *rule.SucceededCount, fmt.Sprintf("must be less than or equal to %d (the number of specified completions)", completions)))
+				errs = append(errs, invalidAt(countPath, *rule.SucceededCount, fmt.Sprintf("must be less than or equal to %d (the number of specified completions)", completions)))
 			}
 			if rule.SucceededIndexes != nil && *rule.SucceededCount > total {
-				errs = append(errs, field.Invalid(countPath.P(), *rule.SucceededCount, fmt.Sprintf("must be less than or equal to %d (the number of indexes in the specified succeededIndexes field)", total)))
+				errs = append(errs, invalidAt(countPath, *rule.SucceededCount, fmt.Sprintf("must be less than or equal to %d (the number of indexes in the specified succeededIndexes field)", total)))
 			}
 		}
 	}
@@ -584,12 +584,12 @@ func validatePodReplacementPolicy(spec *batchv1.JobSpec, fldPath lpath) field.Er
 	}
 	if spec.PodFailurePolicy != nil {
 		if *p != batchv1.Failed {
-			return field.ErrorList{field.NotSupported(fldPath.P(), *p, []batchv1.PodReplacementPolicy{batchv1.Failed})}
+			return field.ErrorList{notSupportedAt(fldPath, *p, []batchv1.PodReplacementPolicy{batchv1.Failed})}
 		}
 		return nil
 	}
 	if !contains(podReplacementPolicies, *p) {
-		return field.ErrorList{field.NotSupported(fldPath.P(), *p, podReplacementPolicies)}
+		return field.ErrorList{notSupportedAt(fldPath, *p, podReplacementPolicies)}
 	}
 	return nil
 }
@@ -606,7 +606,7 @@ func validateGangMinCount(spec *batchv1.JobSpec, fldPath lpath) field.ErrorList 
 		parallelism = *spec.Parallelism
 	}
 	if mc := *s.SchedulingPolicy.Gang.MinCount; mc > parallelism {
-		return field.ErrorList{field.Invalid(fldPath.Child("schedulingPolicy", "gang", "minCount").P(), mc, fmt.Sprintf("must not be greater than parallelism (%d)", parallelism))}
+		return field.ErrorList{invalidAt(fldPath.Child("schedulingPolicy", "gang", "minCount"), mc, fmt.Sprintf("must not be greater than parallelism (%d)", parallelism))}
 	}
 	return nil
 }
@@ -636,7 +636,7 @@ func validateJobSchedulingUpdate(spec, old *batchv1.JobSpec, fldPath lpath) fiel
 	if np == nil || op == nil || (op.Basic != nil) == (np.Basic != nil) {
 		return nil
 	}
-	return field.ErrorList{field.Invalid(fldPath.Child("schedulingPolicy").P(), nil,
+	return field.ErrorList{invalidAt(fldPath.Child("schedulingPolicy"), nil,
 		"the basic/gang policy variant is immutable after creation; only schedulingPolicy.gang.minCount may be updated")}
 }
 
@@ -649,7 +649,7 @@ func validateCompletionsUpdate(spec, old *batchv1.JobSpec, fldPath lpath) field.
 		return nil
 	}
 	if *spec.Completions != derefInt32(spec.Parallelism) {
-		return field.ErrorList{field.Invalid(fldPath.P(), spec.Completions, "can only be modified in tandem with spec.parallelism")}
+		return field.ErrorList{invalidAt(fldPath, spec.Completions, "can only be modified in tandem with spec.parallelism")}
 	}
 	return nil
 }
@@ -753,7 +753,7 @@ func validateCronJobSpec(spec, old *batchv1.CronJobSpec, fldPath lpath, o podVal
 	var errs field.ErrorList
 	schedPath := fldPath.Child("schedule")
 	if len(spec.Schedule) == 0 {
-		errs = append(errs, field.Required(schedPath.P(), "").MarkCoveredByDeclarative())
+		errs = append(errs, requiredAt(schedPath, "").MarkCoveredByDeclarative())
 	} else {
 		allowTZ := old != nil && strings.Contains(old.Schedule, "TZ")
 		errs = append(errs, validateScheduleFormat(spec.Schedule, allowTZ, spec.TimeZone, schedPath)...)
@@ -789,10 +789,10 @@ func validateJobTemplateSpec(t *batchv1.JobTemplateSpec, old *batchv1.JobSpec, f
 	specPath := fldPath.Child("spec")
 	errs := validateJobSpec(&t.Spec, old, specPath, o)
 	if t.Spec.Selector != nil {
-		errs = append(errs, field.Invalid(specPath.Child("selector").P(), t.Spec.Selector, "`selector` will be auto-generated"))
+		errs = append(errs, invalidAt(specPath.Child("selector"), t.Spec.Selector, "`selector` will be auto-generated"))
 	}
 	if t.Spec.ManualSelector != nil && *t.Spec.ManualSelector {
-		errs = append(errs, field.NotSupported(specPath.Child("manualSelector").P(), t.Spec.ManualSelector, []string{"nil", "false"}))
+		errs = append(errs, notSupportedAt(specPath.Child("manualSelector"), t.Spec.ManualSelector, []string{"nil", "false"}))
 	}
 	return errs
 }
@@ -803,23 +803,23 @@ func validateConcurrencyPolicy(p batchv1.ConcurrencyPolicy, fldPath lpath) field
 	case batchv1.AllowConcurrent, batchv1.ForbidConcurrent, batchv1.ReplaceConcurrent:
 		return nil
 	case "":
-		return field.ErrorList{field.Required(fldPath.P(), "")}
+		return field.ErrorList{requiredAt(fldPath, "")}
 	}
-	return field.ErrorList{field.NotSupported(fldPath.P(), p, []batchv1.ConcurrencyPolicy{batchv1.AllowConcurrent, batchv1.ForbidConcurrent, batchv1.ReplaceConcurrent})}
+	return field.ErrorList{notSupportedAt(fldPath, p, []batchv1.ConcurrencyPolicy{batchv1.AllowConcurrent, batchv1.ForbidConcurrent, batchv1.ReplaceConcurrent})}
 }
 
 // validateScheduleFormat mirrors validateScheduleFormat.
 func validateScheduleFormat(schedule string, allowTZ bool, timeZone *string, fldPath lpath) field.ErrorList {
 	var errs field.ErrorList
 	if err := parseCronSchedule(schedule); err != nil {
-		errs = append(errs, field.Invalid(fldPath.P(), schedule, err.Error()))
+		errs = append(errs, invalidAt(fldPath, schedule, err.Error()))
 	}
 	hasTZ := strings.Contains(schedule, "TZ")
 	switch {
 	case allowTZ && hasTZ && timeZone != nil:
-		errs = append(errs, field.Invalid(fldPath.P(), schedule, "cannot use both timeZone field and TZ or CRON_TZ in schedule"))
+		errs = append(errs, invalidAt(fldPath, schedule, "cannot use both timeZone field and TZ or CRON_TZ in schedule"))
 	case !allowTZ && hasTZ:
-		errs = append(errs, field.Invalid(fldPath.P(), schedule, "cannot use TZ or CRON_TZ in schedule, use timeZone field instead"))
+		errs = append(errs, invalidAt(fldPath, schedule, "cannot use TZ or CRON_TZ in schedule, use timeZone field instead"))
 	}
 	return errs
 }
@@ -833,19 +833,19 @@ func validateTimeZone(tz *string, fldPath lpath) field.ErrorList {
 		return nil
 	}
 	if len(*tz) == 0 {
-		return field.ErrorList{field.Invalid(fldPath.P(), tz, "timeZone must be nil or non-empty string")}
+		return field.ErrorList{invalidAt(fldPath, tz, "timeZone must be nil or non-empty string")}
 	}
 	for _, part := range strings.Split(*tz, "/") {
 		if part == "." || part == ".." || strings.HasPrefix(part, "-") || !timeZonePart.MatchString(part) {
-			return field.ErrorList{field.Invalid(fldPath.P(), tz, "unknown time zone "+*tz)}
+			return field.ErrorList{invalidAt(fldPath, tz, "unknown time zone "+*tz)}
 		}
 	}
 	var errs field.ErrorList
 	if strings.EqualFold(*tz, "Local") {
-		errs = append(errs, field.Invalid(fldPath.P(), tz, "timeZone must be an explicit time zone as defined in https://www.iana.org/time-zones"))
+		errs = append(errs, invalidAt(fldPath, tz, "timeZone must be an explicit time zone as defined in https://www.iana.org/time-zones"))
 	}
 	if err := zoneErr(*tz); err != nil {
-		errs = append(errs, field.Invalid(fldPath.P(), tz, err.Error()))
+		errs = append(errs, invalidAt(fldPath, tz, err.Error()))
 	}
 	return errs
 }

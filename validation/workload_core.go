@@ -126,17 +126,17 @@ func longNameErrs(name string, _ bool) []string {
 func validateReplicationControllerSpec(spec *corev1.ReplicationControllerSpec, fldPath lpath, o podValidationOptions) field.ErrorList {
 	errs := nonNegChild(int64(spec.MinReadySeconds), fldPath, "minReadySeconds").MarkCoveredByDeclarative()
 	if len(spec.Selector) == 0 {
-		errs = append(errs, field.Required(fldPath.Child("selector").P(), ""))
+		errs = append(errs, requiredAt(fldPath.Child("selector"), ""))
 	}
 	if spec.Replicas == nil {
-		errs = append(errs, field.Required(fldPath.Child("replicas").P(), "").MarkCoveredByDeclarative())
+		errs = append(errs, requiredAt(fldPath.Child("replicas"), "").MarkCoveredByDeclarative())
 	} else {
 		errs = append(errs, nonNegChild(int64(*spec.Replicas), fldPath, "replicas").MarkCoveredByDeclarative()...)
 	}
 	tPath := fldPath.Child("template")
 	t := spec.Template
 	if t == nil {
-		return append(errs, field.Required(tPath.P(), ""))
+		return append(errs, requiredAt(tPath, ""))
 	}
 	if len(spec.Selector) > 0 && !mapSelects(spec.Selector, t.Labels) {
 		errs = append(errs, selectorMismatch(tPath, t.Labels))
@@ -205,7 +205,7 @@ func replicationControllerDeclarative(rc, old *corev1.ReplicationController, g *
 	if old == nil || !int32PtrEqual(rc.Spec.Replicas, old.Spec.Replicas) {
 		switch {
 		case rc.Spec.Replicas == nil:
-			errs = append(errs, field.Required(specPath.Child("replicas").P(), "").MarkBeta())
+			errs = append(errs, requiredAt(specPath.Child("replicas"), "").MarkBeta())
 		case *rc.Spec.Replicas < 0:
 			errs = append(errs, minimumError(specPath.Child("replicas"), *rc.Spec.Replicas))
 		}
@@ -218,7 +218,7 @@ func replicationControllerDeclarative(rc, old *corev1.ReplicationController, g *
 
 // minimumError is declarative validation's Minimum(0) error, marked beta.
 func minimumError(fldPath lpath, v int32) *field.Error {
-	return field.Invalid(fldPath.P(), v, "must be greater than or equal to 0").WithOrigin("minimum").MarkBeta()
+	return invalidAt(fldPath, v, "must be greater than or equal to 0").WithOrigin("minimum").MarkBeta()
 }
 
 func int32PtrEqual(a, b *int32) bool {

@@ -72,7 +72,7 @@ func jobSchedulingDeclarative(spec, oldSpec *batchv1.JobSpec, fldPath lpath, wor
 	var errs field.ErrorList
 	stop := s == nil
 	if !workloadWithJob && s != nil {
-		errs = append(errs, shortCircuit(field.Forbidden(fldPath.P(), "")))
+		errs = append(errs, shortCircuit(forbiddenAt(fldPath, "")))
 		stop = true
 	}
 	if update {
@@ -142,16 +142,16 @@ func jobSchedulingDeclarative(spec, oldSpec *batchv1.JobSpec, fldPath lpath, wor
 func noSetNoUnset(wasSet, isSet bool, fldPath lpath) field.ErrorList {
 	switch {
 	case !wasSet && isSet:
-		return field.ErrorList{shortCircuit(field.Invalid(fldPath.P(), nil, "field cannot be set once created").WithOrigin("update"))}
+		return field.ErrorList{shortCircuit(invalidAt(fldPath, nil, "field cannot be set once created").WithOrigin("update"))}
 	case wasSet && !isSet:
-		return field.ErrorList{shortCircuit(field.Invalid(fldPath.P(), nil, "field cannot be cleared once set").WithOrigin("update"))}
+		return field.ErrorList{shortCircuit(invalidAt(fldPath, nil, "field cannot be cleared once set").WithOrigin("update"))}
 	}
 	return nil
 }
 
 // immutableDeclarative is the error of a declarative immutable field that changed.
 func immutableDeclarative(fldPath lpath) *field.Error {
-	return shortCircuit(field.Invalid(fldPath.P(), nil, "field is immutable").WithOrigin("immutable"))
+	return shortCircuit(invalidAt(fldPath, nil, "field is immutable").WithOrigin("immutable"))
 }
 
 // validateJobSchedulingPolicy mirrors validateJobScheduling (k8s.io/kubernetes
@@ -170,5 +170,5 @@ func validateJobSchedulingPolicy(spec *batchv1.JobSpec, fldPath lpath) field.Err
 	if gang || d == nil || d.Single != nil || d.All == nil {
 		return nil
 	}
-	return field.ErrorList{field.Invalid(fldPath.Child("disruptionMode").P(), "", "the disruptionMode `all` is not supported with the Basic scheduling policy")}
+	return field.ErrorList{invalidAt(fldPath.Child("disruptionMode"), "", "the disruptionMode `all` is not supported with the Basic scheduling policy")}
 }

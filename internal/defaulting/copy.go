@@ -53,33 +53,36 @@ type slabCounts struct {
 
 func (n *slabCounts) add(containers []corev1.Container) {
 	for i := range containers {
-		c := &containers[i]
-		n.ports += len(c.Ports)
-		n.mounts += len(c.VolumeMounts)
-		n.env += len(c.Env)
-		n.envFrom += len(c.EnvFrom)
-		for j := range c.EnvFrom {
-			if c.EnvFrom[j].ConfigMapRef != nil {
-				n.configMapRefs++
-			}
-			if c.EnvFrom[j].SecretRef != nil {
-				n.secretRefs++
+		n.addContainer(&containers[i])
+	}
+}
+
+func (n *slabCounts) addContainer(c *corev1.Container) {
+	n.ports += len(c.Ports)
+	n.mounts += len(c.VolumeMounts)
+	n.env += len(c.Env)
+	n.envFrom += len(c.EnvFrom)
+	for j := range c.EnvFrom {
+		if c.EnvFrom[j].ConfigMapRef != nil {
+			n.configMapRefs++
+		}
+		if c.EnvFrom[j].SecretRef != nil {
+			n.secretRefs++
+		}
+	}
+	for j := range c.Env {
+		if src := c.Env[j].ValueFrom; src != nil {
+			n.envSources++
+			if src.FieldRef != nil {
+				n.fieldRefs++
 			}
 		}
-		for j := range c.Env {
-			if src := c.Env[j].ValueFrom; src != nil {
-				n.envSources++
-				if src.FieldRef != nil {
-					n.fieldRefs++
-				}
-			}
-		}
-		for _, p := range [...]*corev1.Probe{c.LivenessProbe, c.ReadinessProbe, c.StartupProbe} {
-			if p != nil {
-				n.probes++
-				if p.HTTPGet != nil {
-					n.httpGets++
-				}
+	}
+	for _, p := range [...]*corev1.Probe{c.LivenessProbe, c.ReadinessProbe, c.StartupProbe} {
+		if p != nil {
+			n.probes++
+			if p.HTTPGet != nil {
+				n.httpGets++
 			}
 		}
 	}

@@ -16,6 +16,7 @@
 //
 // The copy it works on is made by hand (copy.go) from slabs, so a create allocates a
 // fraction of what DeepCopy does; Options.ReadOnly lets read-only callers inside the
-// module (validation) share the resource lists defaulting leaves alone. It is
+// module (validation) copy on write instead (share.go): the result shares with the
+// input every object of the spec the defaulting leaves alone. It is
 // internal so that such speed-only switches stay out of the public API.
 package defaulting

@@ -15,7 +15,8 @@ func dropDisabledSpecFields(spec, old *corev1.PodSpec, g *gates.Set) {
 	if !g.UserNamespacesSupport && !(old != nil && old.HostUsers != nil) {
 		spec.HostUsers = nil
 	}
-	if !g.SupplementalGroupsPolicy && !supplementalGroupsPolicyInUse(old) && spec.SecurityContext != nil {
+	if !g.SupplementalGroupsPolicy && !supplementalGroupsPolicyInUse(old) && spec.SecurityContext != nil &&
+		spec.SecurityContext.SupplementalGroupsPolicy != nil {
 		spec.SecurityContext.SupplementalGroupsPolicy = nil
 	}
 	if !g.PodLevelResources && !podLevelResourcesInUse(old) {
@@ -33,17 +34,20 @@ func dropDisabledSpecFields(spec, old *corev1.PodSpec, g *gates.Set) {
 	if !g.NodeInclusionPolicyInPodTopologySpread {
 		taints, affinity := topologySpreadPoliciesInUse(old)
 		for i := range spec.TopologySpreadConstraints {
-			if !taints {
-				spec.TopologySpreadConstraints[i].NodeTaintsPolicy = nil
+			c := &spec.TopologySpreadConstraints[i]
+			if !taints && c.NodeTaintsPolicy != nil {
+				c.NodeTaintsPolicy = nil
 			}
-			if !affinity {
-				spec.TopologySpreadConstraints[i].NodeAffinityPolicy = nil
+			if !affinity && c.NodeAffinityPolicy != nil {
+				c.NodeAffinityPolicy = nil
 			}
 		}
 	}
 	if !g.MatchLabelKeysInPodTopologySpread && !topologySpreadLabelKeysInUse(old) {
 		for i := range spec.TopologySpreadConstraints {
-			spec.TopologySpreadConstraints[i].MatchLabelKeys = nil
+			if spec.TopologySpreadConstraints[i].MatchLabelKeys != nil {
+				spec.TopologySpreadConstraints[i].MatchLabelKeys = nil
+			}
 		}
 	}
 	if !g.MatchLabelKeysInPodAffinity && spec.Affinity != nil && !affinityLabelKeysInUse(old) {
@@ -55,10 +59,18 @@ func dropDisabledSpecFields(spec, old *corev1.PodSpec, g *gates.Set) {
 		spec.ResourceClaims = nil
 	}
 	if !g.ClusterTrustBundleProjection && !projectionInUse(old, func(s *corev1.VolumeProjection) bool { return s.ClusterTrustBundle != nil }) {
-		forEachProjection(spec, func(s *corev1.VolumeProjection) { s.ClusterTrustBundle = nil })
+		forEachProjection(spec, func(s *corev1.VolumeProjection) {
+			if s.ClusterTrustBundle != nil {
+				s.ClusterTrustBundle = nil
+			}
+		})
 	}
 	if !g.PodCertificateRequest && !projectionInUse(old, func(s *corev1.VolumeProjection) bool { return s.PodCertificate != nil }) {
-		forEachProjection(spec, func(s *corev1.VolumeProjection) { s.PodCertificate = nil })
+		forEachProjection(spec, func(s *corev1.VolumeProjection) {
+			if s.PodCertificate != nil {
+				s.PodCertificate = nil
+			}
+		})
 	}
 	if !g.AtomicWriteVolumeUserFields && !volumeUserFieldsInUse(old) {
 		dropVolumeUserFields(spec)
@@ -69,7 +81,7 @@ func dropDisabledSpecFields(spec, old *corev1.PodSpec, g *gates.Set) {
 	if !g.GRPCContainerProbeTLS && !anyContainer(old, grpcProbeModeSet) {
 		forEachContainer(spec, func(c *corev1.Container) {
 			for _, p := range []*corev1.Probe{c.LivenessProbe, c.ReadinessProbe, c.StartupProbe} {
-				if p != nil && p.GRPC != nil {
+				if p != nil && p.GRPC != nil && p.GRPC.Mode != nil {
 					p.GRPC.Mode = nil
 				}
 			}
@@ -101,21 +113,25 @@ func dropDisabledSpecFields(spec, old *corev1.PodSpec, g *gates.Set) {
 	if !g.RecursiveReadOnlyMounts && !anyContainer(old, recursiveReadOnlySet) {
 		forEachContainer(spec, func(c *corev1.Container) {
 			for j := range c.VolumeMounts {
-				c.VolumeMounts[j].RecursiveReadOnly = nil
+				if c.VolumeMounts[j].RecursiveReadOnly != nil {
+					c.VolumeMounts[j].RecursiveReadOnly = nil
+				}
 			}
 		})
 	}
 	if !g.EmptyDirVolumeMode && !emptyDirModeInUse(old) {
 		for i := range spec.Volumes {
-			if spec.Volumes[i].EmptyDir != nil {
-				spec.Volumes[i].EmptyDir.Mode = nil
+			if d := spec.Volumes[i].EmptyDir; d != nil && d.Mode != nil {
+				d.Mode = nil
 			}
 		}
 	}
 	if !g.VolumeBindMountOptions && !anyContainer(old, bindMountOptionsSet) {
 		forEachContainer(spec, func(c *corev1.Container) {
 			for j := range c.VolumeMounts {
-				c.VolumeMounts[j].BindMountOptions = nil
+				if c.VolumeMounts[j].BindMountOptions != nil {
+					c.VolumeMounts[j].BindMountOptions = nil
+				}
 			}
 		})
 	}
@@ -125,8 +141,8 @@ func dropDisabledSpecFields(spec, old *corev1.PodSpec, g *gates.Set) {
 	if !g.EnvFiles && !anyContainer(old, fileKeyRefSet) {
 		forEachContainer(spec, func(c *corev1.Container) {
 			for j := range c.Env {
-				if c.Env[j].ValueFrom != nil {
-					c.Env[j].ValueFrom.FileKeyRef = nil
+				if src := c.Env[j].ValueFrom; src != nil && src.FileKeyRef != nil {
+					src.FileKeyRef = nil
 				}
 			}
 		})
@@ -135,7 +151,7 @@ func dropDisabledSpecFields(spec, old *corev1.PodSpec, g *gates.Set) {
 		dropImageVolumes(spec)
 	}
 	if !g.SELinuxChangePolicy && !(old != nil && old.SecurityContext != nil && old.SecurityContext.SELinuxChangePolicy != nil) &&
-		spec.SecurityContext != nil {
+		spec.SecurityContext != nil && spec.SecurityContext.SELinuxChangePolicy != nil {
 		spec.SecurityContext.SELinuxChangePolicy = nil
 	}
 	if !g.ContainerStopSignals && !anyContainer(old, stopSignalSet) {
@@ -151,13 +167,13 @@ func dropDisabledSpecFields(spec, old *corev1.PodSpec, g *gates.Set) {
 	if !g.H2CContainerProbe && !anyContainer(old, httpProtocolSet) {
 		forEachContainer(spec, func(c *corev1.Container) {
 			for _, p := range []*corev1.Probe{c.LivenessProbe, c.ReadinessProbe, c.StartupProbe} {
-				if p != nil && p.HTTPGet != nil {
+				if p != nil && p.HTTPGet != nil && p.HTTPGet.Protocol != nil {
 					p.HTTPGet.Protocol = nil
 				}
 			}
 			if c.Lifecycle != nil {
 				for _, h := range []*corev1.LifecycleHandler{c.Lifecycle.PostStart, c.Lifecycle.PreStop} {
-					if h != nil && h.HTTPGet != nil {
+					if h != nil && h.HTTPGet != nil && h.HTTPGet.Protocol != nil {
 						h.HTTPGet.Protocol = nil
 					}
 				}
@@ -194,12 +210,21 @@ func dropAffinityLabelKeys(a *corev1.PodAffinity) {
 		return
 	}
 	for i := range a.RequiredDuringSchedulingIgnoredDuringExecution {
-		a.RequiredDuringSchedulingIgnoredDuringExecution[i].MatchLabelKeys = nil
-		a.RequiredDuringSchedulingIgnoredDuringExecution[i].MismatchLabelKeys = nil
+		dropTermLabelKeys(&a.RequiredDuringSchedulingIgnoredDuringExecution[i])
 	}
 	for i := range a.PreferredDuringSchedulingIgnoredDuringExecution {
-		a.PreferredDuringSchedulingIgnoredDuringExecution[i].PodAffinityTerm.MatchLabelKeys = nil
-		a.PreferredDuringSchedulingIgnoredDuringExecution[i].PodAffinityTerm.MismatchLabelKeys = nil
+		dropTermLabelKeys(&a.PreferredDuringSchedulingIgnoredDuringExecution[i].PodAffinityTerm)
+	}
+}
+
+// dropTermLabelKeys clears the label keys of a term, writing only what is set (the
+// read-only path shares terms without label keys with the input; see share.go).
+func dropTermLabelKeys(t *corev1.PodAffinityTerm) {
+	if t.MatchLabelKeys != nil {
+		t.MatchLabelKeys = nil
+	}
+	if t.MismatchLabelKeys != nil {
+		t.MismatchLabelKeys = nil
 	}
 }
 
@@ -211,16 +236,16 @@ func dropVolumeUserFields(spec *corev1.PodSpec) {
 		v := &spec.Volumes[i].VolumeSource
 		switch {
 		case v.Secret != nil:
-			v.Secret.DefaultUser = nil
+			dropUser(&v.Secret.DefaultUser)
 			dropKeyToPathUsers(v.Secret.Items)
 		case v.ConfigMap != nil:
-			v.ConfigMap.DefaultUser = nil
+			dropUser(&v.ConfigMap.DefaultUser)
 			dropKeyToPathUsers(v.ConfigMap.Items)
 		case v.DownwardAPI != nil:
-			v.DownwardAPI.DefaultUser = nil
+			dropUser(&v.DownwardAPI.DefaultUser)
 			dropDownwardAPIUsers(v.DownwardAPI.Items)
 		case v.Projected != nil:
-			v.Projected.DefaultUser = nil
+			dropUser(&v.Projected.DefaultUser)
 			for j := range v.Projected.Sources {
 				s := &v.Projected.Sources[j]
 				switch {
@@ -231,26 +256,34 @@ func dropVolumeUserFields(spec *corev1.PodSpec) {
 				case s.ConfigMap != nil:
 					dropKeyToPathUsers(s.ConfigMap.Items)
 				case s.ServiceAccountToken != nil:
-					s.ServiceAccountToken.User = nil
+					dropUser(&s.ServiceAccountToken.User)
 				case s.ClusterTrustBundle != nil:
-					s.ClusterTrustBundle.User = nil
+					dropUser(&s.ClusterTrustBundle.User)
 				case s.PodCertificate != nil:
-					s.PodCertificate.User = nil
+					dropUser(&s.PodCertificate.User)
 				}
 			}
 		}
 	}
 }
 
+// dropUser clears a user field, writing only when it is set (the read-only path
+// shares what holds no user with the input; see share.go).
+func dropUser(u **int64) {
+	if *u != nil {
+		*u = nil
+	}
+}
+
 func dropKeyToPathUsers(items []corev1.KeyToPath) {
 	for j := range items {
-		items[j].User = nil
+		dropUser(&items[j].User)
 	}
 }
 
 func dropDownwardAPIUsers(items []corev1.DownwardAPIVolumeFile) {
 	for j := range items {
-		items[j].User = nil
+		dropUser(&items[j].User)
 	}
 }
 

@@ -93,10 +93,14 @@ func syncAppArmorAnnotations(pod *corev1.Pod) {
 		if profile == nil || sameAppArmorProfile(profile, podProfile) {
 			return
 		}
-		if c.SecurityContext == nil {
-			c.SecurityContext = &corev1.SecurityContext{}
+		// A new security context, not a write into the old one: the read-only path
+		// shares containers' security contexts with the input (see share.go).
+		var sc corev1.SecurityContext
+		if c.SecurityContext != nil {
+			sc = *c.SecurityContext
 		}
-		c.SecurityContext.AppArmorProfile = profile
+		sc.AppArmorProfile = profile
+		c.SecurityContext = &sc
 	})
 }
 
