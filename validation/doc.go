@@ -196,6 +196,11 @@
 //     rolling-update parameters that are values in the internal API as values), so
 //     that Error() is upstream's text.
 //
+// An error's BadValue may refer to a part of the object passed in (a container's
+// securityContext, a resource list), as upstream's errors refer to the object the server
+// validates: podlife never modifies its input, but a caller that keeps the errors and
+// then modifies the object sees their text follow it; copy the object first.
+//
 // A request upstream fails with a panic in v1.37.2 (a Job template in Indexed
 // completion mode without completions whose successPolicy rule has succeededIndexes
 // or succeededCount) gets one field.ErrorTypeInternal error (ServerPanicDetail).
