@@ -3,6 +3,7 @@ package restart
 import (
 	"strconv"
 	"strings"
+	"unsafe"
 
 	corev1 "k8s.io/api/core/v1"
 
@@ -182,6 +183,9 @@ func ShouldRestart(pod *corev1.Pod, container string, opts Options) (d Decision)
 	var c *corev1.Container
 	var statuses []corev1.ContainerStatus
 	cs := pod.Spec.Containers
+	if len(cs) >= skipFrom && n >= 2 {
+		cs = cs[skipContainers(cs, n, key.tail):]
+	}
 	for i := range cs {
 		name := cs[i].Name
 		if len(name) != n {
@@ -198,6 +202,9 @@ func ShouldRestart(pod *corev1.Pod, container string, opts Options) (d Decision)
 	}
 	if c == nil {
 		cs = pod.Spec.InitContainers
+		if len(cs) >= skipFrom && n >= 2 {
+			cs = cs[skipContainers(cs, n, key.tail):]
+		}
 		for i := range cs {
 			name := cs[i].Name
 			if len(name) != n {
@@ -235,6 +242,9 @@ func ShouldRestart(pod *corev1.Pod, container string, opts Options) (d Decision)
 			d.Basis = BasisContainerNotFound
 			return d
 		}
+	}
+	if len(statuses) >= skipFrom && n >= 2 {
+		statuses = statuses[skipStatuses(statuses, n, key.tail):]
 	}
 	var t *corev1.ContainerStateTerminated
 	for i := range statuses {
@@ -285,6 +295,52 @@ func ShouldRestart(pod *corev1.Pod, container string, opts Options) (d Decision)
 	}
 	d.Restart = podPolicyRestarts(d.PodPolicy, exitCode)
 	return d
+}
+
+// skipFrom is the length from which ShouldRestart's scans first skip, four names a
+// step, the leading names that certainly differ (skipContainers, skipStatuses): on
+// shorter lists the call would cost more than it saves.
+const skipFrom = 8
+
+// skipContainers returns the length of the longest prefix of cs, a multiple of four,
+// in which no container's name has length n and last two bytes tail: those
+// containers certainly do not have the name looked for (of length n, at least 2).
+// It looks at four names a step: a name of another length costs a load and a
+// comparison.
+func skipContainers(cs []corev1.Container, n int, tail uint16) int {
+	if n < 2 {
+		return 0
+	}
+	// The whole blocks of four of cs, viewed as an array each.
+	blocks := unsafe.Slice((*[4]corev1.Container)(unsafe.Pointer(unsafe.SliceData(cs))), len(cs)/4)
+	for k := range blocks {
+		b := &blocks[k]
+		if near(b[0].Name, n, tail) || near(b[1].Name, n, tail) || near(b[2].Name, n, tail) || near(b[3].Name, n, tail) {
+			return 4 * k
+		}
+	}
+	return 4 * len(blocks)
+}
+
+// skipStatuses is skipContainers for container statuses.
+func skipStatuses(ss []corev1.ContainerStatus, n int, tail uint16) int {
+	if n < 2 {
+		return 0
+	}
+	blocks := unsafe.Slice((*[4]corev1.ContainerStatus)(unsafe.Pointer(unsafe.SliceData(ss))), len(ss)/4)
+	for k := range blocks {
+		b := &blocks[k]
+		if near(b[0].Name, n, tail) || near(b[1].Name, n, tail) || near(b[2].Name, n, tail) || near(b[3].Name, n, tail) {
+			return 4 * k
+		}
+	}
+	return 4 * len(blocks)
+}
+
+// near reports whether name has length n, at least 2, and tail as its last two
+// bytes.
+func near(name string, n int, tail uint16) bool {
+	return len(name) == n && uint16(name[len(name)-2])|uint16(name[len(name)-1])<<8 == tail
 }
 
 // nameKey is a name to compare many names of its length with: a name of another
