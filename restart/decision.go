@@ -302,11 +302,13 @@ func ShouldRestart(pod *corev1.Pod, container string, opts Options) (d Decision)
 // shorter lists the call would cost more than it saves.
 const skipFrom = 8
 
-// skipContainers returns the length of the longest prefix of cs, a multiple of four,
-// in which no container's name has length n and last two bytes tail: those
-// containers certainly do not have the name looked for (of length n, at least 2).
-// It looks at four names a step: a name of another length costs a load and a
-// comparison.
+// skipContainers returns the number of leading containers of cs that certainly do
+// not have the name looked for, of length n (at least 2) and last two bytes tail:
+// the index of the first container whose name has that length and those bytes, or,
+// when none has, the length of cs rounded down to a multiple of four (the scan by
+// name looks at the rest). It looks at four names a step: a name of another length
+// costs a load and a comparison, one of the same length a load of its last two
+// bytes.
 func skipContainers(cs []corev1.Container, n int, tail uint16) int {
 	if n < 2 {
 		return 0
@@ -315,8 +317,15 @@ func skipContainers(cs []corev1.Container, n int, tail uint16) int {
 	blocks := unsafe.Slice((*[4]corev1.Container)(unsafe.Pointer(unsafe.SliceData(cs))), len(cs)/4)
 	for k := range blocks {
 		b := &blocks[k]
-		if near(b[0].Name, n, tail) || near(b[1].Name, n, tail) || near(b[2].Name, n, tail) || near(b[3].Name, n, tail) {
+		switch {
+		case near(b[0].Name, n, tail):
 			return 4 * k
+		case near(b[1].Name, n, tail):
+			return 4*k + 1
+		case near(b[2].Name, n, tail):
+			return 4*k + 2
+		case near(b[3].Name, n, tail):
+			return 4*k + 3
 		}
 	}
 	return 4 * len(blocks)
@@ -330,8 +339,15 @@ func skipStatuses(ss []corev1.ContainerStatus, n int, tail uint16) int {
 	blocks := unsafe.Slice((*[4]corev1.ContainerStatus)(unsafe.Pointer(unsafe.SliceData(ss))), len(ss)/4)
 	for k := range blocks {
 		b := &blocks[k]
-		if near(b[0].Name, n, tail) || near(b[1].Name, n, tail) || near(b[2].Name, n, tail) || near(b[3].Name, n, tail) {
+		switch {
+		case near(b[0].Name, n, tail):
 			return 4 * k
+		case near(b[1].Name, n, tail):
+			return 4*k + 1
+		case near(b[2].Name, n, tail):
+			return 4*k + 2
+		case near(b[3].Name, n, tail):
+			return 4*k + 3
 		}
 	}
 	return 4 * len(blocks)
