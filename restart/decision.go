@@ -177,7 +177,9 @@ func ShouldRestart(pod *corev1.Pod, container string, opts Options) (d Decision)
 	// The container, then the first status of that name in its kind's list, read in
 	// place. The loops are written out here, in one frame: a name of another length
 	// costs a load, a comparison and the loop's step; one of the same length, a
-	// comparison of its last two bytes (nameKey) before the rest.
+	// comparison of its last two bytes (nameKey) before the rest. A list of skipFrom
+	// names or more is first passed over four names a step (skipContainers,
+	// skipStatuses) up to the first name of the right length and last two bytes.
 	n := len(container)
 	key := newNameKey(container)
 	var c *corev1.Container
