@@ -3,7 +3,6 @@ package restart
 import (
 	"strconv"
 	"strings"
-	"unsafe"
 
 	corev1 "k8s.io/api/core/v1"
 
@@ -315,10 +314,9 @@ func skipContainers(cs []corev1.Container, n int, tail uint16) int {
 	if n < 2 {
 		return 0
 	}
-	// The whole blocks of four of cs, viewed as an array each.
-	blocks := unsafe.Slice((*[4]corev1.Container)(unsafe.Pointer(unsafe.SliceData(cs))), len(cs)/4)
-	for k := range blocks {
-		b := &blocks[k]
+	// The whole blocks of four of cs, each viewed as an array.
+	for k := range len(cs) / 4 {
+		b := (*[4]corev1.Container)(cs[4*k:])
 		switch {
 		case near(b[0].Name, n, tail):
 			return 4 * k
@@ -330,7 +328,7 @@ func skipContainers(cs []corev1.Container, n int, tail uint16) int {
 			return 4*k + 3
 		}
 	}
-	return 4 * len(blocks)
+	return len(cs) &^ 3
 }
 
 // skipStatuses is skipContainers for container statuses.
@@ -338,9 +336,8 @@ func skipStatuses(ss []corev1.ContainerStatus, n int, tail uint16) int {
 	if n < 2 {
 		return 0
 	}
-	blocks := unsafe.Slice((*[4]corev1.ContainerStatus)(unsafe.Pointer(unsafe.SliceData(ss))), len(ss)/4)
-	for k := range blocks {
-		b := &blocks[k]
+	for k := range len(ss) / 4 {
+		b := (*[4]corev1.ContainerStatus)(ss[4*k:])
 		switch {
 		case near(b[0].Name, n, tail):
 			return 4 * k
@@ -352,7 +349,7 @@ func skipStatuses(ss []corev1.ContainerStatus, n int, tail uint16) int {
 			return 4*k + 3
 		}
 	}
-	return 4 * len(blocks)
+	return len(ss) &^ 3
 }
 
 // near reports whether name has length n, at least 2, and tail as its last two
