@@ -314,21 +314,23 @@ func skipContainers(cs []corev1.Container, n int, tail uint16) int {
 	if n < 2 {
 		return 0
 	}
-	// The whole blocks of four of cs, each viewed as an array.
-	for k := range len(cs) / 4 {
-		b := (*[4]corev1.Container)(cs[4*k:])
+	// The whole blocks of four of cs, each viewed as an array (one bounds check a
+	// block, none for the four names).
+	k := 0
+	for ; k+4 <= len(cs); k += 4 {
+		b := (*[4]corev1.Container)(cs[k : k+4])
 		switch {
 		case near(b[0].Name, n, tail):
-			return 4 * k
+			return k
 		case near(b[1].Name, n, tail):
-			return 4*k + 1
+			return k + 1
 		case near(b[2].Name, n, tail):
-			return 4*k + 2
+			return k + 2
 		case near(b[3].Name, n, tail):
-			return 4*k + 3
+			return k + 3
 		}
 	}
-	return len(cs) &^ 3
+	return k
 }
 
 // skipStatuses is skipContainers for container statuses.
@@ -336,20 +338,21 @@ func skipStatuses(ss []corev1.ContainerStatus, n int, tail uint16) int {
 	if n < 2 {
 		return 0
 	}
-	for k := range len(ss) / 4 {
-		b := (*[4]corev1.ContainerStatus)(ss[4*k:])
+	k := 0
+	for ; k+4 <= len(ss); k += 4 {
+		b := (*[4]corev1.ContainerStatus)(ss[k : k+4])
 		switch {
 		case near(b[0].Name, n, tail):
-			return 4 * k
+			return k
 		case near(b[1].Name, n, tail):
-			return 4*k + 1
+			return k + 1
 		case near(b[2].Name, n, tail):
-			return 4*k + 2
+			return k + 2
 		case near(b[3].Name, n, tail):
-			return 4*k + 3
+			return k + 3
 		}
 	}
-	return len(ss) &^ 3
+	return k
 }
 
 // near reports whether name has length n, at least 2, and tail as its last two
