@@ -176,12 +176,17 @@ func ShouldRestart(pod *corev1.Pod, container string, opts Options) (d Decision)
 	// The container, then the first status of that name in its kind's list, read in
 	// place. The loops are written out here, in one frame: a name of another length
 	// costs a load, a comparison and the loop's step; one of the same length, a
-	// comparison of its last two bytes (nameKey) before the rest.
+	// comparison of its last two bytes (nameKey) before the rest. A list of skipFrom
+	// names or more is first passed over four names a step (skipContainers,
+	// skipStatuses) up to the first name of the right length and last two bytes.
 	n := len(container)
 	key := newNameKey(container)
 	var c *corev1.Container
 	var statuses []corev1.ContainerStatus
 	cs := pod.Spec.Containers
+	if len(cs) >= skipFrom && n >= 2 {
+		cs = cs[skipContainers(cs, n, key.tail):]
+	}
 	for i := range cs {
 		name := cs[i].Name
 		if len(name) != n {
@@ -198,6 +203,9 @@ func ShouldRestart(pod *corev1.Pod, container string, opts Options) (d Decision)
 	}
 	if c == nil {
 		cs = pod.Spec.InitContainers
+		if len(cs) >= skipFrom && n >= 2 {
+			cs = cs[skipContainers(cs, n, key.tail):]
+		}
 		for i := range cs {
 			name := cs[i].Name
 			if len(name) != n {
@@ -235,6 +243,9 @@ func ShouldRestart(pod *corev1.Pod, container string, opts Options) (d Decision)
 			d.Basis = BasisContainerNotFound
 			return d
 		}
+	}
+	if len(statuses) >= skipFrom && n >= 2 {
+		statuses = statuses[skipStatuses(statuses, n, key.tail):]
 	}
 	var t *corev1.ContainerStateTerminated
 	for i := range statuses {
@@ -285,6 +296,69 @@ func ShouldRestart(pod *corev1.Pod, container string, opts Options) (d Decision)
 	}
 	d.Restart = podPolicyRestarts(d.PodPolicy, exitCode)
 	return d
+}
+
+// skipFrom is the length from which ShouldRestart's scans first skip, four names a
+// step, the leading names that certainly differ (skipContainers, skipStatuses): on
+// shorter lists the call would cost more than it saves.
+const skipFrom = 8
+
+// skipContainers returns the number of leading containers of cs that certainly do
+// not have the name looked for, of length n (at least 2) and last two bytes tail:
+// the index of the first container whose name has that length and those bytes, or,
+// when none has, the length of cs rounded down to a multiple of four (the scan by
+// name looks at the rest). It looks at four names a step: a name of another length
+// costs a load and a comparison, one of the same length a load of its last two
+// bytes.
+func skipContainers(cs []corev1.Container, n int, tail uint16) int {
+	if n < 2 {
+		return 0
+	}
+	// The whole blocks of four of cs, each viewed as an array (one bounds check a
+	// block, none for the four names).
+	k := 0
+	for ; k+4 <= len(cs); k += 4 {
+		b := (*[4]corev1.Container)(cs[k : k+4])
+		switch {
+		case near(b[0].Name, n, tail):
+			return k
+		case near(b[1].Name, n, tail):
+			return k + 1
+		case near(b[2].Name, n, tail):
+			return k + 2
+		case near(b[3].Name, n, tail):
+			return k + 3
+		}
+	}
+	return k
+}
+
+// skipStatuses is skipContainers for container statuses.
+func skipStatuses(ss []corev1.ContainerStatus, n int, tail uint16) int {
+	if n < 2 {
+		return 0
+	}
+	k := 0
+	for ; k+4 <= len(ss); k += 4 {
+		b := (*[4]corev1.ContainerStatus)(ss[k : k+4])
+		switch {
+		case near(b[0].Name, n, tail):
+			return k
+		case near(b[1].Name, n, tail):
+			return k + 1
+		case near(b[2].Name, n, tail):
+			return k + 2
+		case near(b[3].Name, n, tail):
+			return k + 3
+		}
+	}
+	return k
+}
+
+// near reports whether name has length n, at least 2, and tail as its last two
+// bytes.
+func near(name string, n int, tail uint16) bool {
+	return len(name) == n && uint16(name[len(name)-2])|uint16(name[len(name)-1])<<8 == tail
 }
 
 // nameKey is a name to compare many names of its length with: a name of another

@@ -166,6 +166,44 @@ func TestShouldRestartMatchesKubelet(t *testing.T) {
 	})
 }
 
+// TestShouldRestartLargePodsMatchKubelet is TestShouldRestartMatchesKubelet's first
+// half on pods with dozens of containers of each kind and statuses (g.largePod, unique
+// names), whose lists ShouldRestart first skips four names a step: every container of
+// every pod, against kubecontainer.ShouldContainerBeRestarted. A tenth as many pods as
+// the other comparisons, each with about twenty times the containers.
+func TestShouldRestartLargePodsMatchKubelet(t *testing.T) {
+	s := seed(t)
+	n := max(podCount(t)/10, 1)
+	logger := klog.Background()
+	withGates(t, func(t *testing.T, gs gateSet) {
+		g := newGen(s + 7)
+		d := &disagreements{t: t}
+		var bases coverage.Counts
+		long := 0
+		for range n {
+			pod := g.largePod(true)
+			before := pod.DeepCopy()
+			if len(pod.Spec.Containers) >= 8 && len(pod.Spec.InitContainers) >= 8 {
+				long++
+			}
+			for _, k := range kinds(pod) {
+				for _, c := range k.containers {
+					want := kubecontainer.ShouldContainerBeRestarted(logger, c, pod, runtimeFromAPI(k.statuses, c.Name))
+					got := restart.ShouldRestart(pod, c.Name, gs.opts)
+					bases.Addf("%v/%v", got.Basis, got.Restart)
+					d.check(got.Restart == want, "ShouldRestart", pod, "container %q: podlife %v (%s), upstream %v", c.Name, got.Restart, got.Explain(), want)
+				}
+			}
+			if !reflect.DeepEqual(pod, before) {
+				t.Fatalf("input pod was modified")
+			}
+		}
+		d.report("ShouldRestart vs ShouldContainerBeRestarted on large pods", n)
+		t.Logf("decisions by basis: %s", &bases)
+		coverage.RequireShare(t, "large pods with 8 or more regular and init containers", long, n, 0.5)
+	})
+}
+
 // TestPodHelpersMatchUpstream compares the pure helpers with pkg/api/v1/pod.
 func TestPodHelpersMatchUpstream(t *testing.T) {
 	s := seed(t)

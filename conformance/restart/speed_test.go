@@ -3,6 +3,7 @@ package restart
 import (
 	"testing"
 
+	corev1 "k8s.io/api/core/v1"
 	"k8s.io/klog/v2"
 	kubecontainer "k8s.io/kubernetes/pkg/kubelet/container"
 
@@ -41,5 +42,36 @@ func TestRestartSpeedRatio(t *testing.T) {
 			}
 		}})
 	}
+	// The floor of the deleted shape: a call with ShouldRestart's signature that
+	// only returns a zero Decision, on the same corpus and the same upstream side. It
+	// answers nothing; it measures what the API's shape alone costs (the call and a
+	// Decision returned by value) against upstream's call returning a bool.
+	for _, sh := range speedShapes() {
+		if sh.name != "deleted" {
+			continue
+		}
+		corpus := sh.cases
+		s.Add("deleted floor: zero Decision", speed.Side{Calls: len(corpus), Run: func() {
+			for i := range corpus {
+				if zeroDecision(corpus[i].pod, corpus[i].name, restart.Options{}).Restart {
+					n++
+				}
+			}
+		}}, speed.Side{Calls: len(corpus), Run: func() {
+			for i := range corpus {
+				if kubecontainer.ShouldContainerBeRestarted(logger, corpus[i].c, corpus[i].pod, corpus[i].ps) {
+					n--
+				}
+			}
+		}})
+	}
 	s.Report()
+}
+
+// zeroDecision has ShouldRestart's signature and returns a zero Decision: the floor
+// of any function of that shape, the call and the Decision returned by value.
+//
+//go:noinline
+func zeroDecision(*corev1.Pod, string, restart.Options) restart.Decision {
+	return restart.Decision{}
 }
