@@ -56,6 +56,7 @@ func featureGateHints(obj runtime.Object, opts Options, validate func(runtime.Ob
 	if len(before) == 0 {
 		return nil
 	}
+	beforeText := errorTexts(before)
 	base := keyOf(opts.Features)
 	fixedBy := map[gateKey]field.ErrorList{}
 	var hints []GateHint
@@ -76,7 +77,7 @@ func featureGateHints(obj runtime.Object, opts Options, validate func(runtime.Ob
 		if !done {
 			o := opts
 			o.Features = features
-			fixed = vanished(before, validate(obj, o))
+			fixed = vanished(before, beforeText, validate(obj, o))
 			fixedBy[key] = fixed
 		}
 		if len(fixed) > 0 {
@@ -128,16 +129,27 @@ func withGate(features podlife.FeatureGates, gate string, dependencies []string)
 	return out, deps
 }
 
-// vanished returns the errors of before that after does not have.
-func vanished(before, after field.ErrorList) field.ErrorList {
+// errorTexts returns the text of each error, as vanished compares them.
+func errorTexts(errs field.ErrorList) []string {
+	out := make([]string, len(errs))
+	for i, e := range errs {
+		out[i] = e.Error()
+	}
+	return out
+}
+
+// vanished returns the errors of before (whose texts are beforeText) that after does
+// not have: an error of before is kept while after has an error of the same text not
+// matched yet, in before's order.
+func vanished(before field.ErrorList, beforeText []string, after field.ErrorList) field.ErrorList {
 	left := make(map[string]int, len(after))
 	for _, e := range after {
 		left[e.Error()]++
 	}
 	var out field.ErrorList
-	for _, e := range before {
-		if left[e.Error()] > 0 {
-			left[e.Error()]--
+	for i, e := range before {
+		if left[beforeText[i]] > 0 {
+			left[beforeText[i]]--
 			continue
 		}
 		out = append(out, e)

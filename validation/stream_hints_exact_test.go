@@ -41,11 +41,29 @@ func naiveFeatureGateHints(obj runtime.Object, opts Options) []GateHint {
 		}
 		o := opts
 		o.Features = features
-		if fixed := vanished(before, ValidateObjectCreate(obj, o)); len(fixed) > 0 {
+		if fixed := naiveVanished(before, ValidateObjectCreate(obj, o)); len(fixed) > 0 {
 			hints = append(hints, GateHint{Gate: gate, Dependencies: deps, Fixed: fixed})
 		}
 	}
 	return hints
+}
+
+// naiveVanished returns the errors of before that after does not have (each error of
+// after cancels one of before with the same text).
+func naiveVanished(before, after field.ErrorList) field.ErrorList {
+	left := make(map[string]int, len(after))
+	for _, e := range after {
+		left[e.Error()]++
+	}
+	var out field.ErrorList
+	for _, e := range before {
+		if left[e.Error()] > 0 {
+			left[e.Error()]--
+			continue
+		}
+		out = append(out, e)
+	}
+	return out
 }
 
 // hintsText renders hints with every error's text, for exact comparison.
