@@ -18,9 +18,10 @@ import (
 // FuzzRefusalsAndHints checks the answers that sit around validation proper on a
 // decoded pod: RefusalOf recognises exactly the one-error refusals (a renamed pod is
 // a 400), every error renders (Error() marshals struct-valued bad values in their
-// internal form), FeatureGateHints claims only errors of the first answer, names only
-// gates that are off, in name order, and a stream whose reader fails ends in a
-// ReadError that unwraps to the reader's error.
+// internal form), FeatureGateHints answers as its one-validation-per-gate definition
+// (naiveFeatureGateHints), claims only errors of the first answer, names only gates
+// that are off, in name order, and a stream whose reader fails ends in a ReadError
+// that unwraps to the reader's error.
 func FuzzRefusalsAndHints(f *testing.F) {
 	f.Add([]byte(`{"metadata":{"name":"a","namespace":"default"},"spec":{"containers":[{"name":"c","image":"i"}]}}`), "b", false)
 	f.Add([]byte(`{"metadata":{"name":"a"},"spec":{"containers":[{"name":"c","image":"i","securityContext":{"privileged":true}}],"hostUsers":false}}`), "a", true)
@@ -59,6 +60,9 @@ func FuzzRefusalsAndHints(f *testing.F) {
 				text[e.Error()] = true
 			}
 			got := FeatureGateHints(&pod, opts)
+			if g, w := hintsText(got), hintsText(naiveFeatureGateHints(&pod, opts)); g != w {
+				t.Fatalf("hints sharing validations by gate values:\n%s\none validation per gate:\n%s", g, w)
+			}
 			for i, h := range got {
 				if i > 0 && got[i-1].Gate >= h.Gate {
 					t.Fatalf("hints not in name order: %q then %q", got[i-1].Gate, h.Gate)

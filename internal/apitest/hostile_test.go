@@ -34,10 +34,16 @@ func hostilePod(shape string, n int) (pod, running *corev1.Pod) {
 	}
 	switch shape {
 	case "containers":
+		// Names of one width ("c-00042"), longer than any name a call looks up
+		// ("app", "init", "proxy", the baseline's "absent"): a lookup rejects every
+		// name by its length, at any size. Names of growing width ("c0" … "c9999")
+		// reach a looked-up name's length only past some size, and then need a byte
+		// comparison each: StopTimeout's "proxy" grew 33× in instructions from 1,000
+		// to 10,000 containers.
 		for i := range n {
-			pod.Spec.Containers = append(pod.Spec.Containers, ctr("c"+strconv.Itoa(i)))
+			pod.Spec.Containers = append(pod.Spec.Containers, ctr(fmt.Sprintf("c-%05d", i)))
 			if i%2 == 0 {
-				c := ctr("s" + strconv.Itoa(i))
+				c := ctr(fmt.Sprintf("s-%05d", i))
 				c.RestartPolicy = &always
 				pod.Spec.InitContainers = append(pod.Spec.InitContainers, c)
 			}
