@@ -48,9 +48,9 @@ func FeatureGateHints(obj runtime.Object, opts Options) []GateHint {
 // (resolveOptions, restart, lifecycle) take the answer Resolve gives an empty map.
 // The one other gate read by name, KubeletEnsureSecretPulledImages in
 // lifecycle/simulate_runtime.go, is in a package validation does not import
-// (TestGateReadsCovered fails when a new Enabled call appears). So two maps with
-// the same gateKey get the same errors: a candidate whose key is the first answer's
-// key fixes nothing, and candidates with equal keys fix the same errors.
+// (TestNoDirectGateLookups in internal/gates fails when a new Enabled call appears).
+// So two maps with the same gateKey get the same errors: a candidate whose key is the
+// first answer's key fixes nothing, and candidates with equal keys fix the same errors.
 func featureGateHints(obj runtime.Object, opts Options, validate func(runtime.Object, Options) field.ErrorList) []GateHint {
 	before := validate(obj, opts)
 	if len(before) == 0 {

@@ -2,11 +2,6 @@ package validation
 
 import (
 	"fmt"
-	"go/ast"
-	"go/parser"
-	"go/token"
-	"io/fs"
-	"path/filepath"
 	"reflect"
 	"slices"
 	"strings"
@@ -275,57 +270,5 @@ func TestServedGatesComplete(t *testing.T) {
 	slices.Sort(want)
 	if got := servedGates[:]; !slices.Equal(got, want) {
 		t.Errorf("servedGates = %q, servedKinds use %q", got, want)
-	}
-}
-
-// TestGateReadsCovered walks the module's non-test source for calls of a method named
-// Enabled outside the gates package: each is one FeatureGateHints's key was checked
-// against (see featureGateHints). A new one must be added to the key (when
-// validation can reach it) and to this list.
-func TestGateReadsCovered(t *testing.T) {
-	known := map[string]bool{
-		"lifecycle/simulate_runtime.go": true, // KubeletEnsureSecretPulledImages: validation does not import lifecycle
-		"validation/stream_served.go":   true, // servedGates
-		"validation/stream_hints.go":    true, // the candidates themselves
-	}
-	root := ".."
-	fset := token.NewFileSet()
-	seen := map[string]bool{}
-	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(root, path)
-		rel = filepath.ToSlash(rel)
-		if d.IsDir() && path != root && (d.Name() == "conformance" || d.Name() == "testdata" || strings.HasPrefix(d.Name(), ".") || rel == "internal/gates") {
-			return filepath.SkipDir
-		}
-		if d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
-			return nil
-		}
-		f, err := parser.ParseFile(fset, path, nil, 0)
-		if err != nil {
-			return err
-		}
-		ast.Inspect(f, func(n ast.Node) bool {
-			if c, ok := n.(*ast.CallExpr); ok {
-				if sel, ok := c.Fun.(*ast.SelectorExpr); ok && sel.Sel.Name == "Enabled" {
-					seen[rel] = true
-				}
-				if sel, ok := c.Fun.(*ast.SelectorExpr); ok && sel.Sel.Name == "Enabled" && !known[rel] {
-					t.Errorf("%s: a gate read by name; check that FeatureGateHints's key covers it", fset.Position(c.Pos()))
-				}
-			}
-			return true
-		})
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for file := range known {
-		if !seen[file] {
-			t.Errorf("%s: no Enabled call found; is the walk rooted at the module?", file)
-		}
 	}
 }

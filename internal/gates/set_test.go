@@ -90,8 +90,18 @@ func TestResolveAllocatesNothing(t *testing.T) {
 
 // TestNoDirectGateLookups walks the module's non-test source and fails on any index
 // expression on a field named Features (opts.Features["X"]): gates are read through
-// Resolve or Enabled, which apply AllAlpha, AllBeta and the defaults.
+// Resolve or Enabled, which apply AllAlpha, AllBeta and the defaults. It also fails on
+// a gate read by name (an Enabled call) outside this package and the files listed in
+// byName: validation.FeatureGateHints takes the resolved Set and the gates read by
+// name as everything validation reads (validation/stream_hints.go), so a new read by
+// name must be checked against it.
 func TestNoDirectGateLookups(t *testing.T) {
+	byName := map[string]bool{
+		"lifecycle/simulate_runtime.go": true, // KubeletEnsureSecretPulledImages: validation does not import lifecycle
+		"validation/stream_served.go":   true, // the served kinds' gates, part of FeatureGateHints's key
+		"validation/stream_hints.go":    true, // the candidates themselves
+	}
+	seen := map[string]bool{}
 	root := filepath.Join("..", "..")
 	fset := token.NewFileSet()
 	files := 0
@@ -110,7 +120,17 @@ func TestNoDirectGateLookups(t *testing.T) {
 			return err
 		}
 		files++
+		rel, _ := filepath.Rel(root, path)
+		rel = filepath.ToSlash(rel)
 		ast.Inspect(f, func(n ast.Node) bool {
+			if c, ok := n.(*ast.CallExpr); ok && !strings.HasPrefix(rel, "internal/gates/") {
+				if sel, ok := c.Fun.(*ast.SelectorExpr); ok && sel.Sel.Name == "Enabled" {
+					seen[rel] = true
+					if !byName[rel] {
+						t.Errorf("%s: a gate read by name; check that FeatureGateHints's key covers it", fset.Position(c.Pos()))
+					}
+				}
+			}
 			ix, ok := n.(*ast.IndexExpr)
 			if !ok {
 				return true
@@ -124,6 +144,11 @@ func TestNoDirectGateLookups(t *testing.T) {
 	})
 	if err != nil {
 		t.Fatal(err)
+	}
+	for file := range byName {
+		if !seen[file] {
+			t.Errorf("%s: no Enabled call found; update byName", file)
+		}
 	}
 	if files < 50 {
 		t.Fatalf("walked only %d files; is the module root where the test expects it?", files)
