@@ -108,14 +108,19 @@ func TestDefaultForUpdate(t *testing.T) {
 
 // FuzzDefaultForUpdate checks DefaultForUpdate: no panic, inputs untouched,
 // deterministic, the stored status always kept, and an update that resends the stored
-// object keeps its generation and spec.
+// object: under the gates it was created with, it keeps its generation and spec; under
+// other gates the server drops the fields of disabled gates the stored object does not
+// use (an empty pod-level resources with PodLevelResources off, as upstream's
+// dropDisabledPodFields does), and the generation moves by one exactly when the spec
+// changed (updatePodGeneration).
 func FuzzDefaultForUpdate(f *testing.F) {
 	f.Add([]byte{}, []byte{1, 2, 3})
 	f.Add([]byte{1, 1, 1, 3, 2, 1, 3, 2, 5, 1, 2, 1, 1, 1}, []byte("another pod"))
 	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	created := gates.FeatureGates{"AllAlpha": true, "AllBeta": true}
 	f.Fuzz(func(t *testing.T, oldData, newData []byte) {
 		so, sn := &bytesrc{b: oldData}, &bytesrc{b: newData}
-		stored := Pod(so.pod(), Options{Features: gates.FeatureGates{"AllAlpha": true, "AllBeta": true}, Now: now})
+		stored := Pod(so.pod(), Options{Features: created, Now: now})
 		stored.Generation = int64(so.n(4))
 		newPod := sn.pod()
 		opts := Options{Features: fuzzGates(sn)}
@@ -133,9 +138,17 @@ func FuzzDefaultForUpdate(f *testing.F) {
 		if got.Generation != stored.Generation && got.Generation != stored.Generation+1 {
 			t.Fatalf("generation %d from %d", got.Generation, stored.Generation)
 		}
-		same := PodForUpdate(stored, stored, opts)
+		same := PodForUpdate(stored, stored, Options{Features: created})
 		if same.Generation != stored.Generation || mustJSON(t, same.Spec) != mustJSON(t, stored.Spec) {
-			t.Fatalf("resending the stored pod changed it:\n%s\n%s", mustJSON(t, same.Spec), mustJSON(t, stored.Spec))
+			t.Fatalf("resending the stored pod under its own gates changed it:\n%s\n%s", mustJSON(t, same.Spec), mustJSON(t, stored.Spec))
+		}
+		same = PodForUpdate(stored, stored, opts)
+		want := stored.Generation
+		if mustJSON(t, same.Spec) != mustJSON(t, stored.Spec) {
+			want++
+		}
+		if same.Generation != want {
+			t.Fatalf("resending the stored pod: generation %d from %d, want %d", same.Generation, stored.Generation, want)
 		}
 	})
 }
