@@ -124,14 +124,7 @@ func TestShouldRestartMatchesKubelet(t *testing.T) {
 		for range n {
 			pod := g.pod(true)
 			before := pod.DeepCopy()
-			for _, k := range kinds(pod) {
-				for _, c := range k.containers {
-					want := kubecontainer.ShouldContainerBeRestarted(logger, c, pod, runtimeFromAPI(k.statuses, c.Name))
-					got := restart.ShouldRestart(pod, c.Name, gs.opts)
-					bases.Addf("%v/%v", got.Basis, got.Restart)
-					d.check(got.Restart == want, "ShouldRestart", pod, "container %q: podlife %v (%s), upstream %v", c.Name, got.Restart, got.Explain(), want)
-				}
-			}
+			compareShouldRestart(logger, pod, gs, d, &bases)
 			view := g.view(pod)
 			ps, _ := gs.rt.PodStatus(t, pod, &view, false)
 			for _, k := range kinds(pod) {
@@ -166,6 +159,20 @@ func TestShouldRestartMatchesKubelet(t *testing.T) {
 	})
 }
 
+// compareShouldRestart compares ShouldRestart with kubecontainer.ShouldContainerBeRestarted
+// for every container of pod, the runtime status built from the v1 status as
+// ShouldRestart's godoc maps it, and counts the decisions by basis.
+func compareShouldRestart(logger klog.Logger, pod *corev1.Pod, gs gateSet, d *disagreements, bases *coverage.Counts) {
+	for _, k := range kinds(pod) {
+		for _, c := range k.containers {
+			want := kubecontainer.ShouldContainerBeRestarted(logger, c, pod, runtimeFromAPI(k.statuses, c.Name))
+			got := restart.ShouldRestart(pod, c.Name, gs.opts)
+			bases.Addf("%v/%v", got.Basis, got.Restart)
+			d.check(got.Restart == want, "ShouldRestart", pod, "container %q: podlife %v (%s), upstream %v", c.Name, got.Restart, got.Explain(), want)
+		}
+	}
+}
+
 // TestShouldRestartLargePodsMatchKubelet is TestShouldRestartMatchesKubelet's first
 // half on pods with dozens of containers of each kind and statuses (g.largePod, unique
 // names), whose lists ShouldRestart first skips four names a step: every container of
@@ -186,14 +193,7 @@ func TestShouldRestartLargePodsMatchKubelet(t *testing.T) {
 			if len(pod.Spec.Containers) >= 8 && len(pod.Spec.InitContainers) >= 8 {
 				long++
 			}
-			for _, k := range kinds(pod) {
-				for _, c := range k.containers {
-					want := kubecontainer.ShouldContainerBeRestarted(logger, c, pod, runtimeFromAPI(k.statuses, c.Name))
-					got := restart.ShouldRestart(pod, c.Name, gs.opts)
-					bases.Addf("%v/%v", got.Basis, got.Restart)
-					d.check(got.Restart == want, "ShouldRestart", pod, "container %q: podlife %v (%s), upstream %v", c.Name, got.Restart, got.Explain(), want)
-				}
-			}
+			compareShouldRestart(logger, pod, gs, d, &bases)
 			if !reflect.DeepEqual(pod, before) {
 				t.Fatalf("input pod was modified")
 			}
