@@ -225,9 +225,6 @@ func (c *classes) message(init, regular []corev1.Container, second, prev string)
 		n += copy(buf[n:], " status: ")
 		n = list(buf, n, classOther)
 	}
-	if string(buf[:n]) == prev {
-		return prev
-	}
 	return string(buf[:n])
 }
 

@@ -177,7 +177,7 @@ func generateStatus(s *corev1.PodStatus, pod *corev1.Pod, old *corev1.PodStatus,
 	// The short IP lists, the start time storeStatus sets, the five conditions and the
 	// container statuses of a pod of up to four containers, with their states, share
 	// one allocation (statusRoom).
-	ex, pre := newStatusRoom(len(pod.Spec.Containers)+len(pod.Spec.InitContainers)+len(pod.Spec.EphemeralContainers), size)
+	ex, pre := newStatusRoom(containerCount(&pod.Spec), size)
 	if _, ok := activeSandbox(v); ok {
 		s.PodIPs = podIPs(v.Sandboxes[0].Network, v.HostIPs, old, &ex.podIPs)
 		if len(s.PodIPs) > 0 {
@@ -452,6 +452,12 @@ type scratch struct {
 	fresh bool
 }
 
+// containerCount is the number of init, regular and ephemeral containers of spec, the
+// length of the lists scratch keeps per container.
+func containerCount(spec *corev1.PodSpec) int {
+	return len(spec.InitContainers) + len(spec.Containers) + len(spec.EphemeralContainers)
+}
+
 // backOffMessage is a crash-loop waiting message and the delay it names.
 type backOffMessage struct {
 	delay time.Duration
@@ -478,7 +484,7 @@ func (sc *scratch) crashLoopMessage(pod *corev1.Pod, r ContainerRef, delay time.
 		return restart.CrashLoopMessage(delay, r.Name, pod)
 	}
 	if sc.waits == nil {
-		sc.waits = make([]backOffMessage, len(pod.Spec.InitContainers)+len(pod.Spec.Containers)+len(pod.Spec.EphemeralContainers))
+		sc.waits = make([]backOffMessage, containerCount(&pod.Spec))
 	}
 	w := &sc.waits[sc.index(pod, r)]
 	if w.msg == "" || w.delay != delay {
@@ -495,7 +501,7 @@ func (sc *scratch) backOffKey(pod *corev1.Pod, r ContainerRef, c *corev1.Contain
 	}
 	i := sc.index(pod, r)
 	if sc.keys == nil {
-		sc.keys = make([]string, len(pod.Spec.InitContainers)+len(pod.Spec.Containers)+len(pod.Spec.EphemeralContainers))
+		sc.keys = make([]string, containerCount(&pod.Spec))
 	}
 	if sc.keys[i] == "" {
 		sc.keys[i] = restart.BackOffKey(pod, c)
