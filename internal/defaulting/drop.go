@@ -15,9 +15,8 @@ func dropDisabledSpecFields(spec, old *corev1.PodSpec, g *gates.Set) {
 	if !g.UserNamespacesSupport && !(old != nil && old.HostUsers != nil) {
 		spec.HostUsers = nil
 	}
-	if !g.SupplementalGroupsPolicy && !supplementalGroupsPolicyInUse(old) && spec.SecurityContext != nil &&
-		spec.SecurityContext.SupplementalGroupsPolicy != nil {
-		spec.SecurityContext.SupplementalGroupsPolicy = nil
+	if !g.SupplementalGroupsPolicy && !supplementalGroupsPolicyInUse(old) && spec.SecurityContext != nil {
+		dropPtr(&spec.SecurityContext.SupplementalGroupsPolicy)
 	}
 	if !g.PodLevelResources && !podLevelResourcesInUse(old) {
 		spec.Resources = nil
@@ -35,11 +34,11 @@ func dropDisabledSpecFields(spec, old *corev1.PodSpec, g *gates.Set) {
 		taints, affinity := topologySpreadPoliciesInUse(old)
 		for i := range spec.TopologySpreadConstraints {
 			c := &spec.TopologySpreadConstraints[i]
-			if !taints && c.NodeTaintsPolicy != nil {
-				c.NodeTaintsPolicy = nil
+			if !taints {
+				dropPtr(&c.NodeTaintsPolicy)
 			}
-			if !affinity && c.NodeAffinityPolicy != nil {
-				c.NodeAffinityPolicy = nil
+			if !affinity {
+				dropPtr(&c.NodeAffinityPolicy)
 			}
 		}
 	}
@@ -59,18 +58,10 @@ func dropDisabledSpecFields(spec, old *corev1.PodSpec, g *gates.Set) {
 		spec.ResourceClaims = nil
 	}
 	if !g.ClusterTrustBundleProjection && !projectionInUse(old, func(s *corev1.VolumeProjection) bool { return s.ClusterTrustBundle != nil }) {
-		forEachProjection(spec, func(s *corev1.VolumeProjection) {
-			if s.ClusterTrustBundle != nil {
-				s.ClusterTrustBundle = nil
-			}
-		})
+		forEachProjection(spec, func(s *corev1.VolumeProjection) { dropPtr(&s.ClusterTrustBundle) })
 	}
 	if !g.PodCertificateRequest && !projectionInUse(old, func(s *corev1.VolumeProjection) bool { return s.PodCertificate != nil }) {
-		forEachProjection(spec, func(s *corev1.VolumeProjection) {
-			if s.PodCertificate != nil {
-				s.PodCertificate = nil
-			}
-		})
+		forEachProjection(spec, func(s *corev1.VolumeProjection) { dropPtr(&s.PodCertificate) })
 	}
 	if !g.AtomicWriteVolumeUserFields && !volumeUserFieldsInUse(old) {
 		dropVolumeUserFields(spec)
@@ -81,8 +72,8 @@ func dropDisabledSpecFields(spec, old *corev1.PodSpec, g *gates.Set) {
 	if !g.GRPCContainerProbeTLS && !anyContainer(old, grpcProbeModeSet) {
 		forEachContainer(spec, func(c *corev1.Container) {
 			for _, p := range []*corev1.Probe{c.LivenessProbe, c.ReadinessProbe, c.StartupProbe} {
-				if p != nil && p.GRPC != nil && p.GRPC.Mode != nil {
-					p.GRPC.Mode = nil
+				if p != nil && p.GRPC != nil {
+					dropPtr(&p.GRPC.Mode)
 				}
 			}
 		})
@@ -113,16 +104,14 @@ func dropDisabledSpecFields(spec, old *corev1.PodSpec, g *gates.Set) {
 	if !g.RecursiveReadOnlyMounts && !anyContainer(old, recursiveReadOnlySet) {
 		forEachContainer(spec, func(c *corev1.Container) {
 			for j := range c.VolumeMounts {
-				if c.VolumeMounts[j].RecursiveReadOnly != nil {
-					c.VolumeMounts[j].RecursiveReadOnly = nil
-				}
+				dropPtr(&c.VolumeMounts[j].RecursiveReadOnly)
 			}
 		})
 	}
 	if !g.EmptyDirVolumeMode && !emptyDirModeInUse(old) {
 		for i := range spec.Volumes {
-			if d := spec.Volumes[i].EmptyDir; d != nil && d.Mode != nil {
-				d.Mode = nil
+			if d := spec.Volumes[i].EmptyDir; d != nil {
+				dropPtr(&d.Mode)
 			}
 		}
 	}
@@ -141,8 +130,8 @@ func dropDisabledSpecFields(spec, old *corev1.PodSpec, g *gates.Set) {
 	if !g.EnvFiles && !anyContainer(old, fileKeyRefSet) {
 		forEachContainer(spec, func(c *corev1.Container) {
 			for j := range c.Env {
-				if src := c.Env[j].ValueFrom; src != nil && src.FileKeyRef != nil {
-					src.FileKeyRef = nil
+				if src := c.Env[j].ValueFrom; src != nil {
+					dropPtr(&src.FileKeyRef)
 				}
 			}
 		})
@@ -151,8 +140,8 @@ func dropDisabledSpecFields(spec, old *corev1.PodSpec, g *gates.Set) {
 		dropImageVolumes(spec)
 	}
 	if !g.SELinuxChangePolicy && !(old != nil && old.SecurityContext != nil && old.SecurityContext.SELinuxChangePolicy != nil) &&
-		spec.SecurityContext != nil && spec.SecurityContext.SELinuxChangePolicy != nil {
-		spec.SecurityContext.SELinuxChangePolicy = nil
+		spec.SecurityContext != nil {
+		dropPtr(&spec.SecurityContext.SELinuxChangePolicy)
 	}
 	if !g.ContainerStopSignals && !anyContainer(old, stopSignalSet) {
 		forEachContainer(spec, func(c *corev1.Container) {
@@ -167,14 +156,14 @@ func dropDisabledSpecFields(spec, old *corev1.PodSpec, g *gates.Set) {
 	if !g.H2CContainerProbe && !anyContainer(old, httpProtocolSet) {
 		forEachContainer(spec, func(c *corev1.Container) {
 			for _, p := range []*corev1.Probe{c.LivenessProbe, c.ReadinessProbe, c.StartupProbe} {
-				if p != nil && p.HTTPGet != nil && p.HTTPGet.Protocol != nil {
-					p.HTTPGet.Protocol = nil
+				if p != nil && p.HTTPGet != nil {
+					dropPtr(&p.HTTPGet.Protocol)
 				}
 			}
 			if c.Lifecycle != nil {
 				for _, h := range []*corev1.LifecycleHandler{c.Lifecycle.PostStart, c.Lifecycle.PreStop} {
-					if h != nil && h.HTTPGet != nil && h.HTTPGet.Protocol != nil {
-						h.HTTPGet.Protocol = nil
+					if h != nil && h.HTTPGet != nil {
+						dropPtr(&h.HTTPGet.Protocol)
 					}
 				}
 			}
@@ -236,16 +225,16 @@ func dropVolumeUserFields(spec *corev1.PodSpec) {
 		v := &spec.Volumes[i].VolumeSource
 		switch {
 		case v.Secret != nil:
-			dropUser(&v.Secret.DefaultUser)
+			dropPtr(&v.Secret.DefaultUser)
 			dropKeyToPathUsers(v.Secret.Items)
 		case v.ConfigMap != nil:
-			dropUser(&v.ConfigMap.DefaultUser)
+			dropPtr(&v.ConfigMap.DefaultUser)
 			dropKeyToPathUsers(v.ConfigMap.Items)
 		case v.DownwardAPI != nil:
-			dropUser(&v.DownwardAPI.DefaultUser)
+			dropPtr(&v.DownwardAPI.DefaultUser)
 			dropDownwardAPIUsers(v.DownwardAPI.Items)
 		case v.Projected != nil:
-			dropUser(&v.Projected.DefaultUser)
+			dropPtr(&v.Projected.DefaultUser)
 			for j := range v.Projected.Sources {
 				s := &v.Projected.Sources[j]
 				switch {
@@ -256,34 +245,34 @@ func dropVolumeUserFields(spec *corev1.PodSpec) {
 				case s.ConfigMap != nil:
 					dropKeyToPathUsers(s.ConfigMap.Items)
 				case s.ServiceAccountToken != nil:
-					dropUser(&s.ServiceAccountToken.User)
+					dropPtr(&s.ServiceAccountToken.User)
 				case s.ClusterTrustBundle != nil:
-					dropUser(&s.ClusterTrustBundle.User)
+					dropPtr(&s.ClusterTrustBundle.User)
 				case s.PodCertificate != nil:
-					dropUser(&s.PodCertificate.User)
+					dropPtr(&s.PodCertificate.User)
 				}
 			}
 		}
 	}
 }
 
-// dropUser clears a user field, writing only when it is set (the read-only path
-// shares what holds no user with the input; see share.go).
-func dropUser(u **int64) {
-	if *u != nil {
-		*u = nil
+// dropPtr clears a pointer field, writing only when it is set: the read-only path
+// shares with the input what the drops have nothing to clear in (see share.go).
+func dropPtr[T any](p **T) {
+	if *p != nil {
+		*p = nil
 	}
 }
 
 func dropKeyToPathUsers(items []corev1.KeyToPath) {
 	for j := range items {
-		dropUser(&items[j].User)
+		dropPtr(&items[j].User)
 	}
 }
 
 func dropDownwardAPIUsers(items []corev1.DownwardAPIVolumeFile) {
 	for j := range items {
-		dropUser(&items[j].User)
+		dropPtr(&items[j].User)
 	}
 }
 
