@@ -301,7 +301,42 @@ func speedShapes(seed uint64, n int) []shapeSpec {
 			return p, nonMissing
 		}),
 		shape("mixed", "1-4 containers, 0-3 init (sidecars), pod-level, hugepages, overhead, status resources, invalid values; mixed options", 5*n, g.mixedPod),
+		reusing(shape("tiny+reuse", "the tiny corpus, both sides passing Reuse", n, zero(func() *corev1.Pod {
+			return newSpeedPod(g.containers("app", 1, g.requirements))
+		}))),
+		reusing(shape("many-names+reuse", "the many-names corpus, both sides passing Reuse", n, zero(func() *corev1.Pod {
+			return newSpeedPod(g.containers("app", 2+g.r.IntN(3), g.manyRequirements))
+		}))),
+		reusing(shape("mixed+reuse", "the mixed corpus, both sides passing Reuse", 5*n, g.mixedPod)),
 	}
+}
+
+// reusing makes every call of a corpus pass one Reuse list, as the kubelet's QoS
+// container manager and the scheduler's resource metrics call component-helpers: the
+// result is written into the caller's list instead of a new one, so the cost of
+// building fresh result maps (the floor of the other corpora) leaves both sides.
+// Upstream is given a list of its own (see reuseFor).
+func reusing(spec shapeSpec) shapeSpec {
+	build := spec.build
+	spec.build = func() speedShape {
+		s := build()
+		reuse := corev1.ResourceList{}
+		for i := range s.opts {
+			s.opts[i].Reuse = reuse
+		}
+		return s
+	}
+	return spec
+}
+
+// reuseFor is upstream's Reuse for a call whose podlife options are o: a list of its
+// own, so that the two sides never write into each other's result.
+func reuseFor(o resources.PodResourcesOptions, own corev1.ResourceList) upstream.PodResourcesOptions {
+	u := toUpstream(o)
+	if u.Reuse != nil {
+		u.Reuse = own
+	}
+	return u
 }
 
 // pair runs PodRequests and PodLimits of one implementation over a corpus.
@@ -331,10 +366,11 @@ func sideBySide(s *speedShape) (speedShape, pair) {
 	theirs := speedShape{name: s.name, about: s.about, opts: s.opts}
 	uopts := make([]upstream.PodResourcesOptions, len(s.pods))
 	ours := make([]*corev1.Pod, len(s.pods))
+	own := corev1.ResourceList{}
 	for i, p := range s.pods {
 		ours[i] = p.DeepCopy()
 		theirs.pods = append(theirs.pods, p.DeepCopy())
-		uopts[i] = toUpstream(s.opts[i])
+		uopts[i] = reuseFor(s.opts[i], own)
 	}
 	s.pods = ours
 	return theirs, upstreamPair(uopts)
@@ -343,6 +379,7 @@ func sideBySide(s *speedShape) (speedShape, pair) {
 // resultMaps returns a pass that only builds, for each pod, two fresh lists with the
 // entries of its requests and limits (taken from slices made beforehand): about the
 // least any implementation returning new maps spends, without even reading the pod.
+// For a corpus that passes Reuse it fills two lists it keeps instead.
 func resultMaps(s *speedShape) pair {
 	type entry struct {
 		name corev1.ResourceName
@@ -360,10 +397,17 @@ func resultMaps(s *speedShape) pair {
 		lists[i] = [2][]entry{flat(resources.PodRequests(p, s.opts[i])), flat(resources.PodLimits(p, s.opts[i]))}
 	}
 	out := make([]corev1.ResourceList, 2)
+	reused := [2]corev1.ResourceList{{}, {}}
 	return func(s *speedShape) {
 		for i := range s.pods {
 			for j, es := range lists[i] {
-				m := make(corev1.ResourceList, len(es))
+				var m corev1.ResourceList
+				if s.opts[i].Reuse != nil {
+					m = reused[j]
+					clear(m)
+				} else {
+					m = make(corev1.ResourceList, len(es))
+				}
 				for _, e := range es {
 					m[e.name] = e.q
 				}
@@ -421,9 +465,10 @@ func readList(l corev1.ResourceList) int {
 func checkShape(t *testing.T, s *speedShape) {
 	t.Helper()
 	fails := 0
+	own := corev1.ResourceList{}
 	for i, p := range s.pods {
 		before := p.DeepCopy()
-		o := toUpstream(s.opts[i])
+		o := reuseFor(s.opts[i], own)
 		for _, fn := range listFns[:2] {
 			if d := diffLists(fn.ours(p, s.opts[i]), fn.upstream(p.DeepCopy(), o)); d != "" {
 				fails++
