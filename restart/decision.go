@@ -158,21 +158,38 @@ type Decision struct {
 // large pod should look its containers and instances up itself and call
 // [ShouldRestartInstance], which looks nothing up.
 func ShouldRestart(pod *corev1.Pod, container string, opts Options) (d Decision) {
-	// The result is written in place (a named result): a Decision is too large to
-	// build aside and copy on this path.
+	unlessDeleted(&d, pod, container, opts, shouldRestart)
+	return
+}
+
+// unlessDeleted is ShouldRestart's body, small enough for the compiler to inline
+// into the caller's code: a pod being deleted, the kubelet's first test, is answered
+// there, without a call, and any other pod (or none) by full. Both write into d, a
+// zero Decision (ShouldRestart's result, in the caller's frame once inlined). full is
+// a parameter only so that the call costs the inliner's budget for a call of a
+// parameter: with shouldRestart named here, the body would exceed the budget and
+// every question would pay for a call of its own; once inlined, full is the known
+// function shouldRestart, called through its function value.
+func unlessDeleted(d *Decision, pod *corev1.Pod, container string, opts Options, full func(*Decision, *corev1.Pod, string, Options)) {
+	if pod != nil && pod.DeletionTimestamp != nil {
+		// Nothing of a pod being deleted is restarted, and neither the container
+		// nor its instances are looked at.
+		d.RuleIndex, d.Container, d.PodPolicy, d.Basis = -1, container, pod.Spec.RestartPolicy, BasisDeletion
+		return
+	}
+	full(d, pod, container, opts)
+}
+
+// shouldRestart is ShouldRestart for a pod that is nil or not being deleted,
+// written into d, a zero Decision.
+func shouldRestart(d *Decision, pod *corev1.Pod, container string, opts Options) {
 	d.RuleIndex = -1
 	d.Container = container
 	if pod == nil {
 		d.Basis = BasisNoPod
-		return d
+		return
 	}
 	d.PodPolicy = pod.Spec.RestartPolicy
-	if pod.DeletionTimestamp != nil {
-		// The kubelet's first test: nothing of a pod being deleted is restarted, and
-		// neither the container nor its instances are looked at.
-		d.Basis = BasisDeletion
-		return d
-	}
 	// The container, then the first status of that name in its kind's list, read in
 	// place. The loops are written out here, in one frame: a name of another length
 	// costs a load, a comparison and the loop's step; one of the same length, a
@@ -241,7 +258,7 @@ func ShouldRestart(pod *corev1.Pod, container string, opts Options) (d Decision)
 		}
 		if c == nil {
 			d.Basis = BasisContainerNotFound
-			return d
+			return
 		}
 	}
 	if len(statuses) >= skipFrom && n >= 2 {
@@ -263,7 +280,7 @@ func ShouldRestart(pod *corev1.Pod, container string, opts Options) (d Decision)
 		switch {
 		case st.State.Running != nil:
 			d.State, d.Basis = StateRunning, BasisRunning
-			return d
+			return
 		case st.State.Terminated != nil:
 			t = st.State.Terminated
 		default:
@@ -273,7 +290,7 @@ func ShouldRestart(pod *corev1.Pod, container string, opts Options) (d Decision)
 	}
 	if t == nil {
 		d.Basis, d.Restart = BasisNoInstance, true
-		return d
+		return
 	}
 	// The newest instance exited: the policies decide, with the two gates they read
 	// resolved only now.
@@ -292,10 +309,9 @@ func ShouldRestart(pod *corev1.Pod, container string, opts Options) (d Decision)
 	default:
 		d.ContainerPolicy = *c.RestartPolicy
 		d.Basis, d.Restart, d.RestartAllContainers, d.Rule, d.RuleIndex = containerPolicy(c, exitCode, allOn, d.PodPolicy)
-		return d
+		return
 	}
 	d.Restart = podPolicyRestarts(d.PodPolicy, exitCode)
-	return d
 }
 
 // skipFrom is the length from which ShouldRestart's scans first skip, four names a
