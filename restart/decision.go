@@ -330,23 +330,25 @@ func skipContainers(cs []corev1.Container, n int, tail uint16) int {
 	if n < 2 {
 		return 0
 	}
-	// The whole blocks of four of cs, each viewed as an array (one bounds check a
-	// block, none for the four names).
-	k := 0
-	for ; k+4 <= len(cs); k += 4 {
-		b := (*[4]corev1.Container)(cs[k : k+4])
+	// The whole blocks of four of cs, each viewed as an array (one length check a
+	// block, none for the four names); the slice is advanced, not indexed, which
+	// costs fewer checks a block.
+	all := len(cs)
+	for len(cs) >= 4 {
+		b := (*[4]corev1.Container)(cs)
 		switch {
 		case near(b[0].Name, n, tail):
-			return k
+			return all - len(cs)
 		case near(b[1].Name, n, tail):
-			return k + 1
+			return all - len(cs) + 1
 		case near(b[2].Name, n, tail):
-			return k + 2
+			return all - len(cs) + 2
 		case near(b[3].Name, n, tail):
-			return k + 3
+			return all - len(cs) + 3
 		}
+		cs = cs[4:]
 	}
-	return k
+	return all - len(cs)
 }
 
 // skipStatuses is skipContainers for container statuses.
@@ -354,27 +356,30 @@ func skipStatuses(ss []corev1.ContainerStatus, n int, tail uint16) int {
 	if n < 2 {
 		return 0
 	}
-	k := 0
-	for ; k+4 <= len(ss); k += 4 {
-		b := (*[4]corev1.ContainerStatus)(ss[k : k+4])
+	all := len(ss)
+	for len(ss) >= 4 {
+		b := (*[4]corev1.ContainerStatus)(ss)
 		switch {
 		case near(b[0].Name, n, tail):
-			return k
+			return all - len(ss)
 		case near(b[1].Name, n, tail):
-			return k + 1
+			return all - len(ss) + 1
 		case near(b[2].Name, n, tail):
-			return k + 2
+			return all - len(ss) + 2
 		case near(b[3].Name, n, tail):
-			return k + 3
+			return all - len(ss) + 3
 		}
+		ss = ss[4:]
 	}
-	return k
+	return all - len(ss)
 }
 
 // near reports whether name has length n, at least 2, and tail as its last two
 // bytes.
 func near(name string, n int, tail uint16) bool {
-	return len(name) == n && uint16(name[len(name)-2])|uint16(name[len(name)-1])<<8 == tail
+	// The bytes are indexed from n, not len(name): the length is then read only by
+	// the comparison, which the compiler folds into one instruction with its load.
+	return len(name) == n && le16(name, n-2) == tail
 }
 
 // nameKey is a name to compare many names of its length with: a name of another
