@@ -447,7 +447,7 @@ func newNameKey(s string) nameKey {
 
 // rest reports whether name, of k's length and, from two bytes on, with k's last
 // two bytes, is k's name.
-func (k *nameKey) rest(name string) bool {
+func (k nameKey) rest(name string) bool {
 	switch n := len(name); n {
 	case 0, 2:
 		return true
