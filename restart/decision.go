@@ -183,13 +183,13 @@ func unlessDeleted(d *Decision, pod *corev1.Pod, container string, opts Options,
 // shouldRestart is ShouldRestart for a pod that is nil or not being deleted,
 // written into d, a zero Decision.
 func shouldRestart(d *Decision, pod *corev1.Pod, container string, opts Options) {
-	d.RuleIndex = -1
-	d.Container = container
 	if pod == nil {
-		d.Basis = BasisNoPod
+		d.RuleIndex, d.Container, d.Basis = -1, container, BasisNoPod
 		return
 	}
-	d.PodPolicy = pod.Spec.RestartPolicy
+	// One statement: the two strings are written under one check of the write
+	// barrier.
+	d.RuleIndex, d.Container, d.PodPolicy = -1, container, pod.Spec.RestartPolicy
 	// The container, then the first status of that name in its kind's list, read in
 	// place. The loops are written out here, in one frame: a name of another length
 	// costs a load, a comparison and the loop's step; one of the same length, a
