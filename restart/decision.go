@@ -525,11 +525,9 @@ func newNameKey(s string) nameKey {
 // rest reports whether name, of k's length and, from two bytes on, with k's last
 // two bytes, is k's name.
 func (k nameKey) rest(name string) bool {
-	switch n := len(name); n {
-	case 0, 2:
-		return true
-	case 1:
-		return name[0] == k.s[0]
+	if n := len(name); n <= 2 {
+		// Two bytes are the last two; none is the empty name.
+		return n != 1 || name[0] == k.s[0]
 	}
 	return name == k.s
 }
