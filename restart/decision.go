@@ -158,27 +158,45 @@ type Decision struct {
 // large pod should look its containers and instances up itself and call
 // [ShouldRestartInstance], which looks nothing up.
 func ShouldRestart(pod *corev1.Pod, container string, opts Options) (d Decision) {
-	// The result is written in place (a named result): a Decision is too large to
-	// build aside and copy on this path.
-	d.RuleIndex = -1
-	d.Container = container
+	unlessDeleted(&d, pod, container, opts, shouldRestart)
+	return
+}
+
+// unlessDeleted is ShouldRestart's body, small enough for the compiler to inline
+// into the caller's code: a pod being deleted, the kubelet's first test, is answered
+// there, without a call, and any other pod (or none) by full. Both write into d, a
+// zero Decision (ShouldRestart's result, in the caller's frame once inlined). full is
+// a parameter only so that the call costs the inliner's budget for a call of a
+// parameter: with shouldRestart named here, the body would exceed the budget and
+// every question would pay for a call of its own; once inlined, full is the known
+// function shouldRestart, called through its function value.
+func unlessDeleted(d *Decision, pod *corev1.Pod, container string, opts Options, full func(*Decision, *corev1.Pod, string, Options)) {
+	if pod != nil && pod.DeletionTimestamp != nil {
+		// Nothing of a pod being deleted is restarted, and neither the container
+		// nor its instances are looked at.
+		d.RuleIndex, d.Container, d.PodPolicy, d.Basis = -1, container, pod.Spec.RestartPolicy, BasisDeletion
+		return
+	}
+	full(d, pod, container, opts)
+}
+
+// shouldRestart is ShouldRestart for a pod that is nil or not being deleted,
+// written into d, a zero Decision.
+func shouldRestart(d *Decision, pod *corev1.Pod, container string, opts Options) {
 	if pod == nil {
-		d.Basis = BasisNoPod
-		return d
+		d.RuleIndex, d.Container, d.Basis = -1, container, BasisNoPod
+		return
 	}
-	d.PodPolicy = pod.Spec.RestartPolicy
-	if pod.DeletionTimestamp != nil {
-		// The kubelet's first test: nothing of a pod being deleted is restarted, and
-		// neither the container nor its instances are looked at.
-		d.Basis = BasisDeletion
-		return d
-	}
+	// One statement: the two strings are written under one check of the write
+	// barrier.
+	d.RuleIndex, d.Container, d.PodPolicy = -1, container, pod.Spec.RestartPolicy
 	// The container, then the first status of that name in its kind's list, read in
 	// place. The loops are written out here, in one frame: a name of another length
 	// costs a load, a comparison and the loop's step; one of the same length, a
 	// comparison of its last two bytes (nameKey) before the rest. A list of skipFrom
-	// names or more is first passed over four names a step (skipContainers,
-	// skipStatuses) up to the first name of the right length and last two bytes.
+	// names or more is first passed over sixteen, eight, then four names a step
+	// (skipContainers, skipStatuses) up to the first name of the right length and
+	// last two bytes.
 	n := len(container)
 	key := newNameKey(container)
 	var c *corev1.Container
@@ -241,7 +259,7 @@ func ShouldRestart(pod *corev1.Pod, container string, opts Options) (d Decision)
 		}
 		if c == nil {
 			d.Basis = BasisContainerNotFound
-			return d
+			return
 		}
 	}
 	if len(statuses) >= skipFrom && n >= 2 {
@@ -263,7 +281,7 @@ func ShouldRestart(pod *corev1.Pod, container string, opts Options) (d Decision)
 		switch {
 		case st.State.Running != nil:
 			d.State, d.Basis = StateRunning, BasisRunning
-			return d
+			return
 		case st.State.Terminated != nil:
 			t = st.State.Terminated
 		default:
@@ -273,7 +291,7 @@ func ShouldRestart(pod *corev1.Pod, container string, opts Options) (d Decision)
 	}
 	if t == nil {
 		d.Basis, d.Restart = BasisNoInstance, true
-		return d
+		return
 	}
 	// The newest instance exited: the policies decide, with the two gates they read
 	// resolved only now.
@@ -292,45 +310,107 @@ func ShouldRestart(pod *corev1.Pod, container string, opts Options) (d Decision)
 	default:
 		d.ContainerPolicy = *c.RestartPolicy
 		d.Basis, d.Restart, d.RestartAllContainers, d.Rule, d.RuleIndex = containerPolicy(c, exitCode, allOn, d.PodPolicy)
-		return d
+		return
 	}
 	d.Restart = podPolicyRestarts(d.PodPolicy, exitCode)
-	return d
 }
 
-// skipFrom is the length from which ShouldRestart's scans first skip, four names a
-// step, the leading names that certainly differ (skipContainers, skipStatuses): on
-// shorter lists the call would cost more than it saves.
+// skipFrom is the length from which ShouldRestart's scans first skip, sixteen,
+// eight or four names a step, the leading names that certainly differ
+// (skipContainers, skipStatuses): on shorter lists the call would cost more than
+// it saves.
 const skipFrom = 8
 
 // skipContainers returns the number of leading containers of cs that certainly do
 // not have the name looked for, of length n (at least 2) and last two bytes tail:
 // the index of the first container whose name has that length and those bytes, or,
 // when none has, the length of cs rounded down to a multiple of four (the scan by
-// name looks at the rest). It looks at four names a step: a name of another length
-// costs a load and a comparison, one of the same length a load of its last two
-// bytes.
+// name looks at the rest). It looks at sixteen names a step, then eight, then
+// four: a name of another length costs one comparison with its length in memory,
+// one of the same length a load of its last two bytes.
 func skipContainers(cs []corev1.Container, n int, tail uint16) int {
 	if n < 2 {
 		return 0
 	}
-	// The whole blocks of four of cs, each viewed as an array (one bounds check a
-	// block, none for the four names).
-	k := 0
-	for ; k+4 <= len(cs); k += 4 {
-		b := (*[4]corev1.Container)(cs[k : k+4])
+	// Blocks of sixteen, then one of eight and one of four, each viewed as an array
+	// (one length check a block, none for its names); the slice is advanced, not indexed, which
+	// costs fewer checks a block.
+	all := len(cs)
+	for len(cs) >= 16 {
+		b := (*[16]corev1.Container)(cs)
 		switch {
 		case near(b[0].Name, n, tail):
-			return k
+			return all - len(cs)
 		case near(b[1].Name, n, tail):
-			return k + 1
+			return all - len(cs) + 1
 		case near(b[2].Name, n, tail):
-			return k + 2
+			return all - len(cs) + 2
 		case near(b[3].Name, n, tail):
-			return k + 3
+			return all - len(cs) + 3
+		case near(b[4].Name, n, tail):
+			return all - len(cs) + 4
+		case near(b[5].Name, n, tail):
+			return all - len(cs) + 5
+		case near(b[6].Name, n, tail):
+			return all - len(cs) + 6
+		case near(b[7].Name, n, tail):
+			return all - len(cs) + 7
+		case near(b[8].Name, n, tail):
+			return all - len(cs) + 8
+		case near(b[9].Name, n, tail):
+			return all - len(cs) + 9
+		case near(b[10].Name, n, tail):
+			return all - len(cs) + 10
+		case near(b[11].Name, n, tail):
+			return all - len(cs) + 11
+		case near(b[12].Name, n, tail):
+			return all - len(cs) + 12
+		case near(b[13].Name, n, tail):
+			return all - len(cs) + 13
+		case near(b[14].Name, n, tail):
+			return all - len(cs) + 14
+		case near(b[15].Name, n, tail):
+			return all - len(cs) + 15
 		}
+		cs = cs[16:]
 	}
-	return k
+	if len(cs) >= 8 {
+		b := (*[8]corev1.Container)(cs)
+		switch {
+		case near(b[0].Name, n, tail):
+			return all - len(cs)
+		case near(b[1].Name, n, tail):
+			return all - len(cs) + 1
+		case near(b[2].Name, n, tail):
+			return all - len(cs) + 2
+		case near(b[3].Name, n, tail):
+			return all - len(cs) + 3
+		case near(b[4].Name, n, tail):
+			return all - len(cs) + 4
+		case near(b[5].Name, n, tail):
+			return all - len(cs) + 5
+		case near(b[6].Name, n, tail):
+			return all - len(cs) + 6
+		case near(b[7].Name, n, tail):
+			return all - len(cs) + 7
+		}
+		cs = cs[8:]
+	}
+	if len(cs) >= 4 {
+		b := (*[4]corev1.Container)(cs)
+		switch {
+		case near(b[0].Name, n, tail):
+			return all - len(cs)
+		case near(b[1].Name, n, tail):
+			return all - len(cs) + 1
+		case near(b[2].Name, n, tail):
+			return all - len(cs) + 2
+		case near(b[3].Name, n, tail):
+			return all - len(cs) + 3
+		}
+		return all - len(cs) + 4
+	}
+	return all - len(cs)
 }
 
 // skipStatuses is skipContainers for container statuses.
@@ -338,27 +418,90 @@ func skipStatuses(ss []corev1.ContainerStatus, n int, tail uint16) int {
 	if n < 2 {
 		return 0
 	}
-	k := 0
-	for ; k+4 <= len(ss); k += 4 {
-		b := (*[4]corev1.ContainerStatus)(ss[k : k+4])
+	all := len(ss)
+	for len(ss) >= 16 {
+		b := (*[16]corev1.ContainerStatus)(ss)
 		switch {
 		case near(b[0].Name, n, tail):
-			return k
+			return all - len(ss)
 		case near(b[1].Name, n, tail):
-			return k + 1
+			return all - len(ss) + 1
 		case near(b[2].Name, n, tail):
-			return k + 2
+			return all - len(ss) + 2
 		case near(b[3].Name, n, tail):
-			return k + 3
+			return all - len(ss) + 3
+		case near(b[4].Name, n, tail):
+			return all - len(ss) + 4
+		case near(b[5].Name, n, tail):
+			return all - len(ss) + 5
+		case near(b[6].Name, n, tail):
+			return all - len(ss) + 6
+		case near(b[7].Name, n, tail):
+			return all - len(ss) + 7
+		case near(b[8].Name, n, tail):
+			return all - len(ss) + 8
+		case near(b[9].Name, n, tail):
+			return all - len(ss) + 9
+		case near(b[10].Name, n, tail):
+			return all - len(ss) + 10
+		case near(b[11].Name, n, tail):
+			return all - len(ss) + 11
+		case near(b[12].Name, n, tail):
+			return all - len(ss) + 12
+		case near(b[13].Name, n, tail):
+			return all - len(ss) + 13
+		case near(b[14].Name, n, tail):
+			return all - len(ss) + 14
+		case near(b[15].Name, n, tail):
+			return all - len(ss) + 15
 		}
+		ss = ss[16:]
 	}
-	return k
+	if len(ss) >= 8 {
+		b := (*[8]corev1.ContainerStatus)(ss)
+		switch {
+		case near(b[0].Name, n, tail):
+			return all - len(ss)
+		case near(b[1].Name, n, tail):
+			return all - len(ss) + 1
+		case near(b[2].Name, n, tail):
+			return all - len(ss) + 2
+		case near(b[3].Name, n, tail):
+			return all - len(ss) + 3
+		case near(b[4].Name, n, tail):
+			return all - len(ss) + 4
+		case near(b[5].Name, n, tail):
+			return all - len(ss) + 5
+		case near(b[6].Name, n, tail):
+			return all - len(ss) + 6
+		case near(b[7].Name, n, tail):
+			return all - len(ss) + 7
+		}
+		ss = ss[8:]
+	}
+	if len(ss) >= 4 {
+		b := (*[4]corev1.ContainerStatus)(ss)
+		switch {
+		case near(b[0].Name, n, tail):
+			return all - len(ss)
+		case near(b[1].Name, n, tail):
+			return all - len(ss) + 1
+		case near(b[2].Name, n, tail):
+			return all - len(ss) + 2
+		case near(b[3].Name, n, tail):
+			return all - len(ss) + 3
+		}
+		return all - len(ss) + 4
+	}
+	return all - len(ss)
 }
 
 // near reports whether name has length n, at least 2, and tail as its last two
 // bytes.
 func near(name string, n int, tail uint16) bool {
-	return len(name) == n && uint16(name[len(name)-2])|uint16(name[len(name)-1])<<8 == tail
+	// The bytes are indexed from n, not len(name): the length is then read only by
+	// the comparison, which the compiler folds into one instruction with its load.
+	return len(name) == n && le16(name, n-2) == tail
 }
 
 // nameKey is a name to compare many names of its length with: a name of another
@@ -381,12 +524,10 @@ func newNameKey(s string) nameKey {
 
 // rest reports whether name, of k's length and, from two bytes on, with k's last
 // two bytes, is k's name.
-func (k *nameKey) rest(name string) bool {
-	switch n := len(name); n {
-	case 0, 2:
-		return true
-	case 1:
-		return name[0] == k.s[0]
+func (k nameKey) rest(name string) bool {
+	if n := len(name); n <= 2 {
+		// Two bytes are the last two; none is the empty name.
+		return n != 1 || name[0] == k.s[0]
 	}
 	return name == k.s
 }

@@ -276,3 +276,34 @@ func TestShouldRestartResolvesSpecialGates(t *testing.T) {
 		}
 	}
 }
+
+// TestShouldRestartWholeDecision pins every field of the decisions ShouldRestart
+// settles before any lookup (no pod, a pod being deleted) and of one it settles
+// after them.
+func TestShouldRestartWholeDecision(t *testing.T) {
+	deleted := &corev1.Pod{
+		ObjectMeta: metav1.ObjectMeta{DeletionTimestamp: &metav1.Time{}},
+		Spec:       corev1.PodSpec{RestartPolicy: corev1.RestartPolicyOnFailure, Containers: []corev1.Container{{Name: "app"}}},
+		Status:     corev1.PodStatus{ContainerStatuses: []corev1.ContainerStatus{{Name: "app", State: corev1.ContainerState{Running: &corev1.ContainerStateRunning{}}}}},
+	}
+	live := deleted.DeepCopy()
+	live.DeletionTimestamp = nil
+	for _, tc := range []struct {
+		name      string
+		pod       *corev1.Pod
+		container string
+		want      Decision
+	}{
+		{"nil pod", nil, "app", Decision{RuleIndex: -1, Container: "app", Basis: BasisNoPod}},
+		{"deleted pod", deleted, "app", Decision{RuleIndex: -1, Container: "app", PodPolicy: corev1.RestartPolicyOnFailure, Basis: BasisDeletion}},
+		{"deleted pod, unknown name", deleted, "web", Decision{RuleIndex: -1, Container: "web", PodPolicy: corev1.RestartPolicyOnFailure, Basis: BasisDeletion}},
+		{"running", live, "app", Decision{RuleIndex: -1, Container: "app", PodPolicy: corev1.RestartPolicyOnFailure, Basis: BasisRunning, State: StateRunning}},
+		{"unknown name", live, "web", Decision{RuleIndex: -1, Container: "web", PodPolicy: corev1.RestartPolicyOnFailure, Basis: BasisContainerNotFound}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := ShouldRestart(tc.pod, tc.container, Options{}); got != tc.want {
+				t.Errorf("ShouldRestart = %+v\nwant            %+v", got, tc.want)
+			}
+		})
+	}
+}

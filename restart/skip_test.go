@@ -43,8 +43,8 @@ func names(prefix string, from, to int) []string {
 }
 
 // TestShouldRestartLongLists pins ShouldRestart on lists long enough to be skipped
-// four names a step (skipContainers, skipStatuses), with names of the looked-up one's
-// length and last two bytes before it.
+// sixteen, eight or four names a step (skipContainers, skipStatuses), with names of
+// the looked-up one's length and last two bytes before it.
 func TestShouldRestartLongLists(t *testing.T) {
 	// Twelve regular containers app-10…app-21 and twelve init containers
 	// init-10…init-21; a status for each.
@@ -60,8 +60,8 @@ func TestShouldRestartLongLists(t *testing.T) {
 		want      string
 	}{
 		{"first regular", base, "app-10", "exit code 100; pod restartPolicy OnFailure → Restart"},
-		{"regular in a later block", base, "app-17", "exit code 107; pod restartPolicy OnFailure → Restart"},
-		{"last regular, in the remainder", base, "app-21", "exit code 111; pod restartPolicy OnFailure → Restart"},
+		{"regular in a block of eight", base, "app-17", "exit code 107; pod restartPolicy OnFailure → Restart"},
+		{"last regular, in a block of four", base, "app-21", "exit code 111; pod restartPolicy OnFailure → Restart"},
 		{"init after twelve regulars", base, "ini-19", "exit code 1009 matched no rule; container restartPolicy Always → Restart"},
 		{"same length and last two bytes, no such name", base, "xpp-15", `container "xpp-15" is not in the pod spec → no restart`},
 		{"a regular container shadows an init container of its name", shadow, "ini-17", "exit code 112; pod restartPolicy OnFailure → Restart"},
@@ -74,8 +74,8 @@ func TestShouldRestartLongLists(t *testing.T) {
 	}
 }
 
-// TestShouldRestartLongListsMatchLookup compares ShouldRestart, on lists of 0 to 13
-// names drawn from a pool whose names share lengths and last two bytes (and hold
+// TestShouldRestartLongListsMatchLookup compares ShouldRestart, on lists of 0 to 40
+// names (blocks of sixteen, eight and four and a remainder) drawn from a pool whose names share lengths and last two bytes (and hold
 // empty and one-byte names and duplicates), with a plain lookup: the first container
 // of the name in spec.containers, then spec.initContainers, the first status of the
 // name in its kind's list, and ShouldRestartInstance.
@@ -90,8 +90,8 @@ func TestShouldRestartLongListsMatchLookup(t *testing.T) {
 	}
 	asked := 0
 	for seed := range 12 {
-		for n := range 14 {
-			pod := longListPod(pick(seed, n), pick(seed+3, n), pick(seed+5, n), pick(seed+1, 13-n))
+		for n := range 41 {
+			pod := longListPod(pick(seed, n), pick(seed+3, n), pick(seed+5, n), pick(seed+1, 40-n))
 			for _, name := range append(pool, "zz", "long-name-11") {
 				got := ShouldRestart(pod, name, Options{})
 				if want := lookupDecision(pod, name); got != want {
@@ -101,7 +101,7 @@ func TestShouldRestartLongListsMatchLookup(t *testing.T) {
 			}
 		}
 	}
-	if asked != 12*14*14 {
+	if asked != 12*41*14 {
 		t.Fatalf("asked %d questions", asked)
 	}
 }
