@@ -2,6 +2,7 @@ package validation
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 
 	"k8s.io/apimachinery/pkg/util/validation/field"
@@ -11,12 +12,15 @@ import (
 // it. Validating a valid pod then builds no paths at all, which is most of the
 // allocation work upstream does (a *field.Path per visited field).
 //
-// It is a small value: a materialised root plus up to maxSegs segments. Longer paths
-// fold the segments into the root (allocating) and keep going.
+// It is a small value: a folded prefix, kept as the text field.Path.String prints
+// for it (so that neither folding nor printing builds path nodes), optionally
+// followed by a list index (at), then up to maxSegs segments. Longer paths fold the
+// segments into the text (allocating the text) and keep going.
 type lpath struct {
-	root *field.Path
+	text string // the folded prefix as printed; "" when there is none
 	segs [maxSegs]pseg
-	n    int
+	n    int32
+	at   int32 // when > 0, the folded prefix ends in the list index at-1
 }
 
 const maxSegs = 4
@@ -33,14 +37,44 @@ const (
 	keySeg   = -2
 )
 
-func newPath(name string) lpath { return lpath{root: field.NewPath(name)} }
+// newPath is the lazy field.NewPath(name): it allocates nothing.
+func newPath(name string) lpath {
+	if name == "" {
+		return lpath{text: "[]"} // field.NewPath("").String()
+	}
+	return lpath{text: name}
+}
 
-// fromPath wraps an already built path.
-func fromPath(p *field.Path) lpath { return lpath{root: p} }
+// fromPath wraps an already built path, printing it once.
+func fromPath(p *field.Path) lpath {
+	if p == nil {
+		return lpath{}
+	}
+	return lpath{text: p.String()}
+}
+
+// folded returns p with its segments folded into its text (allocating the text
+// when p has any), for a loop whose elements each start from it (elem).
+func (p lpath) folded() lpath {
+	if p.n == 0 && p.at == 0 {
+		return p
+	}
+	return lpath{text: p.String()}
+}
+
+// elem is p.Index(i) on a path without segments (see folded), kept out of the
+// segments: each element of a list then has every segment for its own fields.
+func (p lpath) elem(i int) lpath {
+	if p.n != 0 || p.at != 0 || i >= math.MaxInt32 {
+		return p.folded().Index(i)
+	}
+	p.at = int32(i) + 1
+	return p
+}
 
 func (p lpath) push(s pseg) lpath {
 	if p.n == maxSegs {
-		p = lpath{root: p.P()}
+		p = lpath{text: p.String()}
 	}
 	p.segs[p.n] = s
 	p.n++
@@ -76,12 +110,12 @@ func (p lpath) Index(i int) lpath {
 	return p.push(pseg{idx: i})
 }
 
-// room returns p, folded into its root first when fewer than k more segments fit, so
-// that a loop over a list calls it once and its elements share one folded prefix
+// room returns p, folded into its text first when fewer than k more segments fit,
+// so that a loop over a list calls it once and its elements share one folded prefix
 // instead of each folding (allocating) its own.
 func (p lpath) room(k int) lpath {
-	if p.n+k > maxSegs {
-		return lpath{root: p.P()}
+	if int(p.n)+k > maxSegs {
+		return p.folded()
 	}
 	return p
 }
@@ -100,10 +134,17 @@ func (p lpath) elems(name string, n int) lpath {
 // Key appends a map key, like (*field.Path).Key.
 func (p lpath) Key(k string) lpath { return p.push(pseg{name: k, idx: keySeg}) }
 
-// P materialises the path.
+// P materialises the path. A folded prefix becomes one root node named by its text,
+// which prints as the prefix did.
 func (p lpath) P() *field.Path {
-	fp := p.root
-	for i := 0; i < p.n; i++ {
+	var fp *field.Path
+	if p.text != "" {
+		fp = field.NewPath(p.text)
+	}
+	if p.at > 0 {
+		fp = fp.Index(int(p.at) - 1)
+	}
+	for i := 0; i < int(p.n); i++ {
 		s := p.segs[i]
 		switch {
 		case s.idx >= 0:
@@ -136,23 +177,30 @@ func nonNegativeChild(v int64, parent lpath, name string) field.ErrorList {
 	return nil
 }
 
-// rootPath starts a lazy path at a top-level field; nothing is allocated until P.
-func rootPath(name string) lpath { return lpath{}.Child(name) }
+// rootPath starts a lazy path at a top-level field; nothing is allocated until an
+// error prints it.
+func rootPath(name string) lpath { return newPath(name) }
 
-// String is p.P().String() built in one piece: the root's text, then each segment
+// String is p.P().String() built in one piece: the prefix's text, then each segment
 // as field.Path prints it (".name", "[index]", "[key]", and "[]" for an empty name),
-// without allocating the segments' path nodes.
+// without allocating the segments' path nodes. A path without segments is its text.
 func (p lpath) String() string {
-	if p.root == nil && p.n == 0 {
-		return "<nil>" // (*field.Path)(nil).String()
+	if p.n == 0 && p.at == 0 {
+		if p.text == "" {
+			return "<nil>" // (*field.Path)(nil).String()
+		}
+		return p.text
 	}
 	var buf [128]byte
-	b := buf[:0]
-	parent := p.root != nil
-	if parent {
-		b = append(b, p.root.String()...)
+	b := append(buf[:0], p.text...)
+	parent := p.text != ""
+	if p.at > 0 {
+		b = append(b, '[')
+		b = strconv.AppendInt(b, int64(p.at)-1, 10)
+		b = append(b, ']')
+		parent = true
 	}
-	for i := 0; i < p.n; i++ {
+	for i := 0; i < int(p.n); i++ {
 		s := p.segs[i]
 		switch {
 		case s.idx >= 0:
