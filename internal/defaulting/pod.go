@@ -33,8 +33,17 @@ func Pod(pod *corev1.Pod, opts Options) *corev1.Pod {
 	if pod == nil {
 		return nil
 	}
+	out := &corev1.Pod{}
+	PodInto(pod, out, opts)
+	return out
+}
+
+// PodInto is Pod writing the copy into out, whose previous content is discarded (a
+// caller that keeps the copy in a local variable saves the allocation). pod must not
+// be nil.
+func PodInto(pod, out *corev1.Pod, opts Options) {
 	// The status is not copied: PrepareForCreate replaces it.
-	out := &corev1.Pod{TypeMeta: pod.TypeMeta}
+	*out = corev1.Pod{TypeMeta: pod.TypeMeta}
 	if opts.ReadOnly {
 		// The pod path writes only scalars of the metadata and its annotations
 		// (the init-container and AppArmor annotations): the rest is shared.
@@ -51,7 +60,6 @@ func Pod(pod *corev1.Pod, opts Options) *corev1.Pod {
 	}
 	defaultPodObject(out, &g)
 	prepareForCreate(out, &g, opts.Now)
-	return out
 }
 
 // defaultPodObject mirrors the generated SetObjectDefaults_Pod of k8s.io/kubernetes

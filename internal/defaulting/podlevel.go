@@ -49,7 +49,7 @@ func defaultPodLevelResources(pod *corev1.Pod, g *gates.Set) {
 	if len(candidates) == 0 {
 		return
 	}
-	aggregate := aggregateContainers(pod, resources.AggregateContainerLimits)
+	aggregate := aggregateContainers(pod, true)
 	for name := range candidates {
 		q, ok := aggregate[name]
 		if !ok {
@@ -89,7 +89,7 @@ func defaultHugePageLimits(r *corev1.ResourceRequirements, pod *corev1.Pod) {
 	if limits == nil {
 		limits = corev1.ResourceList{}
 	}
-	for name, q := range aggregateContainers(pod, resources.AggregateContainerLimits) {
+	for name, q := range aggregateContainers(pod, true) {
 		if !isHugePages(name) {
 			continue
 		}
@@ -113,7 +113,7 @@ func defaultPodRequests(r *corev1.ResourceRequirements, pod *corev1.Pod) {
 	if requests == nil {
 		requests = corev1.ResourceList{}
 	}
-	for name, q := range aggregateContainers(pod, resources.AggregateContainerRequests) {
+	for name, q := range aggregateContainers(pod, false) {
 		if _, ok := requests[name]; !ok && (name == corev1.ResourceCPU || name == corev1.ResourceMemory) {
 			requests[name] = q
 		}
@@ -132,12 +132,19 @@ func isHugePages(name corev1.ResourceName) bool {
 	return strings.HasPrefix(string(name), corev1.ResourceHugePagesPrefix)
 }
 
-// aggregateContainers is AggregateContainerRequests or AggregateContainerLimits of the
-// pod with zero options, as DefaultPodLevelResources calls them: they read the
-// regular and init containers only (ephemeral containers do not count, and without
-// options neither does the status). The result's quantities are copies.
-func aggregateContainers(pod *corev1.Pod, aggregate func(*corev1.Pod, resources.PodResourcesOptions) corev1.ResourceList) corev1.ResourceList {
-	list := aggregate(pod, resources.PodResourcesOptions{})
+// aggregateContainers is AggregateContainerRequests (AggregateContainerLimits when
+// limits) of the pod with zero options, as DefaultPodLevelResources calls them: they
+// read the regular and init containers only (ephemeral containers do not count, and
+// without options neither does the status). The result's quantities are copies.
+// (Called directly rather than through a function value, which would make every
+// defaulted pod escape to the heap.)
+func aggregateContainers(pod *corev1.Pod, limits bool) corev1.ResourceList {
+	var list corev1.ResourceList
+	if limits {
+		list = resources.AggregateContainerLimits(pod, resources.PodResourcesOptions{})
+	} else {
+		list = resources.AggregateContainerRequests(pod, resources.PodResourcesOptions{})
+	}
 	for name, q := range list {
 		list[name] = q.DeepCopy()
 	}
