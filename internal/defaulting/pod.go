@@ -53,12 +53,13 @@ func PodInto(pod, out *corev1.Pod, opts Options) {
 		copyObjectMeta(&pod.ObjectMeta, &out.ObjectMeta)
 	}
 	g := opts.Features.Resolve()
+	var settled settledResources
 	if opts.ReadOnly {
-		sharePodSpec(&pod.Spec, &out.Spec, &g)
+		settled = sharePodSpec(&pod.Spec, &out.Spec, &g)
 	} else {
 		copyPodSpec(&pod.Spec, &out.Spec, true, false)
 	}
-	defaultPodObject(out, &g)
+	defaultPodObjectSettled(out, &g, settled)
 	prepareForCreate(out, &g, opts.Now)
 }
 
@@ -66,23 +67,33 @@ func PodInto(pod, out *corev1.Pod, opts Options) {
 // pkg/apis/core/v1/zz_generated.defaults.go, status lists excluded: PrepareForCreate
 // replaces the whole status right after.
 func defaultPodObject(pod *corev1.Pod, g *gates.Set) {
-	defaultPodOnly(pod, g)
-	defaultPodSpec(&pod.Spec, g)
+	defaultPodObjectSettled(pod, g, settledResources{})
+}
+
+// defaultPodObjectSettled is defaultPodObject skipping the resource lists of the
+// containers settled marks (which it leaves as they are anyway).
+func defaultPodObjectSettled(pod *corev1.Pod, g *gates.Set, settled settledResources) {
+	defaultPodOnly(pod, g, settled)
+	defaultPodSpecSettled(&pod.Spec, g, settled)
 }
 
 // defaultPodOnly mirrors SetDefaults_Pod: the defaults a Pod gets and a pod template
 // does not.
-func defaultPodOnly(pod *corev1.Pod, g *gates.Set) {
+func defaultPodOnly(pod *corev1.Pod, g *gates.Set, settled settledResources) {
 	spec := &pod.Spec
 	if spec.TerminationGracePeriodSeconds != nil && *spec.TerminationGracePeriodSeconds < 0 {
 		one := int64(1)
 		spec.TerminationGracePeriodSeconds = &one
 	}
 	for i := range spec.Containers {
-		defaultRequestsFromLimits(&spec.Containers[i].Resources)
+		if !settledAt(settled.regular, i) {
+			defaultRequestsFromLimits(&spec.Containers[i].Resources)
+		}
 	}
 	for i := range spec.InitContainers {
-		defaultRequestsFromLimits(&spec.InitContainers[i].Resources)
+		if !settledAt(settled.init, i) {
+			defaultRequestsFromLimits(&spec.InitContainers[i].Resources)
+		}
 	}
 	if g.PodLevelResources && !g.PodLevelResourcesFixDefaulting {
 		legacyDefaultPodLevelResources(pod)

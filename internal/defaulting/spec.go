@@ -12,6 +12,12 @@ import (
 // per-container defaults for init, regular and ephemeral containers, and the milli
 // rounding of spec.overhead and spec.resources.
 func defaultPodSpec(spec *corev1.PodSpec, g *gates.Set) {
+	defaultPodSpecSettled(spec, g, settledResources{})
+}
+
+// defaultPodSpecSettled is defaultPodSpec skipping the resource lists of the
+// containers settled marks (which it leaves as they are anyway).
+func defaultPodSpecSettled(spec *corev1.PodSpec, g *gates.Set, settled settledResources) {
 	// SetDefaults_PodSpec.
 	if spec.ServiceAccountName == "" {
 		spec.ServiceAccountName = spec.DeprecatedServiceAccount
@@ -39,13 +45,13 @@ func defaultPodSpec(spec *corev1.PodSpec, g *gates.Set) {
 	}
 	var pulls pullPolicies
 	for i := range spec.InitContainers {
-		defaultContainer(&spec.InitContainers[i], &pulls)
+		defaultContainer(&spec.InitContainers[i], &pulls, settledAt(settled.init, i))
 	}
 	for i := range spec.Containers {
-		defaultContainer(&spec.Containers[i], &pulls)
+		defaultContainer(&spec.Containers[i], &pulls, settledAt(settled.regular, i))
 	}
 	for i := range spec.EphemeralContainers {
-		defaultContainer((*corev1.Container)(&spec.EphemeralContainers[i].EphemeralContainerCommon), &pulls)
+		defaultContainer((*corev1.Container)(&spec.EphemeralContainers[i].EphemeralContainerCommon), &pulls, false)
 	}
 	roundResourceList(spec.Overhead)
 	if spec.Resources != nil {
@@ -194,8 +200,9 @@ func pullPolicyFor(image string) corev1.PullPolicy {
 }
 
 // defaultContainer applies SetDefaults_Container and the generated per-container
-// defaults: port protocol, env sources, resource rounding, probes and lifecycle hooks.
-func defaultContainer(c *corev1.Container, pulls *pullPolicies) {
+// defaults: port protocol, env sources, resource rounding (unless resourcesSettled:
+// it would change nothing), probes and lifecycle hooks.
+func defaultContainer(c *corev1.Container, pulls *pullPolicies, resourcesSettled bool) {
 	if c.ImagePullPolicy == "" {
 		c.ImagePullPolicy = pulls.forImage(c.Image)
 	}
@@ -221,8 +228,10 @@ func defaultContainer(c *corev1.Container, pulls *pullPolicies) {
 			src.FileKeyRef.Optional = &off
 		}
 	}
-	roundResourceList(c.Resources.Limits)
-	roundResourceList(c.Resources.Requests)
+	if !resourcesSettled {
+		roundResourceList(c.Resources.Limits)
+		roundResourceList(c.Resources.Requests)
+	}
 	for _, p := range []*corev1.Probe{c.LivenessProbe, c.ReadinessProbe, c.StartupProbe} {
 		if p != nil {
 			defaultProbe(p)
