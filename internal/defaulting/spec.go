@@ -177,19 +177,27 @@ func defaultFieldRef(f *corev1.ObjectFieldSelector) {
 
 func int32Ptr(v int32) *int32 { return &v }
 
-// pullPolicies remembers the default pull policy of the last image it parsed: the
-// containers of a pod often run the same image, and parsing a reference costs more
-// than comparing it. It lives for one defaulting call.
+// pullPolicies remembers the default pull policies of the last few images it
+// parsed: the containers of a pod often run the same images, and parsing a
+// reference costs more than comparing it. It lives for one defaulting call.
 type pullPolicies struct {
-	image  string
-	policy corev1.PullPolicy
+	seen [4]struct {
+		image  string
+		policy corev1.PullPolicy
+	}
+	next int // the entry the next parsed image replaces
 }
 
 func (p *pullPolicies) forImage(image string) corev1.PullPolicy {
-	if p.policy == "" || image != p.image {
-		p.image, p.policy = image, pullPolicyFor(image)
+	for i := range p.seen {
+		if e := &p.seen[i]; e.policy != "" && e.image == image {
+			return e.policy
+		}
 	}
-	return p.policy
+	e := &p.seen[p.next]
+	p.next = (p.next + 1) % len(p.seen)
+	e.image, e.policy = image, pullPolicyFor(image)
+	return e.policy
 }
 
 func pullPolicyFor(image string) corev1.PullPolicy {
