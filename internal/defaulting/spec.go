@@ -185,17 +185,22 @@ type pullPolicies struct {
 		image  string
 		policy corev1.PullPolicy
 	}
+	last int // the entry the last call answered from, looked at first
 	next int // the entry the next parsed image replaces
 }
 
 func (p *pullPolicies) forImage(image string) corev1.PullPolicy {
+	if e := &p.seen[p.last]; e.policy != "" && e.image == image {
+		return e.policy
+	}
 	for i := range p.seen {
 		if e := &p.seen[i]; e.policy != "" && e.image == image {
+			p.last = i
 			return e.policy
 		}
 	}
 	e := &p.seen[p.next]
-	p.next = (p.next + 1) % len(p.seen)
+	p.last, p.next = p.next, (p.next+1)%len(p.seen)
 	e.image, e.policy = image, pullPolicyFor(image)
 	return e.policy
 }
