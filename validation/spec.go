@@ -39,7 +39,10 @@ func validatePodSpecL(spec *corev1.PodSpec, meta *metav1.ObjectMeta, fldPath lpa
 	if len(spec.ResourceClaims) > 0 {
 		allErrs = append(allErrs, validatePodResourceClaims(meta, spec.ResourceClaims, fldPath.Child("resourceClaims"))...)
 	}
-	pc.claimNames = make(map[string]struct{}, len(spec.ResourceClaims))
+	// Only read (a nil map when the pod has no claims).
+	if len(spec.ResourceClaims) > 0 {
+		pc.claimNames = make(map[string]struct{}, len(spec.ResourceClaims))
+	}
 	for i := range spec.ResourceClaims {
 		if n := spec.ResourceClaims[i].Name; n != "" {
 			pc.claimNames[n] = struct{}{}
@@ -153,7 +156,10 @@ func validateVolumes(volumes []corev1.Volume, meta *metav1.ObjectMeta, fldPath l
 	if meta != nil {
 		podName = meta.Name
 	}
-	vols := make(map[string]*corev1.VolumeSource, len(volumes))
+	var vols map[string]*corev1.VolumeSource // only read: nil when there are no volumes
+	if len(volumes) > 0 {
+		vols = make(map[string]*corev1.VolumeSource, len(volumes))
+	}
 	var created []string // the claims ephemeral volumes create, "POD-VOLUME"
 	if podName != "" {
 		for i := range volumes {
