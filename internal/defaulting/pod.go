@@ -45,10 +45,12 @@ func PodInto(pod, out *corev1.Pod, opts Options) {
 	// The status is not copied: PrepareForCreate replaces it.
 	*out = corev1.Pod{TypeMeta: pod.TypeMeta}
 	if opts.ReadOnly {
-		// The pod path writes only scalars of the metadata and its annotations
-		// (the init-container and AppArmor annotations): the rest is shared.
+		// The pod path writes only scalars of the metadata, and deletes the
+		// init-container annotations when there are any: the rest is shared.
 		out.ObjectMeta = pod.ObjectMeta
-		out.Annotations = maps.Clone(pod.Annotations)
+		if hasInitContainerAnnotations(pod.Annotations) {
+			out.Annotations = maps.Clone(pod.Annotations)
+		}
 	} else {
 		copyObjectMeta(&pod.ObjectMeta, &out.ObjectMeta)
 	}
@@ -191,15 +193,35 @@ func prepareForCreate(pod *corev1.Pod, g *gates.Set, now time.Time) {
 	pod.Status.QOSClass = podQOS(pod, g)
 }
 
-// dropInitContainerAnnotations removes the init-container annotations of Kubernetes
+// initContainerAnnotations returns the init-container annotations of Kubernetes
 // 1.5-1.7, which the server deletes on every write.
-func dropInitContainerAnnotations(annotations map[string]string) {
-	for _, k := range []string{
+func initContainerAnnotations() [4]string {
+	return [4]string{
 		"pod.beta.kubernetes.io/init-containers",
 		"pod.alpha.kubernetes.io/init-containers",
 		"pod.beta.kubernetes.io/init-container-statuses",
 		"pod.alpha.kubernetes.io/init-container-statuses",
-	} {
-		delete(annotations, k)
 	}
+}
+
+// dropInitContainerAnnotations removes the init-container annotations. It deletes
+// only keys that are present, so that a map without them is only read (the
+// read-only path shares such a map with the input).
+func dropInitContainerAnnotations(annotations map[string]string) {
+	for _, k := range initContainerAnnotations() {
+		if _, ok := annotations[k]; ok {
+			delete(annotations, k)
+		}
+	}
+}
+
+// hasInitContainerAnnotations reports whether dropInitContainerAnnotations would
+// delete any key of annotations.
+func hasInitContainerAnnotations(annotations map[string]string) bool {
+	for _, k := range initContainerAnnotations() {
+		if _, ok := annotations[k]; ok {
+			return true
+		}
+	}
+	return false
 }

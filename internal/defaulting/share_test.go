@@ -253,3 +253,23 @@ func TestReadOnlySettledResources(t *testing.T) {
 		}
 	}
 }
+
+// TestReadOnlyAnnotations checks that the read-only path shares the annotations
+// unless the pod has an init-container annotation, which the result drops and the
+// input keeps.
+func TestReadOnlyAnnotations(t *testing.T) {
+	plain := &corev1.Pod{}
+	plain.Annotations = map[string]string{"a": "1"}
+	if got := Pod(plain, Options{ReadOnly: true}); reflect.ValueOf(got.Annotations).UnsafePointer() != reflect.ValueOf(plain.Annotations).UnsafePointer() {
+		t.Errorf("annotations without init-container keys: copied, want shared")
+	}
+	old := &corev1.Pod{}
+	old.Annotations = map[string]string{"a": "1", "pod.beta.kubernetes.io/init-containers": "[]"}
+	got := Pod(old, Options{ReadOnly: true})
+	if want := map[string]string{"a": "1"}; !reflect.DeepEqual(got.Annotations, want) {
+		t.Errorf("result annotations %v, want %v", got.Annotations, want)
+	}
+	if len(old.Annotations) != 2 {
+		t.Errorf("input annotations modified: %v", old.Annotations)
+	}
+}
