@@ -251,7 +251,7 @@ func validatePodMetadataAndSpec(pod *corev1.Pod, o podValidationOptions) field.E
 			}
 			for si := range proj.Sources {
 				if proj.Sources[si].ServiceAccountToken != nil {
-					allErrs = append(allErrs, forbiddenAt(specPath.Child("volumes").Index(vi).Child("projected", "sources").Index(si).Child("serviceAccountToken"), "must not be specified when serviceAccountName is not set"))
+					allErrs = append(allErrs, forbiddenAt(specPath.Child("volumes").Index(vi).Children("projected", "sources").Index(si).Child("serviceAccountToken"), "must not be specified when serviceAccountName is not set"))
 				}
 			}
 		}

@@ -16,26 +16,24 @@ import (
 // for it (so that neither folding nor printing builds path nodes), optionally
 // followed by a list index (at), then up to maxSegs segments. Longer paths fold the
 // segments into the text (allocating the text) and keep going.
+//
+// A segment is a child name (idx 0, the name in names), a list index (idx i+1 for
+// index i) or a map key (idx keySeg, the key in names). The slots past n are always
+// zero (paths only grow from a zero or freshly folded value), so appending a child
+// writes only its name and appending an index only its idx: Child and Index stay
+// small enough to inline.
 type lpath struct {
-	text string // the folded prefix as printed; "" when there is none
-	segs [maxSegs]pseg
-	n    int32
-	at   int32 // when > 0, the folded prefix ends in the list index at-1
+	text  string // the folded prefix as printed; "" when there is none
+	names [maxSegs]string
+	idxs  [maxSegs]int
+	n     int32
+	at    int32 // when > 0, the folded prefix ends in the list index at-1
 }
 
 const maxSegs = 4
 
-// pseg is one segment: a child name (idx == childSeg), a map key (idx == keySeg,
-// the key in name) or a list index (idx >= 0).
-type pseg struct {
-	name string
-	idx  int
-}
-
-const (
-	childSeg = -1
-	keySeg   = -2
-)
+// keySeg marks a map key segment.
+const keySeg = -1
 
 // newPath is the lazy field.NewPath(name): it allocates nothing.
 func newPath(name string) lpath {
@@ -62,6 +60,12 @@ func (p lpath) folded() lpath {
 	return lpath{text: p.String()}
 }
 
+// fold folds p's segments into its text in place; Child, Index and Key call it when
+// every segment is taken.
+//
+//go:noinline
+func (p *lpath) fold() { *p = lpath{text: p.String()} }
+
 // elem is p.Index(i) on a path without segments (see folded), kept out of the
 // segments: each element of a list then has every segment for its own fields.
 func (p lpath) elem(i int) lpath {
@@ -72,42 +76,32 @@ func (p lpath) elem(i int) lpath {
 	return p
 }
 
-func (p lpath) push(s pseg) lpath {
-	if p.n == maxSegs {
-		p = lpath{text: p.String()}
+// Child appends a field name, like (*field.Path).Child.
+func (p lpath) Child(name string) lpath {
+	if p.n >= maxSegs {
+		p.fold()
 	}
-	p.segs[p.n] = s
+	p.names[p.n] = name
 	p.n++
 	return p
 }
 
-// Child appends field names, like (*field.Path).Child.
-func (p lpath) Child(name string, more ...string) lpath {
-	if p.n < maxSegs && len(more) == 0 {
-		// The common case, kept small enough to inline.
-		p.segs[p.n] = pseg{name: name, idx: childSeg}
-		p.n++
-		return p
-	}
-	return p.childSlow(name, more)
-}
-
-func (p lpath) childSlow(name string, more []string) lpath {
-	p = p.push(pseg{name: name, idx: childSeg})
-	for _, m := range more {
-		p = p.push(pseg{name: m, idx: childSeg})
+// Children appends field names, like (*field.Path).Child with several.
+func (p lpath) Children(names ...string) lpath {
+	for _, name := range names {
+		p = p.Child(name)
 	}
 	return p
 }
 
 // Index appends a list index, like (*field.Path).Index.
 func (p lpath) Index(i int) lpath {
-	if p.n < maxSegs {
-		p.segs[p.n] = pseg{idx: i}
-		p.n++
-		return p
+	if p.n >= maxSegs {
+		p.fold()
 	}
-	return p.push(pseg{idx: i})
+	p.idxs[p.n] = i + 1
+	p.n++
+	return p
 }
 
 // room returns p, folded into its text first when fewer than k more segments fit,
@@ -132,7 +126,14 @@ func (p lpath) elems(name string, n int) lpath {
 }
 
 // Key appends a map key, like (*field.Path).Key.
-func (p lpath) Key(k string) lpath { return p.push(pseg{name: k, idx: keySeg}) }
+func (p lpath) Key(k string) lpath {
+	if p.n >= maxSegs {
+		p.fold()
+	}
+	p.names[p.n], p.idxs[p.n] = k, keySeg
+	p.n++
+	return p
+}
 
 // P materialises the path. A folded prefix becomes one root node named by its text,
 // which prints as the prefix did.
@@ -145,16 +146,16 @@ func (p lpath) P() *field.Path {
 		fp = fp.Index(int(p.at) - 1)
 	}
 	for i := 0; i < int(p.n); i++ {
-		s := p.segs[i]
+		name, idx := p.names[i], p.idxs[i]
 		switch {
-		case s.idx >= 0:
-			fp = fp.Index(s.idx)
-		case s.idx == keySeg:
-			fp = fp.Key(s.name)
+		case idx > 0:
+			fp = fp.Index(idx - 1)
+		case idx == keySeg:
+			fp = fp.Key(name)
 		case fp == nil:
-			fp = field.NewPath(s.name)
+			fp = field.NewPath(name)
 		default:
-			fp = fp.Child(s.name)
+			fp = fp.Child(name)
 		}
 	}
 	return fp
@@ -201,23 +202,23 @@ func (p lpath) String() string {
 		parent = true
 	}
 	for i := 0; i < int(p.n); i++ {
-		s := p.segs[i]
+		name, idx := p.names[i], p.idxs[i]
 		switch {
-		case s.idx >= 0:
+		case idx > 0:
 			b = append(b, '[')
-			b = strconv.AppendInt(b, int64(s.idx), 10)
+			b = strconv.AppendInt(b, int64(idx)-1, 10)
 			b = append(b, ']')
-		case s.idx == keySeg:
+		case idx == keySeg:
 			b = append(b, '[')
-			b = append(b, s.name...)
+			b = append(b, name...)
 			b = append(b, ']')
-		case s.name == "":
+		case name == "":
 			b = append(b, "[]"...)
 		default:
 			if parent {
 				b = append(b, '.')
 			}
-			b = append(b, s.name...)
+			b = append(b, name...)
 		}
 		parent = true
 	}

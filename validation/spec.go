@@ -132,7 +132,7 @@ func validatePodSpecL(spec *corev1.PodSpec, meta *metav1.ObjectMeta, fldPath lpa
 	if spec.OS != nil {
 		switch {
 		case spec.OS.Name == "":
-			allErrs = append(allErrs, requiredAt(fldPath.Child("os", "name"), ""))
+			allErrs = append(allErrs, requiredAt(fldPath.Children("os", "name"), ""))
 		case spec.OS.Name != corev1.Linux && spec.OS.Name != corev1.Windows:
 			allErrs = append(allErrs, notSupportedAt(fldPath.Child("os"), spec.OS.Name, supportedOSNames))
 		case spec.OS.Name == corev1.Linux:
@@ -188,7 +188,7 @@ func validateVolumes(volumes []corev1.Volume, meta *metav1.ObjectMeta, fldPath l
 			allErrs = append(allErrs, el...)
 		}
 		if pvc := v.PersistentVolumeClaim; pvc != nil && len(created) != 0 && createdSet.has(created, pvc.ClaimName) {
-			allErrs = append(allErrs, invalidAt(idxPath.Child("persistentVolumeClaim", "claimName"), pvc.ClaimName, "must not reference a PVC that gets created for an ephemeral volume"))
+			allErrs = append(allErrs, invalidAt(idxPath.Children("persistentVolumeClaim", "claimName"), pvc.ClaimName, "must not reference a PVC that gets created for an ephemeral volume"))
 		}
 	}
 	return vols, allErrs
@@ -305,7 +305,7 @@ func validateFileKeyRefVolumes(spec *corev1.PodSpec, fldPath lpath) field.ErrorL
 				continue
 			}
 			name := vf.FileKeyRef.VolumeName
-			np := p.Child("env").Index(j).Child("valueFrom", "fileKeyRef", "volumeName")
+			np := p.Child("env").Index(j).Children("valueFrom", "fileKeyRef", "volumeName")
 			var src *corev1.VolumeSource
 			// Upstream builds a name→source map, so the last volume of a name wins.
 			for k := range spec.Volumes {
