@@ -94,10 +94,11 @@ func validateLabels(labels map[string]string, fldPath lpath) field.ErrorList {
 		return nil
 	}
 	// Most label sets are valid: check them in map order, reading each key and
-	// value once, and sort only to report errors in key order.
+	// value once, without building messages, and sort only to report errors in key
+	// order (a set the quick checks doubt takes the exact path).
 	valid := true
 	for k, v := range labels {
-		if len(qualifiedNameErrs(k)) != 0 || !isPlainLabelValue(v) {
+		if !validQualifiedName(k) || !isPlainLabelValue(v) {
 			valid = false
 			break
 		}
@@ -144,13 +145,14 @@ func validateAnnotations(annotations map[string]string, fldPath lpath) field.Err
 	if len(annotations) == 0 {
 		return nil
 	}
-	// One pass in map order checks the keys (case does not matter for annotation
-	// keys) and sums the size as ValidateAnnotationsSize does; the keys are sorted
-	// only to report errors in key order.
+	// One pass in map order checks the keys without building messages (case does
+	// not matter for annotation keys) and sums the size as ValidateAnnotationsSize
+	// does; the keys are sorted only when the quick check doubts a key, to report
+	// errors in key order.
 	valid, size := true, int64(0)
 	for k, v := range annotations {
 		size += int64(len(k)) + int64(len(v))
-		if valid && len(qualifiedNameErrs(strings.ToLower(k))) != 0 {
+		if valid && !validQualifiedName(strings.ToLower(k)) {
 			valid = false
 		}
 	}
