@@ -124,7 +124,7 @@ func validateSeccompAnnotationsAndFieldsL(meta *metav1.ObjectMeta, spec *corev1.
 	var allErrs field.ErrorList
 	if spec.SecurityContext != nil && spec.SecurityContext.SeccompProfile != nil {
 		if a, ok := meta.Annotations[corev1.SeccompPodAnnotationKey]; ok {
-			if err := seccompAnnotationMatches(a, spec.SecurityContext.SeccompProfile, specPath.Child("securityContext", "seccompProfile")); err != nil {
+			if err := seccompAnnotationMatches(a, spec.SecurityContext.SeccompProfile, specPath.Children("securityContext", "seccompProfile")); err != nil {
 				allErrs = append(allErrs, err)
 			}
 		}
@@ -134,7 +134,7 @@ func validateSeccompAnnotationsAndFieldsL(meta *metav1.ObjectMeta, spec *corev1.
 			return
 		}
 		if a, ok := meta.Annotations[corev1.SeccompContainerAnnotationKeyPrefix+c.Name]; ok {
-			if err := seccompAnnotationMatches(a, c.SecurityContext.SeccompProfile, p.Child("securityContext", "seccompProfile")); err != nil {
+			if err := seccompAnnotationMatches(a, c.SecurityContext.SeccompProfile, p.Children("securityContext", "seccompProfile")); err != nil {
 				allErrs = append(allErrs, err)
 			}
 		}
@@ -193,7 +193,7 @@ func validateAppArmorAnnotationsAndFieldsMatchOnCreateL(meta *metav1.ObjectMeta,
 		if !ok {
 			return
 		}
-		ap := p.Child("securityContext", "appArmorProfile")
+		ap := p.Children("securityContext", "appArmorProfile")
 		switch profile.Type {
 		case corev1.AppArmorProfileTypeUnconfined:
 			if a != corev1.DeprecatedAppArmorBetaProfileNameUnconfined {

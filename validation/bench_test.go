@@ -7,6 +7,8 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/intstr"
+
+	"github.com/podlife/podlife/internal/defaulting"
 )
 
 // benchPod is a typical production pod: two init steps, a sidecar and n app
@@ -63,7 +65,7 @@ func BenchmarkValidatePodCreate(b *testing.B) {
 // BenchmarkValidatePreparedPod measures validation alone, on a pod already defaulted.
 func BenchmarkValidatePreparedPod(b *testing.B) {
 	for _, n := range []int{1, 10, 100} {
-		pod := prepareForCreate(benchPod(n), Options{})
+		pod := defaulting.Pod(benchPod(n), defaulting.Options{ReadOnly: true})
 		b.Run("containers="+strconv.Itoa(n), func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {

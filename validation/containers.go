@@ -28,12 +28,12 @@ func validateContainers(containers []corev1.Container, pc *podContext, fldPath l
 	}
 	var allErrs field.ErrorList
 	names := byname.Containers(containers)
-	list := fldPath.P()
+	list := fldPath.folded()
 	for i := range containers {
 		ctr := &containers[i]
-		// Materialise each container's path once: its checks then stay within the
-		// inline segments of lpath.
-		path := fromPath(list.Index(i))
+		// The container's index stays out of the segments: its checks then stay
+		// within the inline segments of lpath.
+		path := list.elem(i)
 		allErrs = append(allErrs, validateContainerCommon(ctr, pc, path, o)...)
 		if names.First(ctr.Name) < i {
 			allErrs = append(allErrs, duplicateAt(path.Child("name"), ctr.Name))
@@ -67,12 +67,12 @@ func validateInitContainers(containers, regular []corev1.Container, pc *podConte
 	var allErrs field.ErrorList
 	regularNames, names := byname.Containers(regular), byname.Containers(containers)
 	const initOnly = "may not be set for init containers without restartPolicy=Always"
-	list := fldPath.P()
+	list := fldPath.folded()
 	for i := range containers {
 		ctr := &containers[i]
-		// Materialise each container's path once: its checks then stay within the
-		// inline segments of lpath.
-		path := fromPath(list.Index(i))
+		// The container's index stays out of the segments: its checks then stay
+		// within the inline segments of lpath.
+		path := list.elem(i)
 		allErrs = append(allErrs, validateContainerCommon(ctr, pc, path, o)...)
 		allErrs = append(allErrs, validateInitContainerRestartPolicy(ctr.RestartPolicy, ctr.RestartPolicyRules, path, o)...)
 		sidecar := podutil.IsSidecar(ctr)
@@ -145,12 +145,12 @@ func validateEphemeralContainers(ephemeral []corev1.EphemeralContainer, containe
 		all[initContainers[i].Name] = struct{}{}
 	}
 	const notForEphemeral = "cannot be set for an Ephemeral Container"
-	list := fldPath.P()
+	list := fldPath.folded()
 	for i := range ephemeral {
 		ec := &ephemeral[i]
-		// Materialise each container's path once: its checks then stay within the
-		// inline segments of lpath.
-		path := fromPath(list.Index(i))
+		// The container's index stays out of the segments: its checks then stay
+		// within the inline segments of lpath.
+		path := list.elem(i)
 		c := (*corev1.Container)(&ec.EphemeralContainerCommon)
 		allErrs = append(allErrs, validateContainerCommon(c, pc, path, o)...)
 		allErrs = append(allErrs, validateImageWhitespace(c.Image, path)...)

@@ -44,7 +44,17 @@ func ValidatePodCreate(pod *corev1.Pod, opts Options) field.ErrorList {
 	if pod.Namespace != "" && opts.Namespace != "" && pod.Namespace != opts.Namespace {
 		return field.ErrorList{invalidAt(newPath("metadata").Child("namespace"), pod.Namespace, NamespaceMismatchDetail)}
 	}
-	p := prepareForCreate(pod, opts)
+	// The pod as the server has it just before validation: defaulted as
+	// podlife.DefaultWithOptions defaults, which also runs the registry's
+	// PrepareForCreate (disabled-gate fields dropped, pod-level resources
+	// defaulted); with SkipDefaulting, pod itself. The copy is a local variable:
+	// nothing below keeps a pointer to it, so it stays off the heap.
+	var prepared corev1.Pod
+	p := pod
+	if !opts.SkipDefaulting {
+		p = &prepared
+		defaulting.PodInto(pod, p, defaulting.Options{Features: opts.Features, ReadOnly: true})
+	}
 	if name, ns, ok := storedNameAndNamespace(&p.ObjectMeta, opts); ok {
 		if p == pod {
 			// SkipDefaulting handed back the input itself: copy the top level so
@@ -206,17 +216,6 @@ func storedNameAndNamespace(meta *metav1.ObjectMeta, opts Options) (name, ns str
 	return name, ns, name != meta.Name || ns != meta.Namespace
 }
 
-// prepareForCreate returns a private copy of pod as the server has it just before
-// validation: defaulted as podlife.DefaultWithOptions defaults, which also runs the registry's
-// PrepareForCreate (disabled-gate fields dropped, pod-level resources defaulted).
-// With SkipDefaulting it returns pod itself.
-func prepareForCreate(pod *corev1.Pod, opts Options) *corev1.Pod {
-	if opts.SkipDefaulting {
-		return pod
-	}
-	return defaulting.Pod(pod, defaulting.Options{Features: opts.Features, ReadOnly: true})
-}
-
 // validatePodCreate mirrors upstream ValidatePodCreate on an already prepared pod.
 func validatePodCreate(pod *corev1.Pod, o podValidationOptions) field.ErrorList {
 	allErrs := validatePodMetadataAndSpec(pod, o)
@@ -230,7 +229,7 @@ func validatePodCreate(pod *corev1.Pod, o podValidationOptions) field.ErrorList 
 	allErrs = append(allErrs, validateSeccompAnnotationsAndFieldsL(&pod.ObjectMeta, &pod.Spec, specPath)...)
 	allErrs = append(allErrs, validateAppArmorAnnotationsAndFieldsMatchOnCreateL(&pod.ObjectMeta, &pod.Spec, specPath)...)
 	// The declarative rules come after every hand-written one (rest.ValidateCreate).
-	return append(allErrs, validateEvictionResponders(&pod.Spec, nil, specPath)...)
+	return append(allErrs, validateEvictionResponderList(pod.Spec.EvictionResponders, nil, specPath)...)
 }
 
 // validatePodMetadataAndSpec mirrors upstream validatePodMetadataAndSpec: metadata,
@@ -252,7 +251,7 @@ func validatePodMetadataAndSpec(pod *corev1.Pod, o podValidationOptions) field.E
 			}
 			for si := range proj.Sources {
 				if proj.Sources[si].ServiceAccountToken != nil {
-					allErrs = append(allErrs, forbiddenAt(specPath.Child("volumes").Index(vi).Child("projected", "sources").Index(si).Child("serviceAccountToken"), "must not be specified when serviceAccountName is not set"))
+					allErrs = append(allErrs, forbiddenAt(specPath.Child("volumes").Index(vi).Children("projected", "sources").Index(si).Child("serviceAccountToken"), "must not be specified when serviceAccountName is not set"))
 				}
 			}
 		}

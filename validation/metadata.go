@@ -93,6 +93,19 @@ func validateLabels(labels map[string]string, fldPath lpath) field.ErrorList {
 	if len(labels) == 0 {
 		return nil
 	}
+	// Most label sets are valid: check them in map order, reading each key and
+	// value once, without building messages, and sort only to report errors in key
+	// order (a set the quick checks doubt takes the exact path).
+	valid := true
+	for k, v := range labels {
+		if !validQualifiedName(k) || !isPlainLabelValue(v) {
+			valid = false
+			break
+		}
+	}
+	if valid {
+		return nil
+	}
 	var allErrs field.ErrorList
 	var buf [8]string
 	for _, k := range appendSortedKeys(buf[:0], labels) {
@@ -132,14 +145,26 @@ func validateAnnotations(annotations map[string]string, fldPath lpath) field.Err
 	if len(annotations) == 0 {
 		return nil
 	}
-	var allErrs field.ErrorList
-	for _, k := range sortedKeys(annotations) {
-		// Case does not matter for annotation keys.
-		for _, msg := range qualifiedNameErrs(strings.ToLower(k)) {
-			allErrs = append(allErrs, invalidAt(fldPath, k, msg).WithOrigin("format=k8s-label-key"))
+	// One pass in map order checks the keys without building messages (case does
+	// not matter for annotation keys) and sums the size as ValidateAnnotationsSize
+	// does; the keys are sorted only when the quick check doubts a key, to report
+	// errors in key order.
+	valid, size := true, int64(0)
+	for k, v := range annotations {
+		size += int64(len(k)) + int64(len(v))
+		if valid && !validQualifiedName(strings.ToLower(k)) {
+			valid = false
 		}
 	}
-	if err := apimachineryvalidation.ValidateAnnotationsSize(annotations); err != nil {
+	var allErrs field.ErrorList
+	if !valid {
+		for _, k := range sortedKeys(annotations) {
+			for _, msg := range qualifiedNameErrs(strings.ToLower(k)) {
+				allErrs = append(allErrs, invalidAt(fldPath, k, msg).WithOrigin("format=k8s-label-key"))
+			}
+		}
+	}
+	if size > int64(apimachineryvalidation.TotalAnnotationSizeLimitB) {
 		allErrs = append(allErrs, field.TooLong(fldPath.P(), "", apimachineryvalidation.TotalAnnotationSizeLimitB))
 	}
 	return allErrs

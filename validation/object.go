@@ -329,11 +329,11 @@ func templateOptions(opts Options, t, old *corev1.PodTemplateSpec) podValidation
 // errors in sorted order (upstream ranges over the maps).
 func validateTemplate(t *corev1.PodTemplateSpec, fldPath lpath, o podValidationOptions) field.ErrorList {
 	// The pod validators nest deep below the template: give them every segment of
-	// the lazy path, at the price of building the template's own path once.
-	fldPath = fromPath(fldPath.P())
+	// the lazy path, at the price of printing the template's own path once.
+	fldPath = fldPath.folded()
 	errs := validatePodTemplateSpecL(t, fldPath, o)
 	if len(errs) == 0 {
 		return nil
 	}
-	return sortMapRuns(errs, fldPath.Child("labels").P().String(), fldPath.Child("annotations").P().String())
+	return sortMapRuns(errs, fldPath.Child("labels").String(), fldPath.Child("annotations").String())
 }

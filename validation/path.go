@@ -2,6 +2,7 @@ package validation
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 
 	"k8s.io/apimachinery/pkg/util/validation/field"
@@ -11,77 +12,104 @@ import (
 // it. Validating a valid pod then builds no paths at all, which is most of the
 // allocation work upstream does (a *field.Path per visited field).
 //
-// It is a small value: a materialised root plus up to maxSegs segments. Longer paths
-// fold the segments into the root (allocating) and keep going.
+// It is a small value: a folded prefix, kept as the text field.Path.String prints
+// for it (so that neither folding nor printing builds path nodes), optionally
+// followed by a list index (at), then up to maxSegs segments. Longer paths fold the
+// segments into the text (allocating the text) and keep going.
+//
+// A segment is a child name (idx 0, the name in names), a list index (idx i+1 for
+// index i) or a map key (idx keySeg, the key in names). The slots past n are always
+// zero (paths only grow from a zero or freshly folded value), so appending a child
+// writes only its name and appending an index only its idx: Child and Index stay
+// small enough to inline.
 type lpath struct {
-	root *field.Path
-	segs [maxSegs]pseg
-	n    int
+	text  string // the folded prefix as printed; "" when there is none
+	names [maxSegs]string
+	idxs  [maxSegs]int
+	n     int32
+	at    int32 // when > 0, the folded prefix ends in the list index at-1
 }
 
 const maxSegs = 4
 
-// pseg is one segment: a child name (idx == childSeg), a map key (idx == keySeg,
-// the key in name) or a list index (idx >= 0).
-type pseg struct {
-	name string
-	idx  int
+// keySeg marks a map key segment.
+const keySeg = -1
+
+// newPath is the lazy field.NewPath(name): it allocates nothing.
+func newPath(name string) lpath {
+	if name == "" {
+		return lpath{text: "[]"} // field.NewPath("").String()
+	}
+	return lpath{text: name}
 }
 
-const (
-	childSeg = -1
-	keySeg   = -2
-)
-
-func newPath(name string) lpath { return lpath{root: field.NewPath(name)} }
-
-// fromPath wraps an already built path.
-func fromPath(p *field.Path) lpath { return lpath{root: p} }
-
-func (p lpath) push(s pseg) lpath {
-	if p.n == maxSegs {
-		p = lpath{root: p.P()}
+// fromPath wraps an already built path, printing it once.
+func fromPath(p *field.Path) lpath {
+	if p == nil {
+		return lpath{}
 	}
-	p.segs[p.n] = s
+	return lpath{text: p.String()}
+}
+
+// folded returns p with its segments folded into its text (allocating the text
+// when p has any), for a loop whose elements each start from it (elem).
+func (p lpath) folded() lpath {
+	if p.n == 0 && p.at == 0 {
+		return p
+	}
+	return lpath{text: p.String()}
+}
+
+// fold folds p's segments into its text in place; Child, Index and Key call it when
+// every segment is taken.
+//
+//go:noinline
+func (p *lpath) fold() { *p = lpath{text: p.String()} }
+
+// elem is p.Index(i) on a path without segments (see folded), kept out of the
+// segments: each element of a list then has every segment for its own fields.
+func (p lpath) elem(i int) lpath {
+	if p.n != 0 || p.at != 0 || i >= math.MaxInt32 {
+		return p.folded().Index(i)
+	}
+	p.at = int32(i) + 1
+	return p
+}
+
+// Child appends a field name, like (*field.Path).Child.
+func (p lpath) Child(name string) lpath {
+	if p.n >= maxSegs {
+		p.fold()
+	}
+	p.names[p.n] = name
 	p.n++
 	return p
 }
 
-// Child appends field names, like (*field.Path).Child.
-func (p lpath) Child(name string, more ...string) lpath {
-	if p.n < maxSegs && len(more) == 0 {
-		// The common case, kept small enough to inline.
-		p.segs[p.n] = pseg{name: name, idx: childSeg}
-		p.n++
-		return p
-	}
-	return p.childSlow(name, more)
-}
-
-func (p lpath) childSlow(name string, more []string) lpath {
-	p = p.push(pseg{name: name, idx: childSeg})
-	for _, m := range more {
-		p = p.push(pseg{name: m, idx: childSeg})
+// Children appends field names, like (*field.Path).Child with several.
+func (p lpath) Children(names ...string) lpath {
+	for _, name := range names {
+		p = p.Child(name)
 	}
 	return p
 }
 
 // Index appends a list index, like (*field.Path).Index.
 func (p lpath) Index(i int) lpath {
-	if p.n < maxSegs {
-		p.segs[p.n] = pseg{idx: i}
-		p.n++
-		return p
+	if p.n >= maxSegs {
+		p.fold()
 	}
-	return p.push(pseg{idx: i})
+	p.idxs[p.n] = i + 1
+	p.n++
+	return p
 }
 
-// room returns p, folded into its root first when fewer than k more segments fit, so
-// that a loop over a list calls it once and its elements share one folded prefix
+// room returns p, folded into its text first when fewer than k more segments fit,
+// so that a loop over a list calls it once and its elements share one folded prefix
 // instead of each folding (allocating) its own.
 func (p lpath) room(k int) lpath {
-	if p.n+k > maxSegs {
-		return lpath{root: p.P()}
+	if int(p.n)+k > maxSegs {
+		return p.folded()
 	}
 	return p
 }
@@ -98,22 +126,36 @@ func (p lpath) elems(name string, n int) lpath {
 }
 
 // Key appends a map key, like (*field.Path).Key.
-func (p lpath) Key(k string) lpath { return p.push(pseg{name: k, idx: keySeg}) }
+func (p lpath) Key(k string) lpath {
+	if p.n >= maxSegs {
+		p.fold()
+	}
+	p.names[p.n], p.idxs[p.n] = k, keySeg
+	p.n++
+	return p
+}
 
-// P materialises the path.
+// P materialises the path. A folded prefix becomes one root node named by its text,
+// which prints as the prefix did.
 func (p lpath) P() *field.Path {
-	fp := p.root
-	for i := 0; i < p.n; i++ {
-		s := p.segs[i]
+	var fp *field.Path
+	if p.text != "" {
+		fp = field.NewPath(p.text)
+	}
+	if p.at > 0 {
+		fp = fp.Index(int(p.at) - 1)
+	}
+	for i := 0; i < int(p.n); i++ {
+		name, idx := p.names[i], p.idxs[i]
 		switch {
-		case s.idx >= 0:
-			fp = fp.Index(s.idx)
-		case s.idx == keySeg:
-			fp = fp.Key(s.name)
+		case idx > 0:
+			fp = fp.Index(idx - 1)
+		case idx == keySeg:
+			fp = fp.Key(name)
 		case fp == nil:
-			fp = field.NewPath(s.name)
+			fp = field.NewPath(name)
 		default:
-			fp = fp.Child(s.name)
+			fp = fp.Child(name)
 		}
 	}
 	return fp
@@ -136,40 +178,47 @@ func nonNegativeChild(v int64, parent lpath, name string) field.ErrorList {
 	return nil
 }
 
-// rootPath starts a lazy path at a top-level field; nothing is allocated until P.
-func rootPath(name string) lpath { return lpath{}.Child(name) }
+// rootPath starts a lazy path at a top-level field; nothing is allocated until an
+// error prints it.
+func rootPath(name string) lpath { return newPath(name) }
 
-// String is p.P().String() built in one piece: the root's text, then each segment
+// String is p.P().String() built in one piece: the prefix's text, then each segment
 // as field.Path prints it (".name", "[index]", "[key]", and "[]" for an empty name),
-// without allocating the segments' path nodes.
+// without allocating the segments' path nodes. A path without segments is its text.
 func (p lpath) String() string {
-	if p.root == nil && p.n == 0 {
-		return "<nil>" // (*field.Path)(nil).String()
+	if p.n == 0 && p.at == 0 {
+		if p.text == "" {
+			return "<nil>" // (*field.Path)(nil).String()
+		}
+		return p.text
 	}
 	var buf [128]byte
-	b := buf[:0]
-	parent := p.root != nil
-	if parent {
-		b = append(b, p.root.String()...)
+	b := append(buf[:0], p.text...)
+	parent := p.text != ""
+	if p.at > 0 {
+		b = append(b, '[')
+		b = strconv.AppendInt(b, int64(p.at)-1, 10)
+		b = append(b, ']')
+		parent = true
 	}
-	for i := 0; i < p.n; i++ {
-		s := p.segs[i]
+	for i := 0; i < int(p.n); i++ {
+		name, idx := p.names[i], p.idxs[i]
 		switch {
-		case s.idx >= 0:
+		case idx > 0:
 			b = append(b, '[')
-			b = strconv.AppendInt(b, int64(s.idx), 10)
+			b = strconv.AppendInt(b, int64(idx)-1, 10)
 			b = append(b, ']')
-		case s.idx == keySeg:
+		case idx == keySeg:
 			b = append(b, '[')
-			b = append(b, s.name...)
+			b = append(b, name...)
 			b = append(b, ']')
-		case s.name == "":
+		case name == "":
 			b = append(b, "[]"...)
 		default:
 			if parent {
 				b = append(b, '.')
 			}
-			b = append(b, s.name...)
+			b = append(b, name...)
 		}
 		parent = true
 	}

@@ -27,7 +27,7 @@ func TestLpathString(t *testing.T) {
 		{newPath("").Child("a").Child("").Index(0), "[].a[][0]"},
 		{newPath("spec").Child("volumes").Index(12).Child("projected").Child("sources").Index(1).Child("secret").Child("items").Index(0).Child("path"),
 			"spec.volumes[12].projected.sources[1].secret.items[0].path"},
-		{fromPath(field.NewPath("a", "b").Index(1)).Child("c", "d", "e"), "a.b[1].c.d.e"},
+		{fromPath(field.NewPath("a", "b").Index(1)).Children("c", "d", "e"), "a.b[1].c.d.e"},
 		{newPath("spec").elems("containers", 2).Index(1).Child("ports"), "spec.containers[1].ports"},
 	} {
 		assert.Equal(t, tc.want, tc.p.String())

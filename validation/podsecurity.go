@@ -173,7 +173,7 @@ func validateWindowsHostProcessPod(spec *corev1.PodSpec, fldPath lpath, o *podVa
 			hp = c.SecurityContext.WindowsOptions.HostProcess
 		}
 		if podHostProcess != nil && hp != nil && *podHostProcess != *hp {
-			allErrs = append(allErrs, invalidAt(p.Child("securityContext", "windowsOptions", "hostProcess"), *hp,
+			allErrs = append(allErrs, invalidAt(p.Children("securityContext", "windowsOptions", "hostProcess"), *hp,
 				"pod hostProcess value must be identical if both are specified, was "+strconv.FormatBool(*podHostProcess)))
 		}
 		if (hp != nil && *hp) || (hp == nil && podHostProcess != nil && *podHostProcess) {
@@ -226,11 +226,11 @@ func validateLinux(spec *corev1.PodSpec, fldPath lpath) field.ErrorList {
 	const msg = "windows options cannot be set for a linux pod"
 	var allErrs field.ErrorList
 	if spec.SecurityContext != nil && spec.SecurityContext.WindowsOptions != nil {
-		allErrs = append(allErrs, forbiddenAt(fldPath.Child("securityContext", "windowsOptions"), msg))
+		allErrs = append(allErrs, forbiddenAt(fldPath.Children("securityContext", "windowsOptions"), msg))
 	}
 	visitContainersWithPath(spec, fldPath, func(c *corev1.Container, p lpath) {
 		if c.SecurityContext != nil && c.SecurityContext.WindowsOptions != nil {
-			allErrs = append(allErrs, forbiddenAt(p.Child("securityContext", "windowsOptions"), msg))
+			allErrs = append(allErrs, forbiddenAt(p.Children("securityContext", "windowsOptions"), msg))
 		}
 	})
 	return allErrs

@@ -69,7 +69,7 @@ func validateHandler(h handler, grace *int64, fldPath lpath) field.ErrorList {
 	if h.exec != nil {
 		n++
 		if len(h.exec.Command) == 0 {
-			allErrs = append(allErrs, requiredAt(fldPath.Child("exec", "command"), ""))
+			allErrs = append(allErrs, requiredAt(fldPath.Children("exec", "command"), ""))
 		}
 	}
 	if h.httpGet != nil {
@@ -85,7 +85,7 @@ func validateHandler(h handler, grace *int64, fldPath lpath) field.ErrorList {
 			allErrs = append(allErrs, forbiddenAt(fldPath.Child("tcpSocket"), tooMany))
 		} else {
 			n++
-			allErrs = append(allErrs, validatePortNumOrName(h.tcpSocket.Port, fldPath.Child("tcpSocket", "port"))...)
+			allErrs = append(allErrs, validatePortNumOrName(h.tcpSocket.Port, fldPath.Children("tcpSocket", "port"))...)
 		}
 	}
 	if h.grpc != nil {

@@ -302,7 +302,8 @@ func validatePodResourceConsistency(spec *corev1.PodSpec, fldPath lpath) field.E
 			allErrs = append(allErrs, invalidAt(reqPath.Key(string(name)), podReq.String(), "must be greater than or equal to aggregate container requests of "+agg.String()))
 		}
 	}
-	aggLims := resources.AggregateContainerLimits(pod, resources.PodResourcesOptions{})
+	// The requests are read: their map takes the limits (Reuse clears it first).
+	aggLims := resources.AggregateContainerLimits(pod, resources.PodResourcesOptions{Reuse: aggReqs})
 	for _, name := range sortedResourceNames(buf[:0], aggLims) {
 		if !isHugePageName(name) {
 			continue

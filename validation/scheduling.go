@@ -66,6 +66,17 @@ func validateEvictionResponders(spec, old *corev1.PodSpec, specPath lpath) field
 		}
 		olds = old.EvictionResponders
 	}
+	return validateEvictionResponderList(rs, olds, specPath)
+}
+
+// validateEvictionResponderList is validateEvictionResponders on the list rs of a
+// spec whose stored list is olds (nil on create), once an unchanged spec or list has
+// been ruled out. The create path calls it directly: it takes no pointer to the spec,
+// so that the pod being validated can stay off the heap.
+func validateEvictionResponderList(rs, olds []corev1.EvictionResponder, specPath lpath) field.ErrorList {
+	if len(rs) == 0 {
+		return nil
+	}
 	p := specPath.Child("evictionResponders")
 	if len(rs) > maxEvictionResponders {
 		return field.ErrorList{shortCircuit(field.TooMany(p.P(), len(rs), maxEvictionResponders).WithOrigin("maxItems"))}

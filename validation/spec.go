@@ -39,7 +39,10 @@ func validatePodSpecL(spec *corev1.PodSpec, meta *metav1.ObjectMeta, fldPath lpa
 	if len(spec.ResourceClaims) > 0 {
 		allErrs = append(allErrs, validatePodResourceClaims(meta, spec.ResourceClaims, fldPath.Child("resourceClaims"))...)
 	}
-	pc.claimNames = make(map[string]struct{}, len(spec.ResourceClaims))
+	// Only read (a nil map when the pod has no claims).
+	if len(spec.ResourceClaims) > 0 {
+		pc.claimNames = make(map[string]struct{}, len(spec.ResourceClaims))
+	}
 	for i := range spec.ResourceClaims {
 		if n := spec.ResourceClaims[i].Name; n != "" {
 			pc.claimNames[n] = struct{}{}
@@ -129,7 +132,7 @@ func validatePodSpecL(spec *corev1.PodSpec, meta *metav1.ObjectMeta, fldPath lpa
 	if spec.OS != nil {
 		switch {
 		case spec.OS.Name == "":
-			allErrs = append(allErrs, requiredAt(fldPath.Child("os", "name"), ""))
+			allErrs = append(allErrs, requiredAt(fldPath.Children("os", "name"), ""))
 		case spec.OS.Name != corev1.Linux && spec.OS.Name != corev1.Windows:
 			allErrs = append(allErrs, notSupportedAt(fldPath.Child("os"), spec.OS.Name, supportedOSNames))
 		case spec.OS.Name == corev1.Linux:
@@ -153,7 +156,10 @@ func validateVolumes(volumes []corev1.Volume, meta *metav1.ObjectMeta, fldPath l
 	if meta != nil {
 		podName = meta.Name
 	}
-	vols := make(map[string]*corev1.VolumeSource, len(volumes))
+	var vols map[string]*corev1.VolumeSource // only read: nil when there are no volumes
+	if len(volumes) > 0 {
+		vols = make(map[string]*corev1.VolumeSource, len(volumes))
+	}
 	var created []string // the claims ephemeral volumes create, "POD-VOLUME"
 	if podName != "" {
 		for i := range volumes {
@@ -182,7 +188,7 @@ func validateVolumes(volumes []corev1.Volume, meta *metav1.ObjectMeta, fldPath l
 			allErrs = append(allErrs, el...)
 		}
 		if pvc := v.PersistentVolumeClaim; pvc != nil && len(created) != 0 && createdSet.has(created, pvc.ClaimName) {
-			allErrs = append(allErrs, invalidAt(idxPath.Child("persistentVolumeClaim", "claimName"), pvc.ClaimName, "must not reference a PVC that gets created for an ephemeral volume"))
+			allErrs = append(allErrs, invalidAt(idxPath.Children("persistentVolumeClaim", "claimName"), pvc.ClaimName, "must not reference a PVC that gets created for an ephemeral volume"))
 		}
 	}
 	return vols, allErrs
@@ -299,7 +305,7 @@ func validateFileKeyRefVolumes(spec *corev1.PodSpec, fldPath lpath) field.ErrorL
 				continue
 			}
 			name := vf.FileKeyRef.VolumeName
-			np := p.Child("env").Index(j).Child("valueFrom", "fileKeyRef", "volumeName")
+			np := p.Child("env").Index(j).Children("valueFrom", "fileKeyRef", "volumeName")
 			var src *corev1.VolumeSource
 			// Upstream builds a name→source map, so the last volume of a name wins.
 			for k := range spec.Volumes {

@@ -86,7 +86,7 @@ func validateFirstVolumeSource(s *corev1.VolumeSource, name, volName, podName st
 		allErrs := validateCSIDriverName(s.CSI.Driver, p.Child("driver"))
 		if ref := s.CSI.NodePublishSecretRef; ref != nil {
 			if ref.Name == "" {
-				allErrs = append(allErrs, requiredAt(p.Child("nodePublishSecretRef", "name"), ""))
+				allErrs = append(allErrs, requiredAt(p.Children("nodePublishSecretRef", "name"), ""))
 			} else {
 				// Upstream reports a bad secret name at csi.name.
 				for _, msg := range nameIsDNSSubdomain(ref.Name, false) {

@@ -255,7 +255,7 @@ func validateStorageOS(s *corev1.StorageOSVolumeSource, p lpath) field.ErrorList
 		allErrs = append(allErrs, validateDNS1123Label(s.VolumeNamespace, p.Child("volumeNamespace"))...)
 	}
 	if s.SecretRef != nil && s.SecretRef.Name == "" {
-		allErrs = append(allErrs, requiredAt(p.Child("secretRef", "name"), ""))
+		allErrs = append(allErrs, requiredAt(p.Children("secretRef", "name"), ""))
 	}
 	return allErrs
 }
@@ -301,13 +301,13 @@ func validateInTreeSource(s *corev1.VolumeSource, name string, fldPath lpath) (e
 	case "cinder":
 		errs := requiredStrings(p, "volumeID", s.Cinder.VolumeID)       //nolint:staticcheck
 		if s.Cinder.SecretRef != nil && s.Cinder.SecretRef.Name == "" { //nolint:staticcheck
-			errs = append(errs, requiredAt(p.Child("secretRef", "name"), ""))
+			errs = append(errs, requiredAt(p.Children("secretRef", "name"), ""))
 		}
 		return errs, true
 	case "cephFS":
 		// Counted as "cephFS", validated under "cephfs".
 		if len(s.CephFS.Monitors) == 0 { //nolint:staticcheck
-			return field.ErrorList{requiredAt(fldPath.Child("cephfs", "monitors"), "")}, true
+			return field.ErrorList{requiredAt(fldPath.Children("cephfs", "monitors"), "")}, true
 		}
 		return nil, true
 	case "quobyte":

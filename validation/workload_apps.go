@@ -25,7 +25,7 @@ import (
 // selectorMismatch is the error every workload reports when its selector does not
 // select its template's labels.
 func selectorMismatch(fldPath lpath, labels map[string]string) *field.Error {
-	return invalidAt(fldPath.Child("metadata", "labels"), labels, "`selector` does not match template `labels`")
+	return invalidAt(fldPath.Children("metadata", "labels"), labels, "`selector` does not match template `labels`")
 }
 
 // validateStrictSelector is the selector check of Deployments, ReplicaSets and
@@ -691,7 +691,7 @@ func validateStatefulSetSpec(spec *appsv1.StatefulSetSpec, fldPath lpath, o podV
 		t := statefulSetTemplateToValidate(spec)
 		errs = append(errs, validateStatefulSetTemplate(t, spec.Selector, k, fldPath.Child("template"), o, setOpts)...)
 	}
-	errs = append(errs, validateStatefulSetRestart(&spec.Template.Spec, fldPath.Child("template", "spec"))...)
+	errs = append(errs, validateStatefulSetRestart(&spec.Template.Spec, fldPath.Children("template", "spec"))...)
 	return errs
 }
 

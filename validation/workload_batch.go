@@ -310,7 +310,7 @@ func validateJobSpec(spec, old *batchv1.JobSpec, fldPath lpath, o podValidationO
 
 	tPath := fldPath.Child("template")
 	errs = append(errs, validateTemplate(&spec.Template, tPath, o)...)
-	rpPath := tPath.Child("spec", "restartPolicy")
+	rpPath := tPath.Children("spec", "restartPolicy")
 	switch rp := spec.Template.Spec.RestartPolicy; {
 	case rp == corev1.RestartPolicyAlways || rp == "":
 		errs = append(errs, requiredAt(rpPath, fmt.Sprintf("valid values: %q, %q", corev1.RestartPolicyOnFailure, corev1.RestartPolicyNever)))
@@ -606,7 +606,7 @@ func validateGangMinCount(spec *batchv1.JobSpec, fldPath lpath) field.ErrorList 
 		parallelism = *spec.Parallelism
 	}
 	if mc := *s.SchedulingPolicy.Gang.MinCount; mc > parallelism {
-		return field.ErrorList{invalidAt(fldPath.Child("schedulingPolicy", "gang", "minCount"), mc, fmt.Sprintf("must not be greater than parallelism (%d)", parallelism))}
+		return field.ErrorList{invalidAt(fldPath.Children("schedulingPolicy", "gang", "minCount"), mc, fmt.Sprintf("must not be greater than parallelism (%d)", parallelism))}
 	}
 	return nil
 }
@@ -721,7 +721,7 @@ func validateCronJobCreate(in *batchv1.CronJob, opts Options) field.ErrorList {
 		errs = append(errs, field.Invalid(field.NewPath("metadata").Child("name"), cj.Name, fmt.Sprintf("must be no more than %d characters", maxCronJobNameLength)))
 	}
 	enforced := cronJobDeclarative(cj, nil, g)
-	enforced = append(enforced, jobSpecDeclarative(&cj.Spec.JobTemplate.Spec, nil, rootPath("spec").Child("jobTemplate", "spec"), g.WorkloadWithJob)...)
+	enforced = append(enforced, jobSpecDeclarative(&cj.Spec.JobTemplate.Spec, nil, rootPath("spec").Children("jobTemplate", "spec"), g.WorkloadWithJob)...)
 	return finishCreate(errs, &cj.ObjectMeta, enforced)
 }
 
@@ -744,7 +744,7 @@ func validateCronJobUpdate(newIn, oldIn *batchv1.CronJob, opts Options) field.Er
 	errs := validateObjectMetaUpdate(&cj.ObjectMeta, &old.ObjectMeta, field.NewPath("metadata"))
 	errs = append(errs, validateCronJobSpec(&cj.Spec, &old.Spec, rootPath("spec"), o)...)
 	enforced := cronJobDeclarative(cj, old, g)
-	enforced = append(enforced, jobSpecDeclarative(&cj.Spec.JobTemplate.Spec, &old.Spec.JobTemplate.Spec, rootPath("spec").Child("jobTemplate", "spec"), g.WorkloadWithJob)...)
+	enforced = append(enforced, jobSpecDeclarative(&cj.Spec.JobTemplate.Spec, &old.Spec.JobTemplate.Spec, rootPath("spec").Children("jobTemplate", "spec"), g.WorkloadWithJob)...)
 	return finishUpdate(errs, &cj.ObjectMeta, &old.ObjectMeta, enforced)
 }
 

@@ -103,7 +103,7 @@ func validateReplicationControllerMeta(meta *metav1.ObjectMeta, fldPath lpath) f
 	m := *meta
 	m.GenerateName = ""
 	errs := validateObjectMeta(&m, true, longNameErrs, fldPath)
-	name := fldPath.Child("name").P().String()
+	name := fldPath.Child("name").String()
 	for _, e := range errs {
 		if e.Field == name && e.Type == field.ErrorTypeInvalid {
 			e.WithOrigin(longNameOrigin).MarkCoveredByDeclarative()

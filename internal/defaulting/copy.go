@@ -4,6 +4,7 @@ import (
 	"maps"
 
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
 
@@ -246,27 +247,37 @@ func (s *containerSlabs) copyProbe(in *corev1.Probe) *corev1.Probe {
 // (defaultRequestsFromLimits; a nil requests map is replaced, not written), and a
 // quantity finer than milli, or held as a big decimal, is rounded and stored back
 // (roundResourceList).
+// The limits are read in one pass for both.
 func changedByPodDefaulting(r *corev1.ResourceRequirements) bool {
-	if r.Requests != nil {
-		for name := range r.Limits {
+	for name, q := range r.Limits {
+		if r.Requests != nil {
 			if _, ok := r.Requests[name]; !ok {
 				return true
 			}
 		}
+		if roundChanges(q) {
+			return true
+		}
 	}
-	return roundingChanges(r.Limits) || roundingChanges(r.Requests)
+	return roundingChanges(r.Requests)
 }
 
 // roundingChanges reports whether roundResourceList would store a new quantity.
 func roundingChanges(list corev1.ResourceList) bool {
 	for _, q := range list {
-		r := q
-		r.RoundUp(-3)
-		if r != q {
+		if roundChanges(q) {
 			return true
 		}
 	}
 	return false
+}
+
+// roundChanges reports whether rounding q up to milli precision gives another value
+// (or the same value held otherwise).
+func roundChanges(q resource.Quantity) bool {
+	r := q
+	r.RoundUp(-3)
+	return r != q
 }
 
 // cloneResourceList copies a resource list: maps.Clone copies the map's memory

@@ -24,9 +24,6 @@ const (
 	refOfficialPrefix = "library/"
 )
 
-// Digest algorithms the API server links in, with their hex length.
-var refDigestHexLen = map[string]int{"sha256": 64, "sha384": 96, "sha512": 128}
-
 // defaultPullPolicyIsAlways reports whether an empty imagePullPolicy defaults to Always
 // for image: the reference parses and its tag is "latest" or it has neither tag nor
 // digest. An unparsable reference defaults to IfNotPresent, as upstream ignores the
@@ -46,6 +43,9 @@ func parseImageTag(s string) (tag string, digest bool, ok bool) {
 		// A bare 64-character hex string is refused as ambiguous with an image ID.
 		return "", false, false
 	}
+	if strings.IndexByte(s, '/') < 0 {
+		return parseOfficialReference(s)
+	}
 	domain, remainder := splitImageDomain(s)
 	remote := remainder
 	if i := strings.IndexByte(remainder, ':'); i >= 0 {
@@ -61,6 +61,41 @@ func parseImageTag(s string) (tag string, digest bool, ok bool) {
 		ref = domain + "/" + remainder
 	}
 	return parseReference(ref)
+}
+
+// parseOfficialReference is parseImageTag of a reference without '/' (a Docker Hub
+// official image), read in place: its normalized form "docker.io/library/" + s is
+// never built. In that form the domain parses, '@' and the last ':' can only lie in
+// s, the remote name is "library/" + the name part of s (so it is a remote name
+// exactly when that part is one path component, and lower case exactly when that
+// part is), and the path's length counts "library/".
+func parseOfficialReference(s string) (tag string, digest bool, ok bool) {
+	remote := s
+	if i := strings.IndexByte(s, ':'); i >= 0 {
+		remote = s[:i]
+	}
+	if strings.ToLower(remote) != remote {
+		return "", false, false
+	}
+	rest := s
+	var dig string
+	if at := strings.IndexByte(s, '@'); at >= 0 {
+		rest, dig = s[:at], s[at+1:]
+		if !isDigest(dig) || !validImageDigest(dig) {
+			return "", false, false
+		}
+	}
+	name := rest
+	if colon := strings.LastIndexByte(rest, ':'); colon >= 0 {
+		name, tag = rest[:colon], rest[colon+1:]
+		if !isTag(tag) {
+			return "", false, false
+		}
+	}
+	if !isPathComponent(name) || len(refOfficialPrefix)+len(name) > refMaxPathLength {
+		return "", false, false
+	}
+	return tag, dig != "", true
 }
 
 // parseReference parses "name[:tag][@digest]". '@' occurs only before the digest and
@@ -251,8 +286,19 @@ func isDigest(s string) bool {
 // does: sha256, sha384 or sha512 with lower-case hex of the right length.
 func validImageDigest(d string) bool {
 	alg, hex, _ := strings.Cut(d, ":")
-	n, ok := refDigestHexLen[alg]
-	return ok && len(hex) == n && isLowerHex(hex)
+	// The digest algorithms the API server links in, with their hex length.
+	n := 0
+	switch alg {
+	case "sha256":
+		n = 64
+	case "sha384":
+		n = 96
+	case "sha512":
+		n = 128
+	default:
+		return false
+	}
+	return len(hex) == n && isLowerHex(hex)
 }
 
 // splitImageDomain splits a reference into registry domain and remainder, adding the

@@ -33,48 +33,69 @@ func Pod(pod *corev1.Pod, opts Options) *corev1.Pod {
 	if pod == nil {
 		return nil
 	}
+	out := &corev1.Pod{}
+	PodInto(pod, out, opts)
+	return out
+}
+
+// PodInto is Pod writing the copy into out, whose previous content is discarded (a
+// caller that keeps the copy in a local variable saves the allocation). pod must not
+// be nil.
+func PodInto(pod, out *corev1.Pod, opts Options) {
 	// The status is not copied: PrepareForCreate replaces it.
-	out := &corev1.Pod{TypeMeta: pod.TypeMeta}
+	*out = corev1.Pod{TypeMeta: pod.TypeMeta}
 	if opts.ReadOnly {
-		// The pod path writes only scalars of the metadata and its annotations
-		// (the init-container and AppArmor annotations): the rest is shared.
+		// The pod path writes only scalars of the metadata, and deletes the
+		// init-container annotations when there are any: the rest is shared.
 		out.ObjectMeta = pod.ObjectMeta
-		out.Annotations = maps.Clone(pod.Annotations)
+		if hasInitContainerAnnotations(pod.Annotations) {
+			out.Annotations = maps.Clone(pod.Annotations)
+		}
 	} else {
 		copyObjectMeta(&pod.ObjectMeta, &out.ObjectMeta)
 	}
 	g := opts.Features.Resolve()
+	var settled settledResources
 	if opts.ReadOnly {
-		sharePodSpec(&pod.Spec, &out.Spec, &g)
+		settled = sharePodSpec(&pod.Spec, &out.Spec, &g)
 	} else {
 		copyPodSpec(&pod.Spec, &out.Spec, true, false)
 	}
-	defaultPodObject(out, &g)
+	defaultPodObjectSettled(out, &g, settled)
 	prepareForCreate(out, &g, opts.Now)
-	return out
 }
 
 // defaultPodObject mirrors the generated SetObjectDefaults_Pod of k8s.io/kubernetes
 // pkg/apis/core/v1/zz_generated.defaults.go, status lists excluded: PrepareForCreate
 // replaces the whole status right after.
 func defaultPodObject(pod *corev1.Pod, g *gates.Set) {
-	defaultPodOnly(pod, g)
-	defaultPodSpec(&pod.Spec, g)
+	defaultPodObjectSettled(pod, g, settledResources{})
+}
+
+// defaultPodObjectSettled is defaultPodObject skipping the resource lists of the
+// containers settled marks (which it leaves as they are anyway).
+func defaultPodObjectSettled(pod *corev1.Pod, g *gates.Set, settled settledResources) {
+	defaultPodOnly(pod, g, settled)
+	defaultPodSpecSettled(&pod.Spec, g, settled)
 }
 
 // defaultPodOnly mirrors SetDefaults_Pod: the defaults a Pod gets and a pod template
 // does not.
-func defaultPodOnly(pod *corev1.Pod, g *gates.Set) {
+func defaultPodOnly(pod *corev1.Pod, g *gates.Set, settled settledResources) {
 	spec := &pod.Spec
 	if spec.TerminationGracePeriodSeconds != nil && *spec.TerminationGracePeriodSeconds < 0 {
 		one := int64(1)
 		spec.TerminationGracePeriodSeconds = &one
 	}
 	for i := range spec.Containers {
-		defaultRequestsFromLimits(&spec.Containers[i].Resources)
+		if !settledAt(settled.regular, i) {
+			defaultRequestsFromLimits(&spec.Containers[i].Resources)
+		}
 	}
 	for i := range spec.InitContainers {
-		defaultRequestsFromLimits(&spec.InitContainers[i].Resources)
+		if !settledAt(settled.init, i) {
+			defaultRequestsFromLimits(&spec.InitContainers[i].Resources)
+		}
 	}
 	if g.PodLevelResources && !g.PodLevelResourcesFixDefaulting {
 		legacyDefaultPodLevelResources(pod)
@@ -172,15 +193,35 @@ func prepareForCreate(pod *corev1.Pod, g *gates.Set, now time.Time) {
 	pod.Status.QOSClass = podQOS(pod, g)
 }
 
-// dropInitContainerAnnotations removes the init-container annotations of Kubernetes
+// initContainerAnnotations returns the init-container annotations of Kubernetes
 // 1.5-1.7, which the server deletes on every write.
-func dropInitContainerAnnotations(annotations map[string]string) {
-	for _, k := range []string{
+func initContainerAnnotations() [4]string {
+	return [4]string{
 		"pod.beta.kubernetes.io/init-containers",
 		"pod.alpha.kubernetes.io/init-containers",
 		"pod.beta.kubernetes.io/init-container-statuses",
 		"pod.alpha.kubernetes.io/init-container-statuses",
-	} {
-		delete(annotations, k)
 	}
+}
+
+// dropInitContainerAnnotations removes the init-container annotations. It deletes
+// only keys that are present, so that a map without them is only read (the
+// read-only path shares such a map with the input).
+func dropInitContainerAnnotations(annotations map[string]string) {
+	for _, k := range initContainerAnnotations() {
+		if _, ok := annotations[k]; ok {
+			delete(annotations, k)
+		}
+	}
+}
+
+// hasInitContainerAnnotations reports whether dropInitContainerAnnotations would
+// delete any key of annotations.
+func hasInitContainerAnnotations(annotations map[string]string) bool {
+	for _, k := range initContainerAnnotations() {
+		if _, ok := annotations[k]; ok {
+			return true
+		}
+	}
+	return false
 }

@@ -26,10 +26,8 @@ func defaultPodLevelResources(pod *corev1.Pod, g *gates.Set) {
 	if r == nil || (len(r.Requests) == 0 && len(r.Limits) == 0) {
 		return
 	}
-	spec := &pod.Spec
-
-	defaultHugePageLimits(r, spec)
-	defaultPodRequests(r, spec)
+	defaultHugePageLimits(r, pod)
+	defaultPodRequests(r, pod)
 
 	// 3. Limits for cpu, memory and hugepages that every container limits.
 	if len(r.Requests) == 0 && len(r.Limits) == 0 {
@@ -41,7 +39,7 @@ func defaultPodLevelResources(pod *corev1.Pod, g *gates.Set) {
 			candidates[name] = true
 		}
 	}
-	forEachContainer(spec, func(c *corev1.Container) {
+	forEachContainer(&pod.Spec, func(c *corev1.Container) {
 		for name := range candidates {
 			if _, ok := c.Resources.Limits[name]; !ok {
 				delete(candidates, name)
@@ -51,7 +49,7 @@ func defaultPodLevelResources(pod *corev1.Pod, g *gates.Set) {
 	if len(candidates) == 0 {
 		return
 	}
-	aggregate := aggregateContainers(spec, resources.AggregateContainerLimits)
+	aggregate := aggregateContainers(pod, true)
 	for name := range candidates {
 		q, ok := aggregate[name]
 		if !ok {
@@ -76,23 +74,22 @@ func legacyDefaultPodLevelResources(pod *corev1.Pod) {
 	if r == nil {
 		return
 	}
-	spec := &pod.Spec
 	if len(r.Limits) > 0 || len(r.Requests) > 0 {
-		defaultHugePageLimits(r, spec)
+		defaultHugePageLimits(r, pod)
 	}
 	if len(r.Limits) > 0 {
-		defaultPodRequests(r, spec)
+		defaultPodRequests(r, pod)
 	}
 }
 
 // defaultHugePageLimits sets a pod-level limit for every hugepage size the containers
 // limit (their aggregate) that the pod neither limits nor requests.
-func defaultHugePageLimits(r *corev1.ResourceRequirements, spec *corev1.PodSpec) {
+func defaultHugePageLimits(r *corev1.ResourceRequirements, pod *corev1.Pod) {
 	limits := r.Limits
 	if limits == nil {
 		limits = corev1.ResourceList{}
 	}
-	for name, q := range aggregateContainers(spec, resources.AggregateContainerLimits) {
+	for name, q := range aggregateContainers(pod, true) {
 		if !isHugePages(name) {
 			continue
 		}
@@ -111,12 +108,12 @@ func defaultHugePageLimits(r *corev1.ResourceRequirements, spec *corev1.PodSpec)
 // defaultPodRequests sets the pod-level cpu and memory requests the pod lacks from the
 // containers' aggregate requests, then a request equal to the limit for every
 // supported pod-level limit without one.
-func defaultPodRequests(r *corev1.ResourceRequirements, spec *corev1.PodSpec) {
+func defaultPodRequests(r *corev1.ResourceRequirements, pod *corev1.Pod) {
 	requests := r.Requests
 	if requests == nil {
 		requests = corev1.ResourceList{}
 	}
-	for name, q := range aggregateContainers(spec, resources.AggregateContainerRequests) {
+	for name, q := range aggregateContainers(pod, false) {
 		if _, ok := requests[name]; !ok && (name == corev1.ResourceCPU || name == corev1.ResourceMemory) {
 			requests[name] = q
 		}
@@ -135,12 +132,19 @@ func isHugePages(name corev1.ResourceName) bool {
 	return strings.HasPrefix(string(name), corev1.ResourceHugePagesPrefix)
 }
 
-// aggregateContainers is AggregateContainerRequests or AggregateContainerLimits with
-// zero options over the regular and init containers only (ephemeral containers do not
-// count), as DefaultPodLevelResources calls them. The result's quantities are copies.
-func aggregateContainers(spec *corev1.PodSpec, aggregate func(*corev1.Pod, resources.PodResourcesOptions) corev1.ResourceList) corev1.ResourceList {
-	pod := &corev1.Pod{Spec: corev1.PodSpec{Containers: spec.Containers, InitContainers: spec.InitContainers}}
-	list := aggregate(pod, resources.PodResourcesOptions{})
+// aggregateContainers is AggregateContainerRequests (AggregateContainerLimits when
+// limits) of the pod with zero options, as DefaultPodLevelResources calls them: they
+// read the regular and init containers only (ephemeral containers do not count, and
+// without options neither does the status). The result's quantities are copies.
+// (Called directly rather than through a function value, which would make every
+// defaulted pod escape to the heap.)
+func aggregateContainers(pod *corev1.Pod, limits bool) corev1.ResourceList {
+	var list corev1.ResourceList
+	if limits {
+		list = resources.AggregateContainerLimits(pod, resources.PodResourcesOptions{})
+	} else {
+		list = resources.AggregateContainerRequests(pod, resources.PodResourcesOptions{})
+	}
 	for name, q := range list {
 		list[name] = q.DeepCopy()
 	}

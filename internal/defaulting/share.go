@@ -18,8 +18,10 @@ import (
 // memory (concurrent callers share the input). The rare writes into container
 // security contexts (the AppArmor annotations) copy at the write site instead.
 
-// sharePodSpec makes out a copy of in for the read-only pod path under the gates g.
-func sharePodSpec(in, out *corev1.PodSpec, g *gates.Set) {
+// sharePodSpec makes out a copy of in for the read-only pod path under the gates g,
+// and returns the containers whose resource lists the pod defaulting leaves as they
+// are (see settledResources).
+func sharePodSpec(in, out *corev1.PodSpec, g *gates.Set) (settled settledResources) {
 	*out = *in
 	var n slabCounts
 	n.add(in.InitContainers)
@@ -28,8 +30,8 @@ func sharePodSpec(in, out *corev1.PodSpec, g *gates.Set) {
 		n.addContainer((*corev1.Container)(&in.EphemeralContainers[i].EphemeralContainerCommon))
 	}
 	sh := &sharer{hostNetwork: in.HostNetwork, h2c: g.H2CContainerProbe, n: n}
-	out.InitContainers = sh.containers(in.InitContainers)
-	out.Containers = sh.containers(in.Containers)
+	out.InitContainers = sh.containers(in.InitContainers, &settled.init)
+	out.Containers = sh.containers(in.Containers, &settled.regular)
 	if in.EphemeralContainers != nil {
 		out.EphemeralContainers = slices.Clone(in.EphemeralContainers)
 		for i := range out.EphemeralContainers {
@@ -64,7 +66,21 @@ func sharePodSpec(in, out *corev1.PodSpec, g *gates.Set) {
 	if a := in.Affinity; a != nil && (affinityHasLabelKeys(a.PodAffinity) || affinityHasLabelKeys((*corev1.PodAffinity)(a.PodAntiAffinity))) {
 		out.Affinity = a.DeepCopy()
 	}
+	return settled
 }
+
+// settledResources marks, by index, the init and regular containers whose resource
+// lists the pod defaulting leaves as they are: every limit already has a request in
+// a requests map (or there are no limits) and no quantity changes when rounded to
+// milli precision. The read-only path finds them while deciding what to copy
+// (sharer.container reads the lists for that anyway), and the defaulting then
+// skips their lists (defaultRequestsFromLimits, the rounding) instead of reading
+// them again. Only the first 64 containers of a list can be marked; the zero value
+// marks none.
+type settledResources struct{ init, regular uint64 }
+
+// settledAt reports whether bit i of mask is set.
+func settledAt(mask uint64, i int) bool { return i < 64 && mask&(1<<uint(i)) != 0 }
 
 func affinityHasLabelKeys(a *corev1.PodAffinity) bool {
 	if a == nil {
@@ -121,21 +137,26 @@ func (l *lazySlab[T]) one(v T, n int) *T {
 }
 
 // containers copies the container list (the defaulting sets scalars of every
-// container) and, in each container, what the defaulting writes into.
-func (sh *sharer) containers(in []corev1.Container) []corev1.Container {
+// container) and, in each container, what the defaulting writes into; it sets bit i
+// of *settledMask for each container i < 64 whose resources the defaulting leaves as
+// they are.
+func (sh *sharer) containers(in []corev1.Container, settledMask *uint64) []corev1.Container {
 	if in == nil {
 		return nil
 	}
 	out := slices.Clone(in)
 	for i := range out {
-		sh.container(&out[i])
+		if sh.container(&out[i]) && i < 64 {
+			*settledMask |= 1 << uint(i)
+		}
 	}
 	return out
 }
 
 // container replaces, in c (a shallow copy of an input container), the objects the
-// defaulting writes into with copies.
-func (sh *sharer) container(c *corev1.Container) {
+// defaulting writes into with copies, and reports whether the pod defaulting leaves
+// c's resource lists as they are (see settledResources).
+func (sh *sharer) container(c *corev1.Container) (resourcesSettled bool) {
 	// Ports: the protocol default, and the host port of a host-network pod.
 	if slices.ContainsFunc(c.Ports, func(p corev1.ContainerPort) bool {
 		return p.Protocol == "" || (sh.hostNetwork && p.HostPort == 0)
@@ -169,10 +190,13 @@ func (sh *sharer) container(c *corev1.Container) {
 		}
 		c.Env = env
 	}
-	// Resources: requests from limits and milli rounding write into the maps.
+	// Resources: requests from limits and milli rounding write into the maps; a
+	// nil requests map is replaced when there are limits.
 	if changedByPodDefaulting(&c.Resources) {
 		c.Resources.Limits = cloneResourceList(c.Resources.Limits, true)
 		c.Resources.Requests = cloneResourceList(c.Resources.Requests, true)
+	} else {
+		resourcesSettled = c.Resources.Requests != nil || c.Resources.Limits == nil
 	}
 	c.LivenessProbe = sh.probe(c.LivenessProbe)
 	c.ReadinessProbe = sh.probe(c.ReadinessProbe)
@@ -188,6 +212,7 @@ func (sh *sharer) container(c *corev1.Container) {
 		cp := *sc
 		c.SecurityContext = &cp
 	}
+	return resourcesSettled
 }
 
 func (sh *sharer) portsTake(k int) []corev1.ContainerPort { return sh.ports.take(k, sh.n.ports) }

@@ -204,3 +204,72 @@ func TestReadOnlySharesUnwritten(t *testing.T) {
 		t.Errorf("secret default mode: out %d, input %v", got, pod.Spec.Volumes[1].Secret.DefaultMode)
 	}
 }
+
+// TestReadOnlySettledResources checks which containers the read-only path marks as
+// settled (their resource lists left as they are, so the defaulting skips them) and
+// that the result still equals the copying path's, with pod-level resources under
+// the current and the legacy pod-level defaulting.
+func TestReadOnlySettledResources(t *testing.T) {
+	q := resource.MustParse
+	list := func(kv ...string) corev1.ResourceList {
+		l := corev1.ResourceList{}
+		for i := 0; i < len(kv); i += 2 {
+			l[corev1.ResourceName(kv[i])] = q(kv[i+1])
+		}
+		return l
+	}
+	res := []corev1.ResourceRequirements{
+		{},                           // settled: nothing to do
+		{Limits: list("cpu", "1")},   // requests built from the limits
+		{Requests: list("cpu", "1")}, // settled
+		{Limits: list("cpu", "1"), Requests: list("cpu", "500m")},               // settled
+		{Limits: list("cpu", "1", "memory", "1Gi"), Requests: list("cpu", "1")}, // a limit without a request
+		{Requests: list("cpu", "1500u")},                                        // rounded
+		{Limits: list("memory", "1.5m"), Requests: list("memory", "1")},         // rounded
+		{Limits: corev1.ResourceList{}, Requests: list("cpu", "1")},             // settled
+	}
+	var containers, inits []corev1.Container
+	for i, r := range res {
+		containers = append(containers, corev1.Container{Name: fmt.Sprintf("c%d", i), Image: "app", Resources: r})
+		inits = append(inits, corev1.Container{Name: fmt.Sprintf("i%d", i), Image: "app", Resources: *r.DeepCopy()})
+	}
+	const want = 0b10001101
+	for _, podLevel := range []*corev1.ResourceRequirements{nil, {Limits: list("cpu", "4")}} {
+		pod := &corev1.Pod{Spec: corev1.PodSpec{InitContainers: inits, Containers: containers, Resources: podLevel}}
+		var out corev1.PodSpec
+		g := gates.FeatureGates(nil).Resolve()
+		if got := sharePodSpec(&pod.Spec, &out, &g); got != (settledResources{init: want, regular: want}) {
+			t.Errorf("settled: got %b/%b, want %b", got.init, got.regular, want)
+		}
+		for _, fg := range []gates.FeatureGates{nil, {"PodLevelResourcesFixDefaulting": false}} {
+			before := pod.DeepCopy()
+			got := Pod(pod, Options{Features: fg, ReadOnly: true})
+			if !reflect.DeepEqual(before, pod) {
+				t.Fatalf("gates %v: input modified", fg)
+			}
+			if w := Pod(pod, Options{Features: fg}); !reflect.DeepEqual(got, w) {
+				t.Errorf("gates %v: ReadOnly result differs:\n%s\n%s", fg, mustJSON(t, got), mustJSON(t, w))
+			}
+		}
+	}
+}
+
+// TestReadOnlyAnnotations checks that the read-only path shares the annotations
+// unless the pod has an init-container annotation, which the result drops and the
+// input keeps.
+func TestReadOnlyAnnotations(t *testing.T) {
+	plain := &corev1.Pod{}
+	plain.Annotations = map[string]string{"a": "1"}
+	if got := Pod(plain, Options{ReadOnly: true}); reflect.ValueOf(got.Annotations).UnsafePointer() != reflect.ValueOf(plain.Annotations).UnsafePointer() {
+		t.Errorf("annotations without init-container keys: copied, want shared")
+	}
+	old := &corev1.Pod{}
+	old.Annotations = map[string]string{"a": "1", "pod.beta.kubernetes.io/init-containers": "[]"}
+	got := Pod(old, Options{ReadOnly: true})
+	if want := map[string]string{"a": "1"}; !reflect.DeepEqual(got.Annotations, want) {
+		t.Errorf("result annotations %v, want %v", got.Annotations, want)
+	}
+	if len(old.Annotations) != 2 {
+		t.Errorf("input annotations modified: %v", old.Annotations)
+	}
+}

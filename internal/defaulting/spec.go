@@ -12,6 +12,12 @@ import (
 // per-container defaults for init, regular and ephemeral containers, and the milli
 // rounding of spec.overhead and spec.resources.
 func defaultPodSpec(spec *corev1.PodSpec, g *gates.Set) {
+	defaultPodSpecSettled(spec, g, settledResources{})
+}
+
+// defaultPodSpecSettled is defaultPodSpec skipping the resource lists of the
+// containers settled marks (which it leaves as they are anyway).
+func defaultPodSpecSettled(spec *corev1.PodSpec, g *gates.Set, settled settledResources) {
 	// SetDefaults_PodSpec.
 	if spec.ServiceAccountName == "" {
 		spec.ServiceAccountName = spec.DeprecatedServiceAccount
@@ -39,13 +45,13 @@ func defaultPodSpec(spec *corev1.PodSpec, g *gates.Set) {
 	}
 	var pulls pullPolicies
 	for i := range spec.InitContainers {
-		defaultContainer(&spec.InitContainers[i], &pulls)
+		defaultContainer(&spec.InitContainers[i], &pulls, settledAt(settled.init, i))
 	}
 	for i := range spec.Containers {
-		defaultContainer(&spec.Containers[i], &pulls)
+		defaultContainer(&spec.Containers[i], &pulls, settledAt(settled.regular, i))
 	}
 	for i := range spec.EphemeralContainers {
-		defaultContainer((*corev1.Container)(&spec.EphemeralContainers[i].EphemeralContainerCommon), &pulls)
+		defaultContainer((*corev1.Container)(&spec.EphemeralContainers[i].EphemeralContainerCommon), &pulls, false)
 	}
 	roundResourceList(spec.Overhead)
 	if spec.Resources != nil {
@@ -171,19 +177,32 @@ func defaultFieldRef(f *corev1.ObjectFieldSelector) {
 
 func int32Ptr(v int32) *int32 { return &v }
 
-// pullPolicies remembers the default pull policy of the last image it parsed: the
-// containers of a pod often run the same image, and parsing a reference costs more
-// than comparing it. It lives for one defaulting call.
+// pullPolicies remembers the default pull policies of the last few images it
+// parsed: the containers of a pod often run the same images, and parsing a
+// reference costs more than comparing it. It lives for one defaulting call.
 type pullPolicies struct {
-	image  string
-	policy corev1.PullPolicy
+	seen [4]struct {
+		image  string
+		policy corev1.PullPolicy
+	}
+	last int // the entry the last call answered from, looked at first
+	next int // the entry the next parsed image replaces
 }
 
 func (p *pullPolicies) forImage(image string) corev1.PullPolicy {
-	if p.policy == "" || image != p.image {
-		p.image, p.policy = image, pullPolicyFor(image)
+	if e := &p.seen[p.last]; e.policy != "" && e.image == image {
+		return e.policy
 	}
-	return p.policy
+	for i := range p.seen {
+		if e := &p.seen[i]; e.policy != "" && e.image == image {
+			p.last = i
+			return e.policy
+		}
+	}
+	e := &p.seen[p.next]
+	p.last, p.next = p.next, (p.next+1)%len(p.seen)
+	e.image, e.policy = image, pullPolicyFor(image)
+	return e.policy
 }
 
 func pullPolicyFor(image string) corev1.PullPolicy {
@@ -194,8 +213,9 @@ func pullPolicyFor(image string) corev1.PullPolicy {
 }
 
 // defaultContainer applies SetDefaults_Container and the generated per-container
-// defaults: port protocol, env sources, resource rounding, probes and lifecycle hooks.
-func defaultContainer(c *corev1.Container, pulls *pullPolicies) {
+// defaults: port protocol, env sources, resource rounding (unless resourcesSettled:
+// it would change nothing), probes and lifecycle hooks.
+func defaultContainer(c *corev1.Container, pulls *pullPolicies, resourcesSettled bool) {
 	if c.ImagePullPolicy == "" {
 		c.ImagePullPolicy = pulls.forImage(c.Image)
 	}
@@ -221,8 +241,10 @@ func defaultContainer(c *corev1.Container, pulls *pullPolicies) {
 			src.FileKeyRef.Optional = &off
 		}
 	}
-	roundResourceList(c.Resources.Limits)
-	roundResourceList(c.Resources.Requests)
+	if !resourcesSettled {
+		roundResourceList(c.Resources.Limits)
+		roundResourceList(c.Resources.Requests)
+	}
 	for _, p := range []*corev1.Probe{c.LivenessProbe, c.ReadinessProbe, c.StartupProbe} {
 		if p != nil {
 			defaultProbe(p)

@@ -21,4 +21,14 @@ func TestPullPoliciesMemo(t *testing.T) {
 			t.Errorf("image %d %q: got %s, want %s", i, image, got, want[i])
 		}
 	}
+	// More images than the memo holds, repeated out of order: each answer is still
+	// the image's own.
+	images = append(images, "busybox", "gcr.io/p/app:v2", "busybox:latest", "a:latest", "b", "busybox", "nginx:1.27", "nginx", "gcr.io/p/app:v2")
+	for n := range 3 {
+		for i, image := range images[n:] {
+			if got := memo.forImage(image); got != pullPolicyFor(image) {
+				t.Errorf("round %d image %d %q: got %s, want %s", n, i, image, got, pullPolicyFor(image))
+			}
+		}
+	}
 }
