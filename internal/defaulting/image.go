@@ -77,44 +77,40 @@ func parseOfficialReference(s string) (tag string, digest bool, ok bool) {
 	if strings.ToLower(remote) != remote {
 		return "", false, false
 	}
-	rest := s
-	var dig string
-	if at := strings.IndexByte(s, '@'); at >= 0 {
-		rest, dig = s[:at], s[at+1:]
-		if !isDigest(dig) || !validImageDigest(dig) {
-			return "", false, false
-		}
-	}
-	name := rest
-	if colon := strings.LastIndexByte(rest, ':'); colon >= 0 {
-		name, tag = rest[:colon], rest[colon+1:]
-		if !isTag(tag) {
-			return "", false, false
-		}
-	}
-	if !isPathComponent(name) || len(refOfficialPrefix)+len(name) > refMaxPathLength {
+	name, tag, digest, ok := splitReference(s)
+	if !ok || !isPathComponent(name) || len(refOfficialPrefix)+len(name) > refMaxPathLength {
 		return "", false, false
 	}
-	return tag, dig != "", true
+	return tag, digest, true
 }
 
-// parseReference parses "name[:tag][@digest]". '@' occurs only before the digest and
-// ':' after the last '/' only before the tag, so both splits are forced.
-func parseReference(ref string) (tag string, digest bool, ok bool) {
+// splitReference splits "name[:tag][@digest]" into its name and tag, checking the
+// digest and the tag. '@' occurs only before the digest and ':' after the last '/'
+// only before the tag, so both splits are forced.
+func splitReference(ref string) (name, tag string, digest bool, ok bool) {
 	rest := ref
 	var dig string
 	if at := strings.IndexByte(ref, '@'); at >= 0 {
 		rest, dig = ref[:at], ref[at+1:]
 		if !isDigest(dig) || !validImageDigest(dig) {
-			return "", false, false
+			return "", "", false, false
 		}
 	}
-	name := rest
+	name = rest
 	if colon := strings.LastIndexByte(rest, ':'); colon > strings.LastIndexByte(rest, '/') {
 		name, tag = rest[:colon], rest[colon+1:]
 		if !isTag(tag) {
-			return "", false, false
+			return "", "", false, false
 		}
+	}
+	return name, tag, dig != "", true
+}
+
+// parseReference parses "name[:tag][@digest]" (see splitReference).
+func parseReference(ref string) (tag string, digest bool, ok bool) {
+	name, tag, digest, ok := splitReference(ref)
+	if !ok {
+		return "", false, false
 	}
 	// name := [domain "/"] remote; the domain, when it parses, is taken (the grammar's
 	// optional group is greedy) and only the path counts for the length limit.
@@ -127,7 +123,7 @@ func parseReference(ref string) (tag string, digest bool, ok bool) {
 	if len(path) > refMaxPathLength {
 		return "", false, false
 	}
-	return tag, dig != "", true
+	return tag, digest, true
 }
 
 func isLowerHex(s string) bool {
