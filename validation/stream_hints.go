@@ -60,18 +60,10 @@ func featureGateHints(obj runtime.Object, opts Options, validate func(runtime.Ob
 	base := keyOf(opts.Features)
 	fixedBy := map[gateKey]field.ErrorList{}
 	var hints []GateHint
-	for _, gate := range podlife.KnownFeatureGates() {
-		spec, _ := podlife.LookupFeatureGate(gate)
-		if opts.Features.Enabled(gate) || spec.LockToDefault || spec.PreRelease == "PRE-ALPHA" {
-			continue
-		}
-		features, deps := withGate(opts.Features, gate, spec.Dependencies)
-		if features == nil {
-			continue
-		}
+	eachCandidate(opts.Features, func(gate string, features podlife.FeatureGates, deps []string) {
 		key := keyOf(features)
 		if key == base {
-			continue
+			return
 		}
 		fixed, done := fixedBy[key]
 		if !done {
@@ -84,8 +76,24 @@ func featureGateHints(obj runtime.Object, opts Options, validate func(runtime.Ob
 			// Each hint owns its list, as if validated on its own.
 			hints = append(hints, GateHint{Gate: gate, Dependencies: deps, Fixed: slices.Clone(fixed)})
 		}
-	}
+	})
 	return hints
+}
+
+// eachCandidate calls f, in KnownFeatureGates order, for every gate FeatureGateHints
+// tries: a gate off in features, neither locked nor registered for a later release,
+// whose map with it turned on (and deps, its dependencies that were off) a v1.37.2
+// server accepts; with is that map.
+func eachCandidate(features podlife.FeatureGates, f func(gate string, with podlife.FeatureGates, deps []string)) {
+	for _, gate := range podlife.KnownFeatureGates() {
+		spec, _ := podlife.LookupFeatureGate(gate)
+		if features.Enabled(gate) || spec.LockToDefault || spec.PreRelease == "PRE-ALPHA" {
+			continue
+		}
+		if with, deps := withGate(features, gate, spec.Dependencies); with != nil {
+			f(gate, with, deps)
+		}
+	}
 }
 
 // gateKey is every gate value validation reads of a feature map: the resolved Set and

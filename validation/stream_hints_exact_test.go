@@ -25,21 +25,13 @@ func naiveFeatureGateHints(obj runtime.Object, opts Options) []GateHint {
 		return nil
 	}
 	var hints []GateHint
-	for _, gate := range podlife.KnownFeatureGates() {
-		spec, _ := podlife.LookupFeatureGate(gate)
-		if opts.Features.Enabled(gate) || spec.LockToDefault || spec.PreRelease == "PRE-ALPHA" {
-			continue
-		}
-		features, deps := withGate(opts.Features, gate, spec.Dependencies)
-		if features == nil {
-			continue
-		}
+	eachCandidate(opts.Features, func(gate string, features podlife.FeatureGates, deps []string) {
 		o := opts
 		o.Features = features
 		if fixed := naiveVanished(before, ValidateObjectCreate(obj, o)); len(fixed) > 0 {
 			hints = append(hints, GateHint{Gate: gate, Dependencies: deps, Fixed: fixed})
 		}
-	}
+	})
 	return hints
 }
 
@@ -238,16 +230,10 @@ func TestFeatureGateHintsValidations(t *testing.T) {
 				return ValidateObjectCreate(obj, opts)
 			})
 			keys := map[gateKey]bool{keyOf(tc.features): true}
-			for _, gate := range podlife.KnownFeatureGates() {
-				spec, _ := podlife.LookupFeatureGate(gate)
-				if tc.features.Enabled(gate) || spec.LockToDefault || spec.PreRelease == "PRE-ALPHA" {
-					continue
-				}
-				if f, _ := withGate(tc.features, gate, spec.Dependencies); f != nil {
-					candidates++
-					keys[keyOf(f)] = true
-				}
-			}
+			eachCandidate(tc.features, func(_ string, f podlife.FeatureGates, _ []string) {
+				candidates++
+				keys[keyOf(f)] = true
+			})
 			t.Logf("%d candidate gates, %d validations (%d distinct keys beside the first answer's)", candidates, validations, len(keys)-1)
 			if validations != len(keys) {
 				t.Errorf("%d validations, want %d: the first answer and one per distinct key", validations, len(keys))
