@@ -21,7 +21,7 @@ func prune(v reflect.Value, r *rand.Rand) {
 		return
 	}
 	switch v.Kind() {
-	case reflect.Pointer:
+	case reflect.Pointer, reflect.Slice:
 		if v.IsNil() {
 			return
 		}
@@ -29,23 +29,18 @@ func prune(v reflect.Value, r *rand.Rand) {
 			v.Set(reflect.Zero(v.Type()))
 			return
 		}
-		prune(v.Elem(), r)
+		if v.Kind() == reflect.Pointer {
+			prune(v.Elem(), r)
+			return
+		}
+		for i := 0; i < v.Len(); i++ {
+			prune(v.Index(i), r)
+		}
 	case reflect.Struct:
 		for i := 0; i < v.NumField(); i++ {
 			if v.Type().Field(i).IsExported() {
 				prune(v.Field(i), r)
 			}
-		}
-	case reflect.Slice:
-		if v.IsNil() {
-			return
-		}
-		if r.Intn(3) == 0 {
-			v.Set(reflect.Zero(v.Type()))
-			return
-		}
-		for i := 0; i < v.Len(); i++ {
-			prune(v.Index(i), r)
 		}
 	case reflect.Map:
 		if !v.IsNil() && r.Intn(3) == 0 {
