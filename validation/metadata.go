@@ -109,7 +109,7 @@ func validateLabels(labels map[string]string, fldPath lpath) field.ErrorList {
 	var allErrs field.ErrorList
 	var buf [8]string
 	for _, k := range appendSortedKeys(buf[:0], labels) {
-		if len(qualifiedNameErrs(k)) != 0 {
+		if !validQualifiedName(k) {
 			allErrs = append(allErrs, v1validation.ValidateLabelName(k, fldPath.P())...)
 		}
 		if isPlainLabelValue(labels[k]) {
