@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"runtime"
+	"runtime/debug"
 	"slices"
 	"strconv"
 	"strings"
@@ -113,6 +114,43 @@ func coldCall(fn func(), evict []byte) (cpu, ns float64) {
 	return float64(cpuNanos() - c0), float64(time.Since(start).Nanoseconds())
 }
 
+// spreadFixtures returns the fixtures of shape at size n: one set, or with bytes > 0
+// as many sets, each built anew (no string shared), as hold at least bytes of heap
+// (at most 1,000 sets).
+func spreadFixtures(shape string, n, bytes int) []*fixtures {
+	if bytes <= 0 {
+		return []*fixtures{hostileFixtures(shape, n)}
+	}
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	out := []*fixtures{hostileFixtures(shape, n)}
+	runtime.GC()
+	runtime.ReadMemStats(&after)
+	// What the set keeps; what building it allocated if the collector freed
+	// more than that meanwhile (an overestimate: fewer sets, never too many).
+	each := int(after.HeapAlloc) - int(before.HeapAlloc)
+	if each <= 0 {
+		each = int(after.TotalAlloc - before.TotalAlloc)
+	}
+	for len(out)*max(each, 1) < bytes && len(out) < 1000 {
+		out = append(out, hostileFixtures(shape, n))
+	}
+	return out
+}
+
+// cycle returns a function that calls c on the next of sets at each call.
+func cycle(c call, sets []*fixtures) func() {
+	next := 0
+	return func() {
+		_ = c.fn(sets[next])
+		next++
+		if next == len(sets) {
+			next = 0
+		}
+	}
+}
+
 // growthRow is one function on one shape at 1,000 and 10,000 elements.
 type growthRow struct {
 	name, shape string
@@ -158,6 +196,14 @@ func selected(sel string) []call {
 // evicting the CPU caches, so that both sizes read the pod from memory: the growth of
 // the work, without the step a pod that outgrows the caches takes. The table lists
 // the worst growth first; linear growth is the ratio of the sizes (10).
+// PODLIFE_GROWTH_SPREAD=256 times batches as the default mode does, but each call
+// reads the next of several copies of the fixtures, built anew (strings included)
+// until the copies of each size hold at least that many megabytes (or 1,000 copies):
+// every call then finds its pod out of the caches at both sizes, while the code and
+// the allocator stay warm.
+// PODLIFE_GROWTH_GC=off pauses the garbage collector during each timed round and
+// collects between rounds: the time is then the calls' own work, and the collector's
+// share, which grows with the bytes allocated (shown linear), is left out.
 // PODLIFE_GROWTH_INSTRUCTIONS=1 counts instructions under callgrind instead (see
 // instructionGrowth).
 func TestHostileGrowth(t *testing.T) {
@@ -194,12 +240,34 @@ func TestHostileGrowth(t *testing.T) {
 		cold = make([]byte, 128<<20)
 		rounds = max(rounds, 15)
 	}
+	spread := 0
+	if v := os.Getenv("PODLIFE_GROWTH_SPREAD"); v != "" {
+		mb, err := strconv.Atoi(v)
+		if err != nil || mb <= 0 {
+			t.Fatalf("PODLIFE_GROWTH_SPREAD=%s: want a number of megabytes", v)
+		}
+		spread = mb << 20
+	}
 	var rows []growthRow
+	gcOff := os.Getenv("PODLIFE_GROWTH_GC") == "off"
+	timed := func(fn func(), iters int) (cpu, ns float64) {
+		if !gcOff {
+			return timePerCall(fn, iters)
+		}
+		runtime.GC()
+		defer debug.SetGCPercent(debug.SetGCPercent(-1))
+		return timePerCall(fn, iters)
+	}
+	var small, big []*fixtures
 	for _, shape := range wanted {
-		small, big := hostileFixtures(shape, sizes[0]), hostileFixtures(shape, sizes[1])
+		small, big = nil, nil // the last shape's sets are garbage before these are built
+		small, big = spreadFixtures(shape, sizes[0], spread), spreadFixtures(shape, sizes[1], spread)
+		if spread > 0 {
+			t.Logf("%s: %d sets of fixtures at %d, %d at %d", shape, len(small), sizes[0], len(big), sizes[1])
+		}
 		for _, c := range selected(sel) {
 			r := growthRow{name: c.name, shape: shape}
-			fs, fb := func() { _ = c.fn(small) }, func() { _ = c.fn(big) }
+			fs, fb := cycle(c, small), cycle(c, big)
 			r.small.bytes, r.small.allocs = countWork(fs)
 			r.big.bytes, r.big.allocs = countWork(fb)
 			// Interleave the sizes so that a burst of load elsewhere hits both.
@@ -215,8 +283,8 @@ func TestHostileGrowth(t *testing.T) {
 				start := time.Now()
 				is, ib := calibrate(fs, batch), calibrate(fb, batch)
 				for k := 0; k < rounds && (k < 2 || time.Since(start) < budget); k++ {
-					r.small.best(timePerCall(fs, is))
-					r.big.best(timePerCall(fb, ib))
+					r.small.best(timed(fs, is))
+					r.big.best(timed(fb, ib))
 				}
 			}
 			cx, wx, bx, ax := r.times()
@@ -230,7 +298,14 @@ func TestHostileGrowth(t *testing.T) {
 	if cold != nil {
 		fmt.Fprintf(&sb, "growth from %d to %d elements (time: best of up to %d single calls, caches evicted before each)\n", sizes[0], sizes[1], rounds)
 	} else {
-		fmt.Fprintf(&sb, "growth from %d to %d elements (time: best of up to %d rounds of %v)\n", sizes[0], sizes[1], rounds, batch)
+		fmt.Fprintf(&sb, "growth from %d to %d elements (time: best of up to %d rounds of %v", sizes[0], sizes[1], rounds, batch)
+		if spread > 0 {
+			fmt.Fprintf(&sb, ", each call on the next of the sets of fixtures holding %d MB", spread>>20)
+		}
+		if gcOff {
+			sb.WriteString(", collector paused")
+		}
+		sb.WriteString(")\n")
 	}
 	fmt.Fprintf(&sb, "%-45s %-11s %6s %6s %7s %7s %13s %12s %10s\n", "function", "shape", "cpu×", "wall×", "bytes×", "allocs×", "cpu ns@big", "B@big", "allocs@big")
 	for _, r := range rows {
