@@ -258,10 +258,8 @@ func TestHostileGrowth(t *testing.T) {
 		defer debug.SetGCPercent(debug.SetGCPercent(-1))
 		return timePerCall(fn, iters)
 	}
-	var small, big []*fixtures
 	for _, shape := range wanted {
-		small, big = nil, nil // the last shape's sets are garbage before these are built
-		small, big = spreadFixtures(shape, sizes[0], spread), spreadFixtures(shape, sizes[1], spread)
+		small, big := spreadFixtures(shape, sizes[0], spread), spreadFixtures(shape, sizes[1], spread)
 		if spread > 0 {
 			t.Logf("%s: %d sets of fixtures at %d, %d at %d", shape, len(small), sizes[0], len(big), sizes[1])
 		}
