@@ -111,12 +111,8 @@ func visitContainersWithPath(spec *corev1.PodSpec, specPath lpath, fn func(c *co
 	}
 }
 
-// validateSeccompAnnotationsAndFields mirrors upstream's create-time check that
-// seccomp annotations and fields agree.
-func validateSeccompAnnotationsAndFields(meta *metav1.ObjectMeta, spec *corev1.PodSpec, specPath *field.Path) field.ErrorList {
-	return validateSeccompAnnotationsAndFieldsL(meta, spec, fromPath(specPath))
-}
-
+// validateSeccompAnnotationsAndFieldsL mirrors upstream's create-time check that
+// seccomp annotations and fields agree (validateSeccompAnnotationsAndFields).
 func validateSeccompAnnotationsAndFieldsL(meta *metav1.ObjectMeta, spec *corev1.PodSpec, specPath lpath) field.ErrorList {
 	if len(meta.Annotations) == 0 {
 		return nil
@@ -162,12 +158,8 @@ func seccompAnnotationMatches(a string, f *corev1.SeccompProfile, fldPath lpath)
 	return nil
 }
 
-// validateAppArmorAnnotationsAndFieldsMatchOnCreate mirrors upstream's function of
-// the same name.
-func validateAppArmorAnnotationsAndFieldsMatchOnCreate(meta *metav1.ObjectMeta, spec *corev1.PodSpec, specPath *field.Path) field.ErrorList {
-	return validateAppArmorAnnotationsAndFieldsMatchOnCreateL(meta, spec, fromPath(specPath))
-}
-
+// validateAppArmorAnnotationsAndFieldsMatchOnCreateL mirrors upstream's
+// validateAppArmorAnnotationsAndFieldsMatchOnCreate.
 func validateAppArmorAnnotationsAndFieldsMatchOnCreateL(meta *metav1.ObjectMeta, spec *corev1.PodSpec, specPath lpath) field.ErrorList {
 	if (spec.OS != nil && spec.OS.Name == corev1.Windows) || len(meta.Annotations) == 0 {
 		return nil

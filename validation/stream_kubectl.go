@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
-	"strings"
 
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -217,10 +216,4 @@ func (s *streamRun) namespaceFor(u *unstructured.Unstructured) (string, error) {
 		return ns, &KubectlError{Message: fmt.Sprintf("the namespace from the provided object %q does not match the namespace %q. You must pass '--namespace=%s' to perform this operation.", ns, want, ns)}
 	}
 	return ns, nil
-}
-
-// isLowerKind reports whether kind is the lower-case alias kubectl's discovery mapper
-// adds for a served kind (pod for Pod) rather than the kind itself.
-func isLowerKind(kind, served string) bool {
-	return kind != served && kind == strings.ToLower(served)
 }

@@ -68,13 +68,12 @@ type scriptDoc struct {
 
 // input is what the program runs: one object holding a pod, and a script.
 type input struct {
-	name      string // file name, empty for embedded data
-	object    *validation.ObjectResult
-	objLine   int
-	script    *scriptDoc
-	scriptAt  string // "file:line" of the script
-	skipped   []string
-	scriptSrc string
+	name     string // file name, empty for embedded data
+	object   *validation.ObjectResult
+	objLine  int
+	script   *scriptDoc
+	scriptAt string // "file:line" of the script
+	skipped  []string
 }
 
 // inputError is an error about the input (exit code 2), with its position.
