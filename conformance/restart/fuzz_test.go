@@ -1,0 +1,70 @@
+package restart
+
+import (
+	"encoding/json"
+	"reflect"
+	"testing"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/klog/v2"
+	kubecontainer "k8s.io/kubernetes/pkg/kubelet/container"
+
+	"github.com/podlife/podlife/conformance/internal/fuzzseed"
+	"github.com/podlife/podlife/conformance/internal/gatesets"
+	"github.com/podlife/podlife/restart"
+)
+
+// FuzzShouldRestartMatchesKubelet is the differential test on pods no generator of
+// this repository wrote: the fuzzer mutates the JSON of the example manifests' pods
+// (several with statuses) and of generated pods, and for every pod the bytes decode
+// to, ShouldRestart must answer as kubecontainer.ShouldContainerBeRestarted for
+// every container, under the gate set sel picks (gateSets), the runtime status
+// built from the API status as TestShouldRestartMatchesKubelet builds it; the pod
+// must be left as it was. ShouldRestart finds a container by name, so pods whose
+// containers share a name (which the API server refuses) are skipped, as are bytes
+// that are not a pod's JSON.
+func FuzzShouldRestartMatchesKubelet(f *testing.F) {
+	for i, pod := range fuzzseed.Pods(f) {
+		f.Add(uint8(i), pod)
+	}
+	g := newGen(defaultSeed + 11)
+	for i := range 24 {
+		b, err := json.Marshal(g.pod(true))
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(uint8(i), b)
+	}
+	logger := klog.Background()
+	f.Fuzz(func(t *testing.T, sel uint8, data []byte) {
+		var pod corev1.Pod
+		if json.Unmarshal(data, &pod) != nil {
+			t.Skip("not a pod's JSON")
+		}
+		names := map[string]bool{}
+		for _, k := range kinds(&pod) {
+			for _, c := range k.containers {
+				if names[c.Name] {
+					t.Skip("containers share a name")
+				}
+				names[c.Name] = true
+			}
+		}
+		gs := gateSets[int(sel)%len(gateSets)]
+		gatesets.Apply(t, gs)
+		opts := restart.Options{Features: gs.Features()}
+		before := pod.DeepCopy()
+		for _, k := range kinds(&pod) {
+			for _, c := range k.containers {
+				got := restart.ShouldRestart(&pod, c.Name, opts)
+				want := kubecontainer.ShouldContainerBeRestarted(logger, c, &pod, runtimeFromAPI(k.statuses, c.Name))
+				if got.Restart != want {
+					t.Fatalf("gates %s, container %q: podlife %v (%s), upstream %v\npod: %s", gs.Name, c.Name, got.Restart, got.Explain(), want, data)
+				}
+			}
+		}
+		if !reflect.DeepEqual(&pod, before) {
+			t.Fatalf("podlife mutated its input\npod: %s", data)
+		}
+	})
+}

@@ -1,0 +1,199 @@
+package validation
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+
+	v1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	"github.com/podlife/podlife/conformance/internal/fuzzseed"
+	"github.com/podlife/podlife/conformance/internal/gatesets"
+	"github.com/podlife/podlife/conformance/internal/upstreamcreate"
+	"github.com/podlife/podlife/validation"
+)
+
+// FuzzCreateMatchesUpstream is the differential test on pods no generator of this
+// repository wrote: the fuzzer mutates the JSON of the example manifests' pods and
+// of generated pods, and every pod the bytes decode to is validated by podlife and
+// by upstream, under the gate set sel picks (gateSets), either as a pod created on
+// its own (ValidatePodCreate against the server's create path) or, when sel is odd,
+// as a workload's template (ValidatePodTemplateSpec against the registries'
+// template validation). The answers must agree as TestCreateMatchesUpstream
+// compares them: as multisets of errors and of Error() texts, and in order where
+// upstream fixes the order. Bytes that are not a pod's JSON are skipped.
+//
+// CI replays the seeds and testdata/fuzz; `go test -fuzz FuzzCreateMatchesUpstream
+// ./validation/` (in this module) searches.
+func FuzzCreateMatchesUpstream(f *testing.F) {
+	for i, pod := range fuzzseed.Pods(f) {
+		f.Add(uint8(i), pod)
+	}
+	g := newGen(defaultSeed + 11)
+	for i := range 24 {
+		pod, _ := g.pod()
+		b, err := json.Marshal(pod)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(uint8(i), b)
+	}
+	f.Fuzz(func(t *testing.T, sel uint8, data []byte) {
+		var pod v1.Pod
+		if json.Unmarshal(data, &pod) != nil {
+			t.Skip("not a pod's JSON")
+		}
+		gs := gateSets[int(sel/2)%len(gateSets)]
+		gatesets.Apply(t, gs)
+		opts := validation.Options{Features: gs.Features()}
+		var ours, theirs field.ErrorList
+		var what string
+		if sel%2 == 0 {
+			what = "create/" + gs.Name
+			cp := pod.DeepCopy()
+			ours = checkOurs(t, what, func() field.ErrorList { return validation.ValidatePodCreate(&pod, opts) }, []any{&pod}, []any{cp})
+			theirs = upstreamcreate.CreateIn(t, &pod, "")
+		} else {
+			what = "template/" + gs.Name
+			tmpl := &v1.PodTemplateSpec{ObjectMeta: pod.ObjectMeta, Spec: pod.Spec}
+			tmpl.Name, tmpl.Namespace = "", ""
+			path := field.NewPath("spec", "template")
+			cp := tmpl.DeepCopy()
+			ours = checkOurs(t, what, func() field.ErrorList { return validation.ValidatePodTemplateSpec(tmpl, path, opts) }, []any{tmpl}, []any{cp})
+			theirs = upstreamTemplate(t, tmpl, path)
+		}
+		tl := newTally()
+		tl.record(func() string { return string(data) }, ours, theirs)
+		if tl.disagreeing > 0 {
+			var b strings.Builder
+			for fam, ex := range tl.examples {
+				b.WriteString(fam + ": " + ex + "\n")
+			}
+			t.Fatalf("%s: podlife and upstream disagree:\n%s", what, b.String())
+		}
+	})
+}
+
+// FuzzUpdateMatchesUpstream is the update half of FuzzCreateMatchesUpstream: the
+// bytes pod are created through upstream's create path and stored (with the name,
+// namespace, uid and resourceVersion a stored pod has), and the new object is that
+// stored pod as a client reads it with patch applied as a JSON merge patch (RFC
+// 7386), the way `kubectl patch --type merge` builds one. The fuzzer mutates both
+// the pod and the patch. ValidatePodUpdate must answer as the API server's PUT
+// (upstreamcreate.Update, the real handler and registry), refusals included, under
+// the gate set sel picks. Bytes that are not a pod's JSON or a patch that is not a
+// JSON object are skipped.
+func FuzzUpdateMatchesUpstream(f *testing.F) {
+	patches := []string{
+		`{"metadata":{"labels":{"tier":"web"}}}`,
+		`{"metadata":{"annotations":{"example.com/x":"1"},"resourceVersion":null}}`,
+		`{"spec":{"activeDeadlineSeconds":30}}`,
+		`{"spec":{"containers":[{"name":"app","image":"nginx:1.27"}]}}`,
+		`{"spec":{"schedulingGates":null,"nodeSelector":{"zone":"b"}}}`,
+		`{"spec":{"tolerations":[{"key":"k","operator":"Exists","effect":"NoExecute","tolerationSeconds":5}]}}`,
+		`{"metadata":{"name":"other"}}`,
+		`{"metadata":{"uid":"0000"}}`,
+		`{"spec":{"terminationGracePeriodSeconds":-1}}`,
+		`{"status":{"phase":"Running"}}`,
+	}
+	for i, pod := range fuzzseed.Pods(f) {
+		f.Add(uint8(i), pod, []byte(patches[i%len(patches)]))
+	}
+	f.Fuzz(func(t *testing.T, sel uint8, data, patch []byte) {
+		var pod v1.Pod
+		if json.Unmarshal(data, &pod) != nil {
+			t.Skip("not a pod's JSON")
+		}
+		var p map[string]any
+		if json.Unmarshal(patch, &p) != nil {
+			t.Skip("not a JSON object")
+		}
+		gs := gateSets[int(sel)%len(gateSets)]
+		gatesets.Apply(t, gs)
+		stored := upstreamStore(t, &pod)
+		if stored.Name == "" {
+			stored.Name = "stored"
+		}
+		if stored.Namespace == "" {
+			stored.Namespace = "default"
+		}
+		stored.ResourceVersion, stored.UID, stored.CreationTimestamp = "42", "3f1c2a8e-0000-4000-8000-000000000001", createdAt
+		storedV1 := jsonRoundTrip(t, toV1(t, stored))
+		stored = fromV1(t, storedV1)
+		newPod := mergePatch(t, storedV1, p)
+		if newPod == nil {
+			t.Skip("the patched object is not a pod's JSON")
+		}
+
+		opts := validation.Options{Features: gs.Features()}
+		what := "update/" + gs.Name
+		np, op := newPod.DeepCopy(), storedV1.DeepCopy()
+		ours := checkOurs(t, what, func() field.ErrorList { return validation.ValidatePodUpdate(newPod, storedV1, opts) },
+			[]any{newPod, storedV1}, []any{np, op})
+		ans := upstreamcreate.Update(t, newPod, stored)
+		r, refused := validation.RefusalOf(ours)
+		switch {
+		case ans.Status != nil && ans.Code != 422:
+			if !refused || int(r.Code) != ans.Code || r.Reason != ans.Status.Reason || r.Message != ans.Status.Message {
+				t.Fatalf("%s: upstream refuses %d %s %q, podlife %+v (%v)\npod: %s\npatch: %s", what, ans.Code, ans.Status.Reason, ans.Status.Message, r, refused, data, patch)
+			}
+			return
+		case refused:
+			t.Fatalf("%s: upstream answers %d, podlife refuses %+v\npod: %s\npatch: %s", what, ans.Code, r, data, patch)
+		}
+		tl := newTally()
+		tl.record(func() string { return fmt.Sprintf("pod: %s\npatch: %s", data, patch) }, ours, ans.AsErrorList(t, newPod))
+		if tl.disagreeing > 0 {
+			var b strings.Builder
+			for fam, ex := range tl.examples {
+				b.WriteString(fam + ": " + ex + "\n")
+			}
+			t.Fatalf("%s: podlife and upstream disagree:\n%s", what, b.String())
+		}
+	})
+}
+
+// mergePatch applies patch to p as a JSON merge patch (RFC 7386: an object merges
+// key by key, null removes a key, anything else replaces) and decodes the result as
+// a client's object reaches the server; nil when the result is not a pod's JSON.
+func mergePatch(t *testing.T, p *v1.Pod, patch map[string]any) *v1.Pod {
+	b, err := json.Marshal(p)
+	if err != nil {
+		t.Fatalf("marshal: %v", err)
+	}
+	var doc map[string]any
+	if err := json.Unmarshal(b, &doc); err != nil {
+		t.Fatalf("unmarshal: %v", err)
+	}
+	merged, err := json.Marshal(mergeValue(doc, patch))
+	if err != nil {
+		t.Fatalf("marshal: %v", err)
+	}
+	var out v1.Pod
+	if json.Unmarshal(merged, &out) != nil {
+		return nil
+	}
+	return jsonRoundTrip(t, &out)
+}
+
+// mergeValue is RFC 7386's MergePatch(target, patch).
+func mergeValue(target any, patch any) any {
+	pm, ok := patch.(map[string]any)
+	if !ok {
+		return patch
+	}
+	tm, ok := target.(map[string]any)
+	if !ok {
+		tm = map[string]any{}
+	}
+	for k, v := range pm {
+		if v == nil {
+			delete(tm, k)
+			continue
+		}
+		tm[k] = mergeValue(tm[k], v)
+	}
+	return tm
+}
