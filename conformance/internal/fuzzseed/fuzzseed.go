@@ -1,8 +1,8 @@
 // Package fuzzseed gives the conformance module's differential fuzz targets their
-// seed pods: every Pod document of the main module's example manifests (the
-// realistic corpus modelled on public documentation, with status where the
-// examples show one), as JSON. The fuzzer mutates their bytes, so the pods it
-// compares are pods no generator of this repository wrote.
+// seeds: the documents of the main module's example manifests (the realistic
+// corpus modelled on public documentation: pods with status where the examples
+// show one, and every workload kind), as JSON. The fuzzer mutates their bytes, so
+// the objects it compares are objects no generator of this repository wrote.
 package fuzzseed
 
 import (
@@ -21,9 +21,18 @@ const root = "../.."
 
 // Pods returns the JSON of every document of kind Pod in the YAML files under the
 // main module's examples directory, in file order. It fails tb when the files
-// cannot be read or hold no pod, so that a moved corpus cannot leave a fuzz
-// target without its seeds.
+// cannot be read or hold fewer than 10 pods, so that a moved corpus cannot leave a
+// fuzz target without its seeds.
 func Pods(tb testing.TB) [][]byte {
+	tb.Helper()
+	return OfKind(tb, 10, "Pod")[0]
+}
+
+// OfKind returns, for each of kinds, the JSON of every document of that kind in
+// the YAML files under the main module's examples directory (Lists are not
+// opened), in file order. It fails tb when the files cannot be read or a kind has
+// fewer than least documents.
+func OfKind(tb testing.TB, least int, kinds ...string) [][][]byte {
 	tb.Helper()
 	var files []string
 	err := filepath.WalkDir(filepath.Join(root, "examples"), func(path string, d os.DirEntry, err error) error {
@@ -36,7 +45,11 @@ func Pods(tb testing.TB) [][]byte {
 		tb.Fatalf("fuzz seeds: %v", err)
 	}
 	sort.Strings(files)
-	var pods [][]byte
+	index := map[string]int{}
+	for i, k := range kinds {
+		index[k] = i
+	}
+	out := make([][][]byte, len(kinds))
 	for _, file := range files {
 		src, err := os.ReadFile(file)
 		if err != nil {
@@ -48,13 +61,18 @@ func Pods(tb testing.TB) [][]byte {
 				continue // the corpus keeps broken documents on purpose
 			}
 			var head struct{ Kind string }
-			if json.Unmarshal(j, &head) == nil && head.Kind == "Pod" {
-				pods = append(pods, j)
+			if json.Unmarshal(j, &head) != nil {
+				continue
+			}
+			if i, ok := index[head.Kind]; ok {
+				out[i] = append(out[i], j)
 			}
 		}
 	}
-	if len(pods) < 10 {
-		tb.Fatalf("fuzz seeds: %d pods under %s/examples, want at least 10", len(pods), root)
+	for i, k := range kinds {
+		if len(out[i]) < least {
+			tb.Fatalf("fuzz seeds: %d documents of kind %s under %s/examples, want at least %d", len(out[i]), k, root, least)
+		}
 	}
-	return pods
+	return out
 }
