@@ -106,8 +106,7 @@ func FuzzUpdateMatchesUpstream(f *testing.F) {
 		if json.Unmarshal(data, &pod) != nil {
 			t.Skip("not a pod's JSON")
 		}
-		var p map[string]any
-		if json.Unmarshal(patch, &p) != nil {
+		if _, ok := fuzzseed.MergePatch([]byte("{}"), patch); !ok {
 			t.Skip("not a JSON object")
 		}
 		gs := gateSets[int(sel)%len(gateSets)]
@@ -122,7 +121,7 @@ func FuzzUpdateMatchesUpstream(f *testing.F) {
 		stored.ResourceVersion, stored.UID, stored.CreationTimestamp = "42", "3f1c2a8e-0000-4000-8000-000000000001", createdAt
 		storedV1 := jsonRoundTrip(t, toV1(t, stored))
 		stored = fromV1(t, storedV1)
-		newPod := mergePatch(t, storedV1, p)
+		newPod := mergePatch(t, storedV1, patch)
 		if newPod == nil {
 			t.Skip("the patched object is not a pod's JSON")
 		}
@@ -155,45 +154,21 @@ func FuzzUpdateMatchesUpstream(f *testing.F) {
 	})
 }
 
-// mergePatch applies patch to p as a JSON merge patch (RFC 7386: an object merges
-// key by key, null removes a key, anything else replaces) and decodes the result as
-// a client's object reaches the server; nil when the result is not a pod's JSON.
-func mergePatch(t *testing.T, p *v1.Pod, patch map[string]any) *v1.Pod {
+// mergePatch applies patch to p as a JSON merge patch (fuzzseed.MergePatch) and
+// decodes the result as a client's object reaches the server; nil when the result
+// is not a pod's JSON.
+func mergePatch(t *testing.T, p *v1.Pod, patch []byte) *v1.Pod {
 	b, err := json.Marshal(p)
 	if err != nil {
 		t.Fatalf("marshal: %v", err)
 	}
-	var doc map[string]any
-	if err := json.Unmarshal(b, &doc); err != nil {
-		t.Fatalf("unmarshal: %v", err)
-	}
-	merged, err := json.Marshal(mergeValue(doc, patch))
-	if err != nil {
-		t.Fatalf("marshal: %v", err)
+	merged, ok := fuzzseed.MergePatch(b, patch)
+	if !ok {
+		t.Fatalf("merge patch of a pod's JSON failed")
 	}
 	var out v1.Pod
 	if json.Unmarshal(merged, &out) != nil {
 		return nil
 	}
 	return jsonRoundTrip(t, &out)
-}
-
-// mergeValue is RFC 7386's MergePatch(target, patch).
-func mergeValue(target any, patch any) any {
-	pm, ok := patch.(map[string]any)
-	if !ok {
-		return patch
-	}
-	tm, ok := target.(map[string]any)
-	if !ok {
-		tm = map[string]any{}
-	}
-	for k, v := range pm {
-		if v == nil {
-			delete(tm, k)
-			continue
-		}
-		tm[k] = mergeValue(tm[k], v)
-	}
-	return tm
 }

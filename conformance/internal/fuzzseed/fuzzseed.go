@@ -76,3 +76,48 @@ func OfKind(tb testing.TB, least int, kinds ...string) [][][]byte {
 	}
 	return out
 }
+
+// MergePatch applies patch to the JSON document doc as a JSON merge patch (RFC
+// 7386: an object merges key by key, null removes a key, anything else replaces),
+// the way `kubectl patch --type merge` changes an object. Numbers are kept as
+// written. ok is false when patch is not a JSON object or doc is not JSON.
+func MergePatch(doc, patch []byte) (merged []byte, ok bool) {
+	d, dok := decodeObject(doc)
+	p, pok := decodeObject(patch)
+	if !dok || !pok {
+		return nil, false
+	}
+	merged, err := json.Marshal(mergeValue(d, p))
+	return merged, err == nil
+}
+
+// decodeObject decodes a JSON object with its numbers as written (json.Number).
+func decodeObject(b []byte) (map[string]any, bool) {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.UseNumber()
+	var m map[string]any
+	if dec.Decode(&m) != nil || m == nil || dec.More() {
+		return nil, false
+	}
+	return m, true
+}
+
+// mergeValue is RFC 7386's MergePatch(target, patch).
+func mergeValue(target, patch any) any {
+	pm, ok := patch.(map[string]any)
+	if !ok {
+		return patch
+	}
+	tm, ok := target.(map[string]any)
+	if !ok {
+		tm = map[string]any{}
+	}
+	for k, v := range pm {
+		if v == nil {
+			delete(tm, k)
+			continue
+		}
+		tm[k] = mergeValue(tm[k], v)
+	}
+	return tm
+}
