@@ -24,4 +24,8 @@
 //
 // The linknamed functions are unexported upstream; their declarations here must follow
 // upstream's signatures, and an empty assembly file lets the bodyless declarations compile.
+//
+// FuzzLifecycleMatchesKubelet makes the phase, condition, printer and grace-period
+// comparisons on pods no generator wrote: the fuzzer mutates the JSON of the main
+// module's example pods (conformance/internal/fuzzseed).
 package lifecycle

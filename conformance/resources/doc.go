@@ -16,4 +16,8 @@
 // on every run (TestResourcesSpeedShapesAgree); PODLIFE_SPEED=1 times PodRequests plus
 // PodLimits on them against component-helpers (TestResourcesSpeedRatio, see its
 // comment for the method).
+//
+// FuzzResourcesMatchUpstream makes the list, Explain and QoS comparisons on pods no
+// generator wrote: the fuzzer mutates the JSON of the main module's example pods
+// (conformance/internal/fuzzseed).
 package resources

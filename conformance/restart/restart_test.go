@@ -14,6 +14,10 @@
 // ValidateKubeletConfiguration and passed to newCrashLoopBackOff (pkg/kubelet/kubelet.go,
 // go:linkname), for every gate set and maximum restart period; starts are checked with
 // kuberuntime's own doBackOff.
+//
+// FuzzShouldRestartMatchesKubelet makes the ShouldRestart comparison on pods no
+// generator wrote: the fuzzer mutates the JSON of the main module's example pods
+// (conformance/internal/fuzzseed).
 package restart
 
 import (

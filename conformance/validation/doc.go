@@ -27,5 +27,10 @@
 // PODLIFE_SEED changes the inputs; PODLIFE_N may only raise their number; malformed
 // values fail the test.
 //
+// FuzzCreateMatchesUpstream and FuzzUpdateMatchesUpstream make the same comparisons
+// on pods no generator wrote: the fuzzer mutates the JSON of the main module's
+// example pods (conformance/internal/fuzzseed) and, for updates, a JSON merge patch
+// of the stored pod.
+//
 // Everything here is tests and benchmarks; this file only names the package.
 package validation

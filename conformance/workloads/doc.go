@@ -28,4 +28,9 @@
 // create-time defaults. TestCasesAgainstUpstream replays the table cases of package validation
 // (testdata/workload_cases.json) against upstream, and BenchmarkValidateObjectCreate
 // times both sides per kind on the same valid objects.
+//
+// FuzzWorkloadsMatchUpstream and FuzzWorkloadUpdatesMatchUpstream make the create
+// and update comparisons on objects no generator wrote: the fuzzer mutates the JSON
+// of the main module's example workloads (conformance/internal/fuzzseed) and, for
+// updates, a JSON merge patch of the stored object.
 package workloads
