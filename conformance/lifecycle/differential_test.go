@@ -203,17 +203,7 @@ func TestGracePeriodDifferential(t *testing.T) {
 		var cov coverage.Counts
 		for i := range n {
 			pod := g.pod()
-			var names []string
-			for _, c := range pod.Spec.InitContainers {
-				names = append(names, c.Name)
-			}
-			for _, c := range pod.Spec.Containers {
-				names = append(names, c.Name)
-			}
-			for _, c := range pod.Spec.EphemeralContainers {
-				names = append(names, c.Name)
-			}
-			for _, name := range names {
+			for _, name := range containerNames(pod) {
 				spec := kubecontainer.GetContainerSpec(pod, name)
 				for _, reason := range killReasons {
 					compared++
@@ -232,6 +222,22 @@ func TestGracePeriodDifferential(t *testing.T) {
 		t.Logf("seed %d: %d (pod, container, reason) triples over %d pods, %d disagreements; %s", s, compared, n, disagreements, &cov)
 		cov.Each(t, "grace period", n/100, "pod deletion grace", "pod termination grace", "probe grace", "minimum 2s")
 	})
+}
+
+// containerNames lists the names of pod's init, regular and ephemeral containers,
+// in that order.
+func containerNames(pod *corev1.Pod) []string {
+	var names []string
+	for _, c := range pod.Spec.InitContainers {
+		names = append(names, c.Name)
+	}
+	for _, c := range pod.Spec.Containers {
+		names = append(names, c.Name)
+	}
+	for _, c := range pod.Spec.EphemeralContainers {
+		names = append(names, c.Name)
+	}
+	return names
 }
 
 // graceSource names where the grace period upstream chose comes from, as far as the

@@ -30,17 +30,8 @@ import (
 // TestColumnsDifferential and TestGracePeriodDifferential. Bytes that are not a
 // pod's JSON are skipped.
 func FuzzLifecycleMatchesKubelet(f *testing.F) {
-	for i, pod := range fuzzseed.Pods(f) {
-		f.Add(uint8(i), pod)
-	}
 	g := newGen(defaultSeed+11, time.Now())
-	for i := range 24 {
-		b, err := json.Marshal(g.pod())
-		if err != nil {
-			f.Fatal(err)
-		}
-		f.Add(uint8(i), b)
-	}
+	fuzzseed.AddPods(f, 24, func() any { return g.pod() })
 	logger := klog.Background()
 	f.Fuzz(func(t *testing.T, sel uint8, data []byte) {
 		var pod corev1.Pod
@@ -93,17 +84,7 @@ func FuzzLifecycleMatchesKubelet(f *testing.F) {
 		}
 
 		ctx := context.Background()
-		var names []string
-		for _, c := range pod.Spec.InitContainers {
-			names = append(names, c.Name)
-		}
-		for _, c := range pod.Spec.Containers {
-			names = append(names, c.Name)
-		}
-		for _, c := range pod.Spec.EphemeralContainers {
-			names = append(names, c.Name)
-		}
-		for _, name := range names {
+		for _, name := range containerNames(&pod) {
 			spec := kubecontainer.GetContainerSpec(&pod, name)
 			for _, reason := range killReasons {
 				ours := lifecycle.GracePeriod(&pod, name, reason)

@@ -21,17 +21,8 @@ import (
 // TestDifferentialResourceLists and TestDifferentialQOS compare them, and the pod
 // must be left as it was. Bytes that are not a pod's JSON are skipped.
 func FuzzResourcesMatchUpstream(f *testing.F) {
-	for i, pod := range fuzzseed.Pods(f) {
-		f.Add(uint8(i), pod)
-	}
 	g := newGen(defaultSeed + 11)
-	for i := range 24 {
-		b, err := json.Marshal(g.pod())
-		if err != nil {
-			f.Fatal(err)
-		}
-		f.Add(uint8(i), b)
-	}
+	fuzzseed.AddPods(f, 24, func() any { return g.pod() })
 	f.Fuzz(func(t *testing.T, sel uint8, data []byte) {
 		var pod corev1.Pod
 		if json.Unmarshal(data, &pod) != nil {

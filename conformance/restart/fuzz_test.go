@@ -24,17 +24,8 @@ import (
 // containers share a name (which the API server refuses) are skipped, as are bytes
 // that are not a pod's JSON.
 func FuzzShouldRestartMatchesKubelet(f *testing.F) {
-	for i, pod := range fuzzseed.Pods(f) {
-		f.Add(uint8(i), pod)
-	}
 	g := newGen(defaultSeed + 11)
-	for i := range 24 {
-		b, err := json.Marshal(g.pod(true))
-		if err != nil {
-			f.Fatal(err)
-		}
-		f.Add(uint8(i), b)
-	}
+	fuzzseed.AddPods(f, 24, func() any { return g.pod(true) })
 	logger := klog.Background()
 	f.Fuzz(func(t *testing.T, sel uint8, data []byte) {
 		var pod corev1.Pod

@@ -28,18 +28,8 @@ import (
 // CI replays the seeds and testdata/fuzz; `go test -fuzz FuzzCreateMatchesUpstream
 // ./validation/` (in this module) searches.
 func FuzzCreateMatchesUpstream(f *testing.F) {
-	for i, pod := range fuzzseed.Pods(f) {
-		f.Add(uint8(i), pod)
-	}
 	g := newGen(defaultSeed + 11)
-	for i := range 24 {
-		pod, _ := g.pod()
-		b, err := json.Marshal(pod)
-		if err != nil {
-			f.Fatal(err)
-		}
-		f.Add(uint8(i), b)
-	}
+	fuzzseed.AddPods(f, 24, func() any { pod, _ := g.pod(); return pod })
 	f.Fuzz(func(t *testing.T, sel uint8, data []byte) {
 		var pod v1.Pod
 		if json.Unmarshal(data, &pod) != nil {

@@ -121,3 +121,20 @@ func mergeValue(target, patch any) any {
 	}
 	return tm
 }
+
+// AddPods adds the example pods (Pods) and n objects generated draws, as JSON,
+// to f's seed corpus, each with its index as the selector byte of targets whose
+// arguments are (sel uint8, data []byte).
+func AddPods(f *testing.F, n int, generated func() any) {
+	f.Helper()
+	for i, pod := range Pods(f) {
+		f.Add(uint8(i), pod)
+	}
+	for i := range n {
+		b, err := json.Marshal(generated())
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(uint8(i), b)
+	}
+}
