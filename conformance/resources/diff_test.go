@@ -199,21 +199,7 @@ func resourceLists(t *testing.T, s uint64, n int) {
 		before := pod.DeepCopy()
 		for _, os := range optionSets {
 			for _, fn := range listFns {
-				var ours resources.PodResourcesOptions
-				os.set(&ours)
-				var theirs resources.PodResourcesOptions
-				os.set(&theirs)
-				got := fn.ours(pod, ours)
-				want := fn.upstream(pod.DeepCopy(), toUpstream(theirs))
-				d := diffLists(got, want)
-				if sameMap(got, ours.Reuse) != sameMap(want, theirs.Reuse) {
-					d += "returned map identity differs from upstream's (Reuse); "
-				}
-				if ours.Reuse != nil && !sameMap(got, ours.Reuse) {
-					if diff := diffLists(ours.Reuse, theirs.Reuse); diff != "" {
-						d += "Reuse left in a different state: " + diff
-					}
-				}
+				d := compareList(pod, os, fn)
 				counts.Add(fn.name)
 				if d != "" {
 					fails++
@@ -225,18 +211,9 @@ func resourceLists(t *testing.T, s uint64, n int) {
 		}
 		// Explain's results against upstream's PodRequests and PodLimits.
 		for _, os := range optionSets {
-			var ours resources.PodResourcesOptions
-			os.set(&ours)
-			var theirs resources.PodResourcesOptions
-			os.set(&theirs)
-			e := resources.Explain(pod, ours)
+			e, d := compareExplain(pod, os)
 			countWinners(&won, "requests", e.Requests)
 			countWinners(&won, "limits", e.Limits)
-			theirs.Reuse = nil
-			d := diffLists(explained(e.Requests), upstream.PodRequests(pod.DeepCopy(), toUpstream(theirs)))
-			if dl := diffLists(explained(e.Limits), upstream.PodLimits(pod.DeepCopy(), toUpstream(theirs))); dl != "" {
-				d += "limits: " + dl
-			}
 			counts.Add("Explain")
 			if d != "" {
 				fails++
@@ -261,6 +238,42 @@ func resourceLists(t *testing.T, s uint64, n int) {
 	}
 	// Allocated resources are requests only.
 	won.AtLeast(t, "winning term", "requests "+string(resources.TermAllocated), n/100)
+}
+
+// compareList calls fn on pod under the option set os on both sides (each with its
+// own options, so that Reuse maps are never shared) and describes how podlife's
+// answer differs from upstream's: the list, the returned map's identity with Reuse,
+// and the state a Reuse map not returned is left in; "" when they agree.
+func compareList(pod *corev1.Pod, os optionSet, fn listFn) string {
+	var ours, theirs resources.PodResourcesOptions
+	os.set(&ours)
+	os.set(&theirs)
+	got := fn.ours(pod, ours)
+	want := fn.upstream(pod.DeepCopy(), toUpstream(theirs))
+	d := diffLists(got, want)
+	if sameMap(got, ours.Reuse) != sameMap(want, theirs.Reuse) {
+		d += "returned map identity differs from upstream's (Reuse); "
+	}
+	if ours.Reuse != nil && !sameMap(got, ours.Reuse) {
+		if diff := diffLists(ours.Reuse, theirs.Reuse); diff != "" {
+			d += "Reuse left in a different state: " + diff
+		}
+	}
+	return d
+}
+
+// compareExplain explains pod under the option set os and describes how its
+// results differ from upstream's PodRequests and PodLimits; "" when they agree.
+func compareExplain(pod *corev1.Pod, os optionSet) (resources.Explanation, string) {
+	var opts resources.PodResourcesOptions
+	os.set(&opts)
+	e := resources.Explain(pod, opts)
+	opts.Reuse = nil
+	d := diffLists(explained(e.Requests), upstream.PodRequests(pod.DeepCopy(), toUpstream(opts)))
+	if dl := diffLists(explained(e.Limits), upstream.PodLimits(pod.DeepCopy(), toUpstream(opts))); dl != "" {
+		d += "limits: " + dl
+	}
+	return e, d
 }
 
 // countWinners counts the kinds of the terms that decided each resource.

@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	corev1 "k8s.io/api/core/v1"
-	upstream "k8s.io/component-helpers/resource"
 	"k8s.io/kubernetes/pkg/apis/core/v1/helper/qos"
 
 	"github.com/podlife/podlife/conformance/internal/fuzzseed"
@@ -31,28 +30,11 @@ func FuzzResourcesMatchUpstream(f *testing.F) {
 		before := pod.DeepCopy()
 		os := optionSets[int(sel)%len(optionSets)]
 		for _, fn := range listFns {
-			var ours, theirs resources.PodResourcesOptions
-			os.set(&ours)
-			os.set(&theirs)
-			got := fn.ours(&pod, ours)
-			want := fn.upstream(pod.DeepCopy(), toUpstream(theirs))
-			d := diffLists(got, want)
-			if sameMap(got, ours.Reuse) != sameMap(want, theirs.Reuse) {
-				d += "returned map identity differs from upstream's (Reuse); "
-			}
-			if d != "" {
+			if d := compareList(&pod, os, fn); d != "" {
 				t.Fatalf("%s [%s]: %s\npod: %s", fn.name, os.name, d, data)
 			}
 		}
-		var opts resources.PodResourcesOptions
-		os.set(&opts)
-		opts.Reuse = nil
-		e := resources.Explain(&pod, opts)
-		d := diffLists(explained(e.Requests), upstream.PodRequests(pod.DeepCopy(), toUpstream(opts)))
-		if dl := diffLists(explained(e.Limits), upstream.PodLimits(pod.DeepCopy(), toUpstream(opts))); dl != "" {
-			d += "limits: " + dl
-		}
-		if d != "" {
+		if _, d := compareExplain(&pod, os); d != "" {
 			t.Fatalf("Explain [%s]: %s\npod: %s", os.name, d, data)
 		}
 		if got, want := resources.ComputePodQOS(&pod), qos.ComputePodQOS(pod.DeepCopy()); got != want {

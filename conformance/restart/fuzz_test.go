@@ -7,8 +7,8 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/klog/v2"
-	kubecontainer "k8s.io/kubernetes/pkg/kubelet/container"
 
+	"github.com/podlife/podlife/conformance/internal/coverage"
 	"github.com/podlife/podlife/conformance/internal/fuzzseed"
 	"github.com/podlife/podlife/conformance/internal/gatesets"
 	"github.com/podlife/podlife/restart"
@@ -43,16 +43,12 @@ func FuzzShouldRestartMatchesKubelet(f *testing.F) {
 		}
 		gs := gateSets[int(sel)%len(gateSets)]
 		gatesets.Apply(t, gs)
-		opts := restart.Options{Features: gs.Features()}
 		before := pod.DeepCopy()
-		for _, k := range kinds(&pod) {
-			for _, c := range k.containers {
-				got := restart.ShouldRestart(&pod, c.Name, opts)
-				want := kubecontainer.ShouldContainerBeRestarted(logger, c, &pod, runtimeFromAPI(k.statuses, c.Name))
-				if got.Restart != want {
-					t.Fatalf("gates %s, container %q: podlife %v (%s), upstream %v\npod: %s", gs.Name, c.Name, got.Restart, got.Explain(), want, data)
-				}
-			}
+		d := &disagreements{t: t}
+		var bases coverage.Counts
+		compareShouldRestart(logger, &pod, gateSet{Set: gs, opts: restart.Options{Features: gs.Features()}}, d, &bases)
+		if d.n > 0 {
+			t.FailNow()
 		}
 		if !reflect.DeepEqual(&pod, before) {
 			t.Fatalf("podlife mutated its input\npod: %s", data)
