@@ -54,6 +54,33 @@ var condPhases = []corev1.PodPhase{corev1.PodPending, corev1.PodRunning, corev1.
 
 func dump(p *corev1.Pod) string { return fmt.Sprintf("%+v", p) }
 
+// conditionMismatches compares the three kubelet conditions on pod in every phase of
+// condPhases with pkg/kubelet/status's generators; it hands each upstream condition to
+// seen when seen is not nil and returns one line per disagreement.
+func conditionMismatches(pod *corev1.Pod, opts lifecycle.Options, seen func(name string, up corev1.PodCondition)) []string {
+	var out []string
+	old := pod.Status.DeepCopy()
+	statuses := allStatuses(&pod.Status)
+	for _, phase := range condPhases {
+		for _, c := range []struct {
+			name           string
+			ours, upstream corev1.PodCondition
+		}{
+			{"Initialized", lifecycle.InitializedCondition(pod, phase, opts), kubeletstatus.GeneratePodInitializedCondition(pod, old, statuses, phase)},
+			{"ContainersReady", lifecycle.ContainersReadyCondition(pod, phase, opts), kubeletstatus.GenerateContainersReadyCondition(pod, old, statuses, phase)},
+			{"Ready", lifecycle.ReadyCondition(pod, phase, opts), kubeletstatus.GeneratePodReadyCondition(pod, old, pod.Status.Conditions, statuses, phase)},
+		} {
+			if seen != nil {
+				seen(c.name, c.upstream)
+			}
+			if !reflect.DeepEqual(c.ours, c.upstream) {
+				out = append(out, fmt.Sprintf("phase %s %s:\n ours     %+v\n upstream %+v", phase, c.name, c.ours, c.upstream))
+			}
+		}
+	}
+	return out
+}
+
 // TestConditionsDifferential compares the three kubelet conditions on every pod, every
 // phase and every gate set.
 func TestConditionsDifferential(t *testing.T) {
@@ -67,26 +94,13 @@ func TestConditionsDifferential(t *testing.T) {
 		for i := range n {
 			pod := g.pod()
 			before := pod.DeepCopy()
-			old := pod.Status.DeepCopy()
-			statuses := allStatuses(&pod.Status)
-			for _, phase := range condPhases {
-				type pair struct {
-					name           string
-					ours, upstream corev1.PodCondition
-				}
-				for _, c := range []pair{
-					{"Initialized", lifecycle.InitializedCondition(pod, phase, opts), kubeletstatus.GeneratePodInitializedCondition(pod, old, statuses, phase)},
-					{"ContainersReady", lifecycle.ContainersReadyCondition(pod, phase, opts), kubeletstatus.GenerateContainersReadyCondition(pod, old, statuses, phase)},
-					{"Ready", lifecycle.ReadyCondition(pod, phase, opts), kubeletstatus.GeneratePodReadyCondition(pod, old, pod.Status.Conditions, statuses, phase)},
-				} {
-					compared++
-					cov.Addf("%s=%s %s", c.name, c.upstream.Status, c.upstream.Reason)
-					if !reflect.DeepEqual(c.ours, c.upstream) {
-						disagreements++
-						if disagreements <= 5 {
-							t.Errorf("seed %d pod %d phase %s %s:\n ours     %+v\n upstream %+v\n pod %s", s, i, phase, c.name, c.ours, c.upstream, dump(pod))
-						}
-					}
+			compared += len(condPhases) * 3
+			for _, m := range conditionMismatches(pod, opts, func(name string, up corev1.PodCondition) {
+				cov.Addf("%s=%s %s", name, up.Status, up.Reason)
+			}) {
+				disagreements++
+				if disagreements <= 5 {
+					t.Errorf("seed %d pod %d %s\n pod %s", s, i, m, dump(pod))
 				}
 			}
 			if !reflectEqual(before, pod) {
@@ -122,6 +136,26 @@ func cells(c lifecycle.Columns) []interface{} {
 	return []interface{}{c.Name, c.Ready, c.Status, c.Restarts, c.Age, c.IP, c.Node, c.NominatedNode, c.ReadinessGates}
 }
 
+// compareRow compares the wide row PodColumns gives at now, and RowConditions, with
+// the row the printer renders for pod, which must run after now was read. The
+// printer reads the clock somewhere between now and the moment it returns, so the
+// row for the clock read after it is accepted too (late is then true). It returns the
+// printer's STATUS cell and a description of the disagreement, "" when there is none.
+func compareRow(t testing.TB, pod *corev1.Pod, now time.Time) (status string, late bool, mismatch string) {
+	up := upstreamRow(t, pod)
+	after := time.Now()
+	ours := lifecycle.PodColumns(pod, now)
+	match := reflect.DeepEqual(cells(ours), up.Cells)
+	if !match && reflect.DeepEqual(cells(lifecycle.PodColumns(pod, after)), up.Cells) {
+		match, late = true, true
+	}
+	status, _ = up.Cells[2].(string)
+	if conds := lifecycle.RowConditions(pod); !match || !reflect.DeepEqual(conds, up.Conditions) {
+		mismatch = fmt.Sprintf("kubectl row:\n ours     %q %+v\n upstream %q %+v", cells(ours), conds, up.Cells, up.Conditions)
+	}
+	return status, late, mismatch
+}
+
 // TestColumnsDifferential compares every cell of the wide row and the row conditions,
 // under every gate set (the printer reads none; the sets cost little).
 //
@@ -142,21 +176,15 @@ func TestColumnsDifferential(t *testing.T) {
 			g.now = time.Now()
 			pod := g.pod()
 			before := pod.DeepCopy()
-			up := upstreamRow(t, pod)
-			after := time.Now()
-			ours := lifecycle.PodColumns(pod, g.now)
-			cov.Add(statusShape(up.Cells[2].(string)))
-			match := reflect.DeepEqual(cells(ours), up.Cells)
-			if !match {
-				if later := lifecycle.PodColumns(pod, after); reflect.DeepEqual(cells(later), up.Cells) {
-					match = true
-					late++
-				}
+			status, wasLate, mismatch := compareRow(t, pod, g.now)
+			cov.Add(statusShape(status))
+			if wasLate {
+				late++
 			}
-			if !match || !reflect.DeepEqual(lifecycle.RowConditions(pod), up.Conditions) {
+			if mismatch != "" {
 				disagreements++
 				if disagreements <= 5 {
-					t.Errorf("seed %d pod %d:\n ours     %q %+v\n upstream %q %+v\n pod %s", s, i, cells(ours), lifecycle.RowConditions(pod), up.Cells, up.Conditions, dump(pod))
+					t.Errorf("seed %d pod %d: %s\n pod %s", s, i, mismatch, dump(pod))
 				}
 			}
 			if !reflectEqual(before, pod) {
@@ -203,25 +231,44 @@ func TestGracePeriodDifferential(t *testing.T) {
 		var cov coverage.Counts
 		for i := range n {
 			pod := g.pod()
-			for _, name := range containerNames(pod) {
-				spec := kubecontainer.GetContainerSpec(pod, name)
-				for _, reason := range killReasons {
-					compared++
-					ours := lifecycle.GracePeriod(pod, name, reason)
-					up := upstreamSetTerminationGracePeriod(ctx, pod, spec, name, kubecontainer.ContainerID{}, string(reason))
-					cov.Add(graceSource(pod, spec, reason, up))
-					if ours != up {
-						disagreements++
-						if disagreements <= 5 {
-							t.Errorf("seed %d pod %d container %q reason %q: ours %d, upstream %d\n pod %s", s, i, name, reason, ours, up, dump(pod))
-						}
-					}
+			c, mismatches := gracePeriodMismatches(ctx, pod, func(spec *corev1.Container, reason lifecycle.KillReason, up int64) {
+				cov.Add(graceSource(pod, spec, reason, up))
+			})
+			compared += c
+			for _, m := range mismatches {
+				disagreements++
+				if disagreements <= 5 {
+					t.Errorf("seed %d pod %d %s\n pod %s", s, i, m, dump(pod))
 				}
 			}
 		}
 		t.Logf("seed %d: %d (pod, container, reason) triples over %d pods, %d disagreements; %s", s, compared, n, disagreements, &cov)
 		cov.Each(t, "grace period", n/100, "pod deletion grace", "pod termination grace", "probe grace", "minimum 2s")
 	})
+}
+
+// gracePeriodMismatches compares GracePeriod with kuberuntime's
+// setTerminationGracePeriod for every container of pod and every kill reason; it
+// hands each upstream answer to seen when seen is not nil and returns the number of
+// comparisons and one line per disagreement.
+func gracePeriodMismatches(ctx context.Context, pod *corev1.Pod, seen func(spec *corev1.Container, reason lifecycle.KillReason, up int64)) (int, []string) {
+	compared := 0
+	var out []string
+	for _, name := range containerNames(pod) {
+		spec := kubecontainer.GetContainerSpec(pod, name)
+		for _, reason := range killReasons {
+			compared++
+			ours := lifecycle.GracePeriod(pod, name, reason)
+			up := upstreamSetTerminationGracePeriod(ctx, pod, spec, name, kubecontainer.ContainerID{}, string(reason))
+			if seen != nil {
+				seen(spec, reason, up)
+			}
+			if ours != up {
+				out = append(out, fmt.Sprintf("container %q reason %q: ours %d, upstream %d", name, reason, ours, up))
+			}
+		}
+	}
+	return compared, out
 }
 
 // containerNames lists the names of pod's init, regular and ephemeral containers,

@@ -4,13 +4,12 @@ import (
 	"context"
 	"encoding/json"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/klog/v2"
-	kubecontainer "k8s.io/kubernetes/pkg/kubelet/container"
-	kubeletstatus "k8s.io/kubernetes/pkg/kubelet/status"
 
 	"github.com/podlife/podlife/conformance/internal/fuzzseed"
 	"github.com/podlife/podlife/conformance/internal/gatesets"
@@ -43,55 +42,14 @@ func FuzzLifecycleMatchesKubelet(f *testing.F) {
 		opts := lifecycle.Options{Features: gs.Features()}
 		before := pod.DeepCopy()
 
-		info := kubeletStatuses(&pod.Status)
-		for _, terminal := range []bool{false, true} {
-			for _, initialized := range []bool{false, true} {
-				ours := lifecycle.Phase(&pod, lifecycle.PhaseOptions{Options: opts, PodIsTerminal: terminal, PodHasInitialized: &initialized})
-				if up := upstreamGetPhase(logger, &pod, info, terminal, initialized); ours != up {
-					t.Fatalf("gates %s, Phase terminal=%v initialized=%v: podlife %s, upstream %s\npod: %s", gs.Name, terminal, initialized, ours, up, data)
-				}
-			}
+		mismatches := phaseMismatches(logger, &pod, opts, nil)
+		mismatches = append(mismatches, conditionMismatches(&pod, opts, nil)...)
+		if _, _, m := compareRow(t, &pod, time.Now()); m != "" {
+			mismatches = append(mismatches, m)
 		}
-
-		old := pod.Status.DeepCopy()
-		statuses := allStatuses(&pod.Status)
-		for _, phase := range condPhases {
-			for _, c := range []struct {
-				name           string
-				ours, upstream corev1.PodCondition
-			}{
-				{"Initialized", lifecycle.InitializedCondition(&pod, phase, opts), kubeletstatus.GeneratePodInitializedCondition(&pod, old, statuses, phase)},
-				{"ContainersReady", lifecycle.ContainersReadyCondition(&pod, phase, opts), kubeletstatus.GenerateContainersReadyCondition(&pod, old, statuses, phase)},
-				{"Ready", lifecycle.ReadyCondition(&pod, phase, opts), kubeletstatus.GeneratePodReadyCondition(&pod, old, pod.Status.Conditions, statuses, phase)},
-			} {
-				if !reflect.DeepEqual(c.ours, c.upstream) {
-					t.Fatalf("gates %s, phase %s, %s:\n podlife  %+v\n upstream %+v\npod: %s", gs.Name, phase, c.name, c.ours, c.upstream, data)
-				}
-			}
-		}
-
-		// The printer reads the clock between now and after; the row for either
-		// instant is accepted (see TestColumnsDifferential).
-		now := time.Now()
-		up := upstreamRow(t, &pod)
-		after := time.Now()
-		if ours := lifecycle.PodColumns(&pod, now); !reflect.DeepEqual(cells(ours), up.Cells) &&
-			!reflect.DeepEqual(cells(lifecycle.PodColumns(&pod, after)), up.Cells) {
-			t.Fatalf("kubectl row:\n podlife  %q\n upstream %q\npod: %s", cells(ours), up.Cells, data)
-		}
-		if ours := lifecycle.RowConditions(&pod); !reflect.DeepEqual(ours, up.Conditions) {
-			t.Fatalf("row conditions: podlife %+v, upstream %+v\npod: %s", ours, up.Conditions, data)
-		}
-
-		ctx := context.Background()
-		for _, name := range containerNames(&pod) {
-			spec := kubecontainer.GetContainerSpec(&pod, name)
-			for _, reason := range killReasons {
-				ours := lifecycle.GracePeriod(&pod, name, reason)
-				if up := upstreamSetTerminationGracePeriod(ctx, &pod, spec, name, kubecontainer.ContainerID{}, string(reason)); ours != up {
-					t.Fatalf("GracePeriod container %q reason %q: podlife %d, upstream %d\npod: %s", name, reason, ours, up, data)
-				}
-			}
+		_, grace := gracePeriodMismatches(context.Background(), &pod, nil)
+		if mismatches = append(mismatches, grace...); len(mismatches) > 0 {
+			t.Fatalf("gates %s: %s\npod: %s", gs.Name, strings.Join(mismatches, "\n"), data)
 		}
 		if !reflect.DeepEqual(&pod, before) {
 			t.Fatalf("podlife mutated its input\npod: %s", data)

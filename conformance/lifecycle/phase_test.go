@@ -1,6 +1,7 @@
 package lifecycle
 
 import (
+	"fmt"
 	"testing"
 	"time"
 	_ "unsafe" // go:linkname
@@ -26,6 +27,27 @@ func kubeletStatuses(st *corev1.PodStatus) []corev1.ContainerStatus {
 	return append(out, st.InitContainerStatuses...)
 }
 
+// phaseMismatches compares Phase with the kubelet's getPhase on pod, with
+// podIsTerminal and podHasInitialized both ways (four comparisons); it hands each
+// upstream answer to seen when seen is not nil and returns one line per disagreement.
+func phaseMismatches(logger klog.Logger, pod *corev1.Pod, opts lifecycle.Options, seen func(corev1.PodPhase)) []string {
+	var out []string
+	info := kubeletStatuses(&pod.Status)
+	for _, terminal := range []bool{false, true} {
+		for _, initialized := range []bool{false, true} {
+			ours := lifecycle.Phase(pod, lifecycle.PhaseOptions{Options: opts, PodIsTerminal: terminal, PodHasInitialized: &initialized})
+			up := upstreamGetPhase(logger, pod, info, terminal, initialized)
+			if seen != nil {
+				seen(up)
+			}
+			if ours != up {
+				out = append(out, fmt.Sprintf("Phase terminal=%v initialized=%v: ours %s, upstream %s", terminal, initialized, ours, up))
+			}
+		}
+	}
+	return out
+}
+
 // TestPhaseDifferential compares Phase with the kubelet's getPhase on every pod, with
 // podIsTerminal and podHasInitialized both ways, on every gate set.
 func TestPhaseDifferential(t *testing.T) {
@@ -39,23 +61,11 @@ func TestPhaseDifferential(t *testing.T) {
 		for i := range n {
 			pod := g.pod()
 			before := pod.DeepCopy()
-			info := kubeletStatuses(&pod.Status)
-			for _, terminal := range []bool{false, true} {
-				for _, initialized := range []bool{false, true} {
-					ours := lifecycle.Phase(pod, lifecycle.PhaseOptions{
-						Options:           lifecycle.Options{Features: gs.Features()},
-						PodIsTerminal:     terminal,
-						PodHasInitialized: &initialized,
-					})
-					up := upstreamGetPhase(logger, pod, info, terminal, initialized)
-					compared++
-					counts.Add(string(up))
-					if ours != up {
-						disagreements++
-						if disagreements <= 5 {
-							t.Errorf("seed %d pod %d terminal=%v initialized=%v: ours %s, upstream %s\n pod %s", s, i, terminal, initialized, ours, up, dump(pod))
-						}
-					}
+			compared += 4
+			for _, m := range phaseMismatches(logger, pod, lifecycle.Options{Features: gs.Features()}, func(up corev1.PodPhase) { counts.Add(string(up)) }) {
+				disagreements++
+				if disagreements <= 5 {
+					t.Errorf("seed %d pod %d %s\n pod %s", s, i, m, dump(pod))
 				}
 			}
 			if !reflectEqual(before, pod) {
