@@ -109,23 +109,7 @@ func TestUpdateMatchesUpstream(t *testing.T) {
 			ours := checkOurs(t, "update", func() field.ErrorList { return validation.ValidatePodUpdate(p.newPod, p.storedV1, opts) },
 				[]any{p.newPod, p.storedV1}, []any{np, op})
 			ans := upstreamcreate.Update(t, p.newPod, p.stored)
-			theirs := ans.AsErrorList(t, p.newPod)
-			input := func() string { return describe(s+1, i, p.faults, p.newPod, p.storedV1) }
-			r, refused := validation.RefusalOf(ours)
-			switch {
-			case ans.Status != nil && ans.Code != 422:
-				tl.refusals[strconv.Itoa(ans.Code)]++
-				if !refused || int(r.Code) != ans.Code || r.Reason != ans.Status.Reason || r.Message != ans.Status.Message {
-					tl.disagreeing++
-					tl.disagree("refusal", fmt.Sprintf("upstream %d %s %q, podlife %+v (%v)\n%s", ans.Code, ans.Status.Reason, ans.Status.Message, r, refused, input()))
-					continue
-				}
-			case refused:
-				tl.disagreeing++
-				tl.disagree("refusal", fmt.Sprintf("upstream %d, podlife refuses %+v\n%s", ans.Code, r, input()))
-				continue
-			}
-			tl.record(input, ours, theirs)
+			tl.recordUpdate(t, func() string { return describe(s+1, i, p.faults, p.newPod, p.storedV1) }, ours, ans, p.newPod)
 		}
 		if gs.Name == gatesets.Defaults.Name {
 			tl.fields.requireAll(t, "update/"+gs.Name)

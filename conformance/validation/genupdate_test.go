@@ -27,6 +27,23 @@ var createdAt = metav1.NewTime(time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC))
 
 // updatePair creates a stored pod through the upstream create path and derives a new
 // object from it (or from the manifest it was created from) with random changes.
+// upstreamStoreAs is upstreamStore with what the create path gives every stored pod:
+// a name (name when the pod has none), a namespace ("default" when it has none), a uid,
+// a resourceVersion and a creation time. A PUT goes to that name and namespace.
+func upstreamStoreAs(t testing.TB, pod *v1.Pod, name string) *core.Pod {
+	stored := upstreamStore(t, pod)
+	if stored.Name == "" {
+		stored.Name = name
+	}
+	if stored.Namespace == "" {
+		stored.Namespace = "default"
+	}
+	stored.ResourceVersion = "42"
+	stored.UID = "3f1c2a8e-0000-4000-8000-000000000001"
+	stored.CreationTimestamp = createdAt
+	return stored
+}
+
 func (g *gen) updatePair(t testing.TB) updatePair {
 	base, faults := g.podWith(0.2)
 	if g.chance(0.3) {
@@ -40,18 +57,7 @@ func (g *gen) updatePair(t testing.TB) updatePair {
 			NodeSelectorTerms: []v1.NodeSelectorTerm{{MatchExpressions: []v1.NodeSelectorRequirement{{Key: "zone", Operator: v1.NodeSelectorOpIn, Values: []string{"a"}}}}},
 		}}}
 	}
-	stored := upstreamStore(t, base)
-	// A stored pod has what the create path gives every pod: a name, a namespace,
-	// a uid and a resourceVersion; the PUT goes to its name and namespace.
-	if stored.Name == "" {
-		stored.Name = "stored-" + strconv.Itoa(g.n)
-	}
-	if stored.Namespace == "" {
-		stored.Namespace = "default"
-	}
-	stored.ResourceVersion = "42"
-	stored.UID = "3f1c2a8e-0000-4000-8000-000000000001"
-	stored.CreationTimestamp = createdAt
+	stored := upstreamStoreAs(t, base, "stored-"+strconv.Itoa(g.n))
 	if g.chance(0.05) {
 		now := metav1.NewTime(createdAt.Add(time.Hour))
 		stored.DeletionTimestamp = &now

@@ -3,6 +3,7 @@ package validation
 import (
 	"context"
 	"fmt"
+	"net/http"
 	"reflect"
 	"regexp"
 	"sort"
@@ -311,6 +312,42 @@ func (tl *tally) disagree(fam, example string) {
 	if _, ok := tl.examples[fam]; !ok {
 		tl.examples[fam] = example
 	}
+}
+
+// recordUpdate compares one answer to a PUT of newPod. A refusal upstream (any
+// status but 422) is counted by status in tl.refusals, and podlife must refuse with
+// the same code, reason and message; an input podlife refuses and upstream does not
+// disagrees. Otherwise, and after a matching refusal, the answers are compared as
+// record compares them (a refusal as the field error AsErrorList makes of it).
+func (tl *tally) recordUpdate(t testing.TB, input func() string, ours field.ErrorList, ans upstreamcreate.UpdateAnswer, newPod *v1.Pod) {
+	r, refused := validation.RefusalOf(ours)
+	switch {
+	case ans.Status != nil && ans.Code != http.StatusUnprocessableEntity:
+		tl.refusals[strconv.Itoa(ans.Code)]++
+		if !refused || int(r.Code) != ans.Code || r.Reason != ans.Status.Reason || r.Message != ans.Status.Message {
+			tl.disagreeing++
+			tl.disagree("refusal", fmt.Sprintf("upstream %d %s %q, podlife %+v (%v)\n%s", ans.Code, ans.Status.Reason, ans.Status.Message, r, refused, input()))
+			return
+		}
+	case refused:
+		tl.disagreeing++
+		tl.disagree("refusal", fmt.Sprintf("upstream %d, podlife refuses %+v\n%s", ans.Code, r, input()))
+		return
+	}
+	tl.record(input, ours, ans.AsErrorList(t, newPod))
+}
+
+// failOnDisagreement fails t with one example of each disagreeing family tl saw.
+func (tl *tally) failOnDisagreement(t testing.TB, what string) {
+	t.Helper()
+	if tl.disagreeing == 0 {
+		return
+	}
+	var b strings.Builder
+	for fam, ex := range tl.examples {
+		b.WriteString(fam + ": " + ex + "\n")
+	}
+	t.Fatalf("%s: podlife and upstream disagree:\n%s", what, b.String())
 }
 
 // record compares one answer: as multisets of (type, field, detail, bad value) and of
