@@ -9,6 +9,8 @@ import (
 	"time"
 	_ "unsafe" // go:linkname
 
+	"github.com/podlife/podlife/conformance/internal/podshapes"
+
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/kubernetes/pkg/api/legacyscheme"
@@ -254,7 +256,7 @@ func TestGracePeriodDifferential(t *testing.T) {
 func gracePeriodMismatches(ctx context.Context, pod *corev1.Pod, seen func(spec *corev1.Container, reason lifecycle.KillReason, up int64)) (int, []string) {
 	compared := 0
 	var out []string
-	for _, name := range containerNames(pod) {
+	for _, name := range podshapes.ContainerNames(pod) {
 		spec := kubecontainer.GetContainerSpec(pod, name)
 		for _, reason := range killReasons {
 			compared++
@@ -269,22 +271,6 @@ func gracePeriodMismatches(ctx context.Context, pod *corev1.Pod, seen func(spec 
 		}
 	}
 	return compared, out
-}
-
-// containerNames lists the names of pod's init, regular and ephemeral containers,
-// in that order.
-func containerNames(pod *corev1.Pod) []string {
-	var names []string
-	for _, c := range pod.Spec.InitContainers {
-		names = append(names, c.Name)
-	}
-	for _, c := range pod.Spec.Containers {
-		names = append(names, c.Name)
-	}
-	for _, c := range pod.Spec.EphemeralContainers {
-		names = append(names, c.Name)
-	}
-	return names
 }
 
 // graceSource names where the grace period upstream chose comes from, as far as the

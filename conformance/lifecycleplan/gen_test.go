@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/podlife/podlife/conformance/internal/podshapes"
+
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -235,16 +237,7 @@ func (g gen) view(pod *v1.Pod) restart.View {
 		}
 		v.Sandboxes = append([]restart.Sandbox{good}, v.Sandboxes...)
 	}
-	var names []string
-	for _, c := range pod.Spec.InitContainers {
-		names = append(names, c.Name)
-	}
-	for _, c := range pod.Spec.Containers {
-		names = append(names, c.Name)
-	}
-	for _, c := range pod.Spec.EphemeralContainers {
-		names = append(names, c.Name)
-	}
+	names := podshapes.ContainerNames(pod)
 	if g.pick(20) == 0 {
 		names = append(names, "stray")
 	}

@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/podlife/podlife/conformance/internal/podshapes"
+
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -258,16 +260,7 @@ func (g *gen) status(name string) corev1.ContainerStatus {
 // instances, newest first, with IDs of the fake runtime; a ready sandbox holding them
 // in most views, none in the rest (a pod whose sandbox is gone).
 func (g *gen) view(pod *corev1.Pod) restart.View {
-	var names []string
-	for _, c := range pod.Spec.InitContainers {
-		names = append(names, c.Name)
-	}
-	for _, c := range pod.Spec.Containers {
-		names = append(names, c.Name)
-	}
-	for _, c := range pod.Spec.EphemeralContainers {
-		names = append(names, c.Name)
-	}
+	names := podshapes.ContainerNames(pod)
 	names = append(names, "stray")
 	var v restart.View
 	if g.pct(85) {

@@ -1,5 +1,6 @@
 // Package podshapes builds the pods the speed tests of several conformance packages
-// share, so that a figure quoted for "the web pod" means the same pod everywhere.
+// share, so that a figure quoted for "the web pod" means the same pod everywhere,
+// and reads pods as several packages' generators do (ContainerNames).
 package podshapes
 
 import (
@@ -60,4 +61,20 @@ func Minimal() *v1.Pod {
 		ObjectMeta: metav1.ObjectMeta{Name: "hello", Namespace: "default"},
 		Spec:       v1.PodSpec{Containers: []v1.Container{{Name: "hello", Image: "busybox:1.36"}}},
 	}
+}
+
+// ContainerNames lists the names of pod's init, regular and ephemeral containers, in
+// that order.
+func ContainerNames(pod *v1.Pod) []string {
+	names := make([]string, 0, len(pod.Spec.InitContainers)+len(pod.Spec.Containers)+len(pod.Spec.EphemeralContainers))
+	for _, c := range pod.Spec.InitContainers {
+		names = append(names, c.Name)
+	}
+	for _, c := range pod.Spec.Containers {
+		names = append(names, c.Name)
+	}
+	for _, c := range pod.Spec.EphemeralContainers {
+		names = append(names, c.Name)
+	}
+	return names
 }
