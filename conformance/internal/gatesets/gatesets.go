@@ -7,6 +7,8 @@
 package gatesets
 
 import (
+	"fmt"
+	"sync"
 	"testing"
 
 	"github.com/go-logr/logr"
@@ -51,15 +53,58 @@ func Standard(extra ...Set) []Set {
 	return append([]Set{Defaults, AllOn, BetaOff, LifecycleOff}, extra...)
 }
 
-// Apply makes upstream's process-wide gate a fresh copy of the v1.37.2 gate with
+// Apply makes upstream's process-wide gate a copy of the v1.37.2 gate with
 // s.Overrides set by SetFromMap, until tb ends. It fails tb when upstream refuses the
 // overrides, when podlife's FeatureGates.Validate disagrees about that, or when
 // podlife's resolver answers any gate of its table differently from upstream's
-// Enabled. Tests that
-// call Apply must not run in parallel.
+// Enabled. Tests that call Apply must not run in parallel.
+//
+// A set applied over the process's own gate is built and checked once: later calls
+// install the gate built the first time (nothing sets a gate after Apply, so it is
+// still that copy). The fuzz targets apply a set per input, and building and checking
+// a gate was three quarters of an input's time on the cheaper targets.
 func Apply(tb testing.TB, s Set) {
 	tb.Helper()
 	base := utilfeature.DefaultMutableFeatureGate
+	var gate featuregate.MutableVersionedFeatureGate
+	if base == processGate {
+		gate = buildOnce(tb, s)
+	} else {
+		gate = build(tb, base, s)
+	}
+	utilfeature.DefaultMutableFeatureGate, utilfeature.DefaultFeatureGate = gate, gate
+	tb.Cleanup(func() {
+		utilfeature.DefaultMutableFeatureGate, utilfeature.DefaultFeatureGate = base, base
+	})
+}
+
+var (
+	// processGate is upstream's process-wide gate as the process started.
+	processGate = utilfeature.DefaultMutableFeatureGate
+	builtMu     sync.Mutex
+	// built holds the gate Apply built over processGate for each set, by name and
+	// overrides.
+	built = map[string]featuregate.MutableVersionedFeatureGate{}
+)
+
+// buildOnce returns the gate built over processGate for s, building it at the first call.
+func buildOnce(tb testing.TB, s Set) featuregate.MutableVersionedFeatureGate {
+	tb.Helper()
+	key := s.Name + "\x00" + fmt.Sprint(s.Overrides) // fmt prints a map's keys sorted
+	builtMu.Lock()
+	defer builtMu.Unlock() // build may end tb's goroutine
+	if gate := built[key]; gate != nil {
+		return gate
+	}
+	gate := build(tb, processGate, s)
+	built[key] = gate
+	return gate
+}
+
+// build returns a copy of base with s.Overrides set, checked against podlife as
+// Apply says.
+func build(tb testing.TB, base featuregate.MutableVersionedFeatureGate, s Set) featuregate.MutableVersionedFeatureGate {
+	tb.Helper()
 	gate := base.DeepCopy()
 	err := gate.(interface {
 		SetFromMapWithLogger(logr.Logger, map[string]bool) error
@@ -82,10 +127,7 @@ func Apply(tb testing.TB, s Set) {
 			tb.Fatalf("gate set %s: %s is %t for podlife, %t upstream", s.Name, name, got, want)
 		}
 	}
-	utilfeature.DefaultMutableFeatureGate, utilfeature.DefaultFeatureGate = gate, gate
-	tb.Cleanup(func() {
-		utilfeature.DefaultMutableFeatureGate, utilfeature.DefaultFeatureGate = base, base
-	})
+	return gate
 }
 
 // Run runs f in one subtest per set, in order and never in parallel, with the set

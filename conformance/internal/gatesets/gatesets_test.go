@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	utilfeature "k8s.io/apiserver/pkg/util/feature"
+	"k8s.io/component-base/featuregate"
 )
 
 // TestApply: every standard set is accepted by both sides, applied upstream with the
@@ -28,5 +29,23 @@ func TestApply(t *testing.T) {
 	}
 	if utilfeature.DefaultFeatureGate != base || !Enabled("ContainerRestartRules") {
 		t.Fatal("the process-wide gate was not restored")
+	}
+}
+
+// TestApplyBuildsOnce: a set applied twice gets the gate built the first time, and
+// that gate still answers as the set says after another set was applied in between.
+func TestApplyBuildsOnce(t *testing.T) {
+	var first, second featuregate.FeatureGate
+	t.Run("first", func(t *testing.T) { Apply(t, BetaOff); first = utilfeature.DefaultFeatureGate })
+	t.Run("other", func(t *testing.T) { Apply(t, LifecycleOff) })
+	t.Run("second", func(t *testing.T) {
+		Apply(t, BetaOff)
+		second = utilfeature.DefaultFeatureGate
+		if Enabled("ReduceDefaultCrashLoopBackOffDecay") || Enabled("ContainerRestartRules") {
+			t.Error("AllBeta=false applied again answers as another set")
+		}
+	})
+	if first == nil || first != second {
+		t.Error("the second Apply of a set built another gate")
 	}
 }
