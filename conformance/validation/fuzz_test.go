@@ -113,20 +113,12 @@ func FuzzUpdateMatchesUpstream(f *testing.F) {
 	})
 }
 
-// mergePatch applies patch to p as a JSON merge patch (fuzzseed.MergePatch) and
+// mergePatch applies patch to p as a JSON merge patch (fuzzseed.Patched) and
 // decodes the result as a client's object reaches the server; nil when the result
 // is not a pod's JSON.
 func mergePatch(t *testing.T, p *v1.Pod, patch []byte) *v1.Pod {
-	b, err := json.Marshal(p)
-	if err != nil {
-		t.Fatalf("marshal: %v", err)
-	}
-	merged, ok := fuzzseed.MergePatch(b, patch)
-	if !ok {
-		t.Fatalf("merge patch of a pod's JSON failed")
-	}
 	var out v1.Pod
-	if json.Unmarshal(merged, &out) != nil {
+	if !fuzzseed.Patched(t, p, patch, &out) {
 		return nil
 	}
 	return jsonRoundTrip(t, &out)

@@ -61,7 +61,7 @@ func FuzzWorkloadsMatchUpstream(f *testing.F) {
 // generator wrote: the bytes data, decoded as the kind sel picks, are stored as the
 // server stores them when it creates them (upstreamcreate.Stored, named "stored"
 // when they have no name), and the new object is the stored one as a client reads
-// it with patch applied as a JSON merge patch (fuzzseed.MergePatch).
+// it with patch applied as a JSON merge patch (fuzzseed.Patched).
 // ValidateObjectUpdate must answer as the server's PUT through the kind's real
 // handler and registry (refusals compared with RefusalOf, field errors with diff),
 // under the gate set sel picks, leaving both objects as they were. Objects the
@@ -106,16 +106,8 @@ func FuzzWorkloadUpdatesMatchUpstream(f *testing.F) {
 		if m := metaOf(old); m.Name == "" {
 			m.Name = "stored"
 		}
-		b, err := json.Marshal(old)
-		if err != nil {
-			t.Fatal(err)
-		}
-		merged, ok := fuzzseed.MergePatch(b, patch)
-		if !ok {
-			t.Fatalf("merge patch of a stored %s failed", kind)
-		}
 		n := newObject(t, kind)
-		if json.Unmarshal(merged, n) != nil {
+		if !fuzzseed.Patched(t, old, patch, n) {
 			t.Skip("the patched object is not the kind's JSON")
 		}
 		n.GetObjectKind().SetGroupVersionKind(schema.GroupVersionKind{})

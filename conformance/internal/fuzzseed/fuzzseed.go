@@ -91,6 +91,24 @@ func MergePatch(doc, patch []byte) (merged []byte, ok bool) {
 	return merged, err == nil
 }
 
+// Patched marshals obj, applies patch to its JSON as MergePatch does, and decodes
+// the result into out, a pointer: the object a client sends after `kubectl patch
+// --type merge`. It fails tb when obj does not marshal or patch is not a JSON object
+// (check patches with MergePatch first), and returns false when the result does
+// not decode into out.
+func Patched(tb testing.TB, obj any, patch []byte, out any) bool {
+	tb.Helper()
+	b, err := json.Marshal(obj)
+	if err != nil {
+		tb.Fatalf("marshal: %v", err)
+	}
+	merged, ok := MergePatch(b, patch)
+	if !ok {
+		tb.Fatalf("merge patch of %T's JSON failed", obj)
+	}
+	return json.Unmarshal(merged, out) == nil
+}
+
 // decodeObject decodes a JSON object with its numbers as written (json.Number).
 func decodeObject(b []byte) (map[string]any, bool) {
 	dec := json.NewDecoder(bytes.NewReader(b))
