@@ -27,10 +27,13 @@ func TestTable(t *testing.T) {
 	got := Table([]Result{
 		{Shape: "a", Median: 0.4, P90: 0.5, Worst: 0.9, Best: 0.2, OursNs: 10, RefNs: 25, OursAllocs: 1, RefAllocs: 4, OursBytes: 64, RefBytes: 512},
 		{Shape: "b", Median: 0.6, P90: 0.7, Worst: 1.2, Best: 0.3, OursNs: 12, RefNs: 20},
+		{Shape: "b floor", Median: 0.9, P90: 0.9, Worst: 0.9, Best: 0.9, OursNs: 18, RefNs: 20, Reference: true},
 	})
-	want := `shape                        median    p90  worst   best   ours-ns    ref-ns ours-al  ref-al   ours-B    ref-B
-a                             0.400  0.500  0.900  0.200      10.0      25.0    1.00    4.00       64      512
-b                             0.600  0.700  1.200  0.300      12.0      20.0    0.00    0.00        0        0
+	// The reference row is printed but is not a shape: the worst shape is b.
+	want := `shape                            median    p90  worst   best   ours-ns    ref-ns ours-al  ref-al   ours-B    ref-B
+a                                 0.400  0.500  0.900  0.200      10.0      25.0    1.00    4.00       64      512
+b                                 0.600  0.700  1.200  0.300      12.0      20.0    0.00    0.00        0        0
+b floor                           0.900  0.900  0.900  0.900      18.0      20.0    0.00    0.00        0        0
 worst shape by median: b (median 0.600, worst round 1.200)
 `
 	if got != want {

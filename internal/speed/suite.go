@@ -129,6 +129,15 @@ func (s *Suite) Add(shape string, ours, ref Side) {
 	}
 }
 
+// AddReference compares ours with ref on the corpus named shape, as Add does, and
+// marks the result a [Result.Reference]: a yardstick for the shapes (a floor), not a
+// shape of its own.
+func (s *Suite) AddReference(shape string, ours, ref Side) {
+	s.tb.Helper()
+	s.Add(shape, ours, ref)
+	s.shapes[len(s.shapes)-1].Reference = true
+}
+
 // Mark is where callgrind dumps its counts (--dump-before) in a test re-run by
 // [Callgrind]: the instructions between two calls of Mark are one segment.
 //
