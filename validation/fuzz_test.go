@@ -21,7 +21,8 @@ var knownErrorTypes = map[field.ErrorType]bool{
 
 // FuzzValidatePodCreate feeds JSON pods (seeded with every table case and every pod
 // of upstream's tables) and a gate and option choice. Invariants: no panic, the input is not modified, the answer is
-// deterministic, every error has a known type and a path under metadata or spec.
+// deterministic, every error has a known type and a path under metadata or spec, and
+// a bad value in its internal form prints as its JSON (checkBadValue).
 func FuzzValidatePodCreate(f *testing.F) {
 	if b, err := os.ReadFile(goldenFile); err == nil {
 		var cases []goldenCase
@@ -79,6 +80,7 @@ func FuzzValidatePodCreate(f *testing.F) {
 			if !knownErrorTypes[first[i].Type] {
 				t.Fatalf("unknown error type %q", first[i].Type)
 			}
+			checkBadValue(t, first[i])
 			staticClaims := first[i].Detail == "static pods do not support resource claims" // upstream reports it at the empty path
 			if !strings.HasPrefix(first[i].Field, "metadata") && !strings.HasPrefix(first[i].Field, "spec") && !staticClaims {
 				t.Fatalf("error outside metadata and spec: %q", first[i].Error())
@@ -97,6 +99,27 @@ func FuzzValidatePodCreate(f *testing.F) {
 			t.Fatalf("namespace %q, request namespace %q: got %q", pod.Namespace, opts.Namespace, first.ToAggregate())
 		}
 	})
+}
+
+// checkBadValue holds an error whose bad value is an InternalForm to field.Error's
+// printer: the value marshals to valid JSON, and an error type that prints its bad
+// value prints that JSON.
+func checkBadValue(t *testing.T, e *field.Error) {
+	t.Helper()
+	f, ok := e.BadValue.(InternalForm)
+	if !ok {
+		return
+	}
+	b, err := f.MarshalJSON()
+	if err != nil || !json.Valid(b) {
+		t.Fatalf("%s: the internal form of %T marshals to %q, %v", e.Field, f.Value, b, err)
+	}
+	switch e.Type {
+	case field.ErrorTypeInvalid, field.ErrorTypeNotSupported, field.ErrorTypeNotFound, field.ErrorTypeDuplicate, field.ErrorTypeTooMany:
+		if !strings.Contains(e.Error(), string(b)) {
+			t.Fatalf("%q does not print its bad value %s", e.Error(), b)
+		}
+	}
 }
 
 func TestNilPod(t *testing.T) {

@@ -2,8 +2,11 @@ package validation
 
 import (
 	"bytes"
+	"net/http"
 	"strings"
 	"testing"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
 
 const locateDoc = `# comment
@@ -92,7 +95,8 @@ func FuzzLocate(f *testing.F) {
 }
 
 // FuzzValidateStream checks the whole stream path: no panic, the same answer twice,
-// and every line it reports within the input.
+// every line it reports within the input, and the server's status where the server
+// answered (checkStatus).
 func FuzzValidateStream(f *testing.F) {
 	for _, s := range append(append([]string{}, docReaderSeeds...), fastPathSeeds...) {
 		f.Add([]byte(s))
@@ -118,8 +122,40 @@ func FuzzValidateStream(f *testing.F) {
 			for _, w := range r.Warnings {
 				check("warning", w.Line)
 			}
+			checkStatus(t, &r)
 		}
 	})
+}
+
+// checkStatus holds a result's Status to its verdict: a 422 Invalid status with a
+// cause per error for an Invalid object, none for a Valid or NotChecked one, one of
+// the server's refusals (400, 404, 413, 500) or none (kubectl's refusals, reader
+// errors) for a Rejected one; and Message is the status's message when there is one.
+func checkStatus(t *testing.T, r *ObjectResult) {
+	t.Helper()
+	s := r.Status()
+	switch {
+	case r.Verdict == Invalid:
+		if s == nil || s.ErrStatus.Code != http.StatusUnprocessableEntity || s.ErrStatus.Reason != metav1.StatusReasonInvalid {
+			t.Fatalf("invalid object at line %d: status %v", r.Line, s)
+		}
+		if s.ErrStatus.Details == nil || len(s.ErrStatus.Details.Causes) != len(r.Errors) {
+			t.Fatalf("invalid object at line %d: %d errors, status %+v", r.Line, len(r.Errors), s.ErrStatus.Details)
+		}
+	case r.Verdict == Valid || r.Verdict == NotChecked:
+		if s != nil || r.Err != nil {
+			t.Fatalf("%v object at line %d: status %v, error %v", r.Verdict, r.Line, s, r.Err)
+		}
+	case r.Verdict == Rejected && s != nil:
+		switch s.ErrStatus.Code {
+		case http.StatusBadRequest, http.StatusNotFound, http.StatusRequestEntityTooLarge, http.StatusInternalServerError:
+		default:
+			t.Fatalf("rejected object at line %d: status code %d", r.Line, s.ErrStatus.Code)
+		}
+	}
+	if s != nil && r.Message() != s.ErrStatus.Message {
+		t.Fatalf("message %q, status message %q", r.Message(), s.ErrStatus.Message)
+	}
 }
 
 func renderStream(data []byte) string {

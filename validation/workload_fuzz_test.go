@@ -2,8 +2,10 @@ package validation
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"reflect"
+	"slices"
 	"testing"
 
 	appsv1 "k8s.io/api/apps/v1"
@@ -71,8 +73,8 @@ func fuzzSeeds(f *testing.F, add func(kind uint8, obj, old []byte)) {
 	}
 }
 
-// checkAnswer holds an answer to its invariants: known error types, and the same
-// answer when asked again.
+// checkAnswer holds an answer to its invariants: known error types, bad values that
+// print (checkBadValue), and the same answer when asked again.
 func checkAnswer(t *testing.T, first, second field.ErrorList) {
 	t.Helper()
 	if len(first) != len(second) {
@@ -85,13 +87,15 @@ func checkAnswer(t *testing.T, first, second field.ErrorList) {
 		if !knownErrorTypes[first[i].Type] {
 			t.Fatalf("unknown error type %q", first[i].Type)
 		}
+		checkBadValue(t, first[i])
 	}
 }
 
 // FuzzValidateObjectCreate feeds JSON objects of every kind (seeded with every table
 // case) under the gate sets of the conformance tests. Invariants: no panic, the
-// input is not modified, the answer is deterministic, error types are known, and a
-// Pod gets exactly ValidatePodCreate's answer.
+// input is not modified, the answer is deterministic, error types are known, a Pod
+// gets exactly ValidatePodCreate's answer, and the kinds agree with SupportedKinds
+// (checkSupportedKinds).
 func FuzzValidateObjectCreate(f *testing.F) {
 	fuzzSeeds(f, func(kind uint8, obj, _ []byte) { f.Add(kind, obj, uint8(0)) })
 	f.Add(uint8(7), []byte(`{"spec":{"completionMode":"Indexed","parallelism":2,"successPolicy":{"rules":[{"succeededCount":1}]}}}`), uint8(1))
@@ -111,12 +115,53 @@ func FuzzValidateObjectCreate(f *testing.F) {
 			t.Fatalf("input modified")
 		}
 		checkAnswer(t, first, ValidateObjectCreate(obj, opts))
+		checkSupportedKinds(t, obj, first, opts)
 		if pod, ok := obj.(*corev1.Pod); ok {
 			if want := ValidatePodCreate(pod, opts); !reflect.DeepEqual(errorStrings(first), errorStrings(want)) {
 				t.Fatalf("a Pod's answer is not ValidatePodCreate's")
 			}
 		}
 	})
+}
+
+// fuzzAPIVersions gives the apiVersion of each of fuzzKinds.
+var fuzzAPIVersions = map[string]string{
+	"Pod": "v1", "PodTemplate": "v1", "ReplicationController": "v1",
+	"Deployment": "apps/v1", "ReplicaSet": "apps/v1", "StatefulSet": "apps/v1", "DaemonSet": "apps/v1",
+	"Job": "batch/v1", "CronJob": "batch/v1",
+}
+
+// checkSupportedKinds holds ValidateObjectCreate's answer for obj (one of fuzzKinds)
+// to SupportedKinds: the kind is listed and its answer is not the unsupported-kind
+// error; an object of a type that holds no pod, carrying obj's apiVersion and kind,
+// gets that one error, which names it as its TypeMeta does and lists SupportedKinds;
+// and changing the list SupportedKinds returned changes nothing.
+func checkSupportedKinds(t *testing.T, obj runtime.Object, errs field.ErrorList, opts Options) {
+	t.Helper()
+	kinds := SupportedKinds()
+	kind := fmt.Sprintf("%T", obj)[len("*v1."):]
+	if !slices.Contains(kinds, fuzzAPIVersions[kind]+"/"+kind) {
+		t.Fatalf("%s is validated but not among SupportedKinds %v", kind, kinds)
+	}
+	for _, e := range errs {
+		if e.Field == "kind" && e.Type == field.ErrorTypeNotSupported {
+			t.Fatalf("a %s refused as unsupported: %q", kind, e.Error())
+		}
+	}
+	typeMeta := reflect.ValueOf(obj).Elem().FieldByName("TypeMeta").Interface().(metav1.TypeMeta)
+	other := ValidateObjectCreate(&corev1.ConfigMap{TypeMeta: typeMeta}, opts)
+	name := "*v1.ConfigMap"
+	if typeMeta.Kind != "" {
+		name = typeMeta.GroupVersionKind().GroupVersion().String() + "/" + typeMeta.Kind
+	}
+	want := field.NotSupported(field.NewPath("kind"), name, kinds).Error()
+	if len(other) != 1 || other[0].Error() != want {
+		t.Fatalf("a ConfigMap typed %q: got %v, want %q", typeMeta.APIVersion+"/"+typeMeta.Kind, other, want)
+	}
+	kinds[0] = "v1/ConfigMap"
+	if SupportedKinds()[0] == "v1/ConfigMap" {
+		t.Fatalf("changing the list SupportedKinds returned changed the next one")
+	}
 }
 
 // FuzzValidateObjectUpdate feeds pairs of JSON objects of every kind (seeded with
