@@ -57,21 +57,18 @@ func Standard(extra ...Set) []Set {
 // s.Overrides set by SetFromMap, until tb ends. It fails tb when upstream refuses the
 // overrides, when podlife's FeatureGates.Validate disagrees about that, or when
 // podlife's resolver answers any gate of its table differently from upstream's
-// Enabled. Tests that call Apply must not run in parallel.
+// Enabled. Tests that call Apply must not run in parallel. An Apply inside another
+// (a subtest of a test that applied a set) replaces the outer set rather than adding
+// to it: the gate is always s over the v1.37.2 defaults, as podlife resolves s.
 //
-// A set applied over the process's own gate is built and checked once: later calls
-// install the gate built the first time (nothing sets a gate after Apply, so it is
-// still that copy). The fuzz targets apply a set per input, and building and checking
-// a gate was three quarters of an input's time on the cheaper targets.
+// Each set is built and checked once: later calls install the gate built the first
+// time (nothing sets a gate after Apply, so it is still that copy). The fuzz targets
+// apply a set per input, and building and checking a gate was three quarters of an
+// input's time on the cheaper targets.
 func Apply(tb testing.TB, s Set) {
 	tb.Helper()
 	base := utilfeature.DefaultMutableFeatureGate
-	var gate featuregate.MutableVersionedFeatureGate
-	if base == processGate {
-		gate = buildOnce(tb, s)
-	} else {
-		gate = build(tb, base, s)
-	}
+	gate := buildOnce(tb, s)
 	utilfeature.DefaultMutableFeatureGate, utilfeature.DefaultFeatureGate = gate, gate
 	tb.Cleanup(func() {
 		utilfeature.DefaultMutableFeatureGate, utilfeature.DefaultFeatureGate = base, base

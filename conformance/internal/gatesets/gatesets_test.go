@@ -49,3 +49,23 @@ func TestApplyBuildsOnce(t *testing.T) {
 		t.Error("the second Apply of a set built another gate")
 	}
 }
+
+// TestApplyNested: a set applied inside another replaces it (the inner set's gate,
+// as podlife resolves that set alone), and the outer set's gate is back when the
+// inner test ends.
+func TestApplyNested(t *testing.T) {
+	Apply(t, LifecycleOff)
+	outer := utilfeature.DefaultFeatureGate
+	t.Run("inner", func(t *testing.T) {
+		Apply(t, BetaOff)
+		if Enabled("ReduceDefaultCrashLoopBackOffDecay") {
+			t.Error("the inner set kept the outer set's ReduceDefaultCrashLoopBackOffDecay")
+		}
+		if Enabled("ContainerRestartRules") {
+			t.Error("AllBeta=false applied inside another set left ContainerRestartRules on")
+		}
+	})
+	if utilfeature.DefaultFeatureGate != outer || !Enabled("ReduceDefaultCrashLoopBackOffDecay") {
+		t.Error("the outer set's gate was not restored after the inner test")
+	}
+}
