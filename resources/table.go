@@ -24,9 +24,12 @@ type table struct {
 	inline [inlineSlots]slot
 	extra  []slot
 	n      int
-	// hint maps a cheap hash of a name (see hintOf) to 1 + the position of the first
-	// name added with that hash, 0 when no name has it: a name whose bucket is 0 is
-	// absent, and most present names are found at the first probe.
+	// hint is a small open-addressing index of the first linearMax names: bucket b
+	// holds 1 + the position of a name whose hash (see hintOf) is b or, when that
+	// bucket was taken, a name found by probing the buckets after it; 0 is an empty
+	// bucket, where a lookup ends. At most half the buckets are ever taken, so most
+	// lookups end at the first or second probe, even among names of one shape
+	// ("hugepages-1Gi", "hugepages-2Mi") that share a hash.
 	hint  [hintSize]uint8
 	index map[corev1.ResourceName]int
 }
@@ -58,6 +61,9 @@ const hasSum uint8 = 1
 // linearMax is the table size beyond which lookups use a map index.
 const linearMax = 16
 
+// The hint keeps at least half its buckets empty (find's probe ends at one).
+const _ = uint(hintSize - 2*linearMax)
+
 // inlineSlots is the number of resources a table holds without allocating: cpu,
 // memory, ephemeral-storage, hugepages and a few extended resources.
 const inlineSlots = 16
@@ -77,19 +83,17 @@ func (t *table) find(name corev1.ResourceName) int {
 		}
 		return -1
 	}
-	h := t.hint[hintOf(name)]
-	if h == 0 {
-		return -1
-	}
-	if i := int(h) - 1; t.slot(i).name == name {
-		return i
-	}
-	for i := 0; i < t.n; i++ {
-		if t.slot(i).name == name {
+	// hint holds every name while there is no index, and never more than half its
+	// buckets, so the probe meets the name or an empty bucket.
+	for b := hintOf(name); ; b = (b + 1) & (hintSize - 1) {
+		h := t.hint[b]
+		if h == 0 {
+			return -1
+		}
+		if i := int(h) - 1; t.slot(i).name == name {
 			return i
 		}
 	}
-	return -1
 }
 
 // at returns the slot of name, adding an empty one when there is none.
@@ -111,8 +115,12 @@ func (t *table) pos(name corev1.ResourceName) int {
 		t.extra = append(t.extra, slot{name: name})
 	}
 	t.n++
-	if h := &t.hint[hintOf(name)]; *h == 0 && t.n <= linearMax {
-		*h = uint8(t.n)
+	if t.n <= linearMax {
+		b := hintOf(name)
+		for t.hint[b] != 0 {
+			b = (b + 1) & (hintSize - 1)
+		}
+		t.hint[b] = uint8(t.n)
 	}
 	switch {
 	case t.index != nil:
