@@ -6,13 +6,12 @@ import (
 	"testing"
 	"time"
 
-	"github.com/podlife/podlife/conformance/internal/podshapes"
-
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/podlife/podlife/conformance/internal/gatesets"
+	"github.com/podlife/podlife/conformance/internal/podshapes"
 	"github.com/podlife/podlife/conformance/internal/runenv"
 	"github.com/podlife/podlife/conformance/internal/upstreamkubelet"
 	"github.com/podlife/podlife/restart"

@@ -7,14 +7,13 @@ import (
 	"testing"
 	"time"
 
-	"github.com/podlife/podlife/conformance/internal/podshapes"
-
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 	kubecontainer "k8s.io/kubernetes/pkg/kubelet/container"
 
+	"github.com/podlife/podlife/conformance/internal/podshapes"
 	"github.com/podlife/podlife/conformance/internal/runenv"
 	"github.com/podlife/podlife/conformance/internal/upstreamkubelet"
 	"github.com/podlife/podlife/restart"
