@@ -76,7 +76,7 @@ var (
 )
 
 // getUpstream builds kubectl's REST mapper and validator for a default v1.37.2 server.
-func getUpstream(t *testing.T) *upstream {
+func getUpstream(t testing.TB) *upstream {
 	t.Helper()
 	upstreamOnce.Do(func() { upstreamVal, upstreamErr = newUpstream() })
 	if upstreamErr != nil {
