@@ -132,3 +132,30 @@ func TestValidateStreamYAMLIntegers(t *testing.T) {
 		t.Errorf("%d results, want 1", n)
 	}
 }
+
+// BenchmarkValidateStreamHostile reads streams that are large without holding many
+// objects, at two sizes ten times apart: time and memory should grow tenfold.
+//
+//	go test -run '^$' -bench ValidateStreamHostile -benchmem ./validation/
+func BenchmarkValidateStreamHostile(b *testing.B) {
+	for _, n := range []int{20000, 200000} {
+		for _, s := range []struct{ name, in string }{
+			{"empty-documents", strings.Repeat("---\n", n) + validPod},
+			{"comment-documents", strings.Repeat("# c\n---\n", n) + validPod},
+			{"long-argument", validPod + "    args: [" + strings.Repeat("x", n*10) + "]\n"},
+			{"spaces-before-JSON", strings.Repeat(" ", n) + `{"apiVersion":"v1","kind":"Pod","metadata":{"name":"web"},"spec":{"containers":[{"name":"app","image":"nginx"}]}}`},
+		} {
+			b.Run(fmt.Sprintf("%s/%d", s.name, n), func(b *testing.B) {
+				b.ReportAllocs()
+				b.SetBytes(int64(len(s.in)))
+				for b.Loop() {
+					for r := range ValidateStream(strings.NewReader(s.in), "f.yaml", StreamOptions{}) {
+						if r.Verdict != Valid {
+							b.Fatalf("%v: %v", r.Verdict, r.Err)
+						}
+					}
+				}
+			})
+		}
+	}
+}

@@ -184,6 +184,38 @@ var docReaderSeeds = []string{
 	"{\"a\":1}\n\n{\"b\":2}\n---\nc: 3\n", "{\"a\":1} b: 2\n", "{\"a\":1}\n  b: 2\n",
 	strings.Repeat(" ", 5000) + "{\"a\":1}", "\xff\xfe", "a: \x00\n", "{\"a\": \"\x00\"}",
 	"a: 1\n--- # c\nb: 2\n---   \nc: 3", "a: 18446744073709551615\nb: 1e400\n", "a: !!binary aGk=\n",
+	// Documents blankYAML answers without parsing, and some it must leave to go-yaml.
+	"---\n# c\n---\n  # d\n\n---\na: 1\n", "# c\t\n---\n", "\t\n---\na: 1\n", "---#c\n---\na: 1\n",
+	"--- #\x01\n---\na: 1\n", "# \u00e9\n---\na: 1\n", "#\x7f\n", "---\t# c\n", "--- \n \n", "# c\r\n---\r\n",
+}
+
+// TestBlankYAML checks the documents blankYAML reads as empty without parsing: each
+// must be null to go-yaml, and the ones it leaves to go-yaml include some go-yaml
+// refuses.
+func TestBlankYAML(t *testing.T) {
+	for _, tc := range []struct {
+		doc   string
+		blank bool
+	}{
+		{"", true}, {"---\n", true}, {"--- # c\n", true}, {"---   \n", true}, {"# c\n", true},
+		{"   # c\n\n  \n", true}, {"---\n# a\tb\n", true}, {"#\n", true},
+		{"---#c\n", false}, {"---\t# c\n", false}, {"\t\n", false}, {"# \u00e9\n", false},
+		{"#\x01\n", false}, {"#\x7f\n", false}, {"a: 1\n", false}, {"...\n", false}, {"%YAML 1.1\n", false},
+		{"# c\n---\n", false}, {"\r\n", false},
+	} {
+		if got := blankYAML([]byte(tc.doc)); got != tc.blank {
+			t.Errorf("blankYAML(%q) = %v, want %v", tc.doc, got, tc.blank)
+		}
+		if !tc.blank {
+			continue
+		}
+		var ext runtime.RawExtension
+		if err := utilyaml.Unmarshal([]byte(tc.doc), &ext); err != nil {
+			t.Errorf("%q: go-yaml: %v", tc.doc, err)
+		} else if raw := bytes.TrimSpace(ext.Raw); len(raw) != 0 && string(raw) != "null" {
+			t.Errorf("%q: go-yaml reads %s", tc.doc, raw)
+		}
+	}
 }
 
 // checkDocReader fails when docReader and upstream's decoder disagree on data, which
