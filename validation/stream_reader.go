@@ -286,19 +286,16 @@ func (d *docReader) convert(doc []byte, line int, tooLarge bool) chunk {
 // else, including tabs and comments holding other bytes than printable ASCII, which
 // go-yaml may refuse; those documents are parsed.
 func blankYAML(doc []byte) bool {
-	for i := 0; len(doc) > 0; i++ {
-		line := doc
-		if j := bytes.IndexByte(doc, '\n'); j >= 0 {
-			line, doc = doc[:j], doc[j+1:]
-		} else {
-			doc = nil
-		}
-		if i == 0 && bytes.HasPrefix(line, []byte("---")) {
+	first := true
+	for line := range bytes.Lines(doc) {
+		line = bytes.TrimSuffix(line, []byte("\n"))
+		if first && bytes.HasPrefix(line, []byte("---")) {
 			line = line[3:]
 			if len(line) > 0 && line[0] != ' ' {
 				return false // "---x" is a scalar, not a separator
 			}
 		}
+		first = false
 		line = bytes.TrimLeft(line, " ")
 		if len(line) == 0 {
 			continue
@@ -318,18 +315,13 @@ func blankYAML(doc []byte) bool {
 // contentLine is the 0-based index of the first line of a YAML document holding
 // content: not blank, not a comment, not the "---" that may open the document.
 func contentLine(doc []byte) int {
-	for i := 0; len(doc) > 0; i++ {
-		line := doc
-		if j := bytes.IndexByte(doc, '\n'); j >= 0 {
-			line, doc = doc[:j], doc[j+1:]
-		} else {
-			doc = nil
-		}
+	i := 0
+	for line := range bytes.Lines(doc) {
 		t := bytes.TrimSpace(line)
-		if len(t) == 0 || t[0] == '#' || i == 0 && bytes.HasPrefix(line, []byte("---")) {
-			continue
+		if len(t) != 0 && t[0] != '#' && (i != 0 || !bytes.HasPrefix(line, []byte("---"))) {
+			return i
 		}
-		return i
+		i++
 	}
 	return 0
 }
