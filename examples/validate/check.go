@@ -23,6 +23,7 @@ type checker struct {
 	objects  []object
 	problems []problem // files that could not be checked
 	files    int
+	names    []string // the streams read, in order
 	ioErrors int
 }
 
@@ -107,6 +108,7 @@ func (c *checker) checkData(name string, data []byte) {
 // checkReader checks one stream, unless it is a binary file.
 func (c *checker) checkReader(name string, r io.Reader) {
 	c.files++
+	c.names = append(c.names, name)
 	br := bufio.NewReaderSize(r, 64<<10)
 	if off := binaryOffset(br); off >= 0 {
 		c.fail(name, fmt.Sprintf("not a text file (a NUL byte at offset %d); kubectl cannot read it either", off))
@@ -145,12 +147,26 @@ func (c *checker) fail(file, msg string) {
 
 // failed reports whether an object is invalid or rejected.
 func (c *checker) failed() bool {
+	if c.noObjects() {
+		return true
+	}
 	for _, o := range c.objects {
 		if o.result.Verdict == validation.Invalid || o.result.Verdict == validation.Rejected {
 			return true
 		}
 	}
 	return false
+}
+
+// noObjectsError is kubectl create's error when the files hold no object at all
+// (k8s.io/kubectl pkg/cmd/create).
+const noObjectsError = "no objects passed to create"
+
+// noObjects reports whether kubectl create -f would fail with noObjectsError: files
+// were read, none could not be, and not one document held an object (empty files,
+// comments, empty Lists). kubectl says nothing of the kind when some object failed.
+func (c *checker) noObjects() bool {
+	return c.files > 0 && len(c.problems) == 0 && len(c.objects) == 0
 }
 
 // strictField finds the fields the server's strict decoding errors name.

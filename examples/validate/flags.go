@@ -41,7 +41,8 @@ Flags:
   -h, --help                 print this help
 
 Exit status: 0 every object valid or not checked, 1 an object invalid or
-rejected, 2 a usage error or a file that cannot be read.
+rejected, or no object in any file (kubectl: no objects passed to create), 2 a
+usage error or a file that cannot be read.
 `
 
 // parseFlags reads the command line. ok is false when the program must exit with code.

@@ -63,6 +63,8 @@ type jsonSummary struct {
 	Rejected   int `json:"rejected"`
 	NotChecked int `json:"notChecked"`
 	Unreadable int `json:"unreadableFiles"`
+	// KubectlError is kubectl create's own error when the files hold no object.
+	KubectlError string `json:"kubectlError,omitempty"`
 }
 
 // writeJSON prints the report as one JSON document.
@@ -101,6 +103,9 @@ func writeJSON(w io.Writer, c *checker) {
 	}
 	for _, p := range c.problems {
 		rep.Problems = append(rep.Problems, jsonProblem{File: p.file, Message: p.message})
+	}
+	if c.noObjects() {
+		rep.Summary.KubectlError = noObjectsError
 	}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -112,6 +113,8 @@ func TestRun(t *testing.T) {
 	write(t, dir, "tree/a/b.yml", "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cm\n")
 	write(t, dir, "tree/skip.txt", "not a manifest")
 	empty := t.TempDir()
+	blank := write(t, dir, "blank.yaml", "# nothing yet\n---\n")
+	emptyList := write(t, dir, "list.yaml", "apiVersion: v1\nkind: List\nitems: []\n")
 	for _, tc := range []struct {
 		name   string
 		stdin  string
@@ -174,6 +177,25 @@ func TestRun(t *testing.T) {
 			code:   2,
 			out:    valid + ":1: Pod \"ok\" is valid\n\n1 object in 2 files: 1 valid, 0 invalid, 0 rejected, 0 not checked\n1 file could not be checked (see standard error)\n",
 			errOut: "validate: " + binary + ": not a text file (a NUL byte at offset 3); kubectl cannot read it either\n",
+		},
+		{
+			name: "files without an object fail as kubectl create fails",
+			args: []string{blank, emptyList},
+			code: 1,
+			out:  "\n0 objects in 2 files: 0 valid, 0 invalid, 0 rejected, 0 not checked\nkubectl create -f fails on " + blank + ", " + emptyList + ": no objects passed to create\n",
+		},
+		{
+			name: "a file without an object beside one with an object",
+			args: []string{blank, valid},
+			code: 0,
+			out:  valid + ":1: Pod \"ok\" is valid\n\n1 object in 2 files: 1 valid, 0 invalid, 0 rejected, 0 not checked\n",
+		},
+		{
+			name:  "no object as JSON",
+			stdin: "---\n",
+			args:  []string{"-o", "json", "-"},
+			code:  1,
+			out:   "{\n  \"objects\": [],\n  \"summary\": {\n    \"objects\": 0,\n    \"files\": 1,\n    \"valid\": 0,\n    \"invalid\": 0,\n    \"rejected\": 0,\n    \"notChecked\": 0,\n    \"unreadableFiles\": 0,\n    \"kubectlError\": \"no objects passed to create\"\n  }\n}\n",
 		},
 		{
 			name:   "missing file",
@@ -319,6 +341,15 @@ const wantSARIF = `{
               "defaultConfiguration": {
                 "level": "error"
               }
+            },
+            {
+              "id": "no-objects",
+              "shortDescription": {
+                "text": "The files hold no object: kubectl create -f fails (no objects passed to create)"
+              },
+              "defaultConfiguration": {
+                "level": "error"
+              }
             }
           ]
         }
@@ -369,3 +400,21 @@ const wantSARIF = `{
   ]
 }
 `
+
+// TestSARIFNoObjects checks that input without an object is one no-objects error per
+// file, as kubectl create -f fails on it.
+func TestSARIFNoObjects(t *testing.T) {
+	code, out, _ := runWith(t, "# nothing\n---\n", "-o", "sarif", "-")
+	var log sarifLog
+	if err := json.Unmarshal([]byte(out), &log); err != nil {
+		t.Fatal(err)
+	}
+	if code != 1 || len(log.Runs) != 1 || len(log.Runs[0].Results) != 1 {
+		t.Fatalf("exit %d, output:\n%s", code, out)
+	}
+	r := log.Runs[0].Results[0]
+	if r.RuleID != "no-objects" || r.Level != "error" || r.Message.Text != "kubectl create -f: no objects passed to create" ||
+		r.Locations[0].PhysicalLocation.ArtifactLocation.URI != "STDIN" {
+		t.Errorf("result %+v", r)
+	}
+}

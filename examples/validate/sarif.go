@@ -70,6 +70,7 @@ var sarifRules = []sarifRule{
 	{"kubectl-rejected", sarifMessage{"kubectl refuses the document before sending it: unreadable YAML or JSON, no apiVersion or kind, a kind or version the server does not serve"}, sarifConfig{"error"}},
 	{"duplicate-key", sarifMessage{"A key appears twice: kubectl keeps the last value and the server never sees the others"}, sarifConfig{"warning"}},
 	{"unreadable-file", sarifMessage{"The file cannot be read as a manifest"}, sarifConfig{"error"}},
+	{"no-objects", sarifMessage{"The files hold no object: kubectl create -f fails (no objects passed to create)"}, sarifConfig{"error"}},
 }
 
 // writeSARIF prints the findings as a SARIF 2.1.0 log.
@@ -107,6 +108,11 @@ func writeSARIF(w io.Writer, c *checker) {
 	}
 	for _, p := range c.problems {
 		add(4, p.file, 0, p.message)
+	}
+	if c.noObjects() {
+		for _, name := range c.names {
+			add(5, name, 0, "kubectl create -f: "+noObjectsError)
+		}
 	}
 	log := sarifLog{
 		Schema:  "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json",

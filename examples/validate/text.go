@@ -72,6 +72,9 @@ func writeSummary(w io.Writer, c *checker) {
 	if len(c.problems) > 0 {
 		fmt.Fprintf(w, "%s could not be checked (see standard error)\n", plural(len(c.problems), "file"))
 	}
+	if c.noObjects() {
+		fmt.Fprintf(w, "kubectl create -f fails on %s: %s\n", strings.Join(c.names, ", "), noObjectsError)
+	}
 }
 
 // title names an object as `Kind "name"`, or by its document when it has no kind.
