@@ -114,3 +114,20 @@ func ExampleFeatureGates_Validate() {
 	// false true
 	// cannot set feature gate InPlacePodVerticalScaling to false, feature is locked to true
 }
+
+// A --feature-gates value is read as a Kubernetes component reads its flag.
+func ExampleParseFeatureGates() {
+	gates, err := podlife.ParseFeatureGates("ContainerRestartRules=false, RestartAllContainersOnContainerExits=false")
+	fmt.Println(gates, err)
+	fmt.Println(gates.Enabled("ContainerRestartRules"))
+
+	_, err = podlife.ParseFeatureGates("PodLevelResources=yes")
+	fmt.Println(err)
+	_, err = podlife.ParseFeatureGates("ContainerRestartRules=false")
+	fmt.Println(err)
+	// Output:
+	// map[ContainerRestartRules:false RestartAllContainersOnContainerExits:false] <nil>
+	// false
+	// invalid value of PodLevelResources: yes, err: strconv.ParseBool: parsing "yes": invalid syntax
+	// RestartAllContainersOnContainerExits is enabled, but depends on features that are disabled: [ContainerRestartRules]
+}

@@ -1,6 +1,13 @@
 package podlife
 
-import "github.com/podlife/podlife/internal/gates"
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/podlife/podlife/internal/gates"
+)
 
 // FeatureGates overrides feature gates by their upstream name (for example
 // "ContainerRestartRules") on top of the defaults of Kubernetes v1.37.2. A nil or
@@ -37,3 +44,37 @@ func LookupFeatureGate(name string) (FeatureGateSpec, bool) { return gates.Looku
 
 // KnownFeatureGates lists, sorted, every gate name FeatureGates.Validate accepts.
 func KnownFeatureGates() []string { return gates.Known() }
+
+// ParseFeatureGates reads the value of a --feature-gates flag ("A=true,B=false") as a
+// v1.37.2 component reads its own: the pairs as k8s.io/component-base's MapStringBool
+// flag reads them (empty pairs skipped, each name and value trimmed of spaces, the
+// value as strconv.ParseBool reads it, a later pair for a name replacing an earlier
+// one), with its messages ("malformed pair, expect string=bool", "invalid value of
+// A: maybe, err: ..."), then the overrides checked by [FeatureGates] Validate, as the
+// component's SetFromMap checks them. A value holding no pair gives nil: a default
+// cluster.
+func ParseFeatureGates(value string) (FeatureGates, error) {
+	var g FeatureGates
+	for pair := range strings.SplitSeq(value, ",") {
+		if pair == "" {
+			continue
+		}
+		name, v, ok := strings.Cut(pair, "=")
+		if !ok {
+			return nil, errors.New("malformed pair, expect string=bool")
+		}
+		name, v = strings.TrimSpace(name), strings.TrimSpace(v)
+		on, err := strconv.ParseBool(v)
+		if err != nil {
+			return nil, fmt.Errorf("invalid value of %s: %s, err: %v", name, v, err)
+		}
+		if g == nil {
+			g = FeatureGates{}
+		}
+		g[name] = on
+	}
+	if err := g.Validate(); err != nil {
+		return nil, err
+	}
+	return g, nil
+}

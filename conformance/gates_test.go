@@ -3,6 +3,7 @@ package conformance
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"reflect"
 	"sort"
@@ -12,6 +13,7 @@ import (
 	"github.com/go-logr/logr"
 	utilerrors "k8s.io/apimachinery/pkg/util/errors"
 	utilfeature "k8s.io/apiserver/pkg/util/feature"
+	cliflag "k8s.io/component-base/cli/flag"
 	"k8s.io/component-base/featuregate"
 	_ "k8s.io/kubernetes/pkg/features"
 
@@ -200,26 +202,13 @@ func TestValidateAndEnabledMatchUpstream(t *testing.T) {
 			continue
 		}
 		refused++
-		switch um := messages(upErr); {
-		case hasUnknown(m):
-			// Upstream stops at the first unknown name it meets in map order.
+		switch compareRefusal(t, desc, m, upErr, ourErr) {
+		case refusalUnknown:
 			unknown++
-			if !strings.Contains(ourErr.Error(), "unrecognized feature gate: ") {
-				t.Errorf("%s: podlife %q names no unknown gate (upstream %q)", desc, ourErr, upErr)
-			}
-		case len(um) == 1:
+		case refusalExact:
 			exact++
-			if ourErr.Error() != upErr.Error() {
-				t.Errorf("%s:\npodlife  %q\nupstream %q", desc, ourErr, upErr)
-			}
 		default:
 			asSet++
-			if om := messages(ourErr); !reflect.DeepEqual(om, um) {
-				t.Errorf("%s:\npodlife  %q\nupstream %q", desc, om, um)
-			}
-			if !strings.HasPrefix(ourErr.Error(), "[") || !strings.HasSuffix(ourErr.Error(), "]") {
-				t.Errorf("%s: %q is not rendered as an aggregate", desc, ourErr)
-			}
 		}
 	}
 	t.Logf("%d maps: %d accepted (Enabled compared for %d gates each), %d refused (%d exact message, %d as a set, %d with unknown names)",
@@ -230,4 +219,107 @@ func TestValidateAndEnabledMatchUpstream(t *testing.T) {
 	coverage.RequireShare(t, "maps refused with one message", exact, n, 0.01)
 	coverage.RequireShare(t, "maps refused with several messages", asSet, n, 0.01)
 	coverage.RequireShare(t, "maps refused for an unknown name", unknown, n, 0.01)
+}
+
+// The ways compareRefusal compares a refusal.
+const (
+	refusalUnknown = iota // an unknown name: upstream names the first it meets in map order
+	refusalExact          // one message: compared exactly
+	refusalSet            // several messages: compared as a set, rendered as an aggregate
+)
+
+// compareRefusal fails t when podlife's refusal ourErr of the overrides m does not
+// match upstream's SetFromMap refusal upErr, and says how they were compared.
+func compareRefusal(t *testing.T, desc string, m map[string]bool, upErr, ourErr error) int {
+	t.Helper()
+	switch um := messages(upErr); {
+	case hasUnknown(m):
+		if !strings.Contains(ourErr.Error(), "unrecognized feature gate: ") {
+			t.Errorf("%s: podlife %q names no unknown gate (upstream %q)", desc, ourErr, upErr)
+		}
+		return refusalUnknown
+	case len(um) == 1:
+		if ourErr.Error() != upErr.Error() {
+			t.Errorf("%s:\npodlife  %q\nupstream %q", desc, ourErr, upErr)
+		}
+		return refusalExact
+	default:
+		if om := messages(ourErr); !reflect.DeepEqual(om, um) {
+			t.Errorf("%s:\npodlife  %q\nupstream %q", desc, om, um)
+		}
+		if !strings.HasPrefix(ourErr.Error(), "[") || !strings.HasSuffix(ourErr.Error(), "]") {
+			t.Errorf("%s: %q is not rendered as an aggregate", desc, ourErr)
+		}
+		return refusalSet
+	}
+}
+
+// flagValue renders overrides as a --feature-gates value in a random order, with the
+// spellings and spaces strconv.ParseBool and MapStringBool accept, and now and then
+// a fault: a pair without "=", a value that is not a boolean, a pair of spaces.
+func flagValue(r *rand.Rand, m map[string]bool) string {
+	spell := map[bool][]string{true: {"true", "1", "t", "T", "TRUE", "True"}, false: {"false", "0", "f", "F", "FALSE", "False"}}
+	pad := func() string { return []string{"", "", " ", "  "}[r.IntN(4)] }
+	var pairs []string
+	for name, v := range m {
+		opts := spell[v]
+		pairs = append(pairs, pad()+name+pad()+"="+pad()+opts[r.IntN(len(opts))]+pad())
+	}
+	if r.IntN(5) == 0 {
+		pairs = append(pairs, "")
+	}
+	switch r.IntN(8) {
+	case 0:
+		pairs = append(pairs, []string{"PodLevelResources", " ", "a b"}[r.IntN(3)])
+	case 1:
+		pairs = append(pairs, "PodLevelResources="+[]string{"yes", "on", "", "true=false", "2"}[r.IntN(5)])
+	}
+	r.Shuffle(len(pairs), func(i, j int) { pairs[i], pairs[j] = pairs[j], pairs[i] })
+	return strings.Join(pairs, ",")
+}
+
+// TestParseFeatureGatesMatchesUpstream compares ParseFeatureGates with what a
+// component does with the same --feature-gates value: component-base's MapStringBool
+// flag parses it (its error compared exactly), then SetFromMap on a fresh copy of the
+// server's gate checks it (compared as TestValidateAndEnabledMatchUpstream compares).
+// The accepted overrides must be the flag's map.
+func TestParseFeatureGatesMatchesUpstream(t *testing.T) {
+	n := runenv.Count(t, 3000, 500)
+	s := gateSeed(t)
+	r := rand.New(rand.NewPCG(s, 11))
+	var parseErrors, accepted, refused int
+	all := overrideMaps(n, s)
+	for i, m := range all {
+		value := flagValue(r, m)
+		desc := fmt.Sprintf("value %d %q", i, value)
+		ours, ourErr := podlife.ParseFeatureGates(value)
+		parsed := map[string]bool{}
+		if err := cliflag.NewMapStringBool(&parsed).Set(value); err != nil {
+			parseErrors++
+			if ourErr == nil || ourErr.Error() != err.Error() {
+				t.Errorf("%s: upstream %q, podlife %v", desc, err, ourErr)
+			}
+			continue
+		}
+		upErr := upstreamGates().DeepCopy().(interface {
+			SetFromMapWithLogger(logr.Logger, map[string]bool) error
+		}).SetFromMapWithLogger(logr.Discard(), parsed)
+		switch {
+		case (upErr == nil) != (ourErr == nil):
+			t.Errorf("%s: upstream error %v, podlife error %v", desc, upErr, ourErr)
+		case upErr == nil:
+			accepted++
+			if !maps.Equal(ours, parsed) || (ours == nil) != (len(parsed) == 0) {
+				t.Errorf("%s: podlife %#v, upstream's flag %#v", desc, ours, parsed)
+			}
+		default:
+			refused++
+			compareRefusal(t, desc, parsed, upErr, ourErr)
+		}
+	}
+	t.Logf("%d values: %d refused by the flag, %d accepted, %d refused by SetFromMap", len(all), parseErrors, accepted, refused)
+	coverage.Require(t, "values compared", parseErrors+accepted+refused, n)
+	coverage.RequireShare(t, "values refused by the flag", parseErrors, n, 0.1)
+	coverage.RequireShare(t, "values accepted", accepted, n, 0.1)
+	coverage.RequireShare(t, "values refused by SetFromMap", refused, n, 0.1)
 }

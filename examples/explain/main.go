@@ -29,8 +29,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strconv"
-	"strings"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
@@ -109,7 +107,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, wall time.Tim
 	if *output != "text" && *output != "json" {
 		return fail(fmt.Errorf("-o %q: want text or json", *output))
 	}
-	gates, err := parseGates(*gateList)
+	gates, err := podlife.ParseFeatureGates(*gateList)
 	if err != nil {
 		return fail(fmt.Errorf("--feature-gates: %v", err))
 	}
@@ -232,31 +230,4 @@ func decodePods(data []byte) ([]*corev1.Pod, error) {
 			return nil, fmt.Errorf("document %d: kind %q is not a Pod or a List of pods", n, head.Kind)
 		}
 	}
-}
-
-// parseGates parses --feature-gates as k8s.io/component-base's MapStringBool does.
-func parseGates(s string) (podlife.FeatureGates, error) {
-	g := podlife.FeatureGates{}
-	for _, kv := range strings.Split(s, ",") {
-		if strings.TrimSpace(kv) == "" {
-			continue
-		}
-		k, v, ok := strings.Cut(kv, "=")
-		if !ok {
-			return nil, errors.New("malformed pair, expect string=bool")
-		}
-		k, v = strings.TrimSpace(k), strings.TrimSpace(v)
-		b, err := strconv.ParseBool(v)
-		if err != nil {
-			return nil, fmt.Errorf("invalid value of %s: %s, err: %v", k, v, err)
-		}
-		g[k] = b
-	}
-	if err := g.Validate(); err != nil {
-		return nil, err
-	}
-	if len(g) == 0 {
-		return nil, nil
-	}
-	return g, nil
 }

@@ -245,6 +245,7 @@ func TestArgsAndErrors(t *testing.T) {
 		{"missing", []string{filepath.Join(dir, "none.yaml")}, "", 2, "", "no such file or directory"},
 		{"two files", []string{"a", "b"}, "", 2, "", "give at most one file"},
 		{"gates", []string{"--feature-gates", "Nope=true"}, "", 2, "", "unrecognized feature gate: Nope"},
+		{"gates space pair", []string{"--feature-gates", "AllBeta=true, "}, "", 2, "", "malformed pair, expect string=bool"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var out, errOut strings.Builder

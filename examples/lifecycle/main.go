@@ -47,6 +47,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"slices"
 	"strconv"
@@ -257,37 +258,22 @@ func qualifiedKind(apiVersion, kind string) string {
 	return kind
 }
 
-// featureGates parses --feature-gates ("A=true,B=false") over the script's gates.
+// featureGates reads --feature-gates ("A=true,B=false") over the script's gates, as
+// podlife.ParseFeatureGates reads a flag: the script's gates come first, as pairs the
+// flag's own replace, and the whole is checked once.
 func featureGates(flagValue string, s *scriptDoc) (podlife.FeatureGates, error) {
-	g := podlife.FeatureGates{}
+	var pairs []string
 	if s != nil {
-		for k, v := range s.FeatureGates {
-			g[k] = v
+		for _, name := range slices.Sorted(maps.Keys(s.FeatureGates)) {
+			on := s.FeatureGates[name]
+			if strings.ContainsAny(name, ",=") || strings.TrimSpace(name) != name {
+				// Not a gate's name, and not one a pair could carry.
+				return nil, podlife.FeatureGates{name: on}.Validate()
+			}
+			pairs = append(pairs, name+"="+strconv.FormatBool(on))
 		}
 	}
-	// The parsing of k8s.io/component-base cli/flag MapStringBool, with its messages.
-	for _, kv := range strings.Split(flagValue, ",") {
-		if strings.TrimSpace(kv) == "" {
-			continue
-		}
-		k, v, ok := strings.Cut(kv, "=")
-		if !ok {
-			return nil, errors.New("malformed pair, expect string=bool")
-		}
-		k, v = strings.TrimSpace(k), strings.TrimSpace(v)
-		b, err := strconv.ParseBool(v)
-		if err != nil {
-			return nil, fmt.Errorf("invalid value of %s: %s, err: %v", k, v, err)
-		}
-		g[k] = b
-	}
-	if err := g.Validate(); err != nil {
-		return nil, err
-	}
-	if len(g) == 0 {
-		return nil, nil
-	}
-	return g, nil
+	return podlife.ParseFeatureGates(strings.Join(append(pairs, flagValue), ","))
 }
 
 // result is everything the outputs print.

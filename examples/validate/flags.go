@@ -4,8 +4,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"strconv"
-	"strings"
 
 	"github.com/podlife/podlife"
 )
@@ -73,39 +71,11 @@ func parseFlags(args []string, stdout, stderr io.Writer) (cfg config, code int, 
 	default:
 		return usageError(fmt.Sprintf("unknown output format %q (text, json or sarif)", cfg.output))
 	}
-	features, err := parseFeatureGates(*gates)
+	features, err := podlife.ParseFeatureGates(*gates)
 	if err != nil {
-		return usageError("--feature-gates: " + err.Error())
-	}
-	if err := features.Validate(); err != nil {
 		return usageError("--feature-gates: " + err.Error())
 	}
 	cfg.features = features
 	cfg.paths = fs.Args()
 	return cfg, 0, true
-}
-
-// parseFeatureGates reads "A=true,B=false" as kube-apiserver's --feature-gates
-// (k8s.io/component-base cli/flag MapStringBool) reads it.
-func parseFeatureGates(s string) (podlife.FeatureGates, error) {
-	if s == "" {
-		return nil, nil
-	}
-	out := podlife.FeatureGates{}
-	for _, pair := range strings.Split(s, ",") {
-		if len(pair) == 0 {
-			continue
-		}
-		k, v, found := strings.Cut(pair, "=")
-		if !found {
-			return nil, fmt.Errorf("malformed pair, expect string=bool")
-		}
-		k, v = strings.TrimSpace(k), strings.TrimSpace(v)
-		b, err := strconv.ParseBool(v)
-		if err != nil {
-			return nil, fmt.Errorf("invalid value of %s: %s, err: %v", k, v, err)
-		}
-		out[k] = b
-	}
-	return out, nil
 }

@@ -161,6 +161,10 @@ var calls = []call{
 	}},
 	{"podlife.FeatureGates.Validate", func(f *fixtures) any { return fmt.Sprint(podlife.FeatureGates{"AllAlpha": true}.Validate()) }},
 	{"podlife.FeatureGates.Enabled", func(f *fixtures) any { return gates.Enabled("EnvFiles") }},
+	{"podlife.ParseFeatureGates", func(f *fixtures) any {
+		g, err := podlife.ParseFeatureGates("AllBeta=true, ContainerRestartRules=false,RestartAllContainersOnContainerExits=false")
+		return []any{g, fmt.Sprint(err)}
+	}},
 
 	// resources
 	{"resources.PodRequests", func(f *fixtures) any {
