@@ -6,13 +6,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
-	"os"
-	"path/filepath"
 	"regexp"
-	"slices"
 	"strings"
 
+	"github.com/podlife/podlife/examples/internal/manifests"
 	"github.com/podlife/podlife/validation"
 )
 
@@ -49,55 +46,9 @@ type problem struct {
 	message string
 }
 
-// manifestExtensions are the files kubectl reads in a directory (cli-runtime
-// pkg/resource FileExtensions).
-var manifestExtensions = []string{".json", ".yaml", ".yml"}
-
 // checkPath checks a file, a directory or standard input.
 func (c *checker) checkPath(path string, stdin io.Reader) {
-	if path == "-" {
-		c.checkReader("STDIN", stdin)
-		return
-	}
-	info, err := os.Stat(path)
-	if err != nil {
-		c.fail(path, err.Error())
-		return
-	}
-	if !info.IsDir() {
-		c.checkFile(path)
-		return
-	}
-	found := false
-	err = filepath.WalkDir(path, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			c.fail(p, err.Error())
-			return nil
-		}
-		if d.IsDir() || !slices.Contains(manifestExtensions, filepath.Ext(p)) {
-			return nil
-		}
-		found = true
-		c.checkFile(p)
-		return nil
-	})
-	if err != nil {
-		c.fail(path, err.Error())
-	}
-	if !found {
-		c.fail(path, "no .json, .yaml or .yml file in the directory")
-	}
-}
-
-// checkFile checks one file.
-func (c *checker) checkFile(path string) {
-	f, err := os.Open(path)
-	if err != nil {
-		c.fail(path, err.Error())
-		return
-	}
-	defer f.Close()
-	c.checkReader(path, f)
+	manifests.Walk(path, stdin, c.checkReader, c.fail)
 }
 
 // checkData checks an in-memory manifest (the embedded sample).
@@ -110,7 +61,7 @@ func (c *checker) checkReader(name string, r io.Reader) {
 	c.files++
 	c.names = append(c.names, name)
 	br := bufio.NewReaderSize(r, 64<<10)
-	if off := binaryOffset(br); off >= 0 {
+	if off := manifests.BinaryOffset(br); off >= 0 {
 		c.fail(name, fmt.Sprintf("not a text file (a NUL byte at offset %d); kubectl cannot read it either", off))
 		return
 	}
@@ -126,16 +77,6 @@ func (c *checker) checkReader(name string, r io.Reader) {
 		}
 		c.objects = append(c.objects, object{file: name, result: res, causes: c.causesOf(&res)})
 	}
-}
-
-// binaryOffset returns the offset of a NUL byte in the first 8 KiB of a stream that
-// has no UTF-16 byte-order mark (whose text has NUL bytes), or -1.
-func binaryOffset(br *bufio.Reader) int {
-	head, _ := br.Peek(8 << 10)
-	if bytes.HasPrefix(head, []byte{0xFF, 0xFE}) || bytes.HasPrefix(head, []byte{0xFE, 0xFF}) {
-		return -1
-	}
-	return bytes.IndexByte(head, 0)
 }
 
 // fail records a file that cannot be checked.
