@@ -1,6 +1,7 @@
 package validation
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -135,6 +136,31 @@ func (r *ObjectResult) FieldLine(path string) int {
 	}
 	segs := append(append([]pathSegment(nil), r.prefix...), parseFieldPath(path)...)
 	return r.textLine + locate(r.text, r.fromYAML, segs)
+}
+
+// SourceLine returns the text of the 1-based file line n, without its line break, when
+// n lies in the document the object was read from; ok is false otherwise, and when
+// the document's text is unknown. The text is the stream as it was read: UTF-8, a
+// byte-order mark or UTF-16 decoded; for a value of a JSON stream, the part of the
+// line that holds the value. A tool can print it beside FieldLine's answer.
+func (r *ObjectResult) SourceLine(n int) (line string, ok bool) {
+	if r.text == nil || n < r.textLine {
+		return "", false
+	}
+	text := r.text
+	for range n - r.textLine {
+		i := bytes.IndexByte(text, '\n')
+		if i < 0 {
+			return "", false
+		}
+		text = text[i+1:]
+	}
+	if i := bytes.IndexByte(text, '\n'); i >= 0 {
+		text = text[:i]
+	} else if len(text) == 0 {
+		return "", false // the document ended with the line before
+	}
+	return string(bytes.TrimSuffix(text, []byte("\r"))), true
 }
 
 // Warning is a remark on an object that does not change its verdict.

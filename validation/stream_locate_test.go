@@ -123,8 +123,40 @@ func FuzzValidateStream(f *testing.F) {
 				check("warning", w.Line)
 			}
 			checkStatus(t, &r)
+			checkSourceLines(t, &r, transcoded.Bytes())
 		}
 	})
+}
+
+// checkSourceLines holds SourceLine to the stream as read: every line it returns is
+// part of that line of the transcoded input, without a line break; a decoded object's
+// first line and the lines of its errors are there.
+func checkSourceLines(t *testing.T, r *ObjectResult, transcoded []byte) {
+	t.Helper()
+	lines := strings.Split(string(transcoded), "\n")
+	for n := -1; n <= len(lines)+1; n++ {
+		line, ok := r.SourceLine(n)
+		if !ok {
+			if line != "" {
+				t.Fatalf("line %d: %q beside ok false", n, line)
+			}
+			continue
+		}
+		if n < 1 || n > len(lines) || !strings.Contains(lines[n-1], line) || strings.Contains(line, "\n") {
+			t.Fatalf("line %d: %q is not part of the input's line %d of %d", n, line, n, len(lines))
+		}
+	}
+	if r.Verdict != Valid && r.Verdict != Invalid {
+		return
+	}
+	if _, ok := r.SourceLine(r.Line); !ok {
+		t.Fatalf("%s object at line %d: no source line", r.Verdict, r.Line)
+	}
+	for _, e := range r.Errors {
+		if _, ok := r.SourceLine(r.FieldLine(e.Field)); !ok {
+			t.Fatalf("error %s at line %d: no source line", e.Field, r.FieldLine(e.Field))
+		}
+	}
 }
 
 // checkStatus holds a result's Status to its verdict: a 422 Invalid status with a

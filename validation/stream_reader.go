@@ -270,7 +270,7 @@ func (d *docReader) convert(doc []byte, line int, tooLarge bool) chunk {
 	}
 	var ext runtime.RawExtension
 	if err := utilyaml.Unmarshal(doc, &ext); err != nil {
-		c := chunk{err: err, line: line, text: doc, errLine: line}
+		c := chunk{err: err, line: line, text: doc, fromYAML: true, start: line, errLine: line}
 		if n := yamlErrorLine(err.Error()); n > 0 {
 			c.errLine = line + min(n, bytes.Count(doc, []byte("\n"))) - 1
 		}

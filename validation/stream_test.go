@@ -218,3 +218,52 @@ func TestValidateStreamBodyLimit(t *testing.T) {
 		t.Errorf("got %q, want %q", got, want)
 	}
 }
+
+// TestSourceLine reads lines back from the documents of a YAML stream, a JSON stream
+// and a CRLF file: only the lines of the object's own document.
+func TestSourceLine(t *testing.T) {
+	type want struct {
+		n    int
+		line string // "" with ok false
+	}
+	for _, tc := range []struct {
+		in    string
+		lines [][]want // per result
+	}{
+		{
+			in: "# c\n---\n" + validPod + "---\napiVersion: v1\nkind: Pod\nmetadata: {name: x}\nspec: {containers: [{name: a}]}\n",
+			lines: [][]want{
+				{{1, ""}, {2, ""}, {3, "apiVersion: v1"}, {10, "    image: nginx"}, {11, ""}},
+				{{10, ""}, {11, ""}, {12, "apiVersion: v1"}, {15, "spec: {containers: [{name: a}]}"}, {16, ""}},
+			},
+		},
+		{
+			in: "{\"apiVersion\": \"v1\",\n \"kind\": \"Pod\", \"metadata\": {\"name\": \"a\"}} {\"apiVersion\": \"v1\", \"kind\": \"Service\"}\n",
+			lines: [][]want{
+				{{1, `{"apiVersion": "v1",`}, {2, ` "kind": "Pod", "metadata": {"name": "a"}}`}, {3, ""}},
+				{{1, ""}, {2, `{"apiVersion": "v1", "kind": "Service"}`}, {3, ""}},
+			},
+		},
+		{
+			in:    "apiVersion: v1\r\nkind: Pod\r\nmetadata:\r\n  name: web\r\n",
+			lines: [][]want{{{0, ""}, {1, "apiVersion: v1"}, {4, "  name: web"}, {5, ""}}},
+		},
+	} {
+		i := 0
+		for r := range ValidateStream(strings.NewReader(tc.in), "f.yaml", StreamOptions{DecodeOnly: true}) {
+			if i >= len(tc.lines) {
+				t.Fatalf("%q: more results than %d", tc.in, len(tc.lines))
+			}
+			for _, w := range tc.lines[i] {
+				line, ok := r.SourceLine(w.n)
+				if line != w.line || ok != (w.line != "") {
+					t.Errorf("%q result %d: SourceLine(%d) = %q, %t; want %q", tc.in, i, w.n, line, ok, w.line)
+				}
+			}
+			i++
+		}
+		if i != len(tc.lines) {
+			t.Errorf("%q: %d results, want %d", tc.in, i, len(tc.lines))
+		}
+	}
+}
