@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"io"
 	"regexp"
+	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/podlife/podlife/examples/internal/manifests"
@@ -38,6 +40,7 @@ type cause struct {
 	reason  string // the field error type (FieldValueRequired, ...), or a rule name
 	message string
 	hint    string // a feature gate that makes the cause go away
+	note    string // how the YAML's own typing caused it, and the fix
 }
 
 // problem is a file that could not be checked.
@@ -146,7 +149,8 @@ func (c *checker) causesOf(r *validation.ObjectResult) []cause {
 			if m := typeField.FindStringSubmatchIndex(msg); m != nil && len(out) == 0 {
 				field := msg[m[2]:m[3]]
 				detail := msg[strings.LastIndex(msg[:m[0]], "json: "):]
-				out = append(out, cause{line: r.FieldLine(field), field: field, reason: "FieldValueTypeInvalid", message: detail})
+				line := r.FieldLine(field)
+				out = append(out, cause{line: line, field: field, reason: "FieldValueTypeInvalid", message: detail, note: typingNote(r, line, field, detail)})
 			}
 			if len(out) > 0 {
 				return out
@@ -155,6 +159,102 @@ func (c *checker) causesOf(r *validation.ObjectResult) []cause {
 		return []cause{{line: r.Line, reason: "Rejected", message: msg}}
 	}
 	return nil
+}
+
+// typeMismatch reads a JSON type error: the JSON type the value had and the Go type
+// of the field.
+var typeMismatch = regexp.MustCompile(`cannot unmarshal (bool|number|string) into Go struct field \S+ of type (\S+)`)
+
+// yamlBooleans are the plain scalars kubectl's YAML reader (go-yaml v2, YAML 1.1)
+// reads as booleans.
+var yamlBooleans = []string{"y", "Y", "yes", "Yes", "YES", "n", "N", "no", "No", "NO", "true", "True", "TRUE",
+	"false", "False", "FALSE", "on", "On", "ON", "off", "Off", "OFF"}
+
+// typingNote explains a type error that the YAML's own typing of a scalar caused,
+// read from the value on the cause's line: an unquoted no or 1.10 where the field
+// takes a string, a quoted "3" or "true" where it takes a number or a boolean. It is
+// "" when the line does not show such a value.
+func typingNote(r *validation.ObjectResult, line int, field, detail string) string {
+	m := typeMismatch.FindStringSubmatch(detail)
+	if m == nil {
+		return ""
+	}
+	text, ok := r.SourceLine(line)
+	if !ok {
+		return ""
+	}
+	value, ok := scalarAfter(text, field[strings.LastIndex(field, ".")+1:])
+	if !ok {
+		return ""
+	}
+	got, want := m[1], m[2]
+	inner, quoted := unquote(value)
+	switch {
+	case quoted && got == "string" && want == "bool" && (inner == "true" || inner == "false"),
+		quoted && got == "string" && want != "bool" && want != "string" && numeric(inner):
+		return fmt.Sprintf("%s is a string in YAML: write %s without quotes", value, inner)
+	case quoted || want != "string":
+		return ""
+	case got == "bool" && slices.Contains(yamlBooleans, value):
+		return fmt.Sprintf("YAML reads %s as a boolean: write %q to send the string", value, value)
+	case got == "number" && numeric(value):
+		return fmt.Sprintf("YAML reads %s as a number: write %q to send the string", value, value)
+	}
+	return ""
+}
+
+// scalarAfter returns the scalar written after "key:" on a line of block or flow YAML
+// (or JSON), quotes included, without a trailing comment.
+func scalarAfter(line, key string) (string, bool) {
+	for from := 0; ; {
+		i := strings.Index(line[from:], key)
+		if i < 0 {
+			return "", false
+		}
+		i += from
+		from = i + len(key)
+		if i > 0 && !strings.ContainsRune(" \t{,-\"'", rune(line[i-1])) {
+			continue
+		}
+		rest := strings.TrimLeft(line[from:], "\"' \t")
+		if !strings.HasPrefix(rest, ":") {
+			continue
+		}
+		rest = strings.TrimLeft(rest[1:], " \t")
+		if rest == "" {
+			return "", false
+		}
+		if q := rest[0]; q == '"' || q == '\'' {
+			if end := strings.IndexByte(rest[1:], q); end >= 0 {
+				return rest[:end+2], true
+			}
+			return "", false
+		}
+		end := strings.IndexAny(rest, ",}]#")
+		if end < 0 {
+			end = len(rest)
+		}
+		v := strings.TrimSpace(rest[:end])
+		return v, v != ""
+	}
+}
+
+// unquote strips one pair of YAML quotes.
+func unquote(v string) (string, bool) {
+	if len(v) >= 2 && (v[0] == '"' || v[0] == '\'') && v[len(v)-1] == v[0] {
+		return v[1 : len(v)-1], true
+	}
+	return v, false
+}
+
+// numeric reports whether YAML reads a plain scalar as a number.
+func numeric(v string) bool {
+	v = strings.ReplaceAll(v, "_", "")
+	if _, err := strconv.ParseInt(v, 0, 64); err == nil {
+		return true
+	}
+	_, err := strconv.ParseFloat(v, 64)
+	return err == nil
 }
 
 // gateFlag renders a hint as the flag that applies it.

@@ -43,6 +43,8 @@ type jsonLocation struct {
 	Field string `json:"field,omitempty"`
 	Line  int    `json:"line"`
 	Hint  string `json:"hint,omitempty"`
+	// Note says how the YAML's typing of a value caused the error, and the fix.
+	Note string `json:"note,omitempty"`
 }
 
 type jsonWarning struct {
@@ -94,7 +96,7 @@ func writeJSON(w io.Writer, c *checker) {
 			jo.KubectlStops = errors.As(r.Err, &ke) && ke.Stops
 		}
 		for _, cs := range o.causes {
-			jo.Locations = append(jo.Locations, jsonLocation{Field: cs.field, Line: cs.line, Hint: cs.hint})
+			jo.Locations = append(jo.Locations, jsonLocation{Field: cs.field, Line: cs.line, Hint: cs.hint, Note: cs.note})
 		}
 		for _, wn := range r.Warnings {
 			jo.Warnings = append(jo.Warnings, jsonWarning{Line: wn.Line, Message: wn.Message})

@@ -418,3 +418,84 @@ func TestSARIFNoObjects(t *testing.T) {
 		t.Errorf("result %+v", r)
 	}
 }
+
+// typingManifest holds the four ways YAML's own typing of a scalar makes the server
+// refuse a manifest.
+const typingManifest = `apiVersion: v1
+kind: Pod
+metadata: {name: norway}
+spec:
+  containers:
+  - name: c
+    image: busybox
+    env:
+    - name: COUNTRY
+      value: no   # the Norway problem
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: version}
+spec:
+  containers: [{name: c, image: busybox, env: [{name: V, value: 1.10}]}]
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: quoted}
+spec:
+  replicas: "3"
+  selector: {matchLabels: {a: b}}
+  template:
+    metadata: {labels: {a: b}}
+    spec: {containers: [{name: c, image: busybox}]}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: flag}
+spec:
+  hostNetwork: 'true'
+  containers: [{name: c, image: busybox}]
+`
+
+// TestTypingNotes: a value YAML types otherwise than the field is refused by the
+// server, as kubectl sends it; the note names the value and the fix.
+func TestTypingNotes(t *testing.T) {
+	code, out, _ := runWith(t, typingManifest, "-")
+	var notes []string
+	for _, line := range strings.Split(out, "\n") {
+		if strings.Contains(line, "hint: ") {
+			notes = append(notes, strings.TrimSpace(line))
+		}
+	}
+	want := []string{
+		`STDIN:10: hint: YAML reads no as a boolean: write "no" to send the string`,
+		`STDIN:16: hint: YAML reads 1.10 as a number: write "1.10" to send the string`,
+		`STDIN:22: hint: "3" is a string in YAML: write 3 without quotes`,
+		`STDIN:32: hint: 'true' is a string in YAML: write true without quotes`,
+	}
+	if code != 1 || strings.Join(notes, "\n") != strings.Join(want, "\n") {
+		t.Errorf("exit %d, notes:\n%s\nwant:\n%s\noutput:\n%s", code, strings.Join(notes, "\n"), strings.Join(want, "\n"), out)
+	}
+}
+
+func TestScalarAfter(t *testing.T) {
+	for _, tc := range []struct {
+		line, key, want string
+		ok              bool
+	}{
+		{"      value: no   # comment", "value", "no", true},
+		{"  env: [{name: V, value: 1.10}]", "value", "1.10", true},
+		{"  env: [{name: V, valueFrom: {x: 1}, value: 2}]", "value", "2", true},
+		{"  replicas: \"3\"", "replicas", `"3"`, true},
+		{"  hostNetwork: 'true' # on", "hostNetwork", "'true'", true},
+		{`  {"replicas": "3"}`, "replicas", `"3"`, true},
+		{"  myvalue: no", "value", "", false},
+		{"  value:", "value", "", false},
+		{"  value: \"unterminated", "value", "", false},
+		{"  - value: on", "value", "on", true},
+	} {
+		got, ok := scalarAfter(tc.line, tc.key)
+		if got != tc.want || ok != tc.ok {
+			t.Errorf("scalarAfter(%q, %q) = %q, %t; want %q, %t", tc.line, tc.key, got, ok, tc.want, tc.ok)
+		}
+	}
+}

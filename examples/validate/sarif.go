@@ -99,6 +99,9 @@ func writeSARIF(w io.Writer, c *checker) {
 				if cs.hint != "" {
 					msg += " (accepted with " + cs.hint + ")"
 				}
+				if cs.note != "" {
+					msg += " (" + cs.note + ")"
+				}
 				add(rule, o.file, cs.line, msg)
 			}
 		}

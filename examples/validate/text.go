@@ -51,6 +51,9 @@ func writeCauses(w io.Writer, o object) {
 		if cs.hint != "" {
 			fmt.Fprintf(w, "  %s:%d: hint: accepted with %s\n", o.file, cs.line, cs.hint)
 		}
+		if cs.note != "" {
+			fmt.Fprintf(w, "  %s:%d: hint: %s\n", o.file, cs.line, cs.note)
+		}
 	}
 }
 
