@@ -122,6 +122,8 @@ type ObjectResult struct {
 	textLine int
 	fromYAML bool
 	prefix   []pathSegment
+	// models are the stream's OpenAPI models (SuggestField).
+	models *lazyModels
 }
 
 // FieldLine returns the 1-based file line of a field of the object, given as

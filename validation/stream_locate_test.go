@@ -3,6 +3,7 @@ package validation
 import (
 	"bytes"
 	"net/http"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -124,8 +125,35 @@ func FuzzValidateStream(f *testing.F) {
 			}
 			checkStatus(t, &r)
 			checkSourceLines(t, &r, transcoded.Bytes())
+			checkSuggestions(t, &r)
 		}
 	})
+}
+
+// unknownField finds the fields the server's strict decoding refuses.
+var unknownField = regexp.MustCompile(`unknown field "([^"]*)"`)
+
+// checkSuggestions asks SuggestField about every field the server names unknown, and
+// about the object's first error: the same answer twice, and never the name asked
+// about.
+func checkSuggestions(t *testing.T, r *ObjectResult) {
+	t.Helper()
+	var paths []string
+	if r.Status() != nil {
+		for _, m := range unknownField.FindAllStringSubmatch(r.Message(), -1) {
+			paths = append(paths, m[1])
+		}
+	}
+	if len(r.Errors) > 0 {
+		paths = append(paths, r.Errors[0].Field)
+	}
+	for _, p := range paths {
+		got, ok := r.SuggestField(p)
+		again, okAgain := r.SuggestField(p)
+		if got != again || ok != okAgain || ok && (got == "" || strings.HasSuffix(p, "."+got) || p == got) || !ok && got != "" {
+			t.Fatalf("SuggestField(%q) = %q, %t then %q, %t", p, got, ok, again, okAgain)
+		}
+	}
 }
 
 // checkSourceLines holds SourceLine to the stream as read: every line it returns is

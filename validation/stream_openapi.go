@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"sort"
 	"strings"
+	"sync"
 
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	utilerrors "k8s.io/apimachinery/pkg/util/errors"
@@ -34,6 +35,19 @@ type oaSchema struct {
 type oaModels struct {
 	defs  map[string]*oaSchema
 	index map[schema.GroupVersionKind]string
+}
+
+// lazyModels parses openAPIModels once, when first asked, for a stream and the
+// results it yields, which may ask from several goroutines.
+type lazyModels struct {
+	once   sync.Once
+	models *oaModels
+}
+
+// get returns the parsed models.
+func (l *lazyModels) get() *oaModels {
+	l.once.Do(func() { l.models = parseOpenAPIModels() })
+	return l.models
 }
 
 // parseOpenAPIModels reads openAPIModels.
@@ -120,10 +134,8 @@ func (s *streamRun) validateOpenAPIList(obj any) []error {
 
 // validateOpenAPIResource mirrors schemaValidation.validateResource.
 func (s *streamRun) validateOpenAPIResource(obj any, gvk schema.GroupVersionKind) []error {
-	if s.models == nil {
-		s.models = parseOpenAPIModels()
-	}
-	name, ok := s.models.index[gvk]
+	models := s.models.get()
+	name, ok := models.index[gvk]
 	if !ok {
 		return nil
 	}
@@ -131,7 +143,7 @@ func (s *streamRun) validateOpenAPIResource(obj any, gvk schema.GroupVersionKind
 	if err != nil {
 		return []error{err}
 	}
-	item.accept(s.models, s.models.defs[name])
+	item.accept(models, models.defs[name])
 	return item.errs
 }
 

@@ -40,7 +40,7 @@ type cause struct {
 	reason  string // the field error type (FieldValueRequired, ...), or a rule name
 	message string
 	hint    string // a feature gate that makes the cause go away
-	note    string // how the YAML's own typing caused it, and the fix
+	note    string // the field meant, or how the YAML's own typing caused the cause
 }
 
 // problem is a file that could not be checked.
@@ -144,7 +144,11 @@ func (c *checker) causesOf(r *validation.ObjectResult) []cause {
 		if r.Status() != nil {
 			var out []cause
 			for _, m := range strictField.FindAllStringSubmatch(msg, -1) {
-				out = append(out, cause{line: r.FieldLine(m[2]), field: m[2], reason: "FieldValueUnknown", message: m[0]})
+				cs := cause{line: r.FieldLine(m[2]), field: m[2], reason: "FieldValueUnknown", message: m[0]}
+				if suggestion, ok := r.SuggestField(m[2]); ok && m[1] == "unknown" {
+					cs.note = fmt.Sprintf("did you mean %q?", suggestion)
+				}
+				out = append(out, cs)
 			}
 			if m := typeField.FindStringSubmatchIndex(msg); m != nil && len(out) == 0 {
 				field := msg[m[2]:m[3]]

@@ -360,7 +360,7 @@ const wantSARIF = `{
           "ruleIndex": 1,
           "level": "error",
           "message": {
-            "text": "Pod \"web2\": unknown field \"spec.contianers\""
+            "text": "Pod \"web2\": unknown field \"spec.contianers\" (did you mean \"containers\"?)"
           },
           "locations": [
             {
@@ -497,5 +497,26 @@ func TestScalarAfter(t *testing.T) {
 		if got != tc.want || ok != tc.ok {
 			t.Errorf("scalarAfter(%q, %q) = %q, %t; want %q, %t", tc.line, tc.key, got, ok, tc.want, tc.ok)
 		}
+	}
+}
+
+// TestFieldSuggestions: each unknown field of the corpus's typos gets the field that
+// was meant, where the schema has one near enough (not spec.workloadRef).
+func TestFieldSuggestions(t *testing.T) {
+	path := filepath.Join("testdata", "corpus", "pods", "typos.yaml")
+	code, out, _ := runWith(t, "", path)
+	var notes []string
+	for _, line := range strings.Split(out, "\n") {
+		if strings.Contains(line, "hint: ") {
+			notes = append(notes, strings.TrimSpace(line))
+		}
+	}
+	want := []string{
+		path + `:19: hint: did you mean "containers"?`,
+		path + `:31: hint: did you mean "imagePullPolicy"?`,
+		path + `:32: hint: did you mean "resources"?`,
+	}
+	if code != 1 || strings.Join(notes, "\n") != strings.Join(want, "\n") {
+		t.Errorf("exit %d, notes:\n%s\nwant:\n%s", code, strings.Join(notes, "\n"), strings.Join(want, "\n"))
 	}
 }
