@@ -78,3 +78,32 @@ spec:
 	// Output:
 	// pod.yaml:10: spec.containers[1].image: Invalid value: " busybox": must not have leading or trailing whitespace
 }
+
+// A linter's view of a typo: the line of the unknown field, its text, and the field
+// that was meant.
+func ExampleObjectResult_SuggestField() {
+	manifest := `apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: web
+spec:
+  replica: 3
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata: {labels: {app: web}}
+    spec:
+      containers:
+      - name: app
+        image: nginx:1.27
+`
+	for r := range validation.ValidateStream(strings.NewReader(manifest), "web.yaml", validation.StreamOptions{}) {
+		line := r.FieldLine("spec.replica")
+		text, _ := r.SourceLine(line)
+		meant, _ := r.SuggestField("spec.replica")
+		fmt.Printf("%s:%d: %s\n", r.Source, line, strings.TrimSpace(text))
+		fmt.Printf("unknown field %q: did you mean %q?\n", "spec.replica", meant)
+	}
+	// Output:
+	// web.yaml:6: replica: 3
+	// unknown field "spec.replica": did you mean "replicas"?
+}
