@@ -225,7 +225,7 @@ func (r *ObjectResult) Message() string {
 // *ReadError.
 func ValidateStream(r io.Reader, source string, opts StreamOptions) iter.Seq[ObjectResult] {
 	return func(yield func(ObjectResult) bool) {
-		s := &streamRun{source: source, opts: opts, yield: yield, server: newServerDecoder()}
+		s := &streamRun{source: source, opts: opts, yield: yield, server: newServerDecoder(), models: new(lazyModels)}
 		d := newDocReader(r, opts.MaxDocumentBytes)
 		for {
 			c, ok := d.next()

@@ -13,7 +13,7 @@ import (
 func bothPaths(in []byte, opts StreamOptions) (fast, slow []string) {
 	run := func(slowOnly bool) []string {
 		var out []string
-		s := &streamRun{source: "f.yaml", opts: opts, server: newServerDecoder(), slowOnly: slowOnly}
+		s := &streamRun{source: "f.yaml", opts: opts, server: newServerDecoder(), slowOnly: slowOnly, models: new(lazyModels)}
 		s.yield = func(r ObjectResult) bool {
 			obj, _ := json.Marshal(r.Object)
 			out = append(out, fmt.Sprintf("%s %s %v", render(r), obj, r.Errors))

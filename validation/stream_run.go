@@ -26,14 +26,14 @@ type streamRun struct {
 	slowOnly bool
 	// models are the OpenAPI models, read when a document or a result first needs
 	// them.
-	models lazyModels
+	models *lazyModels
 }
 
 // document answers for one document; false when the consumer wants no more.
 func (s *streamRun) document(c chunk) bool {
 	s.docs++
 	base := ObjectResult{Source: s.source, Document: s.docs, Line: c.line,
-		text: c.text, textLine: c.start, fromYAML: c.fromYAML, models: &s.models}
+		text: c.text, textLine: c.start, fromYAML: c.fromYAML, models: s.models}
 	if c.err != nil {
 		return s.yield(s.unreadable(base, c))
 	}
