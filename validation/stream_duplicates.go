@@ -39,9 +39,80 @@ func yamlDuplicateKeys(c chunk) []Warning {
 	var out []Warning
 	for _, g := range yamlDuplicate.FindAllStringSubmatch(err.Error(), -1) {
 		n, _ := strconv.Atoi(g[1])
+		if key, err := strconv.Unquote(g[2]); err == nil && mergeOverride(c.text, n, key) {
+			continue
+		}
 		out = append(out, duplicateWarning(c.start+n-1, g[2]))
 	}
 	return out
+}
+
+// mergeOverride reports whether go-yaml's repeated key at the 1-based line n of a
+// document is a key written in a block mapping after a merge key ("<<: *base") that
+// brought the same key in: the override YAML means, which go-yaml's strict mode counts
+// as a repeat. It answers false whenever it is not sure: a flow mapping, a value on
+// a later line than its key, the key written twice by hand.
+func mergeOverride(text []byte, n int, key string) bool {
+	lines := bytes.Split(text, []byte("\n"))
+	if n < 1 || n > len(lines) {
+		return false
+	}
+	col, content := mappingEntry(lines[n-1])
+	if len(content) == 0 {
+		return false
+	}
+	if k, _, kind := splitKey(content); kind != keyPlain || k != key {
+		return false
+	}
+	merged := false
+	for i := n - 2; i >= 0; i-- {
+		line := bytes.TrimSuffix(lines[i], []byte("\r"))
+		trimmed := bytes.TrimLeft(line, " ")
+		if len(trimmed) == 0 || trimmed[0] == '#' {
+			continue
+		}
+		c, entry := mappingEntry(line)
+		lineCol := len(line) - len(trimmed)
+		switch {
+		case len(entry) == 0:
+			if lineCol < col {
+				return merged // "-" alone: a sequence entry starting on the next line
+			}
+		case c == col:
+			if isMergeKey(entry) {
+				merged = true
+			} else if k, _, kind := splitKey(entry); kind != keyPlain || k == key {
+				return false // written twice, or a key the scan does not follow
+			}
+			if lineCol < col {
+				return merged // a sequence entry's first key: the mapping starts here
+			}
+		case lineCol < col:
+			return merged // the parent's line
+		}
+	}
+	return merged
+}
+
+// mappingEntry returns the column and the content of a block line, after the "- "
+// that open sequence entries.
+func mappingEntry(line []byte) (int, []byte) {
+	line = bytes.TrimSuffix(line, []byte("\r"))
+	content := bytes.TrimLeft(line, " ")
+	col := len(line) - len(content)
+	for len(content) > 1 && content[0] == '-' && content[1] == ' ' {
+		rest := bytes.TrimLeft(content[1:], " ")
+		col += len(content) - len(rest)
+		content = rest
+	}
+	return col, content
+}
+
+// isMergeKey reports whether a line's content is a merge key ("<<: *base").
+func isMergeKey(content []byte) bool {
+	rest, ok := bytes.CutPrefix(content, []byte("<<"))
+	rest = bytes.TrimLeft(rest, " ")
+	return ok && len(rest) > 0 && rest[0] == ':' && (len(rest) == 1 || rest[1] == ' ')
 }
 
 // duplicateWarning words the warning for a repeated key.

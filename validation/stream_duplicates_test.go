@@ -1,6 +1,7 @@
 package validation
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -48,6 +49,50 @@ func FuzzMayRepeatKeys(f *testing.F) {
 		err := utilyaml.UnmarshalStrict([]byte(s), &m)
 		if err != nil && strings.Contains(err.Error(), "already set in map") && !mayRepeatKeys([]byte(s)) {
 			t.Errorf("go-yaml finds a repeated key in %q: %v", s, err)
+		}
+	})
+}
+
+// TestMergeKeyWarnings: a key written after a merge key that brought it in is the
+// override YAML means, not a repeat; a key written twice by hand still is, and so is
+// a merge that replaces a key written before it (go-yaml lets the merge win there).
+func TestMergeKeyWarnings(t *testing.T) {
+	head := "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: cm}\n"
+	for _, tc := range []struct {
+		name, in string
+		want     []string
+	}{
+		{"override after a merge", head + "base: &b {x: 1, y: 2}\ndata:\n  <<: *b\n  x: \"3\"\n", nil},
+		{"override after a merge in a sequence entry", head + "base: &b {x: 1}\nlist:\n- <<: *b\n  x: 2\n", nil},
+		// Not followed: two merged maps naming the same key (go-yaml reports it on the
+		// first map's line, far from the merge).
+		{"a list of merges naming one key", head + "a: &a {x: 1}\nb: &b {x: 2}\nc:\n  <<: [*a, *b]\n", []string{`4: duplicate key "x"`}},
+		{"written twice after a merge", head + "base: &b {x: 1}\ndata:\n  <<: *b\n  x: 2\n  x: 3\n", []string{`8: duplicate key "x"`}},
+		{"no merge", head + "data:\n  x: 1\n  x: 2\n", []string{`6: duplicate key "x"`}},
+		{"merge after the key", head + "base: &b\n  x: 1\ndata:\n  x: 2\n  <<: *b\n", []string{`5: duplicate key "x"`}},
+		{"flow style", head + "base: &b {x: 1}\ndata: {<<: *b, x: 2}\n", []string{`5: duplicate key "x"`}},
+	} {
+		var got []string
+		for r := range ValidateStream(strings.NewReader(tc.in), "f.yaml", StreamOptions{DecodeOnly: true}) {
+			for _, w := range r.Warnings {
+				got = append(got, fmt.Sprintf("%d: %s", w.Line, strings.SplitN(w.Message, ":", 2)[0]))
+			}
+		}
+		if strings.Join(got, "\n") != strings.Join(tc.want, "\n") {
+			t.Errorf("%s: warnings %q, want %q", tc.name, got, tc.want)
+		}
+	}
+}
+
+// FuzzMergeOverride: no panic on any text, line and key, and an override found only
+// where a merge key is written.
+func FuzzMergeOverride(f *testing.F) {
+	f.Add("data:\n  <<: *b\n  x: 1\n", 3, "x")
+	f.Add("- <<: *b\n  x: 1\n-\n", 2, "x")
+	f.Add("-  \n- \n", 2, "")
+	f.Fuzz(func(t *testing.T, text string, n int, key string) {
+		if mergeOverride([]byte(text), n, key) && !strings.Contains(text, "<<") {
+			t.Fatalf("an override without a merge key in %q (line %d, key %q)", text, n, key)
 		}
 	})
 }
