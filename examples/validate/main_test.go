@@ -520,3 +520,28 @@ func TestFieldSuggestions(t *testing.T) {
 		t.Errorf("exit %d, notes:\n%s\nwant:\n%s", code, strings.Join(notes, "\n"), strings.Join(want, "\n"))
 	}
 }
+
+// TestReadmeHints keeps the README's example of a hint true: the lines it shows are
+// what the program prints for the manifest they describe.
+func TestReadmeHints(t *testing.T) {
+	readme, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, block, ok := strings.Cut(string(readme), "    $ validate deploy.yaml\n")
+	if !ok {
+		t.Fatal("README has no `$ validate deploy.yaml` example")
+	}
+	block, _, _ = strings.Cut(block, "\n\n")
+	var want []string
+	for _, line := range strings.Split(block, "\n") {
+		want = append(want, strings.TrimPrefix(line, "    "))
+	}
+	t.Chdir(t.TempDir())
+	write(t, ".", "deploy.yaml", "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  replica: 3\n  selector: {matchLabels: {app: web}}\n  template:\n    metadata: {labels: {app: web}}\n    spec:\n      containers:\n      - name: app\n        image: nginx:1.27\n")
+	_, out, _ := runWith(t, "", "deploy.yaml")
+	got := strings.Split(out, "\n")
+	if len(got) < len(want) || strings.Join(got[:len(want)], "\n") != strings.Join(want, "\n") {
+		t.Errorf("the program prints:\n%s\nthe README shows:\n%s", out, strings.Join(want, "\n"))
+	}
+}
