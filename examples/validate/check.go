@@ -141,8 +141,8 @@ func (c *checker) causesOf(r *validation.ObjectResult) []cause {
 		return out
 	case validation.Rejected:
 		msg := r.Message()
+		var out []cause
 		if r.Status() != nil {
-			var out []cause
 			for _, m := range strictField.FindAllStringSubmatch(msg, -1) {
 				cs := cause{line: r.FieldLine(m[2]), field: m[2], reason: "FieldValueUnknown", message: m[0]}
 				if suggestion, ok := r.SuggestField(m[2]); ok && m[1] == "unknown" {
@@ -150,15 +150,17 @@ func (c *checker) causesOf(r *validation.ObjectResult) []cause {
 				}
 				out = append(out, cs)
 			}
-			if m := typeField.FindStringSubmatchIndex(msg); m != nil && len(out) == 0 {
-				field := msg[m[2]:m[3]]
-				detail := msg[strings.LastIndex(msg[:m[0]], "json: "):]
-				line := r.FieldLine(field)
-				out = append(out, cause{line: line, field: field, reason: "FieldValueTypeInvalid", message: detail, note: typingNote(r, line, field, detail)})
-			}
-			if len(out) > 0 {
-				return out
-			}
+		}
+		// A value of the wrong type: refused by the server's decoding, or by kubectl's
+		// own for the metadata ("unable to decode").
+		if m := typeField.FindStringSubmatchIndex(msg); m != nil && len(out) == 0 && (r.Status() != nil || strings.HasPrefix(msg, "unable to decode")) {
+			field := msg[m[2]:m[3]]
+			detail := msg[strings.LastIndex(msg[:m[0]], "json: "):]
+			note, line := typingNote(r, r.FieldLine(field), field, detail)
+			out = append(out, cause{line: line, field: field, reason: "FieldValueTypeInvalid", message: detail, note: note})
+		}
+		if len(out) > 0 {
+			return out
 		}
 		return []cause{{line: r.Line, reason: "Rejected", message: msg}}
 	}
@@ -176,22 +178,38 @@ var yamlBooleans = []string{"y", "Y", "yes", "Yes", "YES", "n", "N", "no", "No",
 
 // typingNote explains a type error that the YAML's own typing of a scalar caused,
 // read from the value on the cause's line: an unquoted no or 1.10 where the field
-// takes a string, a quoted "3" or "true" where it takes a number or a boolean. It is
-// "" when the line does not show such a value.
-func typingNote(r *validation.ObjectResult, line int, field, detail string) string {
+// takes a string, a quoted "3" or "true" where it takes a number or a boolean. For a
+// map of strings (labels, annotations, a ConfigMap's data), whose error names only the
+// map, it is the first entry YAML typed as the error says, in flow or block style,
+// and at is that entry's line. The note is "" when the lines show no such value.
+func typingNote(r *validation.ObjectResult, line int, field, detail string) (note string, at int) {
 	m := typeMismatch.FindStringSubmatch(detail)
 	if m == nil {
-		return ""
-	}
-	text, ok := r.SourceLine(line)
-	if !ok {
-		return ""
-	}
-	value, ok := scalarAfter(text, field[strings.LastIndex(field, ".")+1:])
-	if !ok {
-		return ""
+		return "", line
 	}
 	got, want := m[1], m[2]
+	text, ok := r.SourceLine(line)
+	if !ok {
+		return "", line
+	}
+	key := field[strings.LastIndex(field, ".")+1:]
+	value, ok := scalarAfter(text, key)
+	if ok && value[0] != '{' {
+		return noteFor(value, got, want), line
+	}
+	if want != "string" || got == "string" {
+		return "", line
+	}
+	for _, e := range mapEntries(r, line, text, key) {
+		if n := noteFor(e.value, got, want); n != "" {
+			return n, e.line
+		}
+	}
+	return "", line
+}
+
+// noteFor words typingNote's note for one written value.
+func noteFor(value, got, want string) string {
 	inner, quoted := unquote(value)
 	switch {
 	case quoted && got == "string" && want == "bool" && (inner == "true" || inner == "false"),
@@ -205,6 +223,46 @@ func typingNote(r *validation.ObjectResult, line int, field, detail string) stri
 		return fmt.Sprintf("YAML reads %s as a number: write %q to send the string", value, value)
 	}
 	return ""
+}
+
+// mapEntry is one value of a map written in YAML, with its line.
+type mapEntry struct {
+	line  int
+	value string
+}
+
+// mapEntries lists the values of the map written after "key:" on the given line: the
+// entries of a one-line flow map there, or the block entries on the lines below,
+// indented deeper than the key.
+func mapEntries(r *validation.ObjectResult, line int, text, key string) []mapEntry {
+	var out []mapEntry
+	if i := strings.Index(text, key+":"); i >= 0 {
+		rest := strings.TrimSpace(text[i+len(key)+1:])
+		if strings.HasPrefix(rest, "{") {
+			end := strings.IndexByte(rest, '}')
+			if end < 0 {
+				return nil
+			}
+			for _, kv := range strings.Split(rest[1:end], ",") {
+				if v, ok := scalarAfter(kv, strings.TrimSpace(strings.SplitN(kv, ":", 2)[0])); ok {
+					out = append(out, mapEntry{line, v})
+				}
+			}
+			return out
+		}
+	}
+	indent := len(text) - len(strings.TrimLeft(text, " -"))
+	for n := line + 1; ; n++ {
+		next, ok := r.SourceLine(n)
+		trimmed := strings.TrimLeft(next, " ")
+		if !ok || trimmed != "" && trimmed[0] != '#' && len(next)-len(trimmed) <= indent {
+			return out
+		}
+		k, _, found := strings.Cut(trimmed, ":")
+		if v, ok := scalarAfter(trimmed, k); found && ok {
+			out = append(out, mapEntry{n, v})
+		}
+	}
 }
 
 // scalarAfter returns the scalar written after "key:" on a line of block or flow YAML

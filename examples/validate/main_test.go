@@ -545,3 +545,48 @@ func TestReadmeHints(t *testing.T) {
 		t.Errorf("the program prints:\n%s\nthe README shows:\n%s", out, strings.Join(want, "\n"))
 	}
 }
+
+// TestTypingNotesInMaps: kubectl refuses a label or annotation YAML typed as a number
+// or a boolean, naming only the map; the hint points at the entry, in block and flow
+// style.
+func TestTypingNotesInMaps(t *testing.T) {
+	in := `apiVersion: v1
+kind: Pod
+metadata:
+  name: a
+  annotations:
+    team: payments
+    # scraped by Prometheus
+    prometheus.io/scrape: true
+spec:
+  containers: [{name: c, image: busybox}]
+---
+apiVersion: v1
+kind: Pod
+metadata:
+  name: b
+  labels: {app: b, version: 1.0}
+spec:
+  containers: [{name: c, image: busybox}]
+---
+apiVersion: v1
+kind: Pod
+metadata:
+  name: c
+  labels:
+    app: "c"
+spec:
+  containers: [{name: c, image: busybox}]
+`
+	code, out, _ := runWith(t, in, "-")
+	want := "STDIN:1: Pod \"a\" is rejected by kubectl: unable to decode \"STDIN\": json: cannot unmarshal bool into Go struct field ObjectMeta.metadata.annotations of type string\n" +
+		"  STDIN:8: json: cannot unmarshal bool into Go struct field ObjectMeta.metadata.annotations of type string\n" +
+		"  STDIN:8: hint: YAML reads true as a boolean: write \"true\" to send the string\n" +
+		"STDIN:12: Pod \"b\" is rejected by kubectl: unable to decode \"STDIN\": json: cannot unmarshal number into Go struct field ObjectMeta.metadata.labels of type string\n" +
+		"  STDIN:16: json: cannot unmarshal number into Go struct field ObjectMeta.metadata.labels of type string\n" +
+		"  STDIN:16: hint: YAML reads 1.0 as a number: write \"1.0\" to send the string\n" +
+		"STDIN:20: Pod \"c\" is valid\n"
+	if code != 1 || !strings.HasPrefix(out, want) {
+		t.Errorf("exit %d, output:\n%s\nwant it to start with:\n%s", code, out, want)
+	}
+}
