@@ -3,6 +3,7 @@ package validation
 import (
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -117,5 +118,38 @@ func TestEditDistance(t *testing.T) {
 		if got := editDistance(tc.a, tc.b, tc.limit); got != tc.want {
 			t.Errorf("editDistance(%q, %q, %d) = %d, want %d", tc.a, tc.b, tc.limit, got, tc.want)
 		}
+	}
+}
+
+// TestSuggestFieldConcurrent asks the results of one stream from several goroutines at
+// once, before any of them has parsed the models: the answers agree (CI runs it under
+// the race detector).
+func TestSuggestFieldConcurrent(t *testing.T) {
+	in := strings.Repeat("apiVersion: v1\nkind: Pod\nmetadata: {name: a}\nspec:\n  contianers: []\n---\n", 4)
+	var results []ObjectResult
+	for r := range ValidateStream(strings.NewReader(in), "f.yaml", StreamOptions{DecodeOnly: true}) {
+		results = append(results, r)
+	}
+	answers := make(chan string, 8*len(results))
+	var wg sync.WaitGroup
+	for range 8 {
+		wg.Go(func() {
+			for i := range results {
+				got, _ := results[i].SuggestField("spec.contianers")
+				answers <- got
+			}
+		})
+	}
+	wg.Wait()
+	close(answers)
+	n := 0
+	for a := range answers {
+		n++
+		if a != "containers" {
+			t.Errorf("answer %q, want containers", a)
+		}
+	}
+	if n != 8*len(results) || len(results) != 4 {
+		t.Errorf("%d answers from %d results", n, len(results))
 	}
 }
