@@ -258,9 +258,10 @@ func mapEntries(r *validation.ObjectResult, line int, text, key string) []mapEnt
 		if !ok || trimmed != "" && trimmed[0] != '#' && len(next)-len(trimmed) <= indent {
 			return out
 		}
-		k, _, found := strings.Cut(trimmed, ":")
-		if v, ok := scalarAfter(trimmed, k); found && ok {
-			out = append(out, mapEntry{n, v})
+		if k, _, found := strings.Cut(trimmed, ":"); found {
+			if v, ok := scalarAfter(trimmed, k); ok {
+				out = append(out, mapEntry{n, v})
+			}
 		}
 	}
 }
@@ -268,6 +269,9 @@ func mapEntries(r *validation.ObjectResult, line int, text, key string) []mapEnt
 // scalarAfter returns the scalar written after "key:" on a line of block or flow YAML
 // (or JSON), quotes included, without a trailing comment.
 func scalarAfter(line, key string) (string, bool) {
+	if key == "" {
+		return "", false
+	}
 	for from := 0; ; {
 		i := strings.Index(line[from:], key)
 		if i < 0 {

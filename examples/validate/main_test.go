@@ -492,6 +492,9 @@ func TestScalarAfter(t *testing.T) {
 		{"  value:", "value", "", false},
 		{"  value: \"unterminated", "value", "", false},
 		{"  - value: on", "value", "on", true},
+		{"", "", "", false},
+		{"  a: b", "", "", false},
+		{": x", "", "", false},
 	} {
 		got, ok := scalarAfter(tc.line, tc.key)
 		if got != tc.want || ok != tc.ok {
@@ -556,6 +559,7 @@ metadata:
   name: a
   annotations:
     team: payments
+
     # scraped by Prometheus
     prometheus.io/scrape: true
 spec:
@@ -580,12 +584,12 @@ spec:
 `
 	code, out, _ := runWith(t, in, "-")
 	want := "STDIN:1: Pod \"a\" is rejected by kubectl: unable to decode \"STDIN\": json: cannot unmarshal bool into Go struct field ObjectMeta.metadata.annotations of type string\n" +
-		"  STDIN:8: json: cannot unmarshal bool into Go struct field ObjectMeta.metadata.annotations of type string\n" +
-		"  STDIN:8: hint: YAML reads true as a boolean: write \"true\" to send the string\n" +
-		"STDIN:12: Pod \"b\" is rejected by kubectl: unable to decode \"STDIN\": json: cannot unmarshal number into Go struct field ObjectMeta.metadata.labels of type string\n" +
-		"  STDIN:16: json: cannot unmarshal number into Go struct field ObjectMeta.metadata.labels of type string\n" +
-		"  STDIN:16: hint: YAML reads 1.0 as a number: write \"1.0\" to send the string\n" +
-		"STDIN:20: Pod \"c\" is valid\n"
+		"  STDIN:9: json: cannot unmarshal bool into Go struct field ObjectMeta.metadata.annotations of type string\n" +
+		"  STDIN:9: hint: YAML reads true as a boolean: write \"true\" to send the string\n" +
+		"STDIN:13: Pod \"b\" is rejected by kubectl: unable to decode \"STDIN\": json: cannot unmarshal number into Go struct field ObjectMeta.metadata.labels of type string\n" +
+		"  STDIN:17: json: cannot unmarshal number into Go struct field ObjectMeta.metadata.labels of type string\n" +
+		"  STDIN:17: hint: YAML reads 1.0 as a number: write \"1.0\" to send the string\n" +
+		"STDIN:21: Pod \"c\" is valid\n"
 	if code != 1 || !strings.HasPrefix(out, want) {
 		t.Errorf("exit %d, output:\n%s\nwant it to start with:\n%s", code, out, want)
 	}
