@@ -16,8 +16,11 @@
 // (testdata/*.yaml: pods captured from simulated lifecycles in each state the program
 // explains) are explained at the time each was captured.
 //
-// The exit code is 0 when every pod was explained and 2 for a usage error or an input
-// that cannot be read.
+// Documents that are not pods are skipped with a note naming them, and the pods around
+// them are explained. The exit code is 0 when every document was a pod and explained, 1
+// when some were skipped (or a syntax error ended the file, as it ends kubectl's
+// reading) and the pods before and around them explained, and 2 for a usage error, an
+// input that cannot be read or one holding no pod.
 package main
 
 import (
@@ -68,6 +71,10 @@ Flags:
   -o text|json           output format (default text)
   --feature-gates LIST   feature gate overrides, e.g. ContainerRestartRules=false
   --help                 print this help
+
+Exit status: 0 every document a pod and explained, 1 documents skipped (not pods,
+or after a syntax error) and the pods explained, 2 a usage error, an input that
+cannot be read or one holding no pod.
 `
 
 func main() {
@@ -123,12 +130,13 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, wall time.Tim
 		at   time.Time
 	}
 	var jobs []job
+	skipped := false // a document was skipped or ended the stream
 	if len(files) == 0 {
 		for _, name := range sampleOrder {
 			data, _ := samples.ReadFile("testdata/" + name)
-			pods, err := decodePods(data)
-			if err != nil {
-				return fail(fmt.Errorf("testdata/%s: %v", name, err))
+			pods, notes, err := decodePods(data)
+			if err != nil || len(notes) > 0 {
+				return fail(fmt.Errorf("testdata/%s: %v %q", name, err, notes))
 			}
 			t, _ := time.Parse(time.RFC3339, sampleTimes[name])
 			if *now != "" {
@@ -148,12 +156,18 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, wall time.Tim
 		if err != nil {
 			return fail(err)
 		}
-		pods, err := decodePods(data)
+		pods, notes, err := decodePods(data)
+		for _, n := range notes {
+			fmt.Fprintf(stderr, "explain: %s: %s\n", files[0], n)
+		}
 		if err != nil {
-			return fail(fmt.Errorf("%s: %v", files[0], err))
+			fmt.Fprintf(stderr, "explain: %s: %v\n", files[0], err)
 		}
 		if len(pods) == 0 {
 			return fail(fmt.Errorf("%s: no pod found", files[0]))
+		}
+		if err != nil || len(notes) > 0 {
+			skipped = true
 		}
 		for _, p := range pods {
 			jobs = append(jobs, job{name: files[0], pod: p, at: at})
@@ -181,22 +195,26 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, wall time.Tim
 			return fail(err)
 		}
 	}
+	if skipped {
+		return 1
+	}
 	return 0
 }
 
 // decodePods reads the pods of a YAML or JSON stream: Pod documents and the items of
-// List documents (`kubectl get pods -o yaml`). Other kinds are errors, with the
-// document's number.
-func decodePods(data []byte) ([]*corev1.Pod, error) {
+// List documents (`kubectl get pods -o yaml`). Documents and items of other kinds, or
+// that do not decode as a pod, are skipped, each with a note naming its document; a
+// stream that cannot be read further (a YAML or JSON syntax error) ends with err,
+// after the pods read before it, as kubectl stops there too.
+func decodePods(data []byte) (pods []*corev1.Pod, notes []string, err error) {
 	r := utilyaml.NewYAMLOrJSONDecoder(bytes.NewReader(data), 4096)
-	var pods []*corev1.Pod
 	for n := 1; ; n++ {
 		var raw json.RawMessage
 		if err := r.Decode(&raw); err != nil {
 			if errors.Is(err, io.EOF) {
-				return pods, nil
+				return pods, notes, nil
 			}
-			return nil, fmt.Errorf("document %d: %v", n, err)
+			return pods, notes, fmt.Errorf("document %d: %v", n, err)
 		}
 		if len(bytes.TrimSpace(raw)) == 0 || string(bytes.TrimSpace(raw)) == "null" {
 			continue
@@ -206,28 +224,31 @@ func decodePods(data []byte) ([]*corev1.Pod, error) {
 			Items []json.RawMessage `json:"items"`
 		}
 		if err := json.Unmarshal(raw, &head); err != nil {
-			return nil, fmt.Errorf("document %d: %v", n, err)
+			notes = append(notes, fmt.Sprintf("document %d: %v; skipped", n, err))
+			continue
 		}
 		switch head.Kind {
 		case "Pod":
 			p := &corev1.Pod{}
 			if err := json.Unmarshal(raw, p); err != nil {
-				return nil, fmt.Errorf("document %d: %v", n, err)
+				notes = append(notes, fmt.Sprintf("document %d: %v; skipped", n, err))
+				continue
 			}
 			pods = append(pods, p)
 		case "List", "PodList":
 			for i, it := range head.Items {
 				p := &corev1.Pod{}
-				if err := json.Unmarshal(it, p); err != nil {
-					return nil, fmt.Errorf("document %d, item %d: %v", n, i, err)
+				switch err := json.Unmarshal(it, p); {
+				case err != nil:
+					notes = append(notes, fmt.Sprintf("document %d, item %d: %v; skipped", n, i, err))
+				case p.Kind != "" && p.Kind != "Pod":
+					notes = append(notes, fmt.Sprintf("document %d, item %d: kind %q is not a Pod; skipped", n, i, p.Kind))
+				default:
+					pods = append(pods, p)
 				}
-				if p.Kind != "" && p.Kind != "Pod" {
-					return nil, fmt.Errorf("document %d, item %d: kind %q is not a Pod", n, i, p.Kind)
-				}
-				pods = append(pods, p)
 			}
 		default:
-			return nil, fmt.Errorf("document %d: kind %q is not a Pod or a List of pods", n, head.Kind)
+			notes = append(notes, fmt.Sprintf("document %d: kind %q is not a Pod or a List of pods; skipped", n, head.Kind))
 		}
 	}
 }

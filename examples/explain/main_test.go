@@ -134,9 +134,9 @@ func TestSamples(t *testing.T) {
 			if string(committed) != text {
 				t.Errorf("%s is not the simulated pod (go test -run TestSamples -update rewrites it)", path)
 			}
-			pods, err := decodePods(committed)
-			if err != nil || len(pods) != 1 {
-				t.Fatalf("decode: %v, %d pods", err, len(pods))
+			pods, notes, err := decodePods(committed)
+			if err != nil || len(notes) > 0 || len(pods) != 1 {
+				t.Fatalf("decode: %v %q, %d pods", err, notes, len(pods))
 			}
 			if !equality.Semantic.DeepEqual(pods[0], pod) {
 				t.Errorf("the YAML does not decode to the pod")
@@ -240,7 +240,13 @@ func TestArgsAndErrors(t *testing.T) {
 		{"list", []string{list, "--now", "2026-01-01T12:02:40Z"}, "", 0, "Next start of api: 2026-01-01T12:02:55Z (in 15s, back-off 1m20s)", ""},
 		{"json", []string{"-o", "json", "testdata/succeeded.yaml"}, "", 0, `"Phase": "Succeeded"`, ""},
 		{"bad now", []string{"--now", "yesterday"}, "", 2, "", "--now: parsing time"},
-		{"not a pod", []string{write("svc.yaml", "apiVersion: v1\nkind: Service\nmetadata: {name: s}\n")}, "", 2, "", `document 1: kind "Service" is not a Pod or a List of pods`},
+		{"not a pod", []string{write("svc.yaml", "apiVersion: v1\nkind: Service\nmetadata: {name: s}\n")}, "", 2, "", `document 1: kind "Service" is not a Pod or a List of pods; skipped`},
+		{"a pod after a Service", []string{"--now", "2026-01-01T12:03:30Z", write("mixed.yaml", "apiVersion: v1\nkind: Service\nmetadata: {name: s}\n---\n"+string(crash))}, "", 1,
+			"Next: start container api", `mixed.yaml: document 1: kind "Service" is not a Pod or a List of pods; skipped`},
+		{"a syntax error after a pod", []string{"--now", "2026-01-01T12:03:30Z", write("broken.yaml", string(crash)+"---\nkind: Pod\nmetadata: [x\n")}, "", 1,
+			"Next: start container api", "broken.yaml: document 2: error converting YAML to JSON"},
+		{"a List with another kind", []string{"--now", "2026-01-01T12:02:40Z", write("list2.yaml", "apiVersion: v1\nkind: List\nitems:\n- apiVersion: v1\n  kind: Service\n  metadata: {name: s}\n")}, "", 2, "",
+			`document 1, item 0: kind "Service" is not a Pod; skipped`},
 		{"empty", []string{write("empty.yaml", "# nothing\n")}, "", 2, "", "no pod found"},
 		{"missing", []string{filepath.Join(dir, "none.yaml")}, "", 2, "", "no such file or directory"},
 		{"two files", []string{"a", "b"}, "", 2, "", "give at most one file"},
