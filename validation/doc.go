@@ -133,10 +133,13 @@
 // the request size limit) and the create path (ValidateObjectCreate). Each result
 // gives the document, the file line and, through FieldLine, the line of each field an
 // error names. conformance/decoding compares it with kubectl's own builder and the
-// create handler's decoding on generated files. Duplicate keys are reported as
-// warnings: kubectl resolves them silently in favour of the last one, so the server
-// never sees them. FeatureGateHints names the feature gates whose absence makes an
-// error.
+// create handler's decoding on generated files, on hand-written hostile files and
+// under a fuzzer. Duplicate keys are reported as warnings: kubectl resolves them
+// silently in favour of the last one, so the server never sees them (a key written
+// after a merge key that brought it in is YAML's override, not a repeat).
+// FeatureGateHints names the feature gates whose absence makes an error. Beyond what
+// kubectl says, a result offers a linter's aids: SourceLine, the text of a line, and
+// SuggestField, the field an unknown one was meant to be.
 //
 // # Workloads
 //
