@@ -5,7 +5,8 @@
 //
 //   - podlife (this package): the API server's create-time defaulting of a pod
 //     ([Default]) and of a workload's pod template ([DefaultTemplate]), and the
-//     per-call feature gates ([FeatureGates]) every other package takes.
+//     per-call feature gates ([FeatureGates]) every other package takes, read from a
+//     --feature-gates value as a component reads its flag ([ParseFeatureGates]).
 //   - resources: effective pod requests and limits (a drop-in for
 //     k8s.io/component-helpers/resource), the QoS class, and Explain, a readable
 //     breakdown of which term won.
