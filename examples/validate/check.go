@@ -180,8 +180,8 @@ var yamlBooleans = []string{"y", "Y", "yes", "Yes", "YES", "n", "N", "no", "No",
 // read from the value on the cause's line: an unquoted no or 1.10 where the field
 // takes a string, a quoted "3" or "true" where it takes a number or a boolean. For a
 // map of strings (labels, annotations, a ConfigMap's data), whose error names only the
-// map, it is the first entry YAML typed as the error says, in flow or block style,
-// and at is that entry's line. The note is "" when the lines show no such value.
+// map, it is the entry YAML typed as the error says that comes first by name (the
+// one kubectl's decoding stopped at), in flow or block style, and at is its line. The note is "" when the lines show no such value.
 func typingNote(r *validation.ObjectResult, line int, field, detail string) (note string, at int) {
 	m := typeMismatch.FindStringSubmatch(detail)
 	if m == nil {
@@ -200,12 +200,19 @@ func typingNote(r *validation.ObjectResult, line int, field, detail string) (not
 	if want != "string" || got == "string" {
 		return "", line
 	}
+	// kubectl decodes the map from JSON, whose keys YAML's conversion sorted: the
+	// entry its error is about is the mistyped one first by name.
+	best, bestKey := "", ""
 	for _, e := range mapEntries(r, line, text, key) {
-		if n := noteFor(e.value, got, want); n != "" {
-			return n, e.line
+		k, _ := unquote(e.key)
+		if n := noteFor(e.value, got, want); n != "" && (best == "" || k < bestKey) {
+			best, bestKey, at = n, k, e.line
 		}
 	}
-	return "", line
+	if best == "" {
+		return "", line
+	}
+	return best, at
 }
 
 // noteFor words typingNote's note for one written value.
@@ -227,8 +234,8 @@ func noteFor(value, got, want string) string {
 
 // mapEntry is one value of a map written in YAML, with its line.
 type mapEntry struct {
-	line  int
-	value string
+	line       int
+	key, value string
 }
 
 // mapEntries lists the values of the map written after "key:" on the given line: the
@@ -244,8 +251,9 @@ func mapEntries(r *validation.ObjectResult, line int, text, key string) []mapEnt
 				return nil
 			}
 			for _, kv := range strings.Split(rest[1:end], ",") {
-				if v, ok := scalarAfter(kv, strings.TrimSpace(strings.SplitN(kv, ":", 2)[0])); ok {
-					out = append(out, mapEntry{line, v})
+				k := strings.TrimSpace(strings.SplitN(kv, ":", 2)[0])
+				if v, ok := scalarAfter(kv, k); ok {
+					out = append(out, mapEntry{line, k, v})
 				}
 			}
 			return out
@@ -260,7 +268,7 @@ func mapEntries(r *validation.ObjectResult, line int, text, key string) []mapEnt
 		}
 		if k, _, found := strings.Cut(trimmed, ":"); found {
 			if v, ok := scalarAfter(trimmed, k); ok {
-				out = append(out, mapEntry{n, v})
+				out = append(out, mapEntry{n, k, v})
 			}
 		}
 	}

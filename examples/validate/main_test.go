@@ -569,7 +569,7 @@ apiVersion: v1
 kind: Pod
 metadata:
   name: b
-  labels: {app: b, version: 1.0}
+  labels: {app: b, version: 1.0, build: 42}
 spec:
   containers: [{name: c, image: busybox}]
 ---
@@ -588,7 +588,7 @@ spec:
 		"  STDIN:9: hint: YAML reads true as a boolean: write \"true\" to send the string\n" +
 		"STDIN:13: Pod \"b\" is rejected by kubectl: unable to decode \"STDIN\": json: cannot unmarshal number into Go struct field ObjectMeta.metadata.labels of type string\n" +
 		"  STDIN:17: json: cannot unmarshal number into Go struct field ObjectMeta.metadata.labels of type string\n" +
-		"  STDIN:17: hint: YAML reads 1.0 as a number: write \"1.0\" to send the string\n" +
+		"  STDIN:17: hint: YAML reads 42 as a number: write \"42\" to send the string\n" +
 		"STDIN:21: Pod \"c\" is valid\n"
 	if code != 1 || !strings.HasPrefix(out, want) {
 		t.Errorf("exit %d, output:\n%s\nwant it to start with:\n%s", code, out, want)
