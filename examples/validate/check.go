@@ -21,8 +21,7 @@ type checker struct {
 	stderr   io.Writer
 	objects  []object
 	problems []problem // files that could not be checked
-	files    int
-	names    []string // the streams read, in order
+	names    []string  // the streams read, in order
 	ioErrors int
 }
 
@@ -61,7 +60,6 @@ func (c *checker) checkData(name string, data []byte) {
 
 // checkReader checks one stream, unless it is a binary file.
 func (c *checker) checkReader(name string, r io.Reader) {
-	c.files++
 	c.names = append(c.names, name)
 	br := bufio.NewReaderSize(r, 64<<10)
 	if off := manifests.BinaryOffset(br); off >= 0 {
@@ -110,7 +108,7 @@ const noObjectsError = "no objects passed to create"
 // were read, none could not be, and not one document held an object (empty files,
 // comments, empty Lists). kubectl says nothing of the kind when some object failed.
 func (c *checker) noObjects() bool {
-	return c.files > 0 && len(c.problems) == 0 && len(c.objects) == 0
+	return len(c.names) > 0 && len(c.problems) == 0 && len(c.objects) == 0
 }
 
 // strictField finds the fields the server's strict decoding errors name.
@@ -181,7 +179,8 @@ var yamlBooleans = []string{"y", "Y", "yes", "Yes", "YES", "n", "N", "no", "No",
 // takes a string, a quoted "3" or "true" where it takes a number or a boolean. For a
 // map of strings (labels, annotations, a ConfigMap's data), whose error names only the
 // map, it is the entry YAML typed as the error says that comes first by name (the
-// one kubectl's decoding stopped at), in flow or block style, and at is its line. The note is "" when the lines show no such value.
+// one kubectl's decoding stopped at), in flow or block style, and at is its line.
+// The note is "" when the lines show no such value.
 func typingNote(r *validation.ObjectResult, line int, field, detail string) (note string, at int) {
 	m := typeMismatch.FindStringSubmatch(detail)
 	if m == nil {

@@ -43,7 +43,8 @@ type jsonLocation struct {
 	Field string `json:"field,omitempty"`
 	Line  int    `json:"line"`
 	Hint  string `json:"hint,omitempty"`
-	// Note says how the YAML's typing of a value caused the error, and the fix.
+	// Note names the field an unknown one was meant to be, or says how the YAML's
+	// typing of a value caused the error, and the fix.
 	Note string `json:"note,omitempty"`
 }
 
@@ -71,7 +72,7 @@ type jsonSummary struct {
 
 // writeJSON prints the report as one JSON document.
 func writeJSON(w io.Writer, c *checker) {
-	rep := jsonReport{Objects: []jsonObject{}, Summary: jsonSummary{Objects: len(c.objects), Files: c.files, Unreadable: len(c.problems)}}
+	rep := jsonReport{Objects: []jsonObject{}, Summary: jsonSummary{Objects: len(c.objects), Files: len(c.names), Unreadable: len(c.problems)}}
 	for _, o := range c.objects {
 		r := &o.result
 		jo := jsonObject{File: o.file, Document: r.Document, Item: r.Item, Line: r.Line, APIVersion: r.APIVersion,

@@ -67,7 +67,7 @@ func writeSummary(w io.Writer, c *checker) {
 			notChecked = append(notChecked, fmt.Sprintf("%s (%s:%d)", title(&o.result), o.file, o.result.Line))
 		}
 	}
-	fmt.Fprintf(w, "\n%s in %s: %d valid, %d invalid, %d rejected, %d not checked\n", plural(len(c.objects), "object"), plural(c.files, "file"),
+	fmt.Fprintf(w, "\n%s in %s: %d valid, %d invalid, %d rejected, %d not checked\n", plural(len(c.objects), "object"), plural(len(c.names), "file"),
 		counts[validation.Valid], counts[validation.Invalid], counts[validation.Rejected], counts[validation.NotChecked])
 	if len(notChecked) > 0 {
 		fmt.Fprintf(w, "not checked (they hold no pod): %s\n", strings.Join(notChecked, ", "))
