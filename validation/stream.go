@@ -54,8 +54,8 @@ const (
 	// Rejected means the object is refused other than by validation: by kubectl (a
 	// document it cannot read, a missing apiVersion or kind, a kind the server does
 	// not serve) or by the server (unknown fields under strict field validation,
-	// values of the wrong type, a body over the size limit, a path it does not serve, a
-	// resourceVersion on a create). Err says why.
+	// values of the wrong type, a body over the size limit, a path it does not
+	// serve). Err says why.
 	Rejected
 	// NotChecked means the server serves the kind but it holds no pod (a Service, a
 	// ConfigMap, ...): ValidateStream does not validate it.
@@ -107,8 +107,7 @@ type ObjectResult struct {
 	// Err explains an Invalid or Rejected verdict: a *apierrors.StatusError for an
 	// answer of the server (422 Invalid; 400 BadRequest from decoding; 413 for a body
 	// over 3 MiB; 404, as client-go words it, for an apiVersion without a version or a
-	// list kind without items, which kubectl posts where nothing is served; 500 for an
-	// object carrying a resourceVersion, refused by the storage once valid), a
+	// list kind without items, which kubectl posts where nothing is served), a
 	// *KubectlError for one of kubectl, a *ReadError when the reader failed,
 	// ErrDocumentTooLarge.
 	Err error

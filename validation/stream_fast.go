@@ -65,7 +65,7 @@ func (s *streamRun) fastObject(r ObjectResult, c chunk) (ObjectResult, bool) {
 		r.Verdict, r.Err = Rejected, err
 		return r, true
 	}
-	setNamespace(typed, ns)
+	asSent(typed, ns)
 	r.Object = typed
 	return s.validate(r, gvk.GroupKind()), true
 }

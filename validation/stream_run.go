@@ -5,11 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"strconv"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -131,7 +129,7 @@ func (s *streamRun) object(r ObjectResult, obj runtime.Object, m mapping) bool {
 		r.Verdict, r.Err = Rejected, err
 		return s.yield(r)
 	}
-	setNamespace(typed, ns)
+	asSent(typed, ns)
 	r.Object = typed
 	return s.yield(s.validate(r, resource.GroupKind()))
 }
@@ -147,9 +145,6 @@ func (s *streamRun) validate(r ObjectResult, gk schema.GroupKind) ObjectResult {
 	errs := ValidateObjectCreate(r.Object, opts)
 	if len(errs) == 0 {
 		r.Verdict = Valid
-		if rv := resourceVersion(r.Object); rv != 0 {
-			r.Verdict, r.Err = Rejected, errResourceVersionSet()
-		}
 		return r
 	}
 	r.Verdict, r.Errors = Invalid, errs
@@ -174,39 +169,18 @@ func notFound(written schema.GroupVersionKind, m mapping) error {
 		schema.GroupResource{Group: written.Group, Resource: resource}, "", "404 page not found", 0, true)
 }
 
-// resourceVersion is the object's metadata.resourceVersion as the storage layer reads
-// it (a decimal number; anything else counts as 0).
-func resourceVersion(obj runtime.Object) uint64 {
-	m, err := meta.Accessor(obj)
-	if err != nil {
-		return 0
-	}
-	v, err := strconv.ParseUint(m.GetResourceVersion(), 10, 64)
-	if err != nil {
-		return 0
-	}
-	return v
-}
-
-// errResourceVersionSet is the server's answer, once the object is valid, to a create
-// whose object has a resourceVersion (an object saved with kubectl get -o yaml): the
-// storage refuses it (k8s.io/apiserver pkg/storage/etcd3/store.go Create,
-// storage.ErrResourceVersionSetOnCreate) with an error that is not a status, which the
-// handler sends as a 500 with no reason.
-func errResourceVersionSet() error {
-	return &apierrors.StatusError{ErrStatus: metav1.Status{
-		Status:  metav1.StatusFailure,
-		Code:    http.StatusInternalServerError,
-		Reason:  metav1.StatusReasonUnknown,
-		Message: "resourceVersion should not be set on objects to be created",
-	}}
-}
-
-// setNamespace gives a decoded object the request's namespace, as the create handler
-// does for an object that names none (k8s.io/apiserver pkg/registry/rest/meta.go).
-func setNamespace(obj runtime.Object, ns string) {
-	if m, err := meta.Accessor(obj); err == nil && m.GetNamespace() == "" {
-		m.SetNamespace(ns)
+// asSent makes a decoded object what the server reads: kubectl create clears the
+// resourceVersion before it sends an object (k8s.io/cli-runtime pkg/resource
+// Helper.Create, called with modify true), so an object saved with kubectl get -o
+// yaml is created, not refused by the storage for carrying one; and the create
+// handler gives an object that names no namespace the request's
+// (k8s.io/apiserver pkg/registry/rest/meta.go).
+func asSent(obj runtime.Object, ns string) {
+	if m, err := meta.Accessor(obj); err == nil {
+		m.SetResourceVersion("")
+		if m.GetNamespace() == "" {
+			m.SetNamespace(ns)
+		}
 	}
 }
 

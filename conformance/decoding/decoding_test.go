@@ -31,6 +31,12 @@ const streams = 1500
 // kubectlOutcome does: the objects sent to the server with its answer, and kubectl's
 // errors. Results after a document at which kubectl stops reading are left out.
 func ours(path string) (kubectlOutcome, int, error) {
+	return oursWith(path, validation.StreamOptions{DecodeOnly: true})
+}
+
+// oursWith is ours with the given options; with validation (DecodeOnly false) it also
+// records the validation errors of each Invalid object, beside its answer.
+func oursWith(path string, opts validation.StreamOptions) (kubectlOutcome, int, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return kubectlOutcome{}, 0, err
@@ -38,7 +44,7 @@ func ours(path string) (kubectlOutcome, int, error) {
 	defer f.Close()
 	var out kubectlOutcome
 	n := 0
-	for r := range validation.ValidateStream(f, path, validation.StreamOptions{DecodeOnly: true}) {
+	for r := range validation.ValidateStream(f, path, opts) {
 		n++
 		var ke *validation.KubectlError
 		switch {
@@ -50,10 +56,12 @@ func ours(path string) (kubectlOutcome, int, error) {
 		case r.Status() != nil:
 			st := r.Status().ErrStatus
 			out.sent = append(out.sent, sentObject{kind: r.Kind, namespace: r.Namespace, name: r.Name, status: int(st.Code), message: st.Message})
+			out.causes = append(out.causes, r.Errors)
 		case r.Err != nil:
 			return out, n, fmt.Errorf("unexpected error %v", r.Err)
 		default:
 			out.sent = append(out.sent, sentObject{kind: r.Kind, namespace: r.Namespace, name: r.Name, status: 201})
+			out.causes = append(out.causes, nil)
 		}
 	}
 	return out, n, nil

@@ -20,6 +20,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	utilerrors "k8s.io/apimachinery/pkg/util/errors"
+	"k8s.io/apimachinery/pkg/util/validation/field"
 	_ "k8s.io/apiserver/pkg/endpoints/handlers" // transformDecodeError, reached with go:linkname
 	"k8s.io/cli-runtime/pkg/resource"
 	dynamicfake "k8s.io/client-go/dynamic/fake"
@@ -50,6 +51,11 @@ const maxRequestBodyBytes = 3 * 1024 * 1024
 type kubectlOutcome struct {
 	sent   []sentObject
 	errors []string
+	// causes are, beside sent, the validation errors of each object the server
+	// refused with 422 Invalid (nil for the others); only a validating server fills
+	// them. pending holds the last refusal's until its object is recorded.
+	causes  []field.ErrorList
+	pending field.ErrorList
 }
 
 // sentObject is an object kubectl sent and the server's answer.
@@ -148,6 +154,18 @@ func (o openAPIResources) OpenAPISchema() (openapi.Resources, error) { return o.
 // against a fake server that decodes the kinds holding a pod as kube-apiserver's
 // create handler does and accepts everything else.
 func (u *upstream) createFile(path string) kubectlOutcome {
+	return u.create(path, nil)
+}
+
+// createFileValidated is createFile against a server that, once an object of a kind
+// holding a pod decodes, also defaults, validates and stores it as kube-apiserver's
+// create handler does (see validate); t fails on an upstream surprise.
+func (u *upstream) createFileValidated(t testing.TB, path string) kubectlOutcome {
+	return u.create(path, t)
+}
+
+// create runs kubectl create -f path; the server validates when full is not nil.
+func (u *upstream) create(path string, full testing.TB) kubectlOutcome {
 	var out kubectlOutcome
 	clientFn := func(gv schema.GroupVersion) (resource.RESTClient, error) {
 		prefix := "/apis/" + gv.Group + "/" + gv.Version
@@ -158,7 +176,9 @@ func (u *upstream) createFile(path string) kubectlOutcome {
 			NegotiatedSerializer: resource.UnstructuredPlusDefaultContentConfig().NegotiatedSerializer,
 			GroupVersion:         gv,
 			VersionedAPIPath:     prefix,
-			Client:               fake.CreateHTTPClient(u.serve),
+			Client: fake.CreateHTTPClient(func(req *http.Request) (*http.Response, error) {
+				return u.serve(req, full, &out)
+			}),
 		}, nil
 	}
 	r := resource.NewFakeBuilder(clientFn, func() (meta.RESTMapper, error) { return u.mapper, nil }, nil).
@@ -187,6 +207,7 @@ func (u *upstream) createFile(path string) kubectlOutcome {
 			sent.status, sent.message = -1, err.Error()
 		}
 		out.sent = append(out.sent, sent)
+		out.causes, out.pending = append(out.causes, out.pending), nil
 		return nil
 	})
 	var agg utilerrors.Aggregate
@@ -202,8 +223,9 @@ func (u *upstream) createFile(path string) kubectlOutcome {
 
 // serve answers a create as kube-apiserver's create handler does up to and including
 // decoding (k8s.io/apiserver pkg/endpoints/handlers/create.go), for the kinds that
-// hold a pod; other kinds are accepted unread.
-func (u *upstream) serve(req *http.Request) (*http.Response, error) {
+// hold a pod; other kinds are accepted unread. With full set it goes on with the
+// registry's create (see validate), recording the validation errors in out.
+func (u *upstream) serve(req *http.Request, full testing.TB, out *kubectlOutcome) (*http.Response, error) {
 	gvr, err := resourceOf(req.URL.Path)
 	if _, served := u.kinds[gvr]; err != nil || !served {
 		// The server's mux answers paths it does not serve with Go's http.NotFound.
@@ -243,6 +265,9 @@ func (u *upstream) serve(req *http.Request) (*http.Response, error) {
 	}
 	if gvk.GroupVersion() != kind.GroupVersion() {
 		return status(apierrors.NewBadRequest(fmt.Sprintf("the API version in the data (%s) does not match the expected API version (%v)", gvk.GroupVersion(), kind.GroupVersion()))), nil
+	}
+	if full != nil {
+		return u.validate(full, req, body, kind, out), nil
 	}
 	return created(kind), nil
 }

@@ -1,0 +1,258 @@
+package decoding
+
+import (
+	"fmt"
+	"io/fs"
+	"net/http"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/meta"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/util/validation/field"
+	"k8s.io/apiserver/pkg/endpoints/handlers/responsewriters"
+	"k8s.io/apiserver/pkg/storage"
+	"k8s.io/apiserver/pkg/storage/names"
+	"k8s.io/kubernetes/pkg/api/legacyscheme"
+
+	"github.com/podlife/podlife/conformance/internal/upstreamcreate"
+	"github.com/podlife/podlife/validation"
+)
+
+// validate is the rest of kube-apiserver's create for an object of a kind that holds a
+// pod, once its body decoded: the registry's create (upstreamcreate.ObjectCreateIn:
+// defaults, the namespace check, the store's metadata and generated name,
+// PrepareForCreate, validation), refused with the registry's 422 Invalid; a valid
+// object carrying a resourceVersion is then refused by the storage
+// (storage.ErrResourceVersionSetOnCreate), which the handler writes as
+// responsewriters.ErrorToAPIStatus words an error that is not a status. kubectl
+// create clears the resourceVersion before it sends an object, so the objects saved
+// with kubectl get -o yaml in the corpus never reach that refusal.
+func (u *upstream) validate(t testing.TB, req *http.Request, body []byte, kind schema.GroupVersionKind, out *kubectlOutcome) *http.Response {
+	t.Helper()
+	obj, err := legacyscheme.Scheme.New(kind)
+	if err != nil {
+		t.Fatalf("new %s: %v", kind, err)
+	}
+	if _, _, err := legacyscheme.Codecs.UniversalDeserializer().Decode(body, &kind, obj); err != nil {
+		t.Fatalf("%s decoded once but not again: %v", kind, err)
+	}
+	if errs := upstreamcreate.ObjectCreateIn(t, obj, namespaceOf(req.URL.Path)); len(errs) > 0 {
+		out.pending = errs
+		return status(apierrors.NewInvalid(kind.GroupKind(), storedName(obj), errs))
+	}
+	if v, err := (storage.APIObjectVersioner{}).ObjectResourceVersion(obj); err == nil && v != 0 {
+		st := responsewriters.ErrorToAPIStatus(storage.ErrResourceVersionSetOnCreate)
+		return status(&apierrors.StatusError{ErrStatus: *st})
+	}
+	return created(kind)
+}
+
+// namespaceOf is the namespace of a create URL, "" for a cluster-scoped one.
+func namespaceOf(path string) string {
+	parts := strings.Split(strings.Trim(path, "/"), "/")
+	for i := 0; i+1 < len(parts); i++ {
+		if parts[i] == "namespaces" {
+			return parts[i+1]
+		}
+	}
+	return ""
+}
+
+// storedName is the name the registry names an object by in its 422: its own, or the
+// one generated from generateName (ObjectCreateIn draws the generated suffix as
+// validation.GeneratedNameSuffix).
+func storedName(obj runtime.Object) string {
+	m, err := meta.Accessor(obj)
+	if err != nil || m.GetName() != "" || m.GetGenerateName() == "" {
+		return m.GetName()
+	}
+	base := m.GetGenerateName()
+	if len(base) > names.MaxGeneratedNameLength {
+		base = base[:names.MaxGeneratedNameLength]
+	}
+	return base + validation.GeneratedNameSuffix
+}
+
+// sameCauses reports whether two 422 refusals list the same errors, those whose order
+// upstream takes from a Go map compared as a multiset and the others in order.
+func sameCauses(want, got field.ErrorList) bool {
+	if !slices.Equal(upstreamcreate.Ordered(want), upstreamcreate.Ordered(got)) {
+		return false
+	}
+	texts := func(l field.ErrorList) []string {
+		var out []string
+		for _, e := range l {
+			out = append(out, e.Error())
+		}
+		slices.Sort(out)
+		return out
+	}
+	return slices.Equal(texts(want), texts(got))
+}
+
+// compareValidated is compare for a validating server: a 422 whose message differs
+// only by the order of errors upstream ranges a map for counts as agreeing (reorder
+// says how many did).
+func compareValidated(want, got kubectlOutcome) (diff string, reorder int) {
+	for i := range min(len(want.sent), len(got.sent)) {
+		w, g := want.sent[i], &got.sent[i]
+		if w.status == http.StatusUnprocessableEntity && g.status == w.status && g.message != w.message &&
+			i < len(want.causes) && i < len(got.causes) && sameCauses(want.causes[i], got.causes[i]) {
+			g.message = w.message
+			reorder++
+		}
+	}
+	return compare(want, got), reorder
+}
+
+// manifestRoots are the directories of manifests written by hand that the repository
+// keeps: the realistic corpus modelled on public documentation and projects, and the
+// example programs' inputs. Paths are relative to this package.
+var manifestRoots = []string{"../../validation/testdata/manifests", "../../examples"}
+
+// manifestFiles lists the manifest files (.yaml, .yml, .json) under manifestRoots,
+// leaving out fuzz corpora and the example programs' other files.
+func manifestFiles(t *testing.T) []string {
+	t.Helper()
+	var files []string
+	for _, root := range manifestRoots {
+		err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			if d.IsDir() {
+				if d.Name() == "fuzz" {
+					return filepath.SkipDir
+				}
+				return nil
+			}
+			if !strings.Contains(path, string(filepath.Separator)+"testdata"+string(filepath.Separator)) {
+				return nil
+			}
+			switch filepath.Ext(path) {
+			case ".yaml", ".yml", ".json":
+				files = append(files, path)
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	return files
+}
+
+// TestManifestsMatchKubectlAndServer runs `kubectl create -f` on every manifest file
+// written by hand the repository keeps, against a server that decodes, defaults,
+// validates and stores each object holding a pod as kube-apiserver does, and compares
+// ValidateStream's full answers with it, file by file: the same objects sent, in
+// order, with the same namespace, name, status code and message (a 422 listing the
+// same errors in another order of a map counts as agreeing), and the same kubectl
+// errors. It also reports each file's outcome, so that the realistic corpus's
+// coverage of kinds and answers is checked, not only logged.
+func TestManifestsMatchKubectlAndServer(t *testing.T) {
+	u := getUpstream(t)
+	files := manifestFiles(t)
+	outcomes := map[string]int{}
+	var disagreements, reordered, objects int
+	for _, path := range files {
+		want := u.createFileValidated(t, path)
+		got, n, err := oursWith(path, validation.StreamOptions{})
+		objects += n
+		if err != nil {
+			t.Errorf("%s: %v", path, err)
+			disagreements++
+			continue
+		}
+		for _, s := range want.sent {
+			outcomes[fmt.Sprintf("server %d", s.status)]++
+			outcomes[fmt.Sprintf("%s %d", s.kind, s.status)]++
+		}
+		for _, e := range want.errors {
+			outcomes["kubectl "+kubectlErrorClass(e)]++
+		}
+		diff, r := compareValidated(want, got)
+		reordered += r
+		if diff != "" {
+			disagreements++
+			t.Errorf("%s disagrees: %s", path, diff)
+		}
+	}
+	t.Logf("%d files, %d results, %d disagreements, %d refusals equal but for upstream's map order", len(files), objects, disagreements, reordered)
+	t.Logf("upstream outcomes: %v", outcomes)
+	checkManifestCoverage(t, len(files), outcomes)
+}
+
+// TestGeneratedStreamsMatchKubectlAndServer is TestManifestsMatchKubectlAndServer on
+// the generated files of TestDecodingMatchesKubectlAndServer (another seed): decoding
+// and validation composed, on files nobody wrote by hand.
+func TestGeneratedStreamsMatchKubectlAndServer(t *testing.T) {
+	u := getUpstream(t)
+	g := newGen(seed(t) + 1)
+	dir := t.TempDir()
+	outcomes := map[string]int{}
+	var disagreements, reordered, objects int
+	const files = 400
+	for i := range files {
+		data := g.stream()
+		path := filepath.Join(dir, fmt.Sprintf("m%04d.yaml", i))
+		if err := os.WriteFile(path, data, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		want := u.createFileValidated(t, path)
+		got, n, err := oursWith(path, validation.StreamOptions{})
+		objects += n
+		if err != nil {
+			t.Errorf("file %d: %v\n%s", i, err, data)
+			disagreements++
+			continue
+		}
+		for _, s := range want.sent {
+			outcomes[fmt.Sprintf("server %d", s.status)]++
+		}
+		diff, r := compareValidated(want, got)
+		reordered += r
+		if diff != "" {
+			disagreements++
+			if disagreements <= 10 {
+				t.Errorf("file %d disagrees: %s\n--- file ---\n%s", i, diff, data)
+			}
+		}
+	}
+	t.Logf("%d files, %d results, %d disagreements, %d refusals equal but for upstream's map order; upstream outcomes: %v",
+		files, objects, disagreements, reordered, outcomes)
+	for _, c := range []string{"server 201", "server 422", "server 400"} {
+		if outcomes[c] < 50 {
+			t.Errorf("outcome coverage: %q seen %d times, want at least 50", c, outcomes[c])
+		}
+	}
+}
+
+// checkManifestCoverage fails when the hand-written manifests stop reaching an
+// outcome they reach today: every kind that holds a pod created and (but for the
+// rarer PodTemplate and ReplicationController) refused with 422, the server's other
+// refusals, and kubectl's own.
+func checkManifestCoverage(t *testing.T, files int, outcomes map[string]int) {
+	t.Helper()
+	if files < 60 {
+		t.Errorf("%d manifest files, want at least 60", files)
+	}
+	want := map[string]int{
+		"server 201": 100, "server 422": 25, "server 400": 5,
+		"Pod 201": 10, "Deployment 201": 10, "StatefulSet 201": 5, "DaemonSet 201": 5, "Job 201": 3,
+		"CronJob 201": 3, "ReplicaSet 201": 1, "ReplicationController 201": 1, "PodTemplate 201": 1,
+		"Pod 422": 3, "Deployment 422": 3, "StatefulSet 422": 1, "DaemonSet 422": 1, "Job 422": 1, "CronJob 422": 1,
+		"kubectl error parsing": 1, "kubectl resource mapping not found": 3, "kubectl error validating": 1,
+	}
+	for k, n := range want {
+		if outcomes[k] < n {
+			t.Errorf("outcome coverage: %q seen %d times, want at least %d", k, outcomes[k], n)
+		}
+	}
+}

@@ -1,0 +1,97 @@
+package validation
+
+import (
+	"bytes"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+var updateVerdicts = flag.Bool("update", false, "rewrite testdata/manifests/verdicts.golden from ValidateStream's answers")
+
+// manifestsDir holds realistic manifests written by hand, modelled on the Kubernetes
+// documentation's examples (docs/) and on what open-source projects and their Helm
+// charts ship (projects/), mistakes users make included (each marked "# mistake:").
+const manifestsDir = "testdata/manifests"
+
+// verdictsText renders ValidateStream's answers for every file of manifestsDir, one
+// object a line (file, line, kind, name, namespace, verdict, the answer's message
+// quoted), warnings below their object.
+func verdictsText(t *testing.T) (string, map[Verdict]int) {
+	t.Helper()
+	var files []string
+	for _, pattern := range []string{"*/*.yaml", "*/*.json"} {
+		m, err := filepath.Glob(filepath.Join(manifestsDir, pattern))
+		if err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, m...)
+	}
+	slices.Sort(files)
+	var b strings.Builder
+	counts := map[Verdict]int{}
+	for _, path := range files {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		name := filepath.ToSlash(strings.TrimPrefix(path, manifestsDir+string(filepath.Separator)))
+		for r := range ValidateStream(bytes.NewReader(data), name, StreamOptions{}) {
+			counts[r.Verdict]++
+			fmt.Fprintf(&b, "%s:%d %s/%s ns=%q %s", name, r.Line, r.Kind, r.Name, r.Namespace, r.Verdict)
+			if msg := r.Message(); msg != "" {
+				fmt.Fprintf(&b, " %q", msg)
+			}
+			b.WriteByte('\n')
+			for _, w := range r.Warnings {
+				fmt.Fprintf(&b, "\twarning %d: %q\n", w.Line, w.Message)
+			}
+		}
+	}
+	return b.String(), counts
+}
+
+// TestManifestVerdicts holds ValidateStream's answers on the realistic manifests to
+// verdicts.golden. The golden file is not podlife's opinion: conformance/decoding
+// TestManifestsMatchKubectlAndServer compares the same answers with kubectl create -f
+// against upstream's create path, so a change here that the conformance test accepts
+// is a change upstream would make too. Rewrite it with go test -run
+// TestManifestVerdicts -update.
+func TestManifestVerdicts(t *testing.T) {
+	got, counts := verdictsText(t)
+	golden := filepath.Join(manifestsDir, "verdicts.golden")
+	if *updateVerdicts {
+		if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got != string(want) {
+		gl, wl := strings.Split(got, "\n"), strings.Split(string(want), "\n")
+		for i := range max(len(gl), len(wl)) {
+			var g, w string
+			if i < len(gl) {
+				g = gl[i]
+			}
+			if i < len(wl) {
+				w = wl[i]
+			}
+			if g != w {
+				t.Fatalf("line %d of verdicts.golden:\n got  %s\n want %s", i+1, g, w)
+			}
+		}
+	}
+	// The corpus must keep reaching every verdict, refusals of both kinds included.
+	for v, least := range map[Verdict]int{Valid: 100, Invalid: 50, Rejected: 20, NotChecked: 100} {
+		if counts[v] < least {
+			t.Errorf("%d objects %s, want at least %d", counts[v], v, least)
+		}
+	}
+}
