@@ -33,6 +33,16 @@ type StreamOptions struct {
 	// decodes is Valid. Use it to read the typed objects of a stream.
 	DecodeOnly bool
 
+	// Scheme, when set, holds the versioned Go types of kinds that hold no pod (a
+	// scheme built with k8s.io/api's AddToScheme functions, such as
+	// validation/apischeme's, or client-go's scheme.Scheme): an object of such a kind is
+	// decoded as the server decodes it, with strict field validation, and Rejected with
+	// the server's 400 when that fails ("ConfigMap in version \"v1\" cannot be handled
+	// as a ConfigMap: ..."), NotChecked with its Object otherwise. Nil, or a kind the
+	// scheme does not know, leaves such objects unread (NotChecked). The scheme is only
+	// read, so one can serve many streams at once.
+	Scheme *runtime.Scheme
+
 	// MaxDocumentBytes, when positive, refuses a document longer than this many bytes
 	// (ErrDocumentTooLarge) instead of holding it in memory. kubectl has no such limit;
 	// the server refuses a request body over 3 MiB anyway.
@@ -58,7 +68,8 @@ const (
 	// serve). Err says why.
 	Rejected
 	// NotChecked means the server serves the kind but it holds no pod (a Service, a
-	// ConfigMap, ...): ValidateStream does not validate it.
+	// ConfigMap, ...): ValidateStream does not validate it (with
+	// StreamOptions.Scheme, it decodes it).
 	NotChecked
 )
 
@@ -100,7 +111,8 @@ type ObjectResult struct {
 	// Verdict is the answer.
 	Verdict Verdict
 	// Object is the object as the server decodes it (a *corev1.Pod, *appsv1.Deployment,
-	// ...), for the kinds that hold a pod; nil otherwise and when decoding failed.
+	// ...), for the kinds that hold a pod and those StreamOptions.Scheme holds; nil
+	// otherwise and when decoding failed.
 	Object runtime.Object
 	// Errors are the server's validation errors (Verdict Invalid).
 	Errors field.ErrorList

@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/podlife/podlife/validation/apischeme"
 )
 
 const locateDoc = `# comment
@@ -97,37 +99,80 @@ func FuzzLocate(f *testing.F) {
 
 // FuzzValidateStream checks the whole stream path: no panic, the same answer twice,
 // every line it reports within the input, and the server's status where the server
-// answered (checkStatus).
+// answered (checkStatus); and, with StreamOptions.Scheme, the same answers but that
+// objects holding no pod may be refused by the server's decoding (400 or 413).
 func FuzzValidateStream(f *testing.F) {
 	for _, s := range append(append([]string{}, docReaderSeeds...), fastPathSeeds...) {
 		f.Add([]byte(s))
 	}
+	scheme := apischeme.New()
 	f.Fuzz(func(t *testing.T, data []byte) {
-		first := renderStream(data)
-		if second := renderStream(data); first != second {
+		first := renderStream(data, StreamOptions{})
+		if second := renderStream(data, StreamOptions{}); first != second {
 			t.Fatalf("two runs differ:\n%s\n%s", first, second)
+		}
+		withScheme := StreamOptions{Scheme: scheme}
+		if a, b := renderStream(data, withScheme), renderStream(data, withScheme); a != b {
+			t.Fatalf("two runs with a scheme differ:\n%s\n%s", a, b)
 		}
 		var transcoded bytes.Buffer
 		_, _ = transcoded.ReadFrom(newTranscoder(bytes.NewReader(data)))
 		lines := bytes.Count(transcoded.Bytes(), []byte("\n")) + 1
-		for r := range ValidateStream(bytes.NewReader(data), "f", StreamOptions{}) {
-			check := func(what string, l int) {
-				if l < 1 || l > lines {
-					t.Errorf("%s line %d outside 1..%d for %q", what, l, lines, data)
+		var plain, schemed []ObjectResult
+		for _, opts := range []StreamOptions{{}, withScheme} {
+			for r := range ValidateStream(bytes.NewReader(data), "f", opts) {
+				check := func(what string, l int) {
+					if l < 1 || l > lines {
+						t.Errorf("%s line %d outside 1..%d for %q", what, l, lines, data)
+					}
+				}
+				check("object", r.Line)
+				for _, e := range r.Errors {
+					check(e.Field, r.FieldLine(e.Field))
+				}
+				for _, w := range r.Warnings {
+					check("warning", w.Line)
+				}
+				checkStatus(t, &r)
+				checkSourceLines(t, &r, transcoded.Bytes())
+				checkSuggestions(t, &r)
+				if opts.Scheme == nil {
+					plain = append(plain, r)
+				} else {
+					schemed = append(schemed, r)
 				}
 			}
-			check("object", r.Line)
-			for _, e := range r.Errors {
-				check(e.Field, r.FieldLine(e.Field))
-			}
-			for _, w := range r.Warnings {
-				check("warning", w.Line)
-			}
-			checkStatus(t, &r)
-			checkSourceLines(t, &r, transcoded.Bytes())
-			checkSuggestions(t, &r)
 		}
+		checkSchemeAnswers(t, plain, schemed)
 	})
+}
+
+// checkSchemeAnswers holds the answers with a scheme to those without: the same
+// objects, and the same answers but for objects that hold no pod, which are either
+// still not checked or refused by the server's decoding.
+func checkSchemeAnswers(t *testing.T, plain, schemed []ObjectResult) {
+	t.Helper()
+	if len(plain) != len(schemed) {
+		t.Fatalf("%d results without a scheme, %d with", len(plain), len(schemed))
+	}
+	for i, p := range plain {
+		s := schemed[i]
+		if p.Kind != s.Kind || p.Name != s.Name || p.Line != s.Line || p.Namespace != s.Namespace {
+			t.Fatalf("result %d: %s/%s line %d without a scheme, %s/%s line %d with", i, p.Kind, p.Name, p.Line, s.Kind, s.Name, s.Line)
+		}
+		if p.Verdict != NotChecked {
+			if s.Verdict != p.Verdict || s.Message() != p.Message() {
+				t.Fatalf("result %d: %s %q without a scheme, %s %q with", i, p.Verdict, p.Message(), s.Verdict, s.Message())
+			}
+			continue
+		}
+		switch st := s.Status(); {
+		case s.Verdict == NotChecked && s.Err == nil:
+		case s.Verdict == Rejected && st != nil && (st.ErrStatus.Code == http.StatusBadRequest || st.ErrStatus.Code == http.StatusRequestEntityTooLarge):
+		default:
+			t.Fatalf("result %d: not checked without a scheme, %s %q with", i, s.Verdict, s.Message())
+		}
+	}
 }
 
 // unknownField finds the fields the server's strict decoding refuses.
@@ -218,9 +263,9 @@ func checkStatus(t *testing.T, r *ObjectResult) {
 	}
 }
 
-func renderStream(data []byte) string {
+func renderStream(data []byte, opts StreamOptions) string {
 	var b strings.Builder
-	for r := range ValidateStream(bytes.NewReader(data), "f", StreamOptions{}) {
+	for r := range ValidateStream(bytes.NewReader(data), "f", opts) {
 		b.WriteString(render(r) + "\n")
 	}
 	return b.String()

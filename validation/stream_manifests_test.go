@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/podlife/podlife/validation/apischeme"
 )
 
 var updateVerdicts = flag.Bool("update", false, "rewrite testdata/manifests/verdicts.golden from ValidateStream's answers")
@@ -18,7 +20,8 @@ var updateVerdicts = flag.Bool("update", false, "rewrite testdata/manifests/verd
 // charts ship (projects/), mistakes users make included (each marked "# mistake:").
 const manifestsDir = "testdata/manifests"
 
-// verdictsText renders ValidateStream's answers for every file of manifestsDir, one
+// verdictsText renders ValidateStream's answers, with apischeme's types, for every
+// file of manifestsDir, one
 // object a line (file, line, kind, name, namespace, verdict, the answer's message
 // quoted), warnings below their object.
 func verdictsText(t *testing.T) (string, map[Verdict]int) {
@@ -34,13 +37,14 @@ func verdictsText(t *testing.T) (string, map[Verdict]int) {
 	slices.Sort(files)
 	var b strings.Builder
 	counts := map[Verdict]int{}
+	opts := StreamOptions{Scheme: apischeme.New()}
 	for _, path := range files {
 		data, err := os.ReadFile(path)
 		if err != nil {
 			t.Fatal(err)
 		}
 		name := filepath.ToSlash(strings.TrimPrefix(path, manifestsDir+string(filepath.Separator)))
-		for r := range ValidateStream(bytes.NewReader(data), name, StreamOptions{}) {
+		for r := range ValidateStream(bytes.NewReader(data), name, opts) {
 			counts[r.Verdict]++
 			fmt.Fprintf(&b, "%s:%d %s/%s ns=%q %s", name, r.Line, r.Kind, r.Name, r.Namespace, r.Verdict)
 			if msg := r.Message(); msg != "" {

@@ -19,7 +19,9 @@ type streamRun struct {
 	opts   StreamOptions
 	yield  func(ObjectResult) bool
 	server serverDecoder
-	docs   int
+	// otherDecoder decodes the kinds of StreamOptions.Scheme (see others).
+	otherDecoder serverDecoder
+	docs         int
 	// slowOnly turns fastObject off (tests compare both paths).
 	slowOnly bool
 	// models are the OpenAPI models, read when a document or a result first needs
@@ -115,23 +117,40 @@ func (s *streamRun) object(r ObjectResult, obj runtime.Object, m mapping) bool {
 		return s.yield(r)
 	}
 	resource := schema.GroupVersionKind{Group: m.gvk.Group, Version: m.gvk.Version, Kind: m.served.kind}
-	if !podKinds[resource.GroupKind()] {
-		r.Verdict = NotChecked
-		return s.yield(r)
+	holdsPod := podKinds[resource.GroupKind()]
+	decoder := s.server
+	if !holdsPod {
+		if s.opts.Scheme == nil || !s.opts.Scheme.Recognizes(resource) {
+			r.Verdict = NotChecked
+			return s.yield(r)
+		}
+		decoder = s.others()
 	}
 	var body bytes.Buffer
 	if err := unstructured.UnstructuredJSONScheme.Encode(u, &body); err != nil {
 		r.Verdict, r.Err = Rejected, &KubectlError{Message: fmt.Sprintf("error when creating %q: %v", s.source, err)}
 		return s.yield(r)
 	}
-	typed, err := s.server.decode(body.Bytes(), resource)
+	typed, err := decoder.decode(body.Bytes(), resource)
 	if err != nil {
 		r.Verdict, r.Err = Rejected, err
 		return s.yield(r)
 	}
 	asSent(typed, ns)
 	r.Object = typed
+	if !holdsPod {
+		r.Verdict = NotChecked
+		return s.yield(r)
+	}
 	return s.yield(s.validate(r, resource.GroupKind()))
+}
+
+// others returns the decoder of StreamOptions.Scheme's kinds, built on first use.
+func (s *streamRun) others() serverDecoder {
+	if s.otherDecoder.strict == nil {
+		s.otherDecoder = newSchemeDecoder(s.opts.Scheme)
+	}
+	return s.otherDecoder
 }
 
 // validate runs the create path on a decoded object.

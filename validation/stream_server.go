@@ -51,6 +51,11 @@ func newServerDecoder() serverDecoder {
 			panic(err) // the k8s.io/api registrations cannot fail
 		}
 	}
+	return newSchemeDecoder(s)
+}
+
+// newSchemeDecoder builds a decoder for the kinds of a scheme.
+func newSchemeDecoder(s *runtime.Scheme) serverDecoder {
 	return serverDecoder{strict: jsonserializer.NewSerializerWithOptions(jsonserializer.DefaultMetaFactory, s, s,
 		jsonserializer.SerializerOptions{Strict: true})}
 }

@@ -29,9 +29,26 @@ import (
 	"k8s.io/kubectl/pkg/util/openapi"
 	kubectlvalidation "k8s.io/kubectl/pkg/validation"
 	"k8s.io/kubernetes/pkg/api/legacyscheme"
+	_ "k8s.io/kubernetes/pkg/apis/admissionregistration/install"
 	_ "k8s.io/kubernetes/pkg/apis/apps/install"
+	_ "k8s.io/kubernetes/pkg/apis/authentication/install"
+	_ "k8s.io/kubernetes/pkg/apis/authorization/install"
+	_ "k8s.io/kubernetes/pkg/apis/autoscaling/install"
 	_ "k8s.io/kubernetes/pkg/apis/batch/install"
+	_ "k8s.io/kubernetes/pkg/apis/certificates/install"
+	_ "k8s.io/kubernetes/pkg/apis/coordination/install"
 	_ "k8s.io/kubernetes/pkg/apis/core/install"
+	_ "k8s.io/kubernetes/pkg/apis/discovery/install"
+	_ "k8s.io/kubernetes/pkg/apis/events/install"
+	_ "k8s.io/kubernetes/pkg/apis/flowcontrol/install"
+	_ "k8s.io/kubernetes/pkg/apis/networking/install"
+	_ "k8s.io/kubernetes/pkg/apis/node/install"
+	_ "k8s.io/kubernetes/pkg/apis/policy/install"
+	_ "k8s.io/kubernetes/pkg/apis/rbac/install"
+	_ "k8s.io/kubernetes/pkg/apis/resource/install"
+	_ "k8s.io/kubernetes/pkg/apis/scheduling/install"
+	_ "k8s.io/kubernetes/pkg/apis/storage/install"
+	_ "k8s.io/kubernetes/pkg/apis/storagemigration/install"
 
 	"github.com/podlife/podlife/conformance/internal/served"
 )
@@ -223,8 +240,9 @@ func (u *upstream) create(path string, full testing.TB) kubectlOutcome {
 
 // serve answers a create as kube-apiserver's create handler does up to and including
 // decoding (k8s.io/apiserver pkg/endpoints/handlers/create.go), for the kinds that
-// hold a pod; other kinds are accepted unread. With full set it goes on with the
-// registry's create (see validate), recording the validation errors in out.
+// hold a pod; other kinds are accepted unread. With full set it also decodes every
+// kind the legacy scheme holds, and goes on with the registry's create for the kinds
+// that hold a pod (see validate), recording the validation errors in out.
 func (u *upstream) serve(req *http.Request, full testing.TB, out *kubectlOutcome) (*http.Response, error) {
 	gvr, err := resourceOf(req.URL.Path)
 	if _, served := u.kinds[gvr]; err != nil || !served {
@@ -238,7 +256,13 @@ func (u *upstream) serve(req *http.Request, full testing.TB, out *kubectlOutcome
 	}
 	kind, isPod := u.podKind[gvr]
 	if !isPod {
-		return created(u.kinds[gvr]), nil
+		// A validating server (full) decodes every kind whose types the legacy
+		// scheme holds, as kube-apiserver does; the kinds other servers of the
+		// chain serve (CustomResourceDefinition, APIService) are accepted unread.
+		kind = u.kinds[gvr]
+		if full == nil || !legacyscheme.Scheme.Recognizes(kind.GroupKind().WithVersion(runtime.APIVersionInternal)) {
+			return created(kind), nil
+		}
 	}
 	if len(body) > maxRequestBodyBytes {
 		return status(apierrors.NewRequestEntityTooLargeError(fmt.Sprintf("limit is %d", maxRequestBodyBytes))), nil
@@ -266,7 +290,7 @@ func (u *upstream) serve(req *http.Request, full testing.TB, out *kubectlOutcome
 	if gvk.GroupVersion() != kind.GroupVersion() {
 		return status(apierrors.NewBadRequest(fmt.Sprintf("the API version in the data (%s) does not match the expected API version (%v)", gvk.GroupVersion(), kind.GroupVersion()))), nil
 	}
-	if full != nil {
+	if full != nil && isPod {
 		return u.validate(full, req, body, kind, out), nil
 	}
 	return created(kind), nil

@@ -11,13 +11,18 @@ import (
 	"strconv"
 	"strings"
 
+	"k8s.io/apimachinery/pkg/runtime"
+
 	"github.com/podlife/podlife/examples/internal/manifests"
 	"github.com/podlife/podlife/validation"
 )
 
 // checker runs the checks and keeps what the outputs print.
 type checker struct {
-	cfg      config
+	cfg config
+	// scheme holds the types of the kinds that hold no pod, decoded as the server
+	// decodes them (validation.StreamOptions.Scheme).
+	scheme   *runtime.Scheme
 	stderr   io.Writer
 	objects  []object
 	problems []problem // files that could not be checked
@@ -69,6 +74,7 @@ func (c *checker) checkReader(name string, r io.Reader) {
 	opts := validation.StreamOptions{
 		Validation: validation.Options{Features: c.cfg.features, AllowPrivileged: c.cfg.allowPrivileged},
 		Namespace:  c.cfg.namespace,
+		Scheme:     c.scheme,
 	}
 	for res := range validation.ValidateStream(br, name, opts) {
 		var readErr *validation.ReadError

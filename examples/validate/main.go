@@ -20,7 +20,9 @@
 // answer its creation with strict field validation (podlife's validation.ValidateStream):
 // valid, invalid (422, with each cause on its own line), rejected (by kubectl or by
 // the server's decoding: unknown fields, wrong types, kinds or versions not served) or
-// not checked (kinds that hold no pod, listed in the summary). When an error goes away
+// not checked (kinds that hold no pod, listed in the summary; those the server decodes
+// from k8s.io/api types are decoded, so that a Service's unknown field is rejected
+// too). When an error goes away
 // with a feature gate that is off, a hint names the gate.
 //
 // The exit code is 0 when every object is valid or not checked, 1 when one is invalid
@@ -32,6 +34,8 @@ import (
 	_ "embed"
 	"io"
 	"os"
+
+	"github.com/podlife/podlife/validation/apischeme"
 )
 
 //go:embed testdata/sample.yaml
@@ -54,7 +58,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if !ok {
 		return code
 	}
-	c := &checker{cfg: cfg, stderr: stderr}
+	c := &checker{cfg: cfg, stderr: stderr, scheme: apischeme.New()}
 	if len(cfg.paths) == 0 {
 		c.checkData("sample.yaml", sample)
 	}

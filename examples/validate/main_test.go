@@ -115,6 +115,8 @@ func TestRun(t *testing.T) {
 	empty := t.TempDir()
 	blank := write(t, dir, "blank.yaml", "# nothing yet\n---\n")
 	emptyList := write(t, dir, "list.yaml", "apiVersion: v1\nkind: List\nitems: []\n")
+	noPod := write(t, dir, "svc.yaml", "apiVersion: v1\nkind: Service\nmetadata:\n  name: web\nspec:\n  ports:\n  - port: 80\n    targetport: 8080\n---\n"+
+		"apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: flags\ndata:\n  enabled: on\n---\napiVersion: v1\nkind: Service\nmetadata: {name: ok}\nspec: {ports: [{port: 80}]}\n")
 	for _, tc := range []struct {
 		name   string
 		stdin  string
@@ -128,6 +130,20 @@ func TestRun(t *testing.T) {
 			args: []string{valid},
 			code: 0,
 			out:  valid + ":1: Pod \"ok\" is valid\n\n1 object in 1 file: 1 valid, 0 invalid, 0 rejected, 0 not checked\n",
+		},
+		{
+			name: "kinds that hold no pod are decoded as the server decodes them",
+			args: []string{noPod},
+			code: 1,
+			out: noPod + ":1: Service \"web\" is rejected by the server: Service in version \"v1\" cannot be handled as a Service: strict decoding error: unknown field \"spec.ports[0].targetport\"\n" +
+				"  " + noPod + ":8: unknown field \"spec.ports[0].targetport\"\n" +
+				"  " + noPod + ":8: hint: did you mean \"targetPort\"?\n" +
+				noPod + ":10: ConfigMap \"flags\" is rejected by the server: ConfigMap in version \"v1\" cannot be handled as a ConfigMap: json: cannot unmarshal bool into Go struct field ConfigMap.data of type string\n" +
+				"  " + noPod + ":15: json: cannot unmarshal bool into Go struct field ConfigMap.data of type string\n" +
+				"  " + noPod + ":15: hint: YAML reads on as a boolean: write \"on\" to send the string\n" +
+				noPod + ":17: Service \"ok\" is not checked: it holds no pod\n" +
+				"\n3 objects in 1 file: 0 valid, 0 invalid, 2 rejected, 1 not checked\n" +
+				"not checked (they hold no pod): Service \"ok\" (" + noPod + ":17)\n",
 		},
 		{
 			name: "privileged containers allowed by default",
