@@ -4,6 +4,9 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/podlife/podlife/validation"
+	"github.com/podlife/podlife/validation/apischeme"
 )
 
 // fuzzMaxFile bounds the files the fuzzer's inputs become: kubectl reads each in
@@ -11,10 +14,12 @@ import (
 const fuzzMaxFile = 64 << 10
 
 // FuzzDecodingMatchesKubectl is the differential test on manifest files no generator
-// of this repository wrote: the fuzzer mutates the bytes of generated files and of
-// the hand-written hostile ones (hostileFiles), and every result is compared as
-// TestDecodingMatchesKubectlAndServer compares it: the objects kubectl create -f
-// sends, in order, with the server's answer to each, and kubectl's errors, in order.
+// of this repository wrote: the fuzzer mutates the bytes of generated files, of the
+// hand-written hostile ones (hostileFiles) and of the realistic ones (manifestFiles),
+// and every result is compared end to end, as TestManifestsMatchKubectlAndServer
+// compares it: the objects kubectl create -f sends, in order, with the answer of a
+// server that decodes, defaults and validates them (status code and message), and
+// kubectl's errors, in order.
 //
 // CI replays the seeds and testdata/fuzz; `go test -fuzz FuzzDecodingMatchesKubectl
 // ./decoding/` (in this module) searches.
@@ -24,11 +29,19 @@ func FuzzDecodingMatchesKubectl(f *testing.F) {
 			f.Add([]byte(h.text))
 		}
 	}
+	for _, path := range manifestFiles(f) {
+		if data, err := os.ReadFile(path); err != nil {
+			f.Fatal(err)
+		} else if len(data) <= fuzzMaxFile {
+			f.Add(data)
+		}
+	}
 	g := newGen(seedFuzz)
 	for range 40 {
 		f.Add(g.stream())
 	}
 	u := getUpstream(f)
+	opts := validation.StreamOptions{Scheme: apischeme.New()}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		if len(data) > fuzzMaxFile {
 			t.Skip("longer than fuzzMaxFile")
@@ -37,12 +50,12 @@ func FuzzDecodingMatchesKubectl(f *testing.F) {
 		if err := os.WriteFile(path, data, 0o600); err != nil {
 			t.Fatal(err)
 		}
-		want := u.createFile(path)
-		got, _, err := ours(path)
+		want := u.createFileValidated(t, path)
+		got, _, err := oursWith(path, opts)
 		if err != nil {
 			t.Fatalf("ours: %v\n--- file ---\n%q", err, data)
 		}
-		if diff := compare(want, got); diff != "" {
+		if diff, _ := compareValidated(want, got); diff != "" {
 			t.Fatalf("disagrees: %s\n--- file ---\n%q", shorten(diff), data)
 		}
 	})

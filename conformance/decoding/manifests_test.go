@@ -119,7 +119,7 @@ var manifestRoots = []string{"../../validation/testdata/manifests", "../../examp
 
 // manifestFiles lists the manifest files (.yaml, .yml, .json) under manifestRoots,
 // leaving out fuzz corpora and the example programs' other files.
-func manifestFiles(t *testing.T) []string {
+func manifestFiles(t testing.TB) []string {
 	t.Helper()
 	var files []string
 	for _, root := range manifestRoots {
