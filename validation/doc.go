@@ -130,16 +130,24 @@
 // client-side checks (encoding, document splitting, apiVersion and kind, the REST
 // mapping of the kinds the server serves, Lists expanded, the OpenAPI validation kubectl
 // itself applies to Lists), the server's strict decoding (unknown fields, wrong types,
-// the request size limit) and the create path (ValidateObjectCreate). Each result
-// gives the document, the file line and, through FieldLine, the line of each field an
-// error names. conformance/decoding compares it with kubectl's own builder and the
-// create handler's decoding on generated files, on hand-written hostile files and
-// under a fuzzer. Duplicate keys are reported as warnings: kubectl resolves them
+// the request size limit) and the create path (ValidateObjectCreate). kubectl clears
+// an object's resourceVersion before it sends it, so an object saved with kubectl get
+// -o yaml is answered as a new one. Objects of kinds that hold no pod are not
+// validated; with StreamOptions.Scheme (validation/apischeme builds one of every
+// served kind) they are decoded as the server decodes them. Each result gives the
+// document, the file line and, through FieldLine, the line of each field an error
+// names. conformance/decoding compares it with kubectl's own builder and the create
+// handler's decoding on generated files, on hand-written hostile files and under a
+// fuzzer, and end to end (decoding, defaults and validation) with the server's whole
+// create on realistic files modelled on public documentation and projects
+// (testdata/manifests) and on generated ones. Duplicate keys are reported as warnings: kubectl resolves them
 // silently in favour of the last one, so the server never sees them (a key written
 // after a merge key that brought it in is YAML's override, not a repeat).
 // FeatureGateHints names the feature gates whose absence makes an error. Beyond what
-// kubectl says, a result offers a linter's aids: SourceLine, the text of a line, and
-// SuggestField, the field an unknown one was meant to be.
+// kubectl says, a result offers a linter's aids: SourceLine, the text of a line;
+// SuggestField, the field an unknown one was meant to be; and TypeErrorField, the
+// value a type error is about, with the list indices and map keys the server's message
+// leaves out.
 //
 // # Workloads
 //

@@ -107,3 +107,31 @@ spec:
 	// web.yaml:6: replica: 3
 	// unknown field "spec.replica": did you mean "replicas"?
 }
+
+// A value of the wrong type is named by the server without list indices;
+// TypeErrorField finds it, and FieldLine its line.
+func ExampleObjectResult_TypeErrorField() {
+	const manifest = `apiVersion: v1
+kind: Pod
+metadata:
+  name: envar-demo
+spec:
+  containers:
+  - name: app
+    image: nginx
+    env:
+    - name: GREETING
+      value: hello
+    - name: ENABLE_CACHE
+      value: yes
+`
+	for r := range validation.ValidateStream(strings.NewReader(manifest), "pod.yaml", validation.StreamOptions{}) {
+		fmt.Println(r.Message())
+		if path, ok := r.TypeErrorField(); ok {
+			fmt.Printf("line %d: %s\n", r.FieldLine(path), path)
+		}
+	}
+	// Output:
+	// Pod in version "v1" cannot be handled as a Pod: json: cannot unmarshal bool into Go struct field EnvVar.spec.containers.env.value of type string
+	// line 13: spec.containers[0].env[1].value
+}

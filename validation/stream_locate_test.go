@@ -136,6 +136,7 @@ func FuzzValidateStream(f *testing.F) {
 				checkStatus(t, &r)
 				checkSourceLines(t, &r, transcoded.Bytes())
 				checkSuggestions(t, &r)
+				checkTypeErrorField(t, &r, lines)
 				if opts.Scheme == nil {
 					plain = append(plain, r)
 				} else {
@@ -145,6 +146,50 @@ func FuzzValidateStream(f *testing.F) {
 		}
 		checkSchemeAnswers(t, plain, schemed)
 	})
+}
+
+// checkTypeErrorField asks TypeErrorField twice for the same answer; a path it gives
+// is about a refusal naming a JSON type error, lies within the value's field as the
+// error names it, and has a line within the input.
+func checkTypeErrorField(t *testing.T, r *ObjectResult, lines int) {
+	t.Helper()
+	p, ok := r.TypeErrorField()
+	if again, okAgain := r.TypeErrorField(); again != p || okAgain != ok {
+		t.Fatalf("TypeErrorField() = %q, %t then %q, %t", p, ok, again, okAgain)
+	}
+	if !ok {
+		if p != "" {
+			t.Fatalf("TypeErrorField() = %q beside ok false", p)
+		}
+		return
+	}
+	_, named, found := parseTypeError(r.Message())
+	if r.Verdict != Rejected || !found || p == "" {
+		t.Fatalf("TypeErrorField() = %q for a %s answer %q", p, r.Verdict, r.Message())
+	}
+	if !strings.HasPrefix(stripBrackets(p), named) {
+		t.Fatalf("TypeErrorField() = %q is not under %q", p, named)
+	}
+	if l := r.FieldLine(p); l < 1 || l > lines {
+		t.Fatalf("TypeErrorField() = %q at line %d, outside 1..%d", p, l, lines)
+	}
+}
+
+// stripBrackets drops the bracketed parts of a field path.
+func stripBrackets(p string) string {
+	var b strings.Builder
+	depth := 0
+	for _, c := range p {
+		switch {
+		case c == '[':
+			depth++
+		case c == ']':
+			depth--
+		case depth == 0:
+			b.WriteRune(c)
+		}
+	}
+	return b.String()
 }
 
 // checkSchemeAnswers holds the answers with a scheme to those without: the same

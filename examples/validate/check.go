@@ -160,8 +160,12 @@ func (c *checker) causesOf(r *validation.ObjectResult) []cause {
 		if m := typeField.FindStringSubmatchIndex(msg); m != nil && len(out) == 0 && (r.Status() != nil || strings.HasPrefix(msg, "unable to decode")) {
 			field := msg[m[2]:m[3]]
 			detail := msg[strings.LastIndex(msg[:m[0]], "json: "):]
-			note, line := typingNote(r, r.FieldLine(field), field, detail)
-			out = append(out, cause{line: line, field: field, reason: "FieldValueTypeInvalid", message: detail, note: note})
+			line, key := r.FieldLine(field), field[strings.LastIndex(field, ".")+1:]
+			if p, ok := r.TypeErrorField(); ok {
+				// The value itself, with the indices and map key the error leaves out.
+				field, line, key = p, r.FieldLine(p), lastKey(p)
+			}
+			out = append(out, cause{line: line, field: field, reason: "FieldValueTypeInvalid", message: detail, note: typingNote(r, line, key, detail)})
 		}
 		if len(out) > 0 {
 			return out
@@ -181,43 +185,52 @@ var yamlBooleans = []string{"y", "Y", "yes", "Yes", "YES", "n", "N", "no", "No",
 	"false", "False", "FALSE", "on", "On", "ON", "off", "Off", "OFF"}
 
 // typingNote explains a type error that the YAML's own typing of a scalar caused,
-// read from the value on the cause's line: an unquoted no or 1.10 where the field
-// takes a string, a quoted "3" or "true" where it takes a number or a boolean. For a
-// map of strings (labels, annotations, a ConfigMap's data), whose error names only the
-// map, it is the entry YAML typed as the error says that comes first by name (the
-// one kubectl's decoding stopped at), in flow or block style, and at is its line.
-// The note is "" when the lines show no such value.
-func typingNote(r *validation.ObjectResult, line int, field, detail string) (note string, at int) {
+// read from the value written after "key:" on the value's line (after "- " for a
+// list entry, key ""): an unquoted no or 1.10 where the field takes a string, a
+// quoted "3" or "true" where it takes a number or a boolean. It is "" when the line
+// shows no such value.
+func typingNote(r *validation.ObjectResult, line int, key, detail string) string {
 	m := typeMismatch.FindStringSubmatch(detail)
 	if m == nil {
-		return "", line
+		return ""
 	}
-	got, want := m[1], m[2]
 	text, ok := r.SourceLine(line)
 	if !ok {
-		return "", line
+		return ""
 	}
-	key := field[strings.LastIndex(field, ".")+1:]
 	value, ok := scalarAfter(text, key)
-	if ok && value[0] != '{' {
-		return noteFor(value, got, want), line
+	if key == "" {
+		value, ok = listEntry(text)
 	}
-	if want != "string" || got == "string" {
-		return "", line
+	if !ok || value[0] == '{' || value[0] == '[' {
+		return ""
 	}
-	// kubectl decodes the map from JSON, whose keys YAML's conversion sorted: the
-	// entry its error is about is the mistyped one first by name.
-	best, bestKey := "", ""
-	for _, e := range mapEntries(r, line, text, key) {
-		k, _ := unquote(e.key)
-		if n := noteFor(e.value, got, want); n != "" && (best == "" || k < bestKey) {
-			best, bestKey, at = n, k, e.line
+	return noteFor(value, m[1], m[2])
+}
+
+// lastKey is the name a field path ends with: its last field, or the key of a map
+// entry ("prometheus.io/scrape" for metadata.annotations[prometheus.io/scrape]); ""
+// for a list entry (args[1]).
+func lastKey(path string) string {
+	if strings.HasSuffix(path, "]") {
+		open := strings.LastIndexByte(path, '[')
+		inner := path[open+1 : len(path)-1]
+		if _, err := strconv.Atoi(inner); err == nil {
+			return ""
 		}
+		return inner
 	}
-	if best == "" {
-		return "", line
+	return path[strings.LastIndex(path, ".")+1:]
+}
+
+// listEntry returns the scalar of a block sequence entry ("- 8080"), quotes
+// included, without a trailing comment.
+func listEntry(line string) (string, bool) {
+	rest, ok := strings.CutPrefix(strings.TrimLeft(line, " \t"), "- ")
+	if !ok {
+		return "", false
 	}
-	return best, at
+	return scalarAfter("k: "+strings.TrimLeft(rest, " \t"), "k")
 }
 
 // noteFor words typingNote's note for one written value.
@@ -235,48 +248,6 @@ func noteFor(value, got, want string) string {
 		return fmt.Sprintf("YAML reads %s as a number: write %q to send the string", value, value)
 	}
 	return ""
-}
-
-// mapEntry is one value of a map written in YAML, with its line.
-type mapEntry struct {
-	line       int
-	key, value string
-}
-
-// mapEntries lists the values of the map written after "key:" on the given line: the
-// entries of a one-line flow map there, or the block entries on the lines below,
-// indented deeper than the key.
-func mapEntries(r *validation.ObjectResult, line int, text, key string) []mapEntry {
-	var out []mapEntry
-	if i := strings.Index(text, key+":"); i >= 0 {
-		rest := strings.TrimSpace(text[i+len(key)+1:])
-		if strings.HasPrefix(rest, "{") {
-			end := strings.IndexByte(rest, '}')
-			if end < 0 {
-				return nil
-			}
-			for _, kv := range strings.Split(rest[1:end], ",") {
-				k := strings.TrimSpace(strings.SplitN(kv, ":", 2)[0])
-				if v, ok := scalarAfter(kv, k); ok {
-					out = append(out, mapEntry{line, k, v})
-				}
-			}
-			return out
-		}
-	}
-	indent := len(text) - len(strings.TrimLeft(text, " -"))
-	for n := line + 1; ; n++ {
-		next, ok := r.SourceLine(n)
-		trimmed := strings.TrimLeft(next, " ")
-		if !ok || trimmed != "" && trimmed[0] != '#' && len(next)-len(trimmed) <= indent {
-			return out
-		}
-		if k, _, found := strings.Cut(trimmed, ":"); found {
-			if v, ok := scalarAfter(trimmed, k); ok {
-				out = append(out, mapEntry{n, k, v})
-			}
-		}
-	}
 }
 
 // scalarAfter returns the scalar written after "key:" on a line of block or flow YAML

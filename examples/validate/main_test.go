@@ -470,10 +470,41 @@ metadata: {name: flag}
 spec:
   hostNetwork: 'true'
   containers: [{name: c, image: busybox}]
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: later-entry}
+spec:
+  containers:
+  - name: a
+    image: busybox
+    env:
+    - name: GREETING
+      value: hello
+  - name: b
+    image: busybox
+    env:
+    - name: LANG
+      value: en
+    - name: CACHE
+      value: on
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: args}
+spec:
+  containers:
+  - name: c
+    image: busybox
+    args:
+    - --port
+    - 8080   # the port
 `
 
 // TestTypingNotes: a value YAML types otherwise than the field is refused by the
-// server, as kubectl sends it; the note names the value and the fix.
+// server, as kubectl sends it; the note names the value and the fix, on the value's
+// line even when the server's message names its field without list indices (the
+// second container's second env entry, an args entry).
 func TestTypingNotes(t *testing.T) {
 	code, out, _ := runWith(t, typingManifest, "-")
 	var notes []string
@@ -487,6 +518,8 @@ func TestTypingNotes(t *testing.T) {
 		`STDIN:16: hint: YAML reads 1.10 as a number: write "1.10" to send the string`,
 		`STDIN:22: hint: "3" is a string in YAML: write 3 without quotes`,
 		`STDIN:32: hint: 'true' is a string in YAML: write true without quotes`,
+		`STDIN:51: hint: YAML reads on as a boolean: write "on" to send the string`,
+		`STDIN:62: hint: YAML reads 8080 as a number: write "8080" to send the string`,
 	}
 	if code != 1 || strings.Join(notes, "\n") != strings.Join(want, "\n") {
 		t.Errorf("exit %d, notes:\n%s\nwant:\n%s\noutput:\n%s", code, strings.Join(notes, "\n"), strings.Join(want, "\n"), out)

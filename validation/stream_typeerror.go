@@ -1,0 +1,202 @@
+package validation
+
+import (
+	"bytes"
+	"encoding/json"
+	"slices"
+	"strconv"
+	"strings"
+
+	"k8s.io/apimachinery/pkg/util/validation/field"
+	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
+)
+
+// TypeErrorField returns the field holding the value that a JSON type error in the
+// object's answer is about, with the list indices and map keys such an error leaves
+// out. The server's decoding (and kubectl's, for the metadata) names a field by its
+// JSON names only: `json: cannot unmarshal bool into Go struct field
+// EnvVar.spec.containers.env.value of type string` is about the first value at
+// spec.containers.env.value, in the order the decoder reads the body kubectl sends
+// (lists in order, the keys of a map sorted), that is a boolean, and
+// TypeErrorField names it: "spec.containers[0].env[2].value". An error naming a map
+// or a list whose entries have the wrong type ("ObjectMeta.metadata.labels of type
+// string") gives the entry ("metadata.labels[prometheus.io/scrape]",
+// "spec.containers[0].args[1]"). Give the path to FieldLine for the value's line.
+//
+// ok is false when the answer holds no such error, the document's text is unknown or
+// cannot be read, or no value of the document matches.
+func (r *ObjectResult) TypeErrorField() (path string, ok bool) {
+	if r.Err == nil || r.text == nil {
+		return "", false
+	}
+	got, jsonPath, ok := parseTypeError(r.Message())
+	if !ok {
+		return "", false
+	}
+	var doc any
+	if !decodeDocument(r.text, r.fromYAML, &doc) {
+		return "", false
+	}
+	for _, seg := range r.prefix {
+		doc, ok = childOf(doc, seg)
+		if !ok {
+			return "", false
+		}
+	}
+	var names []string
+	if jsonPath != "" {
+		names = strings.Split(jsonPath, ".")
+	}
+	p, ok := findTyped(doc, names, got, nil)
+	if !ok || p == nil {
+		return "", false
+	}
+	return p.String(), true
+}
+
+// parseTypeError reads encoding/json's UnmarshalTypeError in a message: what the value
+// was ("bool", "number", "number 1.5", "string", "array", "object") and the field's
+// JSON path without the Go type's name ("spec.containers.env.value").
+func parseTypeError(msg string) (got, jsonPath string, ok bool) {
+	const head, into, of = "json: cannot unmarshal ", " into Go struct field ", " of type "
+	_, rest, found := strings.Cut(msg, head)
+	if !found {
+		return "", "", false
+	}
+	got, rest, found = strings.Cut(rest, into)
+	if !found || got == "" {
+		return "", "", false
+	}
+	goField, _, found := strings.Cut(rest, of)
+	if !found {
+		return "", "", false
+	}
+	_, jsonPath, found = strings.Cut(goField, ".")
+	if !found || strings.ContainsAny(jsonPath, " \n") {
+		return "", "", false
+	}
+	return got, jsonPath, true
+}
+
+// decodeDocument reads a document's text as the JSON kubectl decodes it, numbers kept
+// as written.
+func decodeDocument(text []byte, fromYAML bool, out *any) bool {
+	if fromYAML {
+		js, err := utilyaml.ToJSON(text)
+		if err != nil {
+			return false
+		}
+		text = js
+	}
+	dec := json.NewDecoder(bytes.NewReader(text))
+	dec.UseNumber()
+	return dec.Decode(out) == nil
+}
+
+// childOf steps into a document value along one path segment.
+func childOf(v any, seg pathSegment) (any, bool) {
+	switch v := v.(type) {
+	case map[string]any:
+		c, ok := v[seg.name]
+		return c, ok
+	case []any:
+		i, err := strconv.Atoi(seg.name)
+		if !seg.bracket || err != nil || i < 0 || i >= len(v) {
+			return nil, false
+		}
+		return v[i], true
+	}
+	return nil, false
+}
+
+// findTyped returns the path, below at, of the first value along names (lists
+// crossed in order) that is what got says; at the end of names, a list's entries in
+// order and a map's entries by sorted key are tried after the value itself.
+func findTyped(v any, names []string, got string, at *field.Path) (*field.Path, bool) {
+	if list, isList := v.([]any); isList && len(names) > 0 {
+		for i, e := range list {
+			if p, ok := findTyped(e, names, got, indexOf(at, i)); ok {
+				return p, true
+			}
+		}
+		return nil, false
+	}
+	if len(names) > 0 {
+		m, isMap := v.(map[string]any)
+		if !isMap {
+			return nil, false
+		}
+		c, ok := m[names[0]]
+		if !ok {
+			return nil, false
+		}
+		return findTyped(c, names[1:], got, childPath(at, names[0]))
+	}
+	if jsonKindIs(v, got) {
+		return at, true
+	}
+	switch v := v.(type) {
+	case []any:
+		for i, e := range v {
+			if jsonKindIs(e, got) {
+				return indexOf(at, i), true
+			}
+		}
+	case map[string]any:
+		keys := slices.Sorted(func(yield func(string) bool) {
+			for k := range v {
+				if !yield(k) {
+					return
+				}
+			}
+		})
+		for _, k := range keys {
+			if jsonKindIs(v[k], got) {
+				return at.Key(k), true
+			}
+		}
+	}
+	return nil, false
+}
+
+func childPath(at *field.Path, name string) *field.Path {
+	if at == nil {
+		return field.NewPath(name)
+	}
+	return at.Child(name)
+}
+
+func indexOf(at *field.Path, i int) *field.Path {
+	if at == nil {
+		return nil // a document that is a list has no field path
+	}
+	return at.Index(i)
+}
+
+// jsonKindIs reports whether a decoded JSON value is what an UnmarshalTypeError's
+// value says: its kind, and for "number X" that number (compared as a float, since
+// kubectl's round trip rewrites 1.50 as 1.5).
+func jsonKindIs(v any, got string) bool {
+	kind, literal, _ := strings.Cut(got, " ")
+	switch v := v.(type) {
+	case bool:
+		return got == "bool"
+	case string:
+		return got == "string"
+	case []any:
+		return got == "array"
+	case map[string]any:
+		return got == "object"
+	case json.Number:
+		if kind != "number" {
+			return false
+		}
+		if literal == "" {
+			return true
+		}
+		a, errA := strconv.ParseFloat(v.String(), 64)
+		b, errB := strconv.ParseFloat(literal, 64)
+		return errA == nil && errB == nil && a == b
+	}
+	return false
+}
