@@ -8,19 +8,21 @@
 // Usage:
 //
 //	kubectl get pod web -o yaml | go run ./examples/explain -
-//	go run ./examples/explain [--now TIME] [-o text|json] [--feature-gates LIST] [FILE.yaml]
+//	go run ./examples/explain [--now TIME] [-o text|json] [--feature-gates LIST] [PATH ...]
 //
-// FILE holds one or more pods (a List from `kubectl get pods -o yaml` works); "-" reads
-// standard input. The pods are explained as of --now (RFC 3339, default the current
+// A PATH is a file holding one or more pods (a List from `kubectl get pods -o yaml`
+// works), a directory (read recursively: its *.json, *.yaml and *.yml files, as kubectl
+// -R reads them) or "-" for standard input (named STDIN); with several streams each
+// explanation is headed by its file's name. The pods are explained as of --now (RFC 3339, default the current
 // time), which matters for back-off and deadlines. Without a file, the embedded samples
 // (testdata/*.yaml: pods captured from simulated lifecycles in each state the program
 // explains) are explained at the time each was captured.
 //
 // Documents that are not pods are skipped with a note naming them, and the pods around
 // them are explained. The exit code is 0 when every document was a pod and explained, 1
-// when some were skipped (or a syntax error ended the file, as it ends kubectl's
-// reading) and the pods before and around them explained, and 2 for a usage error, an
-// input that cannot be read or one holding no pod.
+// when some were skipped (or a syntax error ended a file, as it ends kubectl's
+// reading) and the pods before and around them explained, and 2 for a usage error, a
+// path that cannot be read (the others are still explained) or input holding no pod.
 package main
 
 import (
@@ -32,12 +34,14 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
 	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
 
 	"github.com/podlife/podlife"
+	"github.com/podlife/podlife/examples/internal/manifests"
 	"github.com/podlife/podlife/lifecycle"
 )
 
@@ -60,11 +64,13 @@ var sampleTimes = map[string]string{
 var sampleOrder = []string{"waiting-init.yaml", "init-crashloop.yaml", "sidecar-not-started.yaml", "app-crashloop.yaml",
 	"image-pull-backoff.yaml", "succeeded.yaml", "failed-deadline.yaml"}
 
-const usage = `usage: explain [--now TIME] [-o text|json] [--feature-gates LIST] [FILE.yaml | -]
+const usage = `usage: explain [--now TIME] [-o text|json] [--feature-gates LIST] [PATH ...]
 
 Explains pods as "kubectl get pod -o yaml" prints them: why each is in its phase,
 what blocks it, what the kubelet of Kubernetes v1.37.2 does next, and when a
-backed-off container starts again. Without a file it explains embedded samples.
+backed-off container starts again. PATH is a file, a directory (read recursively:
+*.json, *.yaml, *.yml) or - for standard input. Without a path it explains
+embedded samples.
 
 Flags:
   --now TIME             the time to explain at (RFC 3339; default now)
@@ -73,8 +79,8 @@ Flags:
   --help                 print this help
 
 Exit status: 0 every document a pod and explained, 1 documents skipped (not pods,
-or after a syntax error) and the pods explained, 2 a usage error, an input that
-cannot be read or one holding no pod.
+or after a syntax error) and the pods explained, 2 a usage error, a path that
+cannot be read (the others are explained) or input holding no pod.
 `
 
 func main() {
@@ -108,9 +114,6 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, wall time.Tim
 		files = append(files, fs.Arg(0))
 		args = fs.Args()[1:]
 	}
-	if len(files) > 1 {
-		return fail(errors.New("give at most one file"))
-	}
 	if *output != "text" && *output != "json" {
 		return fail(fmt.Errorf("-o %q: want text or json", *output))
 	}
@@ -130,7 +133,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, wall time.Tim
 		at   time.Time
 	}
 	var jobs []job
-	skipped := false // a document was skipped or ended the stream
+	skipped := false    // a document was skipped or ended the stream
+	unreadable := false // a path or a stream could not be read
+	streams := 0        // the streams read from the paths given
 	if len(files) == 0 {
 		for _, name := range sampleOrder {
 			data, _ := samples.ReadFile("testdata/" + name)
@@ -147,30 +152,35 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, wall time.Tim
 			}
 		}
 	} else {
-		var data []byte
-		if files[0] == "-" {
-			data, err = io.ReadAll(stdin)
-		} else {
-			data, err = os.ReadFile(files[0])
+		for _, path := range files {
+			manifests.Walk(path, stdin, func(name string, r io.Reader) {
+				streams++
+				data, err := io.ReadAll(r)
+				if err != nil {
+					fmt.Fprintf(stderr, "explain: %s: %v\n", name, err)
+					unreadable = true
+					return
+				}
+				pods, notes, err := decodePods(data)
+				for _, n := range notes {
+					fmt.Fprintf(stderr, "explain: %s: %s\n", name, n)
+				}
+				if err != nil {
+					fmt.Fprintf(stderr, "explain: %s: %v\n", name, err)
+				}
+				if err != nil || len(notes) > 0 {
+					skipped = true
+				}
+				for _, p := range pods {
+					jobs = append(jobs, job{name: name, pod: p, at: at})
+				}
+			}, func(name, msg string) {
+				fmt.Fprintf(stderr, "explain: %s: %s\n", name, msg)
+				unreadable = true
+			})
 		}
-		if err != nil {
-			return fail(err)
-		}
-		pods, notes, err := decodePods(data)
-		for _, n := range notes {
-			fmt.Fprintf(stderr, "explain: %s: %s\n", files[0], n)
-		}
-		if err != nil {
-			fmt.Fprintf(stderr, "explain: %s: %v\n", files[0], err)
-		}
-		if len(pods) == 0 {
-			return fail(fmt.Errorf("%s: no pod found", files[0]))
-		}
-		if err != nil || len(notes) > 0 {
-			skipped = true
-		}
-		for _, p := range pods {
-			jobs = append(jobs, job{name: files[0], pod: p, at: at})
+		if len(jobs) == 0 && !unreadable {
+			return fail(fmt.Errorf("%s: no pod found", strings.Join(files, ", ")))
 		}
 	}
 	var all []lifecycle.Explanation
@@ -183,7 +193,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, wall time.Tim
 		if i > 0 {
 			fmt.Fprintln(stdout)
 		}
-		if len(files) == 0 {
+		if len(files) == 0 || streams > 1 {
 			fmt.Fprintf(stdout, "# %s\n", j.name)
 		}
 		fmt.Fprint(stdout, e)
@@ -195,7 +205,10 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, wall time.Tim
 			return fail(err)
 		}
 	}
-	if skipped {
+	switch {
+	case unreadable:
+		return 2
+	case skipped:
 		return 1
 	}
 	return 0

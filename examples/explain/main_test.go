@@ -249,7 +249,12 @@ func TestArgsAndErrors(t *testing.T) {
 			`document 1, item 0: kind "Service" is not a Pod; skipped`},
 		{"empty", []string{write("empty.yaml", "# nothing\n")}, "", 2, "", "no pod found"},
 		{"missing", []string{filepath.Join(dir, "none.yaml")}, "", 2, "", "no such file or directory"},
-		{"two files", []string{"a", "b"}, "", 2, "", "give at most one file"},
+		{"two files, each headed", []string{"--now", "2026-01-01T12:05:00Z", "testdata/succeeded.yaml", "testdata/failed-deadline.yaml"}, "", 0,
+			"# testdata/succeeded.yaml\n", ""},
+		{"a directory", []string{"--now", "2026-01-01T12:05:00Z", "testdata"}, "", 0, "# testdata/waiting-init.yaml\n", ""},
+		{"a missing path beside a pod", []string{"--now", "2026-01-01T12:03:30Z", filepath.Join(dir, "none.yaml"), "-"}, string(crash), 2,
+			"Next: start container api", "none.yaml: stat"},
+		{"a directory without manifests", []string{t.TempDir()}, "", 2, "", "no .json, .yaml or .yml file in the directory"},
 		{"gates", []string{"--feature-gates", "Nope=true"}, "", 2, "", "unrecognized feature gate: Nope"},
 		{"gates space pair", []string{"--feature-gates", "AllBeta=true, "}, "", 2, "", "malformed pair, expect string=bool"},
 	} {
