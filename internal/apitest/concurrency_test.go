@@ -21,6 +21,7 @@ import (
 	apiequality "k8s.io/apimachinery/pkg/api/equality"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	k8sruntime "k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/podlife/podlife"
@@ -28,6 +29,7 @@ import (
 	"github.com/podlife/podlife/resources"
 	"github.com/podlife/podlife/restart"
 	"github.com/podlife/podlife/validation"
+	"github.com/podlife/podlife/validation/apischeme"
 )
 
 var t0 = time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
@@ -55,6 +57,8 @@ type fixtures struct {
 	deployment        *appsv1.Deployment
 	job               *batchv1.Job
 	manifest          string
+	// scheme is shared by every stream read with it (StreamOptions.Scheme).
+	scheme *k8sruntime.Scheme
 }
 
 func newFixtures() *fixtures {
@@ -116,7 +120,10 @@ func newFixtures() *fixtures {
 		pod: pod, running: running, old: old, view: lifecycle.ViewFromStatus(running),
 		template: template, deployment: deployment, job: job,
 		manifest: "apiVersion: v1\nkind: Pod\nmetadata: {name: a}\nspec:\n  containers:\n  - {name: c, image: nginx}\n---\n" +
-			"apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: d}\nspec: {selector: {matchLabels: {a: b}}, template: {metadata: {labels: {a: c}}, spec: {containers: [{name: c, image: x}]}}}\n",
+			"apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: d}\nspec: {selector: {matchLabels: {a: b}}, template: {metadata: {labels: {a: c}}, spec: {containers: [{name: c, image: x}]}}}\n---\n" +
+			"apiVersion: v1\nkind: Service\nmetadata: {name: s}\nspec: {ports: [{port: 80, targetport: 8080}]}\n---\n" +
+			"apiVersion: v1\nkind: Pod\nmetadata: {name: e}\nspec: {containers: [{name: c, image: nginx, env: [{name: A, value: a}, {name: B, value: yes}]}]}\n",
+		scheme: apischeme.New(),
 	}
 }
 
@@ -210,11 +217,13 @@ var calls = []call{
 	{"validation.SupportedKinds", func(f *fixtures) any { return validation.SupportedKinds() }},
 	{"validation.ValidateStream", func(f *fixtures) any {
 		var out []string
-		for r := range validation.ValidateStream(strings.NewReader(f.manifest), "m.yaml", validation.StreamOptions{}) {
-			out = append(out, fmt.Sprintf("%d %s %s %s %s", r.Line, r.Kind, r.Name, r.Verdict, r.Message()))
+		for r := range validation.ValidateStream(strings.NewReader(f.manifest), "m.yaml", validation.StreamOptions{Scheme: f.scheme}) {
+			p, _ := r.TypeErrorField()
+			out = append(out, fmt.Sprintf("%d %s %s %s %s %s", r.Line, r.Kind, r.Name, r.Verdict, r.Message(), p))
 		}
 		return out
 	}},
+	{"apischeme.New", func(f *fixtures) any { return len(apischeme.New().AllKnownTypes()) }},
 	{"validation.FeatureGateHints", func(f *fixtures) any { return validation.FeatureGateHints(f.pod, validation.Options{Features: gates}) }},
 	{"validation.RefusalOf", func(f *fixtures) any {
 		r, ok := validation.RefusalOf(validation.ValidatePodUpdate(f.pod, f.old, validation.Options{}))
@@ -466,7 +475,7 @@ func TestCallsCoverAPI(t *testing.T) {
 	var missing []string
 	for _, pkg := range []struct{ name, dir string }{
 		{"podlife", "../.."}, {"resources", "../../resources"}, {"validation", "../../validation"},
-		{"restart", "../../restart"}, {"lifecycle", "../../lifecycle"},
+		{"restart", "../../restart"}, {"lifecycle", "../../lifecycle"}, {"apischeme", "../../validation/apischeme"},
 	} {
 		files, err := filepath.Glob(filepath.Join(pkg.dir, "*.go"))
 		if err != nil {

@@ -17,6 +17,7 @@ var publicPackages = []struct{ name, dir, path string }{
 	{"podlife", "../..", "github.com/podlife/podlife"},
 	{"resources", "../../resources", "github.com/podlife/podlife/resources"},
 	{"validation", "../../validation", "github.com/podlife/podlife/validation"},
+	{"apischeme", "../../validation/apischeme", "github.com/podlife/podlife/validation/apischeme"},
 	{"restart", "../../restart", "github.com/podlife/podlife/restart"},
 	{"lifecycle", "../../lifecycle", "github.com/podlife/podlife/lifecycle"},
 }
