@@ -126,6 +126,10 @@ func (s *streamRun) object(r ObjectResult, obj runtime.Object, m mapping) bool {
 		}
 		decoder = s.others()
 	}
+	if u.GetResourceVersion() != "" {
+		// kubectl create clears it before sending (see asSent).
+		u.SetResourceVersion("")
+	}
 	var body bytes.Buffer
 	if err := unstructured.UnstructuredJSONScheme.Encode(u, &body); err != nil {
 		r.Verdict, r.Err = Rejected, &KubectlError{Message: fmt.Sprintf("error when creating %q: %v", s.source, err)}
@@ -188,11 +192,12 @@ func notFound(written schema.GroupVersionKind, m mapping) error {
 		schema.GroupResource{Group: written.Group, Resource: resource}, "", "404 page not found", 0, true)
 }
 
-// asSent makes a decoded object what the server reads: kubectl create clears the
-// resourceVersion before it sends an object (k8s.io/cli-runtime pkg/resource
-// Helper.Create, called with modify true), so an object saved with kubectl get -o
-// yaml is created, not refused by the storage for carrying one; and the create
-// handler gives an object that names no namespace the request's
+// asSent makes a decoded object what the server reads: kubectl create clears a
+// resourceVersion written as a string before it sends an object (k8s.io/cli-runtime
+// pkg/resource Helper.Create, called with modify true; object clears it from the
+// body, the fast path decodes the document itself), so an object saved with kubectl
+// get -o yaml is created, not refused by the storage for carrying one; and the
+// create handler gives an object that names no namespace the request's
 // (k8s.io/apiserver pkg/registry/rest/meta.go).
 func asSent(obj runtime.Object, ns string) {
 	if m, err := meta.Accessor(obj); err == nil {
