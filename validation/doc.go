@@ -132,7 +132,9 @@
 // itself applies to Lists), the server's strict decoding (unknown fields, wrong types,
 // the request size limit) and the create path (ValidateObjectCreate). kubectl clears
 // an object's resourceVersion before it sends it, so an object saved with kubectl get
-// -o yaml is answered as a new one. Objects of kinds that hold no pod are not
+// -o yaml is answered as a new one; as against a cluster holding none of the objects
+// to begin with, the second object of one name is the storage's 409 AlreadyExists
+// (StreamOptions.Created carries the created names from one file to the next). Objects of kinds that hold no pod are not
 // validated; with StreamOptions.Scheme (validation/apischeme builds one of every
 // served kind) they are decoded as the server decodes them. Each result gives the
 // document, the file line and, through FieldLine, the line of each field an error

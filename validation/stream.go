@@ -43,10 +43,45 @@ type StreamOptions struct {
 	// read, so one can serve many streams at once.
 	Scheme *runtime.Scheme
 
+	// Created, when set, holds the objects earlier streams of the same kubectl create
+	// -f created (its other files, read in kubectl's order), and receives those this
+	// stream creates. As against a cluster holding none of the objects to begin with,
+	// an object whose name was created before (for its resource and namespace) is the
+	// storage's 409 AlreadyExists, once it passed validation, as the second of two
+	// Deployments named alike in one file is. Nil keeps the stream's own objects only.
+	// One value must not be shared by streams read at the same time. DecodeOnly
+	// creates nothing.
+	Created *CreatedObjects
+
 	// MaxDocumentBytes, when positive, refuses a document longer than this many bytes
 	// (ErrDocumentTooLarge) instead of holding it in memory. kubectl has no such limit;
 	// the server refuses a request body over 3 MiB anyway.
 	MaxDocumentBytes int
+}
+
+// CreatedObjects are the objects a kubectl create -f has created so far, by resource,
+// namespace and name (objects named only by generateName get a name no other has and
+// are not kept). The zero value is empty and ready to use.
+type CreatedObjects struct {
+	keys map[createdKey]struct{}
+}
+
+// createdKey names a stored object.
+type createdKey struct{ group, resource, namespace, name string }
+
+// Len returns the number of objects created.
+func (c *CreatedObjects) Len() int { return len(c.keys) }
+
+// create records an object, or returns false when one of its name was created before.
+func (c *CreatedObjects) create(k createdKey) bool {
+	if _, exists := c.keys[k]; exists {
+		return false
+	}
+	if c.keys == nil {
+		c.keys = map[createdKey]struct{}{}
+	}
+	c.keys[k] = struct{}{}
+	return true
 }
 
 // ErrDocumentTooLarge is the error of a document longer than
@@ -65,7 +100,7 @@ const (
 	// document it cannot read, a missing apiVersion or kind, a kind the server does
 	// not serve) or by the server (unknown fields under strict field validation,
 	// values of the wrong type, a body over the size limit, a path it does not
-	// serve). Err says why.
+	// serve, a name created before: see StreamOptions.Created). Err says why.
 	Rejected
 	// NotChecked means the server serves the kind but it holds no pod (a Service, a
 	// ConfigMap, ...): ValidateStream does not validate it (with
@@ -119,8 +154,8 @@ type ObjectResult struct {
 	// Err explains an Invalid or Rejected verdict: a *apierrors.StatusError for an
 	// answer of the server (422 Invalid; 400 BadRequest from decoding; 413 for a body
 	// over 3 MiB; 404, as client-go words it, for an apiVersion without a version or a
-	// list kind without items, which kubectl posts where nothing is served), a
-	// *KubectlError for one of kubectl, a *ReadError when the reader failed,
+	// list kind without items, which kubectl posts where nothing is served; 409 for a
+	// name created before), a *KubectlError for one of kubectl, a *ReadError when the reader failed,
 	// ErrDocumentTooLarge.
 	Err error
 	// Warnings are remarks that do not change the verdict, such as duplicate keys,
@@ -237,6 +272,9 @@ func (r *ObjectResult) Message() string {
 func ValidateStream(r io.Reader, source string, opts StreamOptions) iter.Seq[ObjectResult] {
 	return func(yield func(ObjectResult) bool) {
 		s := &streamRun{source: source, opts: opts, yield: yield, server: newServerDecoder(), models: new(lazyModels)}
+		if s.opts.Created == nil {
+			s.opts.Created = new(CreatedObjects)
+		}
 		d := newDocReader(r, opts.MaxDocumentBytes)
 		for {
 			c, ok := d.next()

@@ -43,7 +43,8 @@ func (s *streamRun) fastObject(r ObjectResult, c chunk) (ObjectResult, bool) {
 		return r, false
 	}
 	gvk := gv.WithKind(kind)
-	if k, ok := servedExactly(gvk, s.opts.Validation.Features); !ok || !k.patch || !podKinds[gvk.GroupKind()] {
+	k, ok := servedExactly(gvk, s.opts.Validation.Features)
+	if !ok || !k.patch || !podKinds[gvk.GroupKind()] {
 		return r, false
 	}
 	var om metav1.ObjectMeta
@@ -67,7 +68,7 @@ func (s *streamRun) fastObject(r ObjectResult, c chunk) (ObjectResult, bool) {
 	}
 	asSent(typed, ns)
 	r.Object = typed
-	return s.validate(r, gvk.GroupKind()), true
+	return s.store(s.validate(r, gvk.GroupKind()), k), true
 }
 
 // jsonString decodes a JSON string value; false for anything else.

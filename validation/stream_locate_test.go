@@ -145,7 +145,47 @@ func FuzzValidateStream(f *testing.F) {
 			}
 		}
 		checkSchemeAnswers(t, plain, schemed)
+		created := new(CreatedObjects)
+		var once, twice []ObjectResult
+		for r := range ValidateStream(bytes.NewReader(data), "f", StreamOptions{Created: created}) {
+			once = append(once, r)
+		}
+		for r := range ValidateStream(bytes.NewReader(data), "f", StreamOptions{Created: created}) {
+			twice = append(twice, r)
+		}
+		checkCreatedTwice(t, once, twice)
+		stored := 0
+		for _, r := range once {
+			if (r.Verdict == Valid || r.Verdict == NotChecked) && r.Name != "" {
+				stored++
+			}
+		}
+		if created.Len() != stored {
+			t.Fatalf("Created.Len() = %d, want the %d named objects created by the first read", created.Len(), stored)
+		}
 	})
+}
+
+// checkCreatedTwice holds the answers to a stream read a second time into the same
+// CreatedObjects to the first: every named object the first created is refused with
+// 409 AlreadyExists, every other answer is the same.
+func checkCreatedTwice(t *testing.T, first, second []ObjectResult) {
+	t.Helper()
+	if len(first) != len(second) {
+		t.Fatalf("%d results, then %d", len(first), len(second))
+	}
+	for i, a := range first {
+		b := second[i]
+		if (a.Verdict == Valid || a.Verdict == NotChecked) && a.Name != "" {
+			if st := b.Status(); b.Verdict != Rejected || st == nil || st.ErrStatus.Code != http.StatusConflict || st.ErrStatus.Reason != metav1.StatusReasonAlreadyExists {
+				t.Fatalf("result %d: %s the first time, %s %q the second, want 409 AlreadyExists", i, a.Verdict, b.Verdict, b.Message())
+			}
+			continue
+		}
+		if a.Verdict != b.Verdict || a.Message() != b.Message() {
+			t.Fatalf("result %d: %s %q the first time, %s %q the second", i, a.Verdict, a.Message(), b.Verdict, b.Message())
+		}
+	}
 }
 
 // checkTypeErrorField asks TypeErrorField twice for the same answer; a path it gives

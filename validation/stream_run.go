@@ -122,7 +122,7 @@ func (s *streamRun) object(r ObjectResult, obj runtime.Object, m mapping) bool {
 	if !holdsPod {
 		if s.opts.Scheme == nil || !s.opts.Scheme.Recognizes(resource) {
 			r.Verdict = NotChecked
-			return s.yield(r)
+			return s.yield(s.store(r, m.served))
 		}
 		decoder = s.others()
 	}
@@ -144,9 +144,24 @@ func (s *streamRun) object(r ObjectResult, obj runtime.Object, m mapping) bool {
 	r.Object = typed
 	if !holdsPod {
 		r.Verdict = NotChecked
-		return s.yield(r)
+		return s.yield(s.store(r, m.served))
 	}
-	return s.yield(s.validate(r, resource.GroupKind()))
+	return s.yield(s.store(s.validate(r, resource.GroupKind()), m.served))
+}
+
+// store creates an object the server would create (a Valid one, or one of a kind
+// that holds no pod, taken as valid) in StreamOptions.Created, or refuses it as the
+// storage does when its name was created before (k8s.io/apiserver pkg/registry/
+// generic/registry Store.Create: storeerr.InterpretCreateError's AlreadyExists, for
+// the resource the registry serves).
+func (s *streamRun) store(r ObjectResult, k servedKind) ObjectResult {
+	if s.opts.DecodeOnly || r.Err != nil || r.Name == "" || r.Verdict != Valid && r.Verdict != NotChecked {
+		return r
+	}
+	if !s.opts.Created.create(createdKey{k.group, k.resource, r.Namespace, r.Name}) {
+		r.Verdict, r.Err = Rejected, apierrors.NewAlreadyExists(schema.GroupResource{Group: k.group, Resource: k.resource}, r.Name)
+	}
+	return r
 }
 
 // others returns the decoder of StreamOptions.Scheme's kinds, built on first use.

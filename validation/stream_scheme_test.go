@@ -1,6 +1,7 @@
 package validation
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -98,6 +99,112 @@ spec:
 	for i, r := range results[:5] {
 		if r.Verdict != NotChecked || r.Object != nil || r.Err != nil {
 			t.Errorf("without a scheme, object %d: %s, Object %T, want not checked and unread", i, got[i], r.Object)
+		}
+	}
+}
+
+// TestStreamCreatedObjects: the second object of one name is the storage's 409 once it
+// passed validation, within a stream and across streams sharing a CreatedObjects.
+func TestStreamCreatedObjects(t *testing.T) {
+	const stream = `apiVersion: apps/v1
+kind: Deployment
+metadata: {name: api}
+spec:
+  selector: {matchLabels: {app: api}}
+  template:
+    metadata: {labels: {app: api}}
+    spec: {containers: [{name: c, image: nginx}]}
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: api}
+spec:
+  selector: {matchLabels: {app: api}}
+  template:
+    metadata: {labels: {app: api}}
+    spec: {containers: [{name: c, image: nginx}]}
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: api, namespace: other}
+spec:
+  selector: {matchLabels: {app: api}}
+  template:
+    metadata: {labels: {app: api}}
+    spec: {containers: [{name: c, image: nginx}]}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: bad}
+spec: {containers: [{name: c}]}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: bad}
+spec: {containers: [{name: c, image: nginx}]}
+---
+apiVersion: v1
+kind: Pod
+metadata: {generateName: job-}
+spec: {containers: [{name: c, image: nginx}]}
+---
+apiVersion: v1
+kind: Pod
+metadata: {generateName: job-}
+spec: {containers: [{name: c, image: nginx}]}
+---
+apiVersion: v1
+kind: Service
+metadata: {name: api}
+spec: {ports: [{port: 80}]}
+---
+apiVersion: v1
+kind: Service
+metadata: {name: api}
+spec: {ports: [{port: 80}]}
+`
+	render := func(opts StreamOptions) []string {
+		var out []string
+		for r := range ValidateStream(strings.NewReader(stream), "s.yaml", opts) {
+			line := r.Kind + "/" + r.Name + " " + r.Namespace + " " + r.Verdict.String()
+			if st := r.Status(); st != nil && st.ErrStatus.Code == 409 {
+				line += fmt.Sprintf(" %d %s: %s", st.ErrStatus.Code, st.ErrStatus.Reason, r.Message())
+			}
+			out = append(out, line)
+		}
+		return out
+	}
+	want := []string{
+		"Deployment/api default valid",
+		`Deployment/api default rejected 409 AlreadyExists: deployments.apps "api" already exists`,
+		"Deployment/api other valid",
+		"Pod/bad default invalid",
+		"Pod/bad default valid",
+		"Pod/ default valid",
+		"Pod/ default valid",
+		"Service/api default not checked",
+		`Service/api default rejected 409 AlreadyExists: services "api" already exists`,
+	}
+	if got := render(StreamOptions{}); strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("one stream:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	created := new(CreatedObjects)
+	render(StreamOptions{Created: created})
+	if created.Len() != 4 {
+		t.Errorf("Created.Len() = %d after one stream, want 4 (two Deployments, a Pod, a Service)", created.Len())
+	}
+	for i, line := range render(StreamOptions{Created: created}) {
+		if name := strings.Fields(want[i])[0]; strings.Contains(want[i], " valid") && name != "Pod/" || strings.Contains(want[i], "not checked") {
+			if !strings.Contains(line, "rejected 409 AlreadyExists") {
+				t.Errorf("second stream sharing Created, object %d: %s, want the 409", i, line)
+			}
+		} else if line != want[i] {
+			t.Errorf("second stream sharing Created, object %d: %s, want %s", i, line, want[i])
+		}
+	}
+	for _, line := range render(StreamOptions{DecodeOnly: true}) {
+		if strings.Contains(line, "409") {
+			t.Errorf("DecodeOnly: %s, want nothing created", line)
 		}
 	}
 }

@@ -513,6 +513,7 @@ func (g *gen) stream() []byte {
 		}
 		return g.encode(b.String())
 	}
+	var prev *node
 	for i := range n {
 		if i > 0 || g.chance(0.3) {
 			b.WriteString(g.pick("---\n", "--- # next\n", "---\n\n"))
@@ -521,6 +522,13 @@ func (g *gen) stream() []byte {
 			b.WriteString("# a comment\n")
 		}
 		doc := g.document()
+		if prev != nil && g.chance(0.15) {
+			// A document copied twice, as pasted: the storage refuses the second
+			// of two objects of one name.
+			g.note("document repeated")
+			doc = prev
+		}
+		prev = doc
 		switch {
 		case g.chance(0.12):
 			g.note("format/flow")

@@ -1,6 +1,7 @@
 package decoding
 
 import (
+	"encoding/json"
 	"fmt"
 	"io/fs"
 	"net/http"
@@ -51,6 +52,33 @@ func (u *upstream) validate(t testing.TB, req *http.Request, body []byte, kind s
 		st := responsewriters.ErrorToAPIStatus(storage.ErrResourceVersionSetOnCreate)
 		return status(&apierrors.StatusError{ErrStatus: *st})
 	}
+	gvr, err := resourceOf(req.URL.Path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return store(out, req.URL.Path, gvr, body, kind)
+}
+
+// store is the storage's create of an object the server accepted: an object of a
+// name already created for the resource and namespace is refused as the generic
+// registry refuses it (Store.Create: storeerr.InterpretCreateError's AlreadyExists);
+// an object named only by generateName gets a name no other has.
+func store(out *kubectlOutcome, path string, gvr schema.GroupVersionResource, body []byte, kind schema.GroupVersionKind) *http.Response {
+	var m struct {
+		Metadata struct{ Name string } `json:"metadata"`
+	}
+	_ = json.Unmarshal(body, &m)
+	if m.Metadata.Name == "" {
+		return created(kind)
+	}
+	key := gvr.GroupResource().String() + "/" + namespaceOf(path) + "/" + m.Metadata.Name
+	if out.stored[key] {
+		return status(apierrors.NewAlreadyExists(gvr.GroupResource(), m.Metadata.Name))
+	}
+	if out.stored == nil {
+		out.stored = map[string]bool{}
+	}
+	out.stored[key] = true
 	return created(kind)
 }
 
@@ -235,7 +263,7 @@ func TestGeneratedStreamsMatchKubectlAndServer(t *testing.T) {
 	}
 	t.Logf("%d files, %d results, %d disagreements, %d refusals equal but for upstream's map order; upstream outcomes: %v",
 		files, objects, disagreements, reordered, outcomes)
-	for c, least := range map[string]int{"server 201": 50, "server 422": 50, "server 400": 50, "no pod 201": 50, "no pod 400": 20} {
+	for c, least := range map[string]int{"server 201": 50, "server 422": 50, "server 400": 50, "no pod 201": 50, "no pod 400": 20, "server 409": 10, "no pod 409": 3} {
 		if outcomes[c] < least {
 			t.Errorf("outcome coverage: %q seen %d times, want at least %d", c, outcomes[c], least)
 		}
@@ -256,7 +284,7 @@ func checkManifestCoverage(t *testing.T, files int, outcomes map[string]int) {
 		"Pod 201": 10, "Deployment 201": 10, "StatefulSet 201": 5, "DaemonSet 201": 5, "Job 201": 3,
 		"CronJob 201": 3, "ReplicaSet 201": 1, "ReplicationController 201": 1, "PodTemplate 201": 1,
 		"Pod 422": 3, "Deployment 422": 3, "StatefulSet 422": 1, "DaemonSet 422": 1, "Job 422": 1, "CronJob 422": 1,
-		"ConfigMap 400": 1, "kubectl error parsing": 1, "kubectl resource mapping not found": 3, "kubectl error validating": 1,
+		"ConfigMap 400": 1, "server 409": 1, "kubectl error parsing": 1, "kubectl resource mapping not found": 3, "kubectl error validating": 1,
 	}
 	for k, n := range want {
 		if outcomes[k] < n {

@@ -73,6 +73,9 @@ type kubectlOutcome struct {
 	// them. pending holds the last refusal's until its object is recorded.
 	causes  []field.ErrorList
 	pending field.ErrorList
+	// stored are the objects a validating server created, by resource, namespace
+	// and name.
+	stored map[string]bool
 }
 
 // sentObject is an object kubectl sent and the server's answer.
@@ -260,8 +263,11 @@ func (u *upstream) serve(req *http.Request, full testing.TB, out *kubectlOutcome
 		// scheme holds, as kube-apiserver does; the kinds other servers of the
 		// chain serve (CustomResourceDefinition, APIService) are accepted unread.
 		kind = u.kinds[gvr]
-		if full == nil || !legacyscheme.Scheme.Recognizes(kind.GroupKind().WithVersion(runtime.APIVersionInternal)) {
+		if full == nil {
 			return created(kind), nil
+		}
+		if !legacyscheme.Scheme.Recognizes(kind.GroupKind().WithVersion(runtime.APIVersionInternal)) {
+			return store(out, req.URL.Path, gvr, body, kind), nil
 		}
 	}
 	if len(body) > maxRequestBodyBytes {
@@ -290,8 +296,11 @@ func (u *upstream) serve(req *http.Request, full testing.TB, out *kubectlOutcome
 	if gvk.GroupVersion() != kind.GroupVersion() {
 		return status(apierrors.NewBadRequest(fmt.Sprintf("the API version in the data (%s) does not match the expected API version (%v)", gvk.GroupVersion(), kind.GroupVersion()))), nil
 	}
-	if full != nil && isPod {
+	switch {
+	case full != nil && isPod:
 		return u.validate(full, req, body, kind, out), nil
+	case full != nil:
+		return store(out, req.URL.Path, gvr, body, kind), nil
 	}
 	return created(kind), nil
 }

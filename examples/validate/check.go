@@ -22,7 +22,10 @@ type checker struct {
 	cfg config
 	// scheme holds the types of the kinds that hold no pod, decoded as the server
 	// decodes them (validation.StreamOptions.Scheme).
-	scheme   *runtime.Scheme
+	scheme *runtime.Scheme
+	// created are the objects the files read so far created: kubectl create -f reads
+	// every file as one stream of creates.
+	created  *validation.CreatedObjects
 	stderr   io.Writer
 	objects  []object
 	problems []problem // files that could not be checked
@@ -75,6 +78,7 @@ func (c *checker) checkReader(name string, r io.Reader) {
 		Validation: validation.Options{Features: c.cfg.features, AllowPrivileged: c.cfg.allowPrivileged},
 		Namespace:  c.cfg.namespace,
 		Scheme:     c.scheme,
+		Created:    c.created,
 	}
 	for res := range validation.ValidateStream(br, name, opts) {
 		var readErr *validation.ReadError

@@ -35,6 +35,7 @@ import (
 	"io"
 	"os"
 
+	"github.com/podlife/podlife/validation"
 	"github.com/podlife/podlife/validation/apischeme"
 )
 
@@ -58,7 +59,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if !ok {
 		return code
 	}
-	c := &checker{cfg: cfg, stderr: stderr, scheme: apischeme.New()}
+	c := &checker{cfg: cfg, stderr: stderr, scheme: apischeme.New(), created: new(validation.CreatedObjects)}
 	if len(cfg.paths) == 0 {
 		c.checkData("sample.yaml", sample)
 	}

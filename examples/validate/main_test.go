@@ -115,6 +115,8 @@ func TestRun(t *testing.T) {
 	empty := t.TempDir()
 	blank := write(t, dir, "blank.yaml", "# nothing yet\n---\n")
 	emptyList := write(t, dir, "list.yaml", "apiVersion: v1\nkind: List\nitems: []\n")
+	twice := "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: cfg}\ndata: {a: b}\n---\napiVersion: v1\nkind: Pod\nmetadata: {name: web}\nspec: {containers: [{name: c, image: nginx}]}\n"
+	dupA, dupB := write(t, dir, "dup/a.yaml", twice), write(t, dir, "dup/b.yaml", twice)
 	noPod := write(t, dir, "svc.yaml", "apiVersion: v1\nkind: Service\nmetadata:\n  name: web\nspec:\n  ports:\n  - port: 80\n    targetport: 8080\n---\n"+
 		"apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: flags\ndata:\n  enabled: on\n---\napiVersion: v1\nkind: Service\nmetadata: {name: ok}\nspec: {ports: [{port: 80}]}\n")
 	for _, tc := range []struct {
@@ -144,6 +146,17 @@ func TestRun(t *testing.T) {
 				noPod + ":17: Service \"ok\" is not checked: it holds no pod\n" +
 				"\n3 objects in 1 file: 0 valid, 0 invalid, 2 rejected, 1 not checked\n" +
 				"not checked (they hold no pod): Service \"ok\" (" + noPod + ":17)\n",
+		},
+		{
+			name: "the files of one run are one kubectl create: a name created before is the server's 409",
+			args: []string{filepath.Dir(dupA)},
+			code: 1,
+			out: dupA + ":1: ConfigMap \"cfg\" is not checked: it holds no pod\n" +
+				dupA + ":6: Pod \"web\" is valid\n" +
+				dupB + ":1: ConfigMap \"cfg\" is rejected by the server: configmaps \"cfg\" already exists\n" +
+				dupB + ":6: Pod \"web\" is rejected by the server: pods \"web\" already exists\n" +
+				"\n4 objects in 2 files: 1 valid, 0 invalid, 2 rejected, 1 not checked\n" +
+				"not checked (they hold no pod): ConfigMap \"cfg\" (" + dupA + ":1)\n",
 		},
 		{
 			name: "privileged containers allowed by default",
