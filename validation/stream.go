@@ -272,9 +272,6 @@ func (r *ObjectResult) Message() string {
 func ValidateStream(r io.Reader, source string, opts StreamOptions) iter.Seq[ObjectResult] {
 	return func(yield func(ObjectResult) bool) {
 		s := &streamRun{source: source, opts: opts, yield: yield, server: newServerDecoder(), models: new(lazyModels)}
-		if s.opts.Created == nil {
-			s.opts.Created = new(CreatedObjects)
-		}
 		d := newDocReader(r, opts.MaxDocumentBytes)
 		for {
 			c, ok := d.next()

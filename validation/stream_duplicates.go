@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -42,7 +43,10 @@ func yamlDuplicateKeys(c chunk) []Warning {
 		if key, err := strconv.Unquote(g[2]); err == nil && mergeOverride(c.text, n, key) {
 			continue
 		}
-		out = append(out, duplicateWarning(c.start+n-1, g[2]))
+		// go-yaml reports a repeat inside an anchored node once per alias of it.
+		if w := duplicateWarning(c.start+n-1, g[2]); !slices.Contains(out, w) {
+			out = append(out, w)
+		}
 	}
 	return out
 }
@@ -74,9 +78,9 @@ func mergeOverride(text []byte, n int, key string) bool {
 		c, entry := mappingEntry(line)
 		lineCol := len(line) - len(trimmed)
 		switch {
-		case len(entry) == 0:
+		case len(entry) == 0 || anchorOnly(entry):
 			if lineCol < col {
-				return merged // "-" alone: a sequence entry starting on the next line
+				return merged // "-" alone or "- &anchor": a sequence entry starting on the next line
 			}
 		case c == col:
 			if isMergeKey(entry) {
@@ -106,6 +110,16 @@ func mappingEntry(line []byte) (int, []byte) {
 		content = rest
 	}
 	return col, content
+}
+
+// anchorOnly reports whether a line's content is an anchor and nothing else
+// ("&base", maybe followed by a comment): the node it names starts on the next line.
+func anchorOnly(content []byte) bool {
+	if len(content) < 2 || content[0] != '&' {
+		return false
+	}
+	end := bytes.IndexAny(content, " \t")
+	return end < 0 || len(bytes.TrimLeft(content[end:], " \t")) == 0 || bytes.TrimLeft(content[end:], " \t")[0] == '#'
 }
 
 // isMergeKey reports whether a line's content is a merge key ("<<: *base").

@@ -71,6 +71,9 @@ func TestMergeKeyWarnings(t *testing.T) {
 		{"no merge", head + "data:\n  x: 1\n  x: 2\n", []string{`6: duplicate key "x"`}},
 		{"merge after the key", head + "base: &b\n  x: 1\ndata:\n  x: 2\n  <<: *b\n", []string{`5: duplicate key "x"`}},
 		{"flow style", head + "base: &b {x: 1}\ndata: {<<: *b, x: 2}\n", []string{`5: duplicate key "x"`}},
+		{"an anchored entry starting on the next line", head + "list:\n- &a\n  x: 1\n- &b\n  <<: *a\n  x: 2\n", nil},
+		{"an anchored entry, commented", head + "list:\n- &a # the base\n  x: 1\n-   &b   # a copy\n  <<: *a\n  x: 2\n", nil},
+		{"a repeat inside an anchored node, reported once", head + "base: &b\n  x: 1\n  x: 2\nc: [*b, *b, *b]\n", []string{`6: duplicate key "x"`}},
 	} {
 		var got []string
 		for r := range ValidateStream(strings.NewReader(tc.in), "f.yaml", StreamOptions{DecodeOnly: true}) {
@@ -81,6 +84,27 @@ func TestMergeKeyWarnings(t *testing.T) {
 		if strings.Join(got, "\n") != strings.Join(tc.want, "\n") {
 			t.Errorf("%s: warnings %q, want %q", tc.name, got, tc.want)
 		}
+	}
+}
+
+// TestListItemWarnings: a repeated key inside a List item is that item's warning only;
+// one in the List's own keys is every item's.
+func TestListItemWarnings(t *testing.T) {
+	in := "apiVersion: v1\nkind: List\nkind: List\nitems:\n" +
+		"- apiVersion: v1\n  kind: ConfigMap\n  metadata: {name: a}\n  data:\n    x: \"1\"\n    x: \"2\"\n" +
+		"- apiVersion: v1\n  kind: ConfigMap\n  metadata: {name: b}\n" +
+		"- apiVersion: v1\n  kind: ConfigMap\n  metadata: {name: c}\n  data:\n    y: \"1\"\n    y: \"2\"\n"
+	var got []string
+	for r := range ValidateStream(strings.NewReader(in), "f.yaml", StreamOptions{DecodeOnly: true}) {
+		var lines []string
+		for _, w := range r.Warnings {
+			lines = append(lines, fmt.Sprint(w.Line))
+		}
+		got = append(got, r.Name+":"+strings.Join(lines, ","))
+	}
+	want := []string{"a:3,10", "b:3", "c:3,19"}
+	if strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Errorf("warnings by item %q, want %q", got, want)
 	}
 }
 

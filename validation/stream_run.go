@@ -61,15 +61,41 @@ func (s *streamRun) document(c chunk) bool {
 	if err != nil {
 		return s.yield(s.rejected(base, c.raw, &KubectlError{Message: err.Error()}))
 	}
-	for i, item := range items {
+	results := make([]ObjectResult, len(items))
+	for i := range items {
 		r := base
 		r.Item, r.prefix = i+1, paths[i]
 		r.Line = r.FieldLine("")
-		if !s.listItem(r, item) {
+		results[i] = r
+	}
+	itemWarnings(results)
+	for i, item := range items {
+		if !s.listItem(results[i], item) {
 			return false
 		}
 	}
 	return true
+}
+
+// itemWarnings gives each item of a List the warnings about its own lines, and every
+// item those about the lines before the first (the List's own keys). When the items'
+// lines do not follow one another (a flow-style List), each keeps them all.
+func itemWarnings(items []ObjectResult) {
+	for i := 1; i < len(items); i++ {
+		if items[i].Line <= items[i-1].Line {
+			return
+		}
+	}
+	for i := range items {
+		var own []Warning
+		for _, w := range items[i].Warnings {
+			inItem := w.Line >= items[i].Line && (i+1 == len(items) || w.Line < items[i+1].Line)
+			if inItem || w.Line < items[0].Line {
+				own = append(own, w)
+			}
+		}
+		items[i].Warnings = own
+	}
 }
 
 // listItem answers for one item of a List, mapped as kubectl maps list items.
@@ -157,6 +183,9 @@ func (s *streamRun) object(r ObjectResult, obj runtime.Object, m mapping) bool {
 func (s *streamRun) store(r ObjectResult, k servedKind) ObjectResult {
 	if s.opts.DecodeOnly || r.Err != nil || r.Name == "" || r.Verdict != Valid && r.Verdict != NotChecked {
 		return r
+	}
+	if s.opts.Created == nil {
+		s.opts.Created = new(CreatedObjects) // the stream's own
 	}
 	if !s.opts.Created.create(createdKey{k.group, k.resource, r.Namespace, r.Name}) {
 		r.Verdict, r.Err = Rejected, apierrors.NewAlreadyExists(schema.GroupResource{Group: k.group, Resource: k.resource}, r.Name)

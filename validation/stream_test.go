@@ -122,11 +122,11 @@ func TestValidateStream(t *testing.T) {
 		},
 		{
 			name: "a syntax error does not stop the stream; its line is the file's",
-			in:   validPod + "---\napiVersion: v1\nkind: Pod\nmetadata: {name: bad: x}\n---\n" + validPod,
+			in:   validPod + "---\napiVersion: v1\nkind: Pod\nmetadata: {name: bad: x}\n---\n" + strings.Replace(validPod, "name: web", "name: web-2", 1),
 			want: []string{
 				"1.0@1 v1 Pod default/web valid",
 				"2.0@12   / rejected: error parsing f.yaml: error converting YAML to JSON: yaml: line 2: did not find expected ',' or '}'",
-				"3.0@14 v1 Pod default/web valid",
+				"3.0@14 v1 Pod default/web-2 valid",
 			},
 		},
 		{
