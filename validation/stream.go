@@ -60,8 +60,9 @@ type StreamOptions struct {
 }
 
 // CreatedObjects are the objects a kubectl create -f has created so far, by resource,
-// namespace and name (objects named only by generateName get a name no other has and
-// are not kept). The zero value is empty and ready to use.
+// namespace and name (objects named only by generateName get a name no other has, and
+// those of create-only kinds such as TokenReview are not stored: neither is kept). The
+// zero value is empty and ready to use.
 type CreatedObjects struct {
 	keys map[createdKey]struct{}
 }

@@ -56,19 +56,20 @@ func (u *upstream) validate(t testing.TB, req *http.Request, body []byte, kind s
 	if err != nil {
 		t.Fatal(err)
 	}
-	return store(out, req.URL.Path, gvr, body, kind)
+	return u.store(out, req.URL.Path, gvr, body, kind)
 }
 
 // store is the storage's create of an object the server accepted: an object of a
 // name already created for the resource and namespace is refused as the generic
 // registry refuses it (Store.Create: storeerr.InterpretCreateError's AlreadyExists);
-// an object named only by generateName gets a name no other has.
-func store(out *kubectlOutcome, path string, gvr schema.GroupVersionResource, body []byte, kind schema.GroupVersionKind) *http.Response {
+// an object named only by generateName gets a name no other has, and the create-only
+// resources (reviews, bindings) keep nothing.
+func (u *upstream) store(out *kubectlOutcome, path string, gvr schema.GroupVersionResource, body []byte, kind schema.GroupVersionKind) *http.Response {
 	var m struct {
 		Metadata struct{ Name string } `json:"metadata"`
 	}
 	_ = json.Unmarshal(body, &m)
-	if m.Metadata.Name == "" {
+	if m.Metadata.Name == "" || !u.stores[gvr] {
 		return created(kind)
 	}
 	key := gvr.GroupResource().String() + "/" + namespaceOf(path) + "/" + m.Metadata.Name

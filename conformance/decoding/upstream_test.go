@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -91,6 +92,9 @@ type upstream struct {
 	schema  kubectlvalidation.Schema
 	podKind map[schema.GroupVersionResource]schema.GroupVersionKind // resources of the kinds that hold a pod
 	kinds   map[schema.GroupVersionResource]schema.GroupVersionKind
+	// stores are the resources the server stores (those taking PATCH; the
+	// create-only reviews and bindings are not kept).
+	stores map[schema.GroupVersionResource]bool
 	// schemeName is the legacy scheme's name in a release build.
 	schemeName string
 }
@@ -125,6 +129,7 @@ func newUpstream() (*upstream, error) {
 		mapper:     restmapper.NewDiscoveryRESTMapper(groups),
 		podKind:    map[schema.GroupVersionResource]schema.GroupVersionKind{},
 		kinds:      map[schema.GroupVersionResource]schema.GroupVersionKind{},
+		stores:     map[schema.GroupVersionResource]bool{},
 	}
 	pods := map[schema.GroupKind]bool{{Kind: "Pod"}: true, {Kind: "PodTemplate"}: true, {Kind: "ReplicationController"}: true,
 		{Group: "apps", Kind: "Deployment"}: true, {Group: "apps", Kind: "ReplicaSet"}: true, {Group: "apps", Kind: "StatefulSet"}: true,
@@ -135,6 +140,9 @@ func newUpstream() (*upstream, error) {
 				gvr := schema.GroupVersionResource{Group: g.Group.Name, Version: v, Resource: r.Name}
 				gvk := schema.GroupVersionKind{Group: g.Group.Name, Version: v, Kind: r.Kind}
 				u.kinds[gvr] = gvk
+				if slices.Contains(r.Verbs, "patch") {
+					u.stores[gvr] = true
+				}
 				if pods[gvk.GroupKind()] {
 					u.podKind[gvr] = gvk
 				}
@@ -267,7 +275,7 @@ func (u *upstream) serve(req *http.Request, full testing.TB, out *kubectlOutcome
 			return created(kind), nil
 		}
 		if !legacyscheme.Scheme.Recognizes(kind.GroupKind().WithVersion(runtime.APIVersionInternal)) {
-			return store(out, req.URL.Path, gvr, body, kind), nil
+			return u.store(out, req.URL.Path, gvr, body, kind), nil
 		}
 	}
 	if len(body) > maxRequestBodyBytes {
@@ -300,7 +308,7 @@ func (u *upstream) serve(req *http.Request, full testing.TB, out *kubectlOutcome
 	case full != nil && isPod:
 		return u.validate(full, req, body, kind, out), nil
 	case full != nil:
-		return store(out, req.URL.Path, gvr, body, kind), nil
+		return u.store(out, req.URL.Path, gvr, body, kind), nil
 	}
 	return created(kind), nil
 }
