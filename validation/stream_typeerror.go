@@ -3,6 +3,7 @@ package validation
 import (
 	"bytes"
 	"encoding/json"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -143,13 +144,7 @@ func findTyped(v any, names []string, got string, at *field.Path) (*field.Path, 
 			}
 		}
 	case map[string]any:
-		keys := slices.Sorted(func(yield func(string) bool) {
-			for k := range v {
-				if !yield(k) {
-					return
-				}
-			}
-		})
+		keys := slices.Sorted(maps.Keys(v))
 		for _, k := range keys {
 			if jsonKindIs(v[k], got) {
 				return at.Key(k), true

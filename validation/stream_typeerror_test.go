@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"math/rand"
 	"slices"
 	"strconv"
@@ -246,13 +247,7 @@ func blockYAML(v any, indent string) string {
 		if len(v) == 0 {
 			return "{}\n"
 		}
-		keys := slices.Sorted(func(yield func(string) bool) {
-			for k := range v {
-				if !yield(k) {
-					return
-				}
-			}
-		})
+		keys := slices.Sorted(maps.Keys(v))
 		// Keys in reverse: the file's order must not matter.
 		slices.Reverse(keys)
 		for _, k := range keys {
