@@ -156,8 +156,8 @@ type ObjectResult struct {
 	// answer of the server (422 Invalid; 400 BadRequest from decoding; 413 for a body
 	// over 3 MiB; 404, as client-go words it, for an apiVersion without a version or a
 	// list kind without items, which kubectl posts where nothing is served; 409 for a
-	// name created before), a *KubectlError for one of kubectl, a *ReadError when the reader failed,
-	// ErrDocumentTooLarge.
+	// name created before), a *KubectlError for one of kubectl, a *ReadError when the
+	// reader failed, ErrDocumentTooLarge.
 	Err error
 	// Warnings are remarks that do not change the verdict, such as duplicate keys,
 	// whose earlier values kubectl drops silently.

@@ -119,7 +119,11 @@ func anchorOnly(content []byte) bool {
 		return false
 	}
 	end := bytes.IndexAny(content, " \t")
-	return end < 0 || len(bytes.TrimLeft(content[end:], " \t")) == 0 || bytes.TrimLeft(content[end:], " \t")[0] == '#'
+	if end < 0 {
+		return true
+	}
+	rest := bytes.TrimLeft(content[end:], " \t")
+	return len(rest) == 0 || rest[0] == '#'
 }
 
 // isMergeKey reports whether a line's content is a merge key ("<<: *base").

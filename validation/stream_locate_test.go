@@ -123,8 +123,10 @@ func FuzzValidateStream(f *testing.F) {
 		var transcoded bytes.Buffer
 		_, _ = transcoded.ReadFrom(newTranscoder(bytes.NewReader(data)))
 		lines := bytes.Count(transcoded.Bytes(), []byte("\n")) + 1
+		// The plain read stores into created, which a second read below reuses.
+		created := new(CreatedObjects)
 		var plain, schemed []ObjectResult
-		for _, opts := range []StreamOptions{{}, withScheme} {
+		for _, opts := range []StreamOptions{{Created: created}, withScheme} {
 			for r := range ValidateStream(bytes.NewReader(data), "f", opts) {
 				check := func(what string, l int) {
 					if l < 1 || l > lines {
@@ -150,25 +152,18 @@ func FuzzValidateStream(f *testing.F) {
 			}
 		}
 		checkSchemeAnswers(t, plain, schemed)
-		created := new(CreatedObjects)
-		var once, twice []ObjectResult
-		for r := range ValidateStream(bytes.NewReader(data), "f", StreamOptions{Created: created}) {
-			once = append(once, r)
-		}
+		var twice []ObjectResult
 		for r := range ValidateStream(bytes.NewReader(data), "f", StreamOptions{Created: created}) {
 			twice = append(twice, r)
 		}
-		checkCreatedTwice(t, once, twice)
-		stored := 0
-		for _, r := range once {
-			if (r.Verdict == Valid || r.Verdict == NotChecked) && r.Name != "" && !createOnly(r) {
-				stored++
-			}
-		}
-		if created.Len() != stored {
-			t.Fatalf("Created.Len() = %d, want the %d named objects created by the first read", created.Len(), stored)
-		}
+		checkCreatedTwice(t, created, plain, twice)
 	})
+}
+
+// keptByServer reports whether the server keeps an object it was answered for: a
+// named one, valid or not checked, of a kind the server stores.
+func keptByServer(r ObjectResult) bool {
+	return (r.Verdict == Valid || r.Verdict == NotChecked) && r.Name != "" && !createOnly(r)
 }
 
 // createOnly reports whether a result's kind is served without PATCH (TokenReview,
@@ -187,16 +182,26 @@ func createOnly(r ObjectResult) bool {
 }
 
 // checkCreatedTwice holds the answers to a stream read a second time into the same
-// CreatedObjects to the first: every named object the first created is refused with
-// 409 AlreadyExists, every other answer is the same.
-func checkCreatedTwice(t *testing.T, first, second []ObjectResult) {
+// CreatedObjects to the first: the first read created as many objects as it stored,
+// each is refused with 409 AlreadyExists the second time, every other answer is the
+// same.
+func checkCreatedTwice(t *testing.T, created *CreatedObjects, first, second []ObjectResult) {
 	t.Helper()
+	kept := 0
+	for _, r := range first {
+		if keptByServer(r) {
+			kept++
+		}
+	}
+	if created.Len() != kept {
+		t.Fatalf("Created.Len() = %d, want the %d objects the first read stored", created.Len(), kept)
+	}
 	if len(first) != len(second) {
 		t.Fatalf("%d results, then %d", len(first), len(second))
 	}
 	for i, a := range first {
 		b := second[i]
-		if (a.Verdict == Valid || a.Verdict == NotChecked) && a.Name != "" && !createOnly(a) {
+		if keptByServer(a) {
 			if st := b.Status(); b.Verdict != Rejected || st == nil || st.ErrStatus.Code != http.StatusConflict || st.ErrStatus.Reason != metav1.StatusReasonAlreadyExists {
 				t.Fatalf("result %d: %s the first time, %s %q the second, want 409 AlreadyExists", i, a.Verdict, b.Verdict, b.Message())
 			}

@@ -181,8 +181,11 @@ func (s *streamRun) object(r ObjectResult, obj runtime.Object, m mapping) bool {
 // generic/registry Store.Create: storeerr.InterpretCreateError's AlreadyExists, for
 // the resource the registry serves).
 func (s *streamRun) store(r ObjectResult, k servedKind) ObjectResult {
-	if s.opts.DecodeOnly || r.Err != nil || r.Name == "" || r.Verdict != Valid && r.Verdict != NotChecked || !k.patch {
-		return r // a create-only kind (TokenReview, ...) is not stored
+	created := r.Verdict == Valid || r.Verdict == NotChecked
+	// Nothing is stored by DecodeOnly, for an object named only by generateName
+	// (its generated name is new) or of a create-only kind (TokenReview, ...).
+	if !created || s.opts.DecodeOnly || r.Name == "" || !k.patch {
+		return r
 	}
 	if s.opts.Created == nil {
 		s.opts.Created = new(CreatedObjects) // the stream's own

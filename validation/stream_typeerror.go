@@ -154,6 +154,7 @@ func findTyped(v any, names []string, got string, at *field.Path) (*field.Path, 
 	return nil, false
 }
 
+// childPath is at's field name, or the path's first field when at is nil.
 func childPath(at *field.Path, name string) *field.Path {
 	if at == nil {
 		return field.NewPath(name)
@@ -161,6 +162,7 @@ func childPath(at *field.Path, name string) *field.Path {
 	return at.Child(name)
 }
 
+// indexOf is at's entry i; nil stays nil.
 func indexOf(at *field.Path, i int) *field.Path {
 	if at == nil {
 		return nil // a document that is a list has no field path

@@ -13,10 +13,10 @@
 // A PATH is a file holding one or more pods (a List from `kubectl get pods -o yaml`
 // works), a directory (read recursively: its *.json, *.yaml and *.yml files, as kubectl
 // -R reads them) or "-" for standard input (named STDIN); with several streams each
-// explanation is headed by its file's name. The pods are explained as of --now (RFC 3339, default the current
-// time), which matters for back-off and deadlines. Without a file, the embedded samples
-// (testdata/*.yaml: pods captured from simulated lifecycles in each state the program
-// explains) are explained at the time each was captured.
+// explanation is headed by its file's name. The pods are explained as of --now (RFC
+// 3339, default the current time), which matters for back-off and deadlines. Without a
+// path, the embedded samples (testdata/*.yaml: pods captured from simulated lifecycles
+// in each state the program explains) are explained at the time each was captured.
 //
 // Documents that are not pods are skipped with a note naming them, and the pods around
 // them are explained. The exit code is 0 when every document was a pod and explained, 1

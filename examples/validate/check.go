@@ -202,9 +202,11 @@ func typingNote(r *validation.ObjectResult, line int, key, detail string) string
 	if !ok {
 		return ""
 	}
-	value, ok := scalarAfter(text, key)
+	var value string
 	if key == "" {
 		value, ok = listEntry(text)
+	} else {
+		value, ok = scalarAfter(text, key)
 	}
 	if !ok || value[0] == '{' || value[0] == '[' {
 		return ""

@@ -22,8 +22,8 @@
 // the server's decoding: unknown fields, wrong types, kinds or versions not served) or
 // not checked (kinds that hold no pod, listed in the summary; those the server decodes
 // from k8s.io/api types are decoded, so that a Service's unknown field is rejected
-// too). When an error goes away
-// with a feature gate that is off, a hint names the gate.
+// too). When an error goes away with a feature gate that is off, a hint names the
+// gate.
 //
 // The exit code is 0 when every object is valid or not checked, 1 when one is invalid
 // or rejected, 2 on a usage error or a file that cannot be read (which is reported;
