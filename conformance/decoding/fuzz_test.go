@@ -50,12 +50,11 @@ func FuzzDecodingMatchesKubectl(f *testing.F) {
 		if err := os.WriteFile(path, data, 0o600); err != nil {
 			t.Fatal(err)
 		}
-		want := u.createFileValidated(t, path)
-		got, _, err := oursWith(path, opts)
+		_, _, diff, _, err := endToEnd(t, u, path, opts)
 		if err != nil {
 			t.Fatalf("ours: %v\n--- file ---\n%q", err, data)
 		}
-		if diff, _ := compareValidated(want, got); diff != "" {
+		if diff != "" {
 			t.Fatalf("disagrees: %s\n--- file ---\n%q", shorten(diff), data)
 		}
 	})

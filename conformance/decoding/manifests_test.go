@@ -141,6 +141,20 @@ func compareValidated(want, got kubectlOutcome) (diff string, reorder int) {
 	return compare(want, got), reorder
 }
 
+// endToEnd compares one file end to end: kubectl create -f against the validating
+// server (want) with ValidateStream under opts; n is the number of results, diff the
+// first difference ("" when they agree), reordered the 422s equal but for upstream's
+// map order.
+func endToEnd(t testing.TB, u *upstream, path string, opts validation.StreamOptions) (want kubectlOutcome, n int, diff string, reordered int, err error) {
+	want = u.createFileValidated(t, path)
+	got, n, err := oursWith(path, opts)
+	if err != nil {
+		return want, n, "", 0, err
+	}
+	diff, reordered = compareValidated(want, got)
+	return want, n, diff, reordered, nil
+}
+
 // manifestRoots are the directories of manifests written by hand that the repository
 // keeps: the realistic corpus modelled on public documentation and projects, and the
 // example programs' inputs. Paths are relative to this package.
@@ -189,11 +203,11 @@ func manifestFiles(t testing.TB) []string {
 func TestManifestsMatchKubectlAndServer(t *testing.T) {
 	u := getUpstream(t)
 	files := manifestFiles(t)
+	opts := validation.StreamOptions{Scheme: apischeme.New()}
 	outcomes := map[string]int{}
 	var disagreements, reordered, objects int
 	for _, path := range files {
-		want := u.createFileValidated(t, path)
-		got, n, err := oursWith(path, validation.StreamOptions{Scheme: apischeme.New()})
+		want, n, diff, r, err := endToEnd(t, u, path, opts)
 		objects += n
 		if err != nil {
 			t.Errorf("%s: %v", path, err)
@@ -207,7 +221,6 @@ func TestManifestsMatchKubectlAndServer(t *testing.T) {
 		for _, e := range want.errors {
 			outcomes["kubectl "+kubectlErrorClass(e)]++
 		}
-		diff, r := compareValidated(want, got)
 		reordered += r
 		if diff != "" {
 			disagreements++
@@ -219,10 +232,6 @@ func TestManifestsMatchKubectlAndServer(t *testing.T) {
 	checkManifestCoverage(t, len(files), outcomes)
 }
 
-// podKind names the kinds that hold a pod.
-var podKind = map[string]bool{"Pod": true, "PodTemplate": true, "ReplicationController": true, "Deployment": true,
-	"ReplicaSet": true, "StatefulSet": true, "DaemonSet": true, "Job": true, "CronJob": true}
-
 // TestGeneratedStreamsMatchKubectlAndServer is TestManifestsMatchKubectlAndServer on
 // the generated files of TestDecodingMatchesKubectlAndServer (another seed): decoding
 // and validation composed, on files nobody wrote by hand.
@@ -230,6 +239,7 @@ func TestGeneratedStreamsMatchKubectlAndServer(t *testing.T) {
 	u := getUpstream(t)
 	g := newGen(seed(t) + 1)
 	dir := t.TempDir()
+	opts := validation.StreamOptions{Scheme: apischeme.New()}
 	outcomes := map[string]int{}
 	var disagreements, reordered, objects int
 	const files = 400
@@ -239,8 +249,7 @@ func TestGeneratedStreamsMatchKubectlAndServer(t *testing.T) {
 		if err := os.WriteFile(path, data, 0o600); err != nil {
 			t.Fatal(err)
 		}
-		want := u.createFileValidated(t, path)
-		got, n, err := oursWith(path, validation.StreamOptions{Scheme: apischeme.New()})
+		want, n, diff, r, err := endToEnd(t, u, path, opts)
 		objects += n
 		if err != nil {
 			t.Errorf("file %d: %v\n%s", i, err, data)
@@ -249,11 +258,10 @@ func TestGeneratedStreamsMatchKubectlAndServer(t *testing.T) {
 		}
 		for _, s := range want.sent {
 			outcomes[fmt.Sprintf("server %d", s.status)]++
-			if !podKind[s.kind] {
+			if !holdsPod(s.kind) {
 				outcomes[fmt.Sprintf("no pod %d", s.status)]++
 			}
 		}
-		diff, r := compareValidated(want, got)
 		reordered += r
 		if diff != "" {
 			disagreements++

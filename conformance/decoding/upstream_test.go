@@ -99,6 +99,21 @@ type upstream struct {
 	schemeName string
 }
 
+// podGroupKinds are the kinds that hold a pod.
+var podGroupKinds = map[schema.GroupKind]bool{{Kind: "Pod"}: true, {Kind: "PodTemplate"}: true, {Kind: "ReplicationController"}: true,
+	{Group: "apps", Kind: "Deployment"}: true, {Group: "apps", Kind: "ReplicaSet"}: true, {Group: "apps", Kind: "StatefulSet"}: true,
+	{Group: "apps", Kind: "DaemonSet"}: true, {Group: "batch", Kind: "Job"}: true, {Group: "batch", Kind: "CronJob"}: true}
+
+// holdsPod reports whether a kind of podGroupKinds is named kind.
+func holdsPod(kind string) bool {
+	for gk := range podGroupKinds {
+		if gk.Kind == kind {
+			return true
+		}
+	}
+	return false
+}
+
 var (
 	upstreamOnce sync.Once
 	upstreamVal  *upstream
@@ -131,9 +146,6 @@ func newUpstream() (*upstream, error) {
 		kinds:      map[schema.GroupVersionResource]schema.GroupVersionKind{},
 		stores:     map[schema.GroupVersionResource]bool{},
 	}
-	pods := map[schema.GroupKind]bool{{Kind: "Pod"}: true, {Kind: "PodTemplate"}: true, {Kind: "ReplicationController"}: true,
-		{Group: "apps", Kind: "Deployment"}: true, {Group: "apps", Kind: "ReplicaSet"}: true, {Group: "apps", Kind: "StatefulSet"}: true,
-		{Group: "apps", Kind: "DaemonSet"}: true, {Group: "batch", Kind: "Job"}: true, {Group: "batch", Kind: "CronJob"}: true}
 	for _, g := range groups {
 		for v, rs := range g.VersionedResources {
 			for _, r := range rs {
@@ -143,7 +155,7 @@ func newUpstream() (*upstream, error) {
 				if slices.Contains(r.Verbs, "patch") {
 					u.stores[gvr] = true
 				}
-				if pods[gvk.GroupKind()] {
+				if podGroupKinds[gvk.GroupKind()] {
 					u.podKind[gvr] = gvk
 				}
 			}
