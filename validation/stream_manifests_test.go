@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/podlife/podlife/internal/gates"
 	"github.com/podlife/podlife/validation/apischeme"
 )
 
@@ -24,11 +25,28 @@ var updateVerdicts = flag.Bool("update", false, "rewrite testdata/manifests/verd
 // (edits/), mistakes users make included (each marked "# mistake:").
 const manifestsDir = "testdata/manifests"
 
+// verdictGateSets are the clusters verdictsText also asks about beside a default one,
+// the configurations conformance/decoding compares the same files under: every alpha
+// and beta gate on, every beta gate off, the kubelet gates flipped, pod-level
+// resources off, restart rules off.
+var verdictGateSets = []struct {
+	name  string
+	gates gates.FeatureGates
+}{
+	{"AllAlpha+AllBeta", gates.FeatureGates{"AllAlpha": true, "AllBeta": true}},
+	{"AllBeta=false", gates.FeatureGates{"AllBeta": false}},
+	{"lifecycle gates flipped", gates.FeatureGates{"ContainerRestartRules": false, "RestartAllContainersOnContainerExits": false, "KubeletCrashLoopBackOffMax": false, "ReduceDefaultCrashLoopBackOffDecay": true, "ChangeContainerStatusOnKubeletRestart": true}},
+	{"PodLevelResources=false", gates.FeatureGates{"PodLevelResources": false, "PodLevelResourcesFixDefaulting": false, "InPlacePodLevelResourcesVerticalScaling": false, "PodLevelResourcesFixKubeletQOSClass": false, "PodLevelResourceManagers": false}},
+	{"ContainerRestartRules=false", gates.FeatureGates{"ContainerRestartRules": false, "RestartAllContainersOnContainerExits": false}},
+}
+
 // verdictsText renders ValidateStream's answers, with apischeme's types, for every
-// file of manifestsDir, one
-// object a line (file, line, kind, name, namespace, verdict, the answer's message
-// quoted), warnings below their object.
-func verdictsText(t *testing.T) (string, map[Verdict]int) {
+// file of manifestsDir, one object a line (file, line, kind, name, namespace,
+// verdict, the answer's message quoted), warnings below their object, and below
+// those the answer under each of verdictGateSets that differs from the default
+// cluster's. It also counts the default verdicts, and the objects some gate set
+// answers otherwise.
+func verdictsText(t *testing.T) (text string, counts map[Verdict]int, gated int) {
 	t.Helper()
 	var files []string
 	for _, pattern := range []string{"*/*.yaml", "*/*.json"} {
@@ -40,7 +58,7 @@ func verdictsText(t *testing.T) (string, map[Verdict]int) {
 	}
 	slices.Sort(files)
 	var b strings.Builder
-	counts := map[Verdict]int{}
+	counts = map[Verdict]int{}
 	opts := StreamOptions{Scheme: apischeme.New()}
 	for _, path := range files {
 		data, err := os.ReadFile(path)
@@ -48,6 +66,15 @@ func verdictsText(t *testing.T) (string, map[Verdict]int) {
 			t.Fatal(err)
 		}
 		name := filepath.ToSlash(strings.TrimPrefix(path, manifestsDir+string(filepath.Separator)))
+		// Each stream sends the same objects under every gate set: gates change
+		// answers, not decoding.
+		others := make([][]ObjectResult, len(verdictGateSets))
+		for i, gs := range verdictGateSets {
+			o := opts
+			o.Validation.Features = gs.gates
+			others[i] = slices.Collect(ValidateStream(bytes.NewReader(data), name, o))
+		}
+		n := 0
 		for r := range ValidateStream(bytes.NewReader(data), name, opts) {
 			counts[r.Verdict]++
 			fmt.Fprintf(&b, "%s:%d %s/%s ns=%q %s", name, r.Line, r.Kind, r.Name, r.Namespace, r.Verdict)
@@ -58,9 +85,33 @@ func verdictsText(t *testing.T) (string, map[Verdict]int) {
 			for _, w := range r.Warnings {
 				fmt.Fprintf(&b, "\twarning %d: %q\n", w.Line, w.Message)
 			}
+			differs := false
+			for i, gs := range verdictGateSets {
+				if n >= len(others[i]) {
+					t.Fatalf("%s: %d objects under %s, more by default", name, len(others[i]), gs.name)
+				}
+				o := others[i][n]
+				if o.Verdict != r.Verdict || o.Message() != r.Message() {
+					differs = true
+					fmt.Fprintf(&b, "\tunder %s: %s", gs.name, o.Verdict)
+					if msg := o.Message(); msg != "" {
+						fmt.Fprintf(&b, " %q", msg)
+					}
+					b.WriteByte('\n')
+				}
+			}
+			if differs {
+				gated++
+			}
+			n++
+		}
+		for i, gs := range verdictGateSets {
+			if len(others[i]) != n {
+				t.Fatalf("%s: %d objects under %s, %d by default", name, len(others[i]), gs.name, n)
+			}
 		}
 	}
-	return b.String(), counts
+	return b.String(), counts, gated
 }
 
 // TestManifestVerdicts holds ValidateStream's answers on the realistic manifests to
@@ -70,7 +121,7 @@ func verdictsText(t *testing.T) (string, map[Verdict]int) {
 // is a change upstream would make too. Rewrite it with go test -run
 // TestManifestVerdicts -update.
 func TestManifestVerdicts(t *testing.T) {
-	got, counts := verdictsText(t)
+	got, counts, gated := verdictsText(t)
 	golden := filepath.Join(manifestsDir, "verdicts.golden")
 	if *updateVerdicts {
 		if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
@@ -101,5 +152,9 @@ func TestManifestVerdicts(t *testing.T) {
 		if counts[v] < least {
 			t.Errorf("%d objects %s, want at least %d", counts[v], v, least)
 		}
+	}
+	// And some answers must depend on the gates, or the sets ask nothing.
+	if least := 10; gated < least {
+		t.Errorf("%d objects answered otherwise under some gate set, want at least %d", gated, least)
 	}
 }

@@ -21,6 +21,7 @@ import (
 	"k8s.io/apiserver/pkg/storage/names"
 	"k8s.io/kubernetes/pkg/api/legacyscheme"
 
+	"github.com/podlife/podlife/conformance/internal/gatesets"
 	"github.com/podlife/podlife/conformance/internal/upstreamcreate"
 	"github.com/podlife/podlife/validation"
 	"github.com/podlife/podlife/validation/apischeme"
@@ -198,38 +199,80 @@ func manifestFiles(t testing.TB) []string {
 // ValidateStream's full answers with it, file by file: the same objects sent, in
 // order, with the same namespace, name, status code and message (a 422 listing the
 // same errors in another order of a map counts as agreeing), and the same kubectl
-// errors. It also reports each file's outcome, so that the realistic corpus's
-// coverage of kinds and answers is checked, not only logged.
+// errors. It does so under each of manifestGateSets, the server started with that
+// --feature-gates and ValidateStream given the same gates. It also reports each
+// file's outcome, so that the realistic corpus's coverage of kinds and answers is
+// checked, not only logged, and counts the answers a gate set changes, so that a set
+// that no longer reaches the server is noticed.
 func TestManifestsMatchKubectlAndServer(t *testing.T) {
 	u := getUpstream(t)
 	files := manifestFiles(t)
-	opts := validation.StreamOptions{Scheme: apischeme.New()}
-	outcomes := map[string]int{}
-	var disagreements, reordered, objects int
-	for _, path := range files {
-		want, n, diff, r, err := endToEnd(t, u, path, opts)
-		objects += n
-		if err != nil {
-			t.Errorf("%s: %v", path, err)
-			disagreements++
-			continue
-		}
-		for _, s := range want.sent {
-			outcomes[fmt.Sprintf("server %d", s.status)]++
-			outcomes[fmt.Sprintf("%s %d", s.kind, s.status)]++
-		}
-		for _, e := range want.errors {
-			outcomes["kubectl "+kubectlErrorClass(e)]++
-		}
-		reordered += r
-		if diff != "" {
-			disagreements++
-			t.Errorf("%s disagrees: %s", path, diff)
-		}
+	scheme := apischeme.New()
+	var defaults []kubectlOutcome
+	for _, gs := range manifestGateSets {
+		t.Run(gs.Name, func(t *testing.T) {
+			gatesets.Apply(t, gs)
+			opts := validation.StreamOptions{Scheme: scheme, Validation: validation.Options{Features: gs.Features()}}
+			outcomes := map[string]int{}
+			var disagreements, reordered, objects, changed int
+			for i, path := range files {
+				want, n, diff, r, err := endToEnd(t, u, path, opts)
+				objects += n
+				if gs.Name == gatesets.Defaults.Name {
+					defaults = append(defaults, want)
+				} else if !sameOutcome(defaults[i], want) {
+					changed++
+				}
+				if err != nil {
+					t.Errorf("%s: %v", path, err)
+					disagreements++
+					continue
+				}
+				for _, s := range want.sent {
+					outcomes[fmt.Sprintf("server %d", s.status)]++
+					outcomes[fmt.Sprintf("%s %d", s.kind, s.status)]++
+				}
+				for _, e := range want.errors {
+					outcomes["kubectl "+kubectlErrorClass(e)]++
+				}
+				reordered += r
+				if diff != "" {
+					disagreements++
+					t.Errorf("%s disagrees: %s", path, diff)
+				}
+			}
+			t.Logf("%d files, %d results, %d disagreements, %d refusals equal but for upstream's map order, %d files answered otherwise than under the defaults",
+				len(files), objects, disagreements, reordered, changed)
+			t.Logf("upstream outcomes: %v", outcomes)
+			if gs.Name == gatesets.Defaults.Name {
+				checkManifestCoverage(t, len(files), outcomes)
+			} else if least := manifestGateSetChanges[gs.Name]; changed < least {
+				t.Errorf("%d files answered otherwise than under the defaults, want at least %d: the set no longer reaches the server", changed, least)
+			}
+		})
 	}
-	t.Logf("%d files, %d results, %d disagreements, %d refusals equal but for upstream's map order", len(files), objects, disagreements, reordered)
-	t.Logf("upstream outcomes: %v", outcomes)
-	checkManifestCoverage(t, len(files), outcomes)
+}
+
+// manifestGateSets are the configurations the hand-written manifests are compared
+// under: the four every differential test runs under, and the gates whose
+// non-default value changes what the server answers for fields realistic manifests
+// use (pod-level resources, restart rules, env files).
+var manifestGateSets = gatesets.Standard(
+	gatesets.Set{Name: "PodLevelResources=false", Overrides: map[string]bool{"PodLevelResources": false, "PodLevelResourcesFixDefaulting": false, "InPlacePodLevelResourcesVerticalScaling": false, "PodLevelResourcesFixKubeletQOSClass": false, "PodLevelResourceManagers": false}},
+	gatesets.Set{Name: "ContainerRestartRules=false", Overrides: map[string]bool{"ContainerRestartRules": false, "RestartAllContainersOnContainerExits": false}},
+)
+
+// manifestGateSetChanges is, for the sets other than the defaults, the fewest files
+// whose upstream outcome the set changes on today's corpus.
+var manifestGateSetChanges = map[string]int{
+	gatesets.AllOn.Name: 4, gatesets.BetaOff.Name: 5, gatesets.LifecycleOff.Name: 1,
+	"PodLevelResources=false": 2, "ContainerRestartRules=false": 1,
+}
+
+// sameOutcome reports whether two runs of kubectl on one file ended alike: the same
+// objects answered with the same codes and messages, and the same kubectl errors.
+func sameOutcome(a, b kubectlOutcome) bool {
+	return slices.Equal(a.sent, b.sent) && slices.Equal(a.errors, b.errors)
 }
 
 // TestGeneratedStreamsMatchKubectlAndServer is TestManifestsMatchKubectlAndServer on
