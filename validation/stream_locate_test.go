@@ -110,6 +110,9 @@ func FuzzValidateStream(f *testing.F) {
 	f.Add([]byte("apiVersion: authentication.k8s.io/v1\nkind: TokenReview\nmetadata: {name: a}\nspec: {token: x}\n---\n" +
 		"apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec: {containers: [{name: c, image: x}]}\n---\n" +
 		"apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec: {containers: [{name: c, image: x}]}\n"))
+	// A kind served without create, twice (405, nothing stored).
+	f.Add([]byte("apiVersion: v1\nkind: ComponentStatus\nmetadata: {name: etcd-0}\n---\n" +
+		"apiVersion: v1\nkind: ComponentStatus\nmetadata: {name: etcd-0}\nconditions: [{type: Healthy, status: \"True\"}]\n"))
 	scheme := apischeme.New()
 	f.Fuzz(func(t *testing.T, data []byte) {
 		first := renderStream(data, StreamOptions{})
@@ -365,6 +368,10 @@ func checkStatus(t *testing.T, r *ObjectResult) {
 	case r.Verdict == Rejected && s != nil:
 		switch s.ErrStatus.Code {
 		case http.StatusBadRequest, http.StatusNotFound, http.StatusRequestEntityTooLarge:
+		case http.StatusMethodNotAllowed:
+			if s.ErrStatus.Reason != metav1.StatusReasonMethodNotAllowed || r.Kind != "ComponentStatus" {
+				t.Fatalf("rejected object at line %d: 405 %s for a %s", r.Line, s.ErrStatus.Reason, r.Kind)
+			}
 		case http.StatusConflict:
 			if s.ErrStatus.Reason != metav1.StatusReasonAlreadyExists || r.Name == "" {
 				t.Fatalf("rejected object at line %d: 409 %s for %q", r.Line, s.ErrStatus.Reason, r.Name)

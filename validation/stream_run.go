@@ -142,6 +142,13 @@ func (s *streamRun) object(r ObjectResult, obj runtime.Object, m mapping) bool {
 		r.Verdict, r.Err = Rejected, notFound(written, m)
 		return s.yield(r)
 	}
+	if !m.served.create {
+		// The server routes a POST to a resource served without create to
+		// go-restful's 405, before it reads the body (k8s.io/apiserver
+		// pkg/server/handler.go serviceErrorHandler).
+		r.Verdict, r.Err = Rejected, apierrors.NewGenericServerResponse(http.StatusMethodNotAllowed, "", schema.GroupResource{}, "", "405: Method Not Allowed", 0, false)
+		return s.yield(r)
+	}
 	resource := schema.GroupVersionKind{Group: m.gvk.Group, Version: m.gvk.Version, Kind: m.served.kind}
 	holdsPod := podKinds[resource.GroupKind()]
 	decoder := s.server

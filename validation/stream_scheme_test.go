@@ -220,3 +220,42 @@ spec: {token: abc}
 		}
 	}
 }
+
+// TestStreamReadOnlyKinds: a kind served without create (ComponentStatus) is the
+// router's 405 whatever the options, and is never stored (the second object of the
+// name is a 405 too, not a 409).
+func TestStreamReadOnlyKinds(t *testing.T) {
+	const stream = `apiVersion: v1
+kind: ComponentStatus
+metadata: {name: scheduler}
+conditions: [{type: Healthy, status: "True"}]
+---
+apiVersion: v1
+kind: ComponentStatus
+metadata: {name: scheduler}
+conditions: [{type: Healthy, status: "False", error: "connection refused"}]
+`
+	for name, opts := range map[string]StreamOptions{
+		"plain":       {},
+		"scheme":      {Scheme: apischeme.New()},
+		"decode only": {DecodeOnly: true, Scheme: apischeme.New()},
+	} {
+		created := new(CreatedObjects)
+		opts.Created = created
+		n := 0
+		for r := range ValidateStream(strings.NewReader(stream), "cs.yaml", opts) {
+			n++
+			st := r.Status()
+			if r.Verdict != Rejected || st == nil {
+				t.Errorf("%s: object %d: %s (%v), want rejected with a status", name, n, r.Verdict, r.Err)
+				continue
+			}
+			if got := fmt.Sprintf("%d %s %q", st.ErrStatus.Code, st.ErrStatus.Reason, st.ErrStatus.Message); got != `405 MethodNotAllowed "the server does not allow this method on the requested resource"` {
+				t.Errorf("%s: object %d: %s", name, n, got)
+			}
+		}
+		if n != 2 || created.Len() != 0 {
+			t.Errorf("%s: %d results, %d objects created; want 2 and 0", name, n, created.Len())
+		}
+	}
+}

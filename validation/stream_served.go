@@ -18,6 +18,9 @@ type servedKind struct {
 	// patch is true when the resource takes PATCH, and so the server-side field
 	// validation kubectl relies on; false for create-only kinds (TokenReview, ...).
 	patch bool
+	// create is true when the resource takes POST; false for kinds only read
+	// (ComponentStatus), whose create the server's router refuses with 405.
+	create bool
 	// gate is the feature gate the registry needs on to serve the kind ("" for none).
 	gate string
 }

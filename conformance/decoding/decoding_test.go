@@ -25,7 +25,7 @@ func seed(t *testing.T) int64 {
 }
 
 // streams is how many generated files one run compares.
-const streams = 1500
+const streams = 2000
 
 // ours runs ValidateStream on a file, decoding only, and splits its results as
 // kubectlOutcome does: the objects sent to the server with its answer, and kubectl's
@@ -154,7 +154,7 @@ func checkCoverage(t *testing.T, generated, outcomes map[string]int) {
 	wantGenerated := []string{
 		"kind/Pod", "kind/Deployment", "kind/StatefulSet", "kind/DaemonSet", "kind/Job", "kind/CronJob",
 		"kind/ReplicationController", "kind/PodTemplate", "kind/Service", "kind/ConfigMap",
-		"unknown field at depth 0", "unknown field at depth 1", "unknown field at depth 2", "unknown field at depth 3",
+		"kind/other served", "kind/ComponentStatus", "unknown field at depth 0", "unknown field at depth 1", "unknown field at depth 2", "unknown field at depth 3",
 		"unknown field at depth 4", "unknown field at depth 5",
 		"duplicate key", "wrong type", "metadata", "numbers", "status", "items on an object",
 		"apiVersion missing", "kind missing", "apiVersion not a string", "kind not a string", "version not served",

@@ -3,10 +3,14 @@ package decoding
 import (
 	"fmt"
 	"math/rand"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf16"
+
+	"github.com/podlife/podlife/conformance/internal/served"
 )
 
 // node is a document tree the generator renders as block YAML, flow YAML or JSON. A
@@ -266,7 +270,7 @@ func (g *gen) template(restart string) *node {
 // object returns a random object: mostly kinds that hold a pod, some others.
 func (g *gen) object() *node {
 	selector := mapNode("matchLabels", mapNode("app", "web"))
-	switch g.r.Intn(12) {
+	switch g.r.Intn(13) {
 	case 0, 1, 2:
 		g.note("kind/Pod")
 		return mapNode("apiVersion", "v1", "kind", "Pod", "metadata", g.meta(), "spec", g.podSpec(""))
@@ -296,11 +300,39 @@ func (g *gen) object() *node {
 	case 10:
 		g.note("kind/Service")
 		return mapNode("apiVersion", "v1", "kind", "Service", "metadata", g.meta(), "spec", mapNode("ports", listNode(mapNode("port", 80)), "selector", mapNode("app", "web")))
+	case 12:
+		// Any other kind a default server lists, with no more than its metadata: the
+		// read-only ComponentStatus (405), the create-only reviews, cluster-scoped
+		// kinds given a namespace, kinds whose types the server decodes.
+		g.note("kind/other served")
+		k := servedOthers()[g.r.Intn(len(servedOthers()))]
+		if g.chance(0.15) {
+			k = served.Kind{Version: "v1", Kind: "ComponentStatus"} // the one kind without create
+		}
+		if k.Kind == "ComponentStatus" {
+			g.note("kind/ComponentStatus")
+		}
+		apiVersion := k.Version
+		if k.Group != "" {
+			apiVersion = k.Group + "/" + k.Version
+		}
+		return mapNode("apiVersion", apiVersion, "kind", k.Kind, "metadata", g.meta())
 	default:
 		g.note("kind/ConfigMap")
 		return mapNode("apiVersion", "v1", "kind", "ConfigMap", "metadata", g.meta(), "data", mapNode("k", "v"))
 	}
 }
+
+// servedOthers lists the kinds a default server serves that hold no pod.
+var servedOthers = sync.OnceValue(func() []served.Kind {
+	kinds, _, err := served.Kinds()
+	if err != nil {
+		panic(err)
+	}
+	return slices.DeleteFunc(kinds, func(k served.Kind) bool {
+		return holdsPod(k.Kind) || k.Gate != ""
+	})
+})
 
 // maps lists the map nodes of a tree with their depths.
 func maps(n *node, depth int, out *[]*node, depths *[]int) {

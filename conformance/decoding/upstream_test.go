@@ -95,6 +95,9 @@ type upstream struct {
 	// stores are the resources the server stores (those taking PATCH; the
 	// create-only reviews and bindings are not kept).
 	stores map[schema.GroupVersionResource]bool
+	// creates are the resources served with create (POST); the router answers a
+	// POST to the others (ComponentStatus) with 405.
+	creates map[schema.GroupVersionResource]bool
 	// schemeName is the legacy scheme's name in a release build.
 	schemeName string
 }
@@ -145,6 +148,7 @@ func newUpstream() (*upstream, error) {
 		podKind:    map[schema.GroupVersionResource]schema.GroupVersionKind{},
 		kinds:      map[schema.GroupVersionResource]schema.GroupVersionKind{},
 		stores:     map[schema.GroupVersionResource]bool{},
+		creates:    map[schema.GroupVersionResource]bool{},
 	}
 	for _, g := range groups {
 		for v, rs := range g.VersionedResources {
@@ -152,9 +156,8 @@ func newUpstream() (*upstream, error) {
 				gvr := schema.GroupVersionResource{Group: g.Group.Name, Version: v, Resource: r.Name}
 				gvk := schema.GroupVersionKind{Group: g.Group.Name, Version: v, Kind: r.Kind}
 				u.kinds[gvr] = gvk
-				if slices.Contains(r.Verbs, "patch") {
-					u.stores[gvr] = true
-				}
+				u.stores[gvr] = slices.Contains(r.Verbs, "patch")
+				u.creates[gvr] = slices.Contains(r.Verbs, "create")
 				if podGroupKinds[gvk.GroupKind()] {
 					u.podKind[gvr] = gvk
 				}
@@ -272,6 +275,12 @@ func (u *upstream) serve(req *http.Request, full testing.TB, out *kubectlOutcome
 		// The server's mux answers paths it does not serve with Go's http.NotFound.
 		return &http.Response{StatusCode: http.StatusNotFound, Header: http.Header{"Content-Type": []string{"text/plain; charset=utf-8"}},
 			Body: io.NopCloser(strings.NewReader("404 page not found\n"))}, nil
+	}
+	if !u.creates[gvr] {
+		// go-restful finds the path served for GET only and fails the route with
+		// 405, which the server writes as its generic response (k8s.io/apiserver
+		// pkg/server/handler.go serviceErrorHandler).
+		return status(apierrors.NewGenericServerResponse(http.StatusMethodNotAllowed, "", schema.GroupResource{}, "", "405: Method Not Allowed", 0, false)), nil
 	}
 	body, err := io.ReadAll(req.Body)
 	if err != nil {

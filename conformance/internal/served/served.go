@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -28,6 +29,9 @@ type Kind struct {
 	// Patch is true when the resource supports PATCH (and so kubectl's server-side
 	// field validation); false for create-only kinds such as TokenReview.
 	Patch bool
+	// Create is true when the resource takes POST (create); false for kinds only
+	// read, such as ComponentStatus, whose POST the server refuses with 405.
+	Create bool
 	// Gate is the feature gate the registry needs on to serve it ("" for none).
 	Gate string
 }
@@ -138,11 +142,8 @@ func Kinds() ([]Kind, map[string]string, error) {
 				if !enabled(gvr) {
 					continue
 				}
-				patch := false
-				for _, v := range r.Verbs {
-					patch = patch || v == "patch"
-				}
-				kinds = append(kinds, Kind{gv.Group, gv.Version, r.Kind, r.Name, r.Namespaced, patch, gatedResources[gvr]})
+				kinds = append(kinds, Kind{gv.Group, gv.Version, r.Kind, r.Name, r.Namespaced,
+					slices.Contains(r.Verbs, "patch"), slices.Contains(r.Verbs, "create"), gatedResources[gvr]})
 			}
 		}
 	}
@@ -197,7 +198,7 @@ func Generate() ([]byte, error) {
 	fmt.Fprintln(&b, "// version and kind; gate names the feature gate a kind needs on.")
 	fmt.Fprintln(&b, "var servedKinds = [...]servedKind{")
 	for _, k := range kinds {
-		fmt.Fprintf(&b, "\t{%q, %q, %q, %q, %t, %t, %q},\n", k.Group, k.Version, k.Kind, k.Resource, k.Namespaced, k.Patch, k.Gate)
+		fmt.Fprintf(&b, "\t{%q, %q, %q, %q, %t, %t, %t, %q},\n", k.Group, k.Version, k.Kind, k.Resource, k.Namespaced, k.Patch, k.Create, k.Gate)
 	}
 	fmt.Fprintln(&b, "}")
 	fmt.Fprintln(&b)
