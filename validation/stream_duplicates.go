@@ -29,7 +29,15 @@ var yamlDuplicate = regexp.MustCompile(`line (\d+): key (.*) already set in map`
 // name each repeated key and its line, unless a quick look at its lines proves that no
 // key repeats.
 func yamlDuplicateKeys(c chunk) []Warning {
-	if !mayRepeatKeys(c.text) {
+	text, rows := c.text, []int(nil)
+	if otherBreaks(text) {
+		// go-yaml also breaks lines at a lone CR and at NEL, LS and PS, and numbers
+		// its lines so; the scans below and the warning's line read the document as
+		// go-yaml does, and rows turns go-yaml's lines back into the lines
+		// (separated by "\n") every other answer counts.
+		text, rows = yamlLines(text)
+	}
+	if !mayRepeatKeys(text) {
 		return nil
 	}
 	var m map[string]any
@@ -40,15 +48,76 @@ func yamlDuplicateKeys(c chunk) []Warning {
 	var out []Warning
 	for _, g := range yamlDuplicate.FindAllStringSubmatch(err.Error(), -1) {
 		n, _ := strconv.Atoi(g[1])
-		if key, err := strconv.Unquote(g[2]); err == nil && mergeOverride(c.text, n, key) {
+		if key, err := strconv.Unquote(g[2]); err == nil && mergeOverride(text, n, key) {
 			continue
 		}
 		// go-yaml reports a repeat inside an anchored node once per alias of it.
-		if w := duplicateWarning(c.start+n-1, g[2]); !slices.Contains(out, w) {
+		if w := duplicateWarning(c.start+textLine(rows, n)-1, g[2]); !slices.Contains(out, w) {
 			out = append(out, w)
 		}
 	}
 	return out
+}
+
+// textLine returns the line, counted at "\n", on which go-yaml's line n starts, given
+// yamlLines' rows (nil when the two count alike).
+func textLine(rows []int, n int) int {
+	if n >= 1 && n <= len(rows) {
+		return rows[n-1]
+	}
+	return n
+}
+
+// otherBreaks reports whether text breaks a line anywhere but at "\n" (or "\r\n"),
+// as go-yaml reads it: at a lone CR, or at NEL, LS or PS.
+func otherBreaks(text []byte) bool {
+	for i := bytes.IndexByte(text, '\r'); i >= 0; {
+		if i+1 == len(text) || text[i+1] != '\n' {
+			return true
+		}
+		j := bytes.IndexByte(text[i+1:], '\r')
+		if j < 0 {
+			break
+		}
+		i += 1 + j
+	}
+	return bytes.Contains(text, []byte("\u0085")) || bytes.Contains(text, []byte("\u2028")) || bytes.Contains(text, []byte("\u2029"))
+}
+
+// yamlLines rewrites text with "\n" at every line break go-yaml counts ("\r\n", a
+// lone CR, "\n", NEL, LS, PS; yaml.v2's is_break), so that its lines are go-yaml's,
+// and returns beside it, for each of those lines, the 1-based line of text (lines
+// separated by "\n") it starts on.
+func yamlLines(text []byte) ([]byte, []int) {
+	out := make([]byte, 0, len(text))
+	rows := []int{1}
+	row := 1
+	for i := 0; i < len(text); {
+		width := 0
+		switch {
+		case text[i] == '\r' && i+1 < len(text) && text[i+1] == '\n':
+			width = 2
+			row++
+		case text[i] == '\n':
+			width = 1
+			row++
+		case text[i] == '\r':
+			width = 1
+		case bytes.HasPrefix(text[i:], []byte("\u0085")):
+			width = 2
+		case bytes.HasPrefix(text[i:], []byte("\u2028")), bytes.HasPrefix(text[i:], []byte("\u2029")):
+			width = 3
+		}
+		if width == 0 {
+			out = append(out, text[i])
+			i++
+			continue
+		}
+		out = append(out, '\n')
+		rows = append(rows, row)
+		i += width
+	}
+	return out, rows
 }
 
 // mergeOverride reports whether go-yaml's repeated key at the 1-based line n of a

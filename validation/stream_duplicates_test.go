@@ -120,3 +120,31 @@ func FuzzMergeOverride(f *testing.F) {
 		}
 	})
 }
+
+// TestOtherLineBreakWarnings: go-yaml also breaks lines at a lone CR and at NEL, LS
+// and PS, and numbers its lines so; a repeated key is still found, and warned about
+// on the line (counted at "\n", as every other answer counts) that holds it.
+func TestOtherLineBreakWarnings(t *testing.T) {
+	head := "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: cm}\n"
+	for _, tc := range []struct {
+		name, in string
+		want     []string
+	}{
+		{"CRLF", head + "data:\r\n  x: \"1\"\r\n  x: \"2\"\r\n", []string{`6: duplicate key "x"`}},
+		{"lone CRs", "apiVersion: v1\r\nkind: ConfigMap\rmetadata: {name: cm}\rdata: {x: \"1\"}\rdata: {y: \"2\"}\r\n", []string{`2: duplicate key "data"`}},
+		{"a lone CR, then lines", head + "data: {x: \"1\"}\rlabels: {}\ndata: {y: \"2\"}\n", []string{`5: duplicate key "data"`}},
+		{"NEL", head + "data:\u0085  x: \"1\"\u0085  x: \"2\"\n", []string{`4: duplicate key "x"`}},
+		{"LS and PS", head + "data: {x: \"1\"}\u2028other: 1\u2029data: {}\n", []string{`4: duplicate key "data"`}},
+		{"an override after a merge, lone CRs", head + "base: &b {x: \"1\"}\rdata:\r  <<: *b\r  x: \"2\"\r", nil},
+	} {
+		var got []string
+		for r := range ValidateStream(strings.NewReader(tc.in), "f.yaml", StreamOptions{DecodeOnly: true}) {
+			for _, w := range r.Warnings {
+				got = append(got, fmt.Sprintf("%d: %s", w.Line, strings.SplitN(w.Message, ":", 2)[0]))
+			}
+		}
+		if strings.Join(got, "\n") != strings.Join(tc.want, "\n") {
+			t.Errorf("%s: warnings %q, want %q", tc.name, got, tc.want)
+		}
+	}
+}

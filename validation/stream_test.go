@@ -130,6 +130,12 @@ func TestValidateStream(t *testing.T) {
 			},
 		},
 		{
+			// go-yaml counts the lone CRs as line breaks: its line 6 is the file's 4.
+			name: "a syntax error after lone CRs: its line is the file's",
+			in:   "apiVersion: v1\nkind: Pod\nmetadata:\n  name: a\r  labels: {a: b\rspec: {}\n# one\n# two\n",
+			want: []string{"1.0@4   / rejected: error parsing f.yaml: error converting YAML to JSON: yaml: line 5: did not find expected ',' or '}'"},
+		},
+		{
 			name: "kubectl's namespace: objects without one get it, others are refused",
 			in:   validPod + "---\napiVersion: v1\nkind: Pod\nmetadata:\n  name: other\n  namespace: prod\n",
 			opts: StreamOptions{Namespace: "dev"},
