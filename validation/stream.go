@@ -155,9 +155,10 @@ type ObjectResult struct {
 	// Err explains an Invalid or Rejected verdict: a *apierrors.StatusError for an
 	// answer of the server (422 Invalid; 400 BadRequest from decoding; 413 for a body
 	// over 3 MiB; 404, as client-go words it, for an apiVersion without a version or a
-	// list kind without items, which kubectl posts where nothing is served; 409 for a
-	// name created before), a *KubectlError for one of kubectl, a *ReadError when the
-	// reader failed, ErrDocumentTooLarge.
+	// list kind without items, which kubectl posts where nothing is served; 405 for a
+	// kind served only for reading, ComponentStatus; 409 for a name created before), a
+	// *KubectlError for one of kubectl, a *ReadError when the reader failed,
+	// ErrDocumentTooLarge.
 	Err error
 	// Warnings are remarks that do not change the verdict, such as duplicate keys,
 	// whose earlier values kubectl drops silently.
