@@ -245,7 +245,7 @@ func noteFor(value, got, want string) string {
 	switch {
 	case quoted && got == "string" && want == "bool" && (inner == "true" || inner == "false"),
 		quoted && got == "string" && want != "bool" && want != "string" && numeric(inner):
-		return fmt.Sprintf("%s is a string in YAML: write %s without quotes", value, inner)
+		return fmt.Sprintf("%s is quoted, so it is sent as a string: write %s without quotes", value, inner)
 	case quoted || want != "string":
 		return ""
 	case got == "bool" && slices.Contains(yamlBooleans, value):

@@ -529,13 +529,34 @@ func TestTypingNotes(t *testing.T) {
 	want := []string{
 		`STDIN:10: hint: YAML reads no as a boolean: write "no" to send the string`,
 		`STDIN:16: hint: YAML reads 1.10 as a number: write "1.10" to send the string`,
-		`STDIN:22: hint: "3" is a string in YAML: write 3 without quotes`,
-		`STDIN:32: hint: 'true' is a string in YAML: write true without quotes`,
+		`STDIN:22: hint: "3" is quoted, so it is sent as a string: write 3 without quotes`,
+		`STDIN:32: hint: 'true' is quoted, so it is sent as a string: write true without quotes`,
 		`STDIN:51: hint: YAML reads on as a boolean: write "on" to send the string`,
 		`STDIN:62: hint: YAML reads 8080 as a number: write "8080" to send the string`,
 	}
 	if code != 1 || strings.Join(notes, "\n") != strings.Join(want, "\n") {
 		t.Errorf("exit %d, notes:\n%s\nwant:\n%s\noutput:\n%s", code, strings.Join(notes, "\n"), strings.Join(want, "\n"), out)
+	}
+}
+
+// TestTypingNotesJSON: the note for a quoted number in a JSON file says nothing of
+// YAML, and points at the value's line.
+func TestTypingNotesJSON(t *testing.T) {
+	const manifest = `{
+  "apiVersion": "apps/v1",
+  "kind": "Deployment",
+  "metadata": {"name": "web"},
+  "spec": {
+    "replicas": "3",
+    "selector": {"matchLabels": {"app": "web"}},
+    "template": {"metadata": {"labels": {"app": "web"}}, "spec": {"containers": [{"name": "web", "image": "nginx"}]}}
+  }
+}
+`
+	code, out, _ := runWith(t, manifest, "-")
+	want := `STDIN:6: hint: "3" is quoted, so it is sent as a string: write 3 without quotes`
+	if code != 1 || !strings.Contains(out, want+"\n") {
+		t.Errorf("exit %d, output:\n%s\nwant a line %q", code, out, want)
 	}
 }
 
