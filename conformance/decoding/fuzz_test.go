@@ -1,10 +1,12 @@
 package decoding
 
 import (
+	"hash/crc32"
 	"os"
 	"path/filepath"
 	"testing"
 
+	"github.com/podlife/podlife/conformance/internal/gatesets"
 	"github.com/podlife/podlife/validation"
 	"github.com/podlife/podlife/validation/apischeme"
 )
@@ -19,7 +21,9 @@ const fuzzMaxFile = 64 << 10
 // and every result is compared end to end, as TestManifestsMatchKubectlAndServer
 // compares it: the objects kubectl create -f sends, in order, with the answer of a
 // server that decodes, defaults and validates them (status code and message), and
-// kubectl's errors, in order.
+// kubectl's errors, in order. Each input runs under one of manifestGateSets, the
+// server started with it and ValidateStream given the same gates, chosen by the
+// input's checksum so that a replay picks the same set.
 //
 // CI replays the seeds and testdata/fuzz; `go test -fuzz FuzzDecodingMatchesKubectl
 // ./decoding/` (in this module) searches.
@@ -41,21 +45,24 @@ func FuzzDecodingMatchesKubectl(f *testing.F) {
 		f.Add(g.stream())
 	}
 	u := getUpstream(f)
-	opts := validation.StreamOptions{Scheme: apischeme.New()}
+	scheme := apischeme.New()
 	f.Fuzz(func(t *testing.T, data []byte) {
 		if len(data) > fuzzMaxFile {
 			t.Skip("longer than fuzzMaxFile")
 		}
+		gs := manifestGateSets[crc32.ChecksumIEEE(data)%uint32(len(manifestGateSets))]
+		gatesets.Apply(t, gs)
+		opts := validation.StreamOptions{Scheme: scheme, Validation: validation.Options{Features: gs.Features()}}
 		path := filepath.Join(t.TempDir(), "f.yaml")
 		if err := os.WriteFile(path, data, 0o600); err != nil {
 			t.Fatal(err)
 		}
 		_, _, diff, _, err := endToEnd(t, u, path, opts)
 		if err != nil {
-			t.Fatalf("ours: %v\n--- file ---\n%q", err, data)
+			t.Fatalf("%s: ours: %v\n--- file ---\n%q", gs.Name, err, data)
 		}
 		if diff != "" {
-			t.Fatalf("disagrees: %s\n--- file ---\n%q", shorten(diff), data)
+			t.Fatalf("%s: disagrees: %s\n--- file ---\n%q", gs.Name, shorten(diff), data)
 		}
 	})
 }
