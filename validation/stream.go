@@ -25,7 +25,9 @@ type StreamOptions struct {
 
 	// Namespace is kubectl's --namespace (-n). A namespaced object without a
 	// namespace is created in it, in "default" when it is empty; when it is set, an
-	// object naming another namespace is refused as kubectl refuses it.
+	// object naming another namespace is refused as kubectl refuses it. ValidateStream
+	// reports that refusal at its object; kubectl prints all of them before the errors
+	// of reading the files (parsing, mapping, client-side validation).
 	Namespace string
 
 	// DecodeOnly stops after decoding: every object is read and checked as kubectl and

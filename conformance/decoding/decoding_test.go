@@ -1,10 +1,12 @@
 package decoding
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -44,6 +46,7 @@ func oursWith(path string, opts validation.StreamOptions) (kubectlOutcome, int, 
 	defer f.Close()
 	var out kubectlOutcome
 	n := 0
+results:
 	for r := range validation.ValidateStream(f, path, opts) {
 		n++
 		var ke *validation.KubectlError
@@ -51,7 +54,7 @@ func oursWith(path string, opts validation.StreamOptions) (kubectlOutcome, int, 
 		case errors.As(r.Err, &ke):
 			out.errors = append(out.errors, ke.Message)
 			if ke.Stops {
-				return out, n, nil
+				break results
 			}
 		case r.Status() != nil:
 			st := r.Status().ErrStatus
@@ -64,7 +67,30 @@ func oursWith(path string, opts validation.StreamOptions) (kubectlOutcome, int, 
 			out.causes = append(out.causes, nil)
 		}
 	}
+	kubectlOrder(out.errors)
 	return out, n, nil
+}
+
+// kubectlOrder puts kubectl's errors in the order it prints them, from the order
+// ValidateStream reports them in (each at its object): its builder's decorating
+// visitor refuses an object naming another namespace than --namespace while visiting,
+// but the errors of reading the files (parsing, mapping, client-side validation) are
+// collected by the visitor list beneath it and come after all of those
+// (k8s.io/cli-runtime pkg/resource builder.go visitorResult, visitor.go
+// EagerVisitorList, ContinueOnErrorVisitor).
+func kubectlOrder(errs []string) {
+	slices.SortStableFunc(errs, func(a, b string) int {
+		return cmp.Compare(readingError(a), readingError(b))
+	})
+}
+
+// readingError is 1 for an error kubectl's visitor list collects, 0 for a namespace
+// refusal of its decorating visitor.
+func readingError(msg string) int {
+	if strings.HasPrefix(msg, "the namespace from the provided object ") {
+		return 0
+	}
+	return 1
 }
 
 // TestDecodingMatchesKubectlAndServer generates manifest files and compares, file by

@@ -147,7 +147,7 @@ func compareValidated(want, got kubectlOutcome) (diff string, reorder int) {
 // first difference ("" when they agree), reordered the 422s equal but for upstream's
 // map order.
 func endToEnd(t testing.TB, u *upstream, path string, opts validation.StreamOptions) (want kubectlOutcome, n int, diff string, reordered int, err error) {
-	want = u.createFileValidated(t, path)
+	want = u.createFileValidated(t, path, opts.Namespace)
 	got, n, err := oursWith(path, opts)
 	if err != nil {
 		return want, n, "", 0, err
@@ -253,6 +253,45 @@ func TestManifestsMatchKubectlAndServer(t *testing.T) {
 	}
 }
 
+// TestManifestsMatchKubectlInNamespace is TestManifestsMatchKubectlAndServer (default
+// gates) with kubectl's --namespace given, as a CI job deploying to one namespace
+// runs it: objects without a namespace go there, and kubectl refuses those naming
+// another before sending them (StreamOptions.Namespace).
+func TestManifestsMatchKubectlInNamespace(t *testing.T) {
+	u := getUpstream(t)
+	files := manifestFiles(t)
+	opts := validation.StreamOptions{Scheme: apischeme.New(), Namespace: "shop"}
+	var disagreements, objects, refused, inNamespace int
+	for _, path := range files {
+		want, n, diff, _, err := endToEnd(t, u, path, opts)
+		objects += n
+		if err != nil {
+			t.Errorf("%s: %v", path, err)
+			disagreements++
+			continue
+		}
+		if diff != "" {
+			disagreements++
+			t.Errorf("%s disagrees: %s", path, diff)
+		}
+		for _, e := range want.errors {
+			if strings.Contains(e, "does not match the namespace") {
+				refused++
+			}
+		}
+		for _, s := range want.sent {
+			if s.namespace == "shop" {
+				inNamespace++
+			}
+		}
+	}
+	t.Logf("%d files, %d results, %d disagreements; %d objects refused by kubectl for naming another namespace, %d sent to shop",
+		len(files), objects, disagreements, refused, inNamespace)
+	if refused < 100 || inNamespace < 300 {
+		t.Errorf("%d refused for their namespace, %d sent to shop; want at least 100 and 300", refused, inNamespace)
+	}
+}
+
 // manifestGateSets are the configurations the hand-written manifests are compared
 // under: the four every differential test runs under, and the gates whose
 // non-default value changes what the server answers for fields realistic manifests
@@ -292,8 +331,18 @@ func TestGeneratedStreamsMatchKubectlAndServer(t *testing.T) {
 		if err := os.WriteFile(path, data, 0o600); err != nil {
 			t.Fatal(err)
 		}
-		want, n, diff, r, err := endToEnd(t, u, path, opts)
+		// One file in four is created with kubectl's --namespace.
+		o := opts
+		if i%4 == 3 {
+			o.Namespace = "shop"
+		}
+		want, n, diff, r, err := endToEnd(t, u, path, o)
 		objects += n
+		for _, e := range want.errors {
+			if strings.HasPrefix(e, "the namespace from the provided object ") {
+				outcomes["kubectl namespace refused"]++
+			}
+		}
 		if err != nil {
 			t.Errorf("file %d: %v\n%s", i, err, data)
 			disagreements++
@@ -315,7 +364,7 @@ func TestGeneratedStreamsMatchKubectlAndServer(t *testing.T) {
 	}
 	t.Logf("%d files, %d results, %d disagreements, %d refusals equal but for upstream's map order; upstream outcomes: %v",
 		files, objects, disagreements, reordered, outcomes)
-	for c, least := range map[string]int{"server 201": 50, "server 422": 50, "server 400": 50, "no pod 201": 50, "no pod 400": 20, "server 409": 10, "no pod 409": 1, "server 405": 3} {
+	for c, least := range map[string]int{"server 201": 50, "server 422": 50, "server 400": 50, "no pod 201": 50, "no pod 400": 20, "server 409": 10, "no pod 409": 1, "server 405": 3, "kubectl namespace refused": 10} {
 		if outcomes[c] < least {
 			t.Errorf("outcome coverage: %q seen %d times, want at least %d", c, outcomes[c], least)
 		}

@@ -197,18 +197,26 @@ func (o openAPIResources) OpenAPISchema() (openapi.Resources, error) { return o.
 // against a fake server that decodes the kinds holding a pod as kube-apiserver's
 // create handler does and accepts everything else.
 func (u *upstream) createFile(path string) kubectlOutcome {
-	return u.create(path, nil)
+	return u.create(path, "", nil)
 }
 
 // createFileValidated is createFile against a server that, once an object of a kind
 // holding a pod decodes, also defaults, validates and stores it as kube-apiserver's
-// create handler does (see validate); t fails on an upstream surprise.
-func (u *upstream) createFileValidated(t testing.TB, path string) kubectlOutcome {
-	return u.create(path, t)
+// create handler does (see validate), with kubectl's --namespace set to namespace
+// (none when empty); t fails on an upstream surprise.
+func (u *upstream) createFileValidated(t testing.TB, path, namespace string) kubectlOutcome {
+	return u.create(path, namespace, t)
 }
 
-// create runs kubectl create -f path; the server validates when full is not nil.
-func (u *upstream) create(path string, full testing.TB) kubectlOutcome {
+// create runs kubectl create -f path, with --namespace namespace unless it is empty
+// (then the kubeconfig's namespace, default, and objects may name another: kubectl
+// enforces only a namespace given on the command line); the server validates when
+// full is not nil.
+func (u *upstream) create(path, namespace string, full testing.TB) kubectlOutcome {
+	enforce := namespace != ""
+	if !enforce {
+		namespace = "default"
+	}
 	var out kubectlOutcome
 	clientFn := func(gv schema.GroupVersion) (resource.RESTClient, error) {
 		prefix := "/apis/" + gv.Group + "/" + gv.Version
@@ -228,8 +236,8 @@ func (u *upstream) create(path string, full testing.TB) kubectlOutcome {
 		Unstructured().
 		Schema(u.schema).
 		ContinueOnError().
-		NamespaceParam("default").DefaultNamespace().
-		FilenameParam(false, &resource.FilenameOptions{Filenames: []string{path}}).
+		NamespaceParam(namespace).DefaultNamespace().
+		FilenameParam(enforce, &resource.FilenameOptions{Filenames: []string{path}}).
 		Flatten().
 		Do()
 	if err := r.Err(); err != nil {
