@@ -30,6 +30,16 @@ type StreamOptions struct {
 	// of reading the files (parsing, mapping, client-side validation).
 	Namespace string
 
+	// FieldValidation is kubectl's --validate as the directive it sends
+	// (metav1.FieldValidationStrict, Warn or Ignore; "" and any other value mean
+	// Strict, kubectl's default). Strict refuses unknown and duplicate fields: the
+	// server with 400, kubectl itself for the kinds the server cannot check (Lists,
+	// create-only kinds). Warn lets the server decode and create the object anyway and
+	// warn about each such field (Warnings, "unknown field \"spec.replica\""), and
+	// kubectl skips its own checks but the document's apiVersion and kind. Ignore
+	// drops such fields silently, and kubectl checks nothing before decoding.
+	FieldValidation string
+
 	// DecodeOnly stops after decoding: every object is read and checked as kubectl and
 	// the server's decoding check it, but not validated; an object that holds a pod and
 	// decodes is Valid. Use it to read the typed objects of a stream.
@@ -221,6 +231,10 @@ type Warning struct {
 	Line int
 	// Message says what is wrong.
 	Message string
+	// Server is true for a warning the API server sends with its answer (kubectl
+	// prints it as "Warning: " and Message), false for podlife's own remarks on the
+	// file, such as a key written twice.
+	Server bool
 }
 
 // Status returns the status the API server answers with for a server-side verdict
@@ -275,7 +289,8 @@ func (r *ObjectResult) Message() string {
 // *ReadError.
 func ValidateStream(r io.Reader, source string, opts StreamOptions) iter.Seq[ObjectResult] {
 	return func(yield func(ObjectResult) bool) {
-		s := &streamRun{source: source, opts: opts, yield: yield, server: newServerDecoder(), models: new(lazyModels)}
+		s := &streamRun{source: source, opts: opts, yield: yield, server: newServerDecoder(), models: new(lazyModels),
+			directive: fieldValidation(opts.FieldValidation)}
 		d := newDocReader(r, opts.MaxDocumentBytes)
 		for {
 			c, ok := d.next()

@@ -61,11 +61,12 @@ func (s *streamRun) fastObject(r ObjectResult, c chunk) (ObjectResult, bool) {
 		return r, false
 	}
 	r.APIVersion, r.Kind, r.Name, r.Namespace = apiVersion, kind, om.Name, ns
-	typed, err := s.server.decode(raw, gvk)
+	typed, warnings, err := s.server.decode(raw, gvk, s.directive)
 	if err != nil {
 		r.Verdict, r.Err = Rejected, err
 		return r, true
 	}
+	s.serverWarnings(&r, warnings)
 	asSent(typed, ns)
 	r.Object = typed
 	return s.store(s.validate(r, gvk.GroupKind()), k), true

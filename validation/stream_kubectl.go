@@ -47,10 +47,14 @@ func schemaError(source string, err error) *KubectlError {
 }
 
 // checkSchema runs what kubectl's validator (kubectl pkg/validation
-// paramVerifyingSchema, for --validate=strict) checks on a document: it must be an
-// object with string apiVersion and kind; a kind without server-side field validation
-// (every List, create-only kinds, unknown kinds) gets the client-side checks.
+// paramVerifyingSchema) checks on a document: for --validate=strict, it must be an
+// object with string apiVersion and kind, and a kind without server-side field
+// validation (every List, create-only kinds, unknown kinds) gets the client-side
+// checks; for warn, only the first; for ignore, nothing (the factory's NullSchema).
 func (s *streamRun) checkSchema(raw []byte) (schema.GroupVersionKind, error) {
+	if s.directive == metav1.FieldValidationIgnore {
+		return schema.GroupVersionKind{}, nil
+	}
 	obj, err := parseDocument(raw)
 	if err != nil {
 		return schema.GroupVersionKind{}, schemaError(s.source, err)
@@ -59,7 +63,7 @@ func (s *streamRun) checkSchema(raw []byte) (schema.GroupVersionKind, error) {
 	if errs != nil {
 		return gvk, schemaError(s.source, utilerrors.NewAggregate(errs))
 	}
-	if s.hasFieldValidation(gvk) {
+	if s.hasFieldValidation(gvk) || s.directive == metav1.FieldValidationWarn {
 		return gvk, nil
 	}
 	if err := s.clientSideSchema(raw, obj, gvk); err != nil {

@@ -110,6 +110,9 @@ func FuzzValidateStream(f *testing.F) {
 	f.Add([]byte("apiVersion: authentication.k8s.io/v1\nkind: TokenReview\nmetadata: {name: a}\nspec: {token: x}\n---\n" +
 		"apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec: {containers: [{name: c, image: x}]}\n---\n" +
 		"apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec: {containers: [{name: c, image: x}]}\n"))
+	// Unknown and duplicate fields, which --validate=warn turns into warnings.
+	f.Add([]byte("apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: d}\nspec:\n  replica: 2\n  selector: {matchLabels: {a: b}}\n" +
+		"  template:\n    metadata: {labels: {a: b}}\n    spec: {containers: [{name: c, image: x, imagePullPolice: Always}]}\n"))
 	// A kind served without create, twice (405, nothing stored).
 	f.Add([]byte("apiVersion: v1\nkind: ComponentStatus\nmetadata: {name: etcd-0}\n---\n" +
 		"apiVersion: v1\nkind: ComponentStatus\nmetadata: {name: etcd-0}\nconditions: [{type: Healthy, status: \"True\"}]\n"))
@@ -129,7 +132,9 @@ func FuzzValidateStream(f *testing.F) {
 		// The plain read stores into created, which a second read below reuses.
 		created := new(CreatedObjects)
 		var plain, schemed []ObjectResult
-		for _, opts := range []StreamOptions{{Created: created}, withScheme} {
+		warn := StreamOptions{Scheme: scheme, FieldValidation: metav1.FieldValidationWarn}
+		ignore := StreamOptions{Scheme: scheme, FieldValidation: metav1.FieldValidationIgnore}
+		for _, opts := range []StreamOptions{{Created: created}, withScheme, warn, ignore} {
 			for r := range ValidateStream(bytes.NewReader(data), "f", opts) {
 				check := func(what string, l int) {
 					if l < 1 || l > lines {
@@ -142,14 +147,19 @@ func FuzzValidateStream(f *testing.F) {
 				}
 				for _, w := range r.Warnings {
 					check("warning", w.Line)
+					if w.Server && (opts.FieldValidation != metav1.FieldValidationWarn || r.Verdict == Rejected && r.Status() != nil && r.Status().ErrStatus.Code == http.StatusBadRequest) {
+						t.Fatalf("server warning %q with --validate=%q on a %v object (%v)", w.Message, opts.FieldValidation, r.Verdict, r.Err)
+					}
 				}
 				checkStatus(t, &r)
 				checkSourceLines(t, &r, transcoded.Bytes())
 				checkSuggestions(t, &r)
 				checkTypeErrorField(t, &r, lines)
-				if opts.Scheme == nil {
+				switch {
+				case opts.FieldValidation != "":
+				case opts.Scheme == nil:
 					plain = append(plain, r)
-				} else {
+				default:
 					schemed = append(schemed, r)
 				}
 			}

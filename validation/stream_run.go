@@ -5,9 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"strconv"
+	"strings"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -27,6 +30,32 @@ type streamRun struct {
 	// models are the OpenAPI models, read when a document or a result first needs
 	// them.
 	models *lazyModels
+	// directive is the fieldValidation kubectl sends (StreamOptions.FieldValidation).
+	directive string
+}
+
+// fieldValidation returns the directive kubectl sends for a FieldValidation option:
+// Strict unless Warn or Ignore.
+func fieldValidation(option string) string {
+	switch option {
+	case metav1.FieldValidationWarn, metav1.FieldValidationIgnore:
+		return option
+	}
+	return metav1.FieldValidationStrict
+}
+
+// serverWarnings adds the warnings the server answered r with, each on the line of
+// the field it names when it names one (`unknown field "spec.replica"`).
+func (s *streamRun) serverWarnings(r *ObjectResult, texts []string) {
+	for _, text := range texts {
+		line := r.Line
+		if _, quoted, ok := strings.Cut(text, " field "); ok {
+			if path, err := strconv.Unquote(quoted); err == nil {
+				line = r.FieldLine(path)
+			}
+		}
+		r.Warnings = append(r.Warnings, Warning{Line: line, Message: text, Server: true})
+	}
 }
 
 // document answers for one document; false when the consumer wants no more.
@@ -168,11 +197,12 @@ func (s *streamRun) object(r ObjectResult, obj runtime.Object, m mapping) bool {
 		r.Verdict, r.Err = Rejected, &KubectlError{Message: fmt.Sprintf("error when creating %q: %v", s.source, err)}
 		return s.yield(r)
 	}
-	typed, err := decoder.decode(body.Bytes(), resource)
+	typed, warnings, err := decoder.decode(body.Bytes(), resource, s.directive)
 	if err != nil {
 		r.Verdict, r.Err = Rejected, err
 		return s.yield(r)
 	}
+	s.serverWarnings(&r, warnings)
 	asSent(typed, ns)
 	r.Object = typed
 	if !holdsPod {

@@ -2,11 +2,14 @@ package validation
 
 import (
 	"fmt"
+	"strings"
+	"unicode/utf8"
 
 	appsv1 "k8s.io/api/apps/v1"
 	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	jsonserializer "k8s.io/apimachinery/pkg/runtime/serializer/json"
@@ -36,11 +39,12 @@ var podKinds = map[schema.GroupKind]bool{
 	{Group: "batch", Kind: "CronJob"}:          true,
 }
 
-// serverDecoder decodes a create request's body as kube-apiserver does with
-// fieldValidation=Strict (k8s.io/apiserver pkg/endpoints/handlers/create.go: the
-// negotiated serializer's StrictSerializer; runtime/serializer/json in strict mode).
+// serverDecoder decodes a create request's body as kube-apiserver does
+// (k8s.io/apiserver pkg/endpoints/handlers/create.go): with the negotiated
+// serializer's StrictSerializer for fieldValidation=Strict and Warn, its Serializer
+// for Ignore (runtime/serializer/json, strict mode or not).
 type serverDecoder struct {
-	strict *jsonserializer.Serializer
+	strict, lax *jsonserializer.Serializer
 }
 
 // newServerDecoder builds a decoder for the v1 kinds that hold a pod.
@@ -56,29 +60,118 @@ func newServerDecoder() serverDecoder {
 
 // newSchemeDecoder builds a decoder for the kinds of a scheme.
 func newSchemeDecoder(s *runtime.Scheme) serverDecoder {
-	return serverDecoder{strict: jsonserializer.NewSerializerWithOptions(jsonserializer.DefaultMetaFactory, s, s,
-		jsonserializer.SerializerOptions{Strict: true})}
+	return serverDecoder{
+		strict: jsonserializer.NewSerializerWithOptions(jsonserializer.DefaultMetaFactory, s, s, jsonserializer.SerializerOptions{Strict: true}),
+		lax:    jsonserializer.NewSerializerWithOptions(jsonserializer.DefaultMetaFactory, s, s, jsonserializer.SerializerOptions{}),
+	}
 }
 
 // decode decodes body posted to the resource of kind resource (the URL's, with its
-// group and version) and returns the typed object or the server's error: 413 for a
-// body over the limit, 400 BadRequest for a decoding error, strict field errors
-// included, in the words of handlers/rest.go transformDecodeError.
-func (d serverDecoder) decode(body []byte, resource schema.GroupVersionKind) (runtime.Object, error) {
+// group and version) with the request's fieldValidation directive, and returns the
+// typed object and the server's warnings, or the server's error: 413 for a body over
+// the limit, 400 BadRequest for a decoding error, strict field errors included for
+// Strict, in the words of handlers/rest.go transformDecodeError. For Warn, the strict
+// field errors are the warnings instead (addStrictDecodingWarnings).
+func (d serverDecoder) decode(body []byte, resource schema.GroupVersionKind, directive string) (runtime.Object, []string, error) {
 	if len(body) > maxRequestBodyBytes {
-		return nil, apierrors.NewRequestEntityTooLargeError(fmt.Sprintf("limit is %d", maxRequestBodyBytes))
+		return nil, nil, apierrors.NewRequestEntityTooLargeError(fmt.Sprintf("limit is %d", maxRequestBodyBytes))
 	}
-	obj, gvk, err := d.strict.Decode(body, &resource, nil)
+	decoder := d.strict
+	if directive == metav1.FieldValidationIgnore {
+		decoder = d.lax
+	}
+	obj, gvk, err := decoder.Decode(body, &resource, nil)
 	if err == nil {
-		return obj, nil
+		return obj, nil, nil
+	}
+	if strictErr, ok := runtime.AsStrictDecodingError(err); ok && obj != nil && directive == metav1.FieldValidationWarn {
+		return obj, strictDecodingWarnings(strictErr.Errors()), nil
 	}
 	if runtime.IsNotRegisteredError(err) && gvk != nil {
 		err = runtime.NewNotRegisteredErrForKind(legacySchemeName, *gvk)
 	}
 	if gvk == nil || gvk.Kind == "" {
-		return nil, apierrors.NewBadRequest(fmt.Sprintf("the object provided is unrecognized (must be of type %s): %v (%s)", resource.Kind, err, summarizeData(body, 30)))
+		return nil, nil, apierrors.NewBadRequest(fmt.Sprintf("the object provided is unrecognized (must be of type %s): %v (%s)", resource.Kind, err, summarizeData(body, 30)))
 	}
-	return nil, apierrors.NewBadRequest(fmt.Sprintf("%s in version %q cannot be handled as a %s: %v", gvk.Kind, gvk.Version, resource.Kind, err))
+	return nil, nil, apierrors.NewBadRequest(fmt.Sprintf("%s in version %q cannot be handled as a %s: %v", gvk.Kind, gvk.Version, resource.Kind, err))
+}
+
+// The prefixes of go-yaml's unmarshal errors that handlers/rest.go parseYAMLWarnings
+// splits into one warning a line.
+const (
+	yamlWarningsShortPrefix = "yaml: unmarshal errors:\n"
+	yamlWarningsLongPrefix  = "error converting YAML to JSON: yaml: unmarshal errors:\n"
+)
+
+// strictDecodingWarnings are the warnings the server records for the strict field
+// errors of a body decoded with fieldValidation=Warn (handlers/rest.go
+// addStrictDecodingWarnings and parseYAMLWarnings), as its warning recorder writes
+// them into the response (recordWarnings).
+func strictDecodingWarnings(errs []error) []string {
+	var texts []string
+	for _, e := range errs {
+		msg := e.Error()
+		rest, ok := strings.CutPrefix(msg, yamlWarningsShortPrefix)
+		if !ok {
+			rest, ok = strings.CutPrefix(msg, yamlWarningsLongPrefix)
+		}
+		if !ok {
+			texts = append(texts, msg)
+			continue
+		}
+		for _, line := range strings.Split(rest, "\n") {
+			texts = append(texts, strings.TrimSpace(line))
+		}
+	}
+	return recordWarnings(texts)
+}
+
+// The warning recorder's limits (k8s.io/apiserver pkg/endpoints/filters/warning.go).
+const (
+	warningsTruncateAtTotalRunes = 4 * 1024
+	warningsTruncateItemRunes    = 256
+)
+
+// recordWarnings returns the warnings a response carries when a request records texts
+// in this order, as the server's warning recorder writes them: each text once, none
+// empty; once their runes would pass 4 Ki in all, every warning cut to 256 runes, and
+// those past 4 Ki of cut ones left out.
+func recordWarnings(texts []string) []string {
+	var out, ordered []string
+	seen := map[string]bool{}
+	written, truncating := 0, false
+	cut := func(text string) (string, int) {
+		if n := utf8.RuneCountInString(text); n <= warningsTruncateItemRunes {
+			return text, n
+		}
+		return string([]rune(text)[:warningsTruncateItemRunes]), warningsTruncateItemRunes
+	}
+	for _, text := range texts {
+		if text == "" || seen[text] {
+			continue
+		}
+		if truncating && written >= warningsTruncateAtTotalRunes {
+			break
+		}
+		seen[text] = true
+		ordered = append(ordered, text)
+		n := utf8.RuneCountInString(text)
+		if truncating {
+			text, n = cut(text)
+		}
+		if written+n <= warningsTruncateAtTotalRunes || truncating {
+			written += n
+			out = append(out, text)
+			continue
+		}
+		truncating, written, out = true, 0, out[:0]
+		for _, w := range ordered {
+			w, n := cut(w)
+			written += n
+			out = append(out, w)
+		}
+	}
+	return out
 }
 
 // summarizeData mirrors handlers/rest.go summarizeData: the body, cut to maxLength

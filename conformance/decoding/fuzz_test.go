@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"testing"
 
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
 	"github.com/podlife/podlife/conformance/internal/gatesets"
 	"github.com/podlife/podlife/validation"
 	"github.com/podlife/podlife/validation/apischeme"
@@ -22,8 +24,9 @@ const fuzzMaxFile = 64 << 10
 // compares it: the objects kubectl create -f sends, in order, with the answer of a
 // server that decodes, defaults and validates them (status code and message), and
 // kubectl's errors, in order. Each input runs under one of manifestGateSets, the
-// server started with it and ValidateStream given the same gates, chosen by the
-// input's checksum so that a replay picks the same set.
+// server started with it and ValidateStream given the same gates, and with one of
+// kubectl's --validate directives, both chosen by the input's checksum so that a
+// replay picks the same.
 //
 // CI replays the seeds and testdata/fuzz; `go test -fuzz FuzzDecodingMatchesKubectl
 // ./decoding/` (in this module) searches.
@@ -50,22 +53,28 @@ func FuzzDecodingMatchesKubectl(f *testing.F) {
 		if len(data) > fuzzMaxFile {
 			t.Skip("longer than fuzzMaxFile")
 		}
-		gs := manifestGateSets[crc32.ChecksumIEEE(data)%uint32(len(manifestGateSets))]
+		sum := crc32.ChecksumIEEE(data)
+		gs := manifestGateSets[sum%uint32(len(manifestGateSets))]
 		gatesets.Apply(t, gs)
-		opts := validation.StreamOptions{Scheme: scheme, Validation: validation.Options{Features: gs.Features()}}
+		directive := fuzzDirectives[sum/uint32(len(manifestGateSets))%uint32(len(fuzzDirectives))]
+		opts := validation.StreamOptions{Scheme: scheme, Validation: validation.Options{Features: gs.Features()}, FieldValidation: directive}
 		path := filepath.Join(t.TempDir(), "f.yaml")
 		if err := os.WriteFile(path, data, 0o600); err != nil {
 			t.Fatal(err)
 		}
 		_, _, diff, _, err := endToEnd(t, u, path, opts)
 		if err != nil {
-			t.Fatalf("%s: ours: %v\n--- file ---\n%q", gs.Name, err, data)
+			t.Fatalf("%s, --validate=%s: ours: %v\n--- file ---\n%q", gs.Name, directive, err, data)
 		}
 		if diff != "" {
-			t.Fatalf("%s: disagrees: %s\n--- file ---\n%q", gs.Name, shorten(diff), data)
+			t.Fatalf("%s, --validate=%s: disagrees: %s\n--- file ---\n%q", gs.Name, directive, shorten(diff), data)
 		}
 	})
 }
+
+// fuzzDirectives are the --validate directives the fuzz target chooses from, strict
+// (kubectl's default) twice as often.
+var fuzzDirectives = []string{metav1.FieldValidationStrict, metav1.FieldValidationStrict, metav1.FieldValidationWarn, metav1.FieldValidationIgnore}
 
 // seedFuzz is the generator seed of the fuzz target's generated files, apart from
 // the default seed's.

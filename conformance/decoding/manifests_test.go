@@ -10,9 +10,11 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/validation/field"
@@ -131,6 +133,11 @@ func sameCauses(want, got field.ErrorList) bool {
 // only by the order of errors upstream ranges a map for counts as agreeing (reorder
 // says how many did).
 func compareValidated(want, got kubectlOutcome) (diff string, reorder int) {
+	for i := range min(len(want.warnings), len(got.warnings)) {
+		if !slices.Equal(want.warnings[i], got.warnings[i]) {
+			return fmt.Sprintf("object %d: warnings\n kubectl %q\n ours    %q", i, want.warnings[i], got.warnings[i]), 0
+		}
+	}
 	for i := range min(len(want.sent), len(got.sent)) {
 		w, g := want.sent[i], &got.sent[i]
 		if w.status == http.StatusUnprocessableEntity && g.status == w.status && g.message != w.message &&
@@ -147,7 +154,11 @@ func compareValidated(want, got kubectlOutcome) (diff string, reorder int) {
 // first difference ("" when they agree), reordered the 422s equal but for upstream's
 // map order.
 func endToEnd(t testing.TB, u *upstream, path string, opts validation.StreamOptions) (want kubectlOutcome, n int, diff string, reordered int, err error) {
-	want = u.createFileValidated(t, path, opts.Namespace)
+	directive := opts.FieldValidation
+	if directive == "" {
+		directive = metav1.FieldValidationStrict
+	}
+	want = u.createFileValidated(t, path, opts.Namespace, directive)
 	got, n, err := oursWith(path, opts)
 	if err != nil {
 		return want, n, "", 0, err
@@ -253,42 +264,66 @@ func TestManifestsMatchKubectlAndServer(t *testing.T) {
 	}
 }
 
-// TestManifestsMatchKubectlInNamespace is TestManifestsMatchKubectlAndServer (default
-// gates) with kubectl's --namespace given, as a CI job deploying to one namespace
-// runs it: objects without a namespace go there, and kubectl refuses those naming
-// another before sending them (StreamOptions.Namespace).
-func TestManifestsMatchKubectlInNamespace(t *testing.T) {
+// TestManifestsMatchKubectlFlags is TestManifestsMatchKubectlAndServer (default
+// gates) with the kubectl flags a CI job passes: --namespace (objects without one go
+// there; kubectl refuses those naming another before sending them), and --validate
+// warn and ignore (the server creates objects with unknown or duplicate fields,
+// warning about each, or silently; kubectl checks less or nothing itself). Each
+// variant must reach what it changes: refusals for their namespace, warnings, objects
+// created that strict validation refuses.
+func TestManifestsMatchKubectlFlags(t *testing.T) {
 	u := getUpstream(t)
 	files := manifestFiles(t)
-	opts := validation.StreamOptions{Scheme: apischeme.New(), Namespace: "shop"}
-	var disagreements, objects, refused, inNamespace int
-	for _, path := range files {
-		want, n, diff, _, err := endToEnd(t, u, path, opts)
-		objects += n
-		if err != nil {
-			t.Errorf("%s: %v", path, err)
-			disagreements++
-			continue
-		}
-		if diff != "" {
-			disagreements++
-			t.Errorf("%s disagrees: %s", path, diff)
-		}
-		for _, e := range want.errors {
-			if strings.Contains(e, "does not match the namespace") {
-				refused++
+	scheme := apischeme.New()
+	for _, v := range []struct {
+		name  string
+		opts  validation.StreamOptions
+		least map[string]int
+	}{
+		{"namespace", validation.StreamOptions{Namespace: "shop"}, map[string]int{"namespace refused": 100, "sent to shop": 300}},
+		// Strict creates 796 of the objects.
+		{"validate=warn", validation.StreamOptions{FieldValidation: metav1.FieldValidationWarn}, map[string]int{"warnings": 25, "created": 810}},
+		{"validate=ignore", validation.StreamOptions{FieldValidation: metav1.FieldValidationIgnore}, map[string]int{"created": 810}},
+	} {
+		t.Run(v.name, func(t *testing.T) {
+			opts := v.opts
+			opts.Scheme = scheme
+			seen := map[string]int{}
+			var disagreements, objects int
+			for _, path := range files {
+				want, n, diff, _, err := endToEnd(t, u, path, opts)
+				objects += n
+				if err != nil {
+					t.Errorf("%s: %v", path, err)
+					disagreements++
+					continue
+				}
+				if diff != "" {
+					disagreements++
+					t.Errorf("%s disagrees: %s", path, diff)
+				}
+				for _, e := range want.errors {
+					if strings.HasPrefix(e, "the namespace from the provided object ") {
+						seen["namespace refused"]++
+					}
+				}
+				for i, s := range want.sent {
+					if s.namespace == "shop" {
+						seen["sent to shop"]++
+					}
+					if s.status == http.StatusCreated {
+						seen["created"]++
+					}
+					seen["warnings"] += len(want.warnings[i])
+				}
 			}
-		}
-		for _, s := range want.sent {
-			if s.namespace == "shop" {
-				inNamespace++
+			t.Logf("%d files, %d results, %d disagreements; %v", len(files), objects, disagreements, seen)
+			for k, least := range v.least {
+				if seen[k] < least {
+					t.Errorf("%s: %d, want at least %d", k, seen[k], least)
+				}
 			}
-		}
-	}
-	t.Logf("%d files, %d results, %d disagreements; %d objects refused by kubectl for naming another namespace, %d sent to shop",
-		len(files), objects, disagreements, refused, inNamespace)
-	if refused < 100 || inNamespace < 300 {
-		t.Errorf("%d refused for their namespace, %d sent to shop; want at least 100 and 300", refused, inNamespace)
+		})
 	}
 }
 
@@ -331,13 +366,23 @@ func TestGeneratedStreamsMatchKubectlAndServer(t *testing.T) {
 		if err := os.WriteFile(path, data, 0o600); err != nil {
 			t.Fatal(err)
 		}
-		// One file in four is created with kubectl's --namespace.
+		// One file in four is created with kubectl's --namespace, one in five with
+		// --validate=warn and one in five with --validate=ignore.
 		o := opts
 		if i%4 == 3 {
 			o.Namespace = "shop"
 		}
+		switch i % 5 {
+		case 3:
+			o.FieldValidation = metav1.FieldValidationWarn
+		case 4:
+			o.FieldValidation = metav1.FieldValidationIgnore
+		}
 		want, n, diff, r, err := endToEnd(t, u, path, o)
 		objects += n
+		for _, w := range want.warnings {
+			outcomes["server warning"] += len(w)
+		}
 		for _, e := range want.errors {
 			if strings.HasPrefix(e, "the namespace from the provided object ") {
 				outcomes["kubectl namespace refused"]++
@@ -364,7 +409,7 @@ func TestGeneratedStreamsMatchKubectlAndServer(t *testing.T) {
 	}
 	t.Logf("%d files, %d results, %d disagreements, %d refusals equal but for upstream's map order; upstream outcomes: %v",
 		files, objects, disagreements, reordered, outcomes)
-	for c, least := range map[string]int{"server 201": 50, "server 422": 50, "server 400": 50, "no pod 201": 50, "no pod 400": 20, "server 409": 10, "no pod 409": 1, "server 405": 3, "kubectl namespace refused": 10} {
+	for c, least := range map[string]int{"server 201": 50, "server 422": 50, "server 400": 50, "no pod 201": 50, "no pod 400": 20, "server 409": 10, "no pod 409": 1, "server 405": 3, "kubectl namespace refused": 10, "server warning": 10} {
 		if outcomes[c] < least {
 			t.Errorf("outcome coverage: %q seen %d times, want at least %d", c, outcomes[c], least)
 		}
@@ -390,6 +435,52 @@ func checkManifestCoverage(t *testing.T, files int, outcomes map[string]int) {
 	for k, n := range want {
 		if outcomes[k] < n {
 			t.Errorf("outcome coverage: %q seen %d times, want at least %d", k, outcomes[k], n)
+		}
+	}
+}
+
+// TestWarningsMatchServerRecorder: with --validate=warn, an object with many unknown
+// fields, or long ones, gets the warnings the server's recorder writes (each at most
+// once, cut to 256 runes and dropped past 4 Ki runes once they would pass it), on
+// every kind the server decodes.
+func TestWarningsMatchServerRecorder(t *testing.T) {
+	u := getUpstream(t)
+	opts := validation.StreamOptions{Scheme: apischeme.New(), FieldValidation: metav1.FieldValidationWarn}
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		name          string
+		fields, width int
+	}{
+		{"a few", 3, 10},
+		{"many short", 300, 20},
+		{"a few long", 5, 300},
+		{"many long", 40, 300},
+	} {
+		var extra strings.Builder
+		for i := range tc.fields {
+			fmt.Fprintf(&extra, "  x%04d%s: 1\n", i, strings.Repeat("y", tc.width))
+		}
+		data := "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\nspec:\n" + extra.String() +
+			"  selector: {matchLabels: {app: web}}\n  template:\n    metadata: {labels: {app: web}}\n    spec: {containers: [{name: c, image: nginx}]}\n" +
+			"---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: cm}\n" + strings.ReplaceAll(extra.String(), "  x", "x")
+		path := filepath.Join(dir, strings.ReplaceAll(tc.name, " ", "-")+".yaml")
+		if err := os.WriteFile(path, []byte(data), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		want, _, diff, _, err := endToEnd(t, u, path, opts)
+		if err != nil || diff != "" {
+			t.Errorf("%s: %v %s", tc.name, err, diff)
+			continue
+		}
+		if len(want.warnings) != 2 || len(want.warnings[0]) == 0 || len(want.warnings[1]) == 0 {
+			t.Errorf("%s: warnings %d objects, want 2 with warnings", tc.name, len(want.warnings))
+			continue
+		}
+		// The recorder's limits are reached where the fields are long or many.
+		ws := want.warnings[0]
+		cut := slices.ContainsFunc(ws, func(w string) bool { return utf8.RuneCountInString(w) == 256 })
+		if kept := len(ws); tc.fields*(tc.width+30) > 4096 && !cut && kept == tc.fields {
+			t.Errorf("%s: %d of %d warnings kept, cut to 256 runes: %v; want the recorder's truncation", tc.name, kept, tc.fields, cut)
 		}
 	}
 }

@@ -2,10 +2,12 @@ package decoding
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"slices"
@@ -21,7 +23,9 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	utilerrors "k8s.io/apimachinery/pkg/util/errors"
+	utilnet "k8s.io/apimachinery/pkg/util/net"
 	"k8s.io/apimachinery/pkg/util/validation/field"
+	"k8s.io/apiserver/pkg/endpoints/filters"
 	_ "k8s.io/apiserver/pkg/endpoints/handlers" // transformDecodeError, reached with go:linkname
 	"k8s.io/cli-runtime/pkg/resource"
 	dynamicfake "k8s.io/client-go/dynamic/fake"
@@ -60,6 +64,29 @@ import (
 //go:linkname transformDecodeError k8s.io/apiserver/pkg/endpoints/handlers.transformDecodeError
 func transformDecodeError(typer runtime.ObjectTyper, baseErr error, into runtime.Object, gvk *schema.GroupVersionKind, body []byte) error
 
+// addStrictDecodingWarnings is the create handler's warning for each strict field
+// error of a body decoded with fieldValidation=Warn (k8s.io/apiserver
+// pkg/endpoints/handlers/rest.go).
+//
+//go:linkname addStrictDecodingWarnings k8s.io/apiserver/pkg/endpoints/handlers.addStrictDecodingWarnings
+func addStrictDecodingWarnings(ctx context.Context, errs []error)
+
+// recordedWarnings runs addStrictDecodingWarnings under the server's warning recorder
+// (filters.WithWarningRecorder, which dedupes and truncates) and returns the warnings
+// the response carries, as client-go reads its Warning headers.
+func recordedWarnings(req *http.Request, errs []error) []string {
+	rec := httptest.NewRecorder()
+	filters.WithWarningRecorder(http.HandlerFunc(func(_ http.ResponseWriter, r *http.Request) {
+		addStrictDecodingWarnings(r.Context(), errs)
+	})).ServeHTTP(rec, req)
+	warnings, _ := utilnet.ParseWarningHeaders(rec.Header().Values("Warning"))
+	var texts []string
+	for _, w := range warnings {
+		texts = append(texts, w.Text)
+	}
+	return texts
+}
+
 // maxRequestBodyBytes is kube-apiserver's default limit (k8s.io/apiserver
 // pkg/server/config.go).
 const maxRequestBodyBytes = 3 * 1024 * 1024
@@ -74,6 +101,10 @@ type kubectlOutcome struct {
 	// them. pending holds the last refusal's until its object is recorded.
 	causes  []field.ErrorList
 	pending field.ErrorList
+	// warnings are, beside sent, the warnings the server sent with each answer (those
+	// of fieldValidation=Warn); pendingWarnings holds the last answer's.
+	warnings        [][]string
+	pendingWarnings []string
 	// stored are the objects a validating server created, by resource, namespace
 	// and name.
 	stored map[string]bool
@@ -88,8 +119,10 @@ type sentObject struct {
 
 // upstream holds what kubectl and the fake server need, built once.
 type upstream struct {
-	mapper  meta.RESTMapper
-	schema  kubectlvalidation.Schema
+	mapper meta.RESTMapper
+	// schemas are kubectl's validators by --validate directive (the factory's
+	// Validator: NullSchema for Ignore).
+	schemas map[string]kubectlvalidation.Schema
 	podKind map[schema.GroupVersionResource]schema.GroupVersionKind // resources of the kinds that hold a pod
 	kinds   map[schema.GroupVersionResource]schema.GroupVersionKind
 	// stores are the resources the server stores (those taking PATCH; the
@@ -175,9 +208,12 @@ func newUpstream() (*upstream, error) {
 	crds := schema.GroupVersionResource{Group: "apiextensions.k8s.io", Version: "v1", Resource: "customresourcedefinitions"}
 	dyn := dynamicfake.NewSimpleDynamicClientWithCustomListKinds(runtime.NewScheme(), map[schema.GroupVersionResource]string{crds: "CustomResourceDefinitionList"})
 	verifier := resource.NewQueryParamVerifier(dyn, openAPIDocument{doc}, resource.QueryParamFieldValidation)
-	u.schema = kubectlvalidation.NewParamVerifyingSchema(
-		kubectlvalidation.ConjunctiveSchema{kubectlvalidation.NewSchemaValidation(openAPIResources{resources}), kubectlvalidation.NoDoubleKeySchema{}},
-		verifier, metav1.FieldValidationStrict)
+	u.schemas = map[string]kubectlvalidation.Schema{metav1.FieldValidationIgnore: kubectlvalidation.NullSchema{}}
+	for _, directive := range []string{metav1.FieldValidationStrict, metav1.FieldValidationWarn} {
+		u.schemas[directive] = kubectlvalidation.NewParamVerifyingSchema(
+			kubectlvalidation.ConjunctiveSchema{kubectlvalidation.NewSchemaValidation(openAPIResources{resources}), kubectlvalidation.NoDoubleKeySchema{}},
+			verifier, directive)
+	}
 	return u, nil
 }
 
@@ -197,22 +233,23 @@ func (o openAPIResources) OpenAPISchema() (openapi.Resources, error) { return o.
 // against a fake server that decodes the kinds holding a pod as kube-apiserver's
 // create handler does and accepts everything else.
 func (u *upstream) createFile(path string) kubectlOutcome {
-	return u.create(path, "", nil)
+	return u.create(path, "", metav1.FieldValidationStrict, nil)
 }
 
 // createFileValidated is createFile against a server that, once an object of a kind
 // holding a pod decodes, also defaults, validates and stores it as kube-apiserver's
 // create handler does (see validate), with kubectl's --namespace set to namespace
-// (none when empty); t fails on an upstream surprise.
-func (u *upstream) createFileValidated(t testing.TB, path, namespace string) kubectlOutcome {
-	return u.create(path, namespace, t)
+// (none when empty) and its --validate to directive (Strict, Warn or Ignore); t
+// fails on an upstream surprise.
+func (u *upstream) createFileValidated(t testing.TB, path, namespace, directive string) kubectlOutcome {
+	return u.create(path, namespace, directive, t)
 }
 
 // create runs kubectl create -f path, with --namespace namespace unless it is empty
 // (then the kubeconfig's namespace, default, and objects may name another: kubectl
-// enforces only a namespace given on the command line); the server validates when
-// full is not nil.
-func (u *upstream) create(path, namespace string, full testing.TB) kubectlOutcome {
+// enforces only a namespace given on the command line) and the --validate directive;
+// the server validates when full is not nil.
+func (u *upstream) create(path, namespace, directive string, full testing.TB) kubectlOutcome {
 	enforce := namespace != ""
 	if !enforce {
 		namespace = "default"
@@ -234,7 +271,7 @@ func (u *upstream) create(path, namespace string, full testing.TB) kubectlOutcom
 	}
 	r := resource.NewFakeBuilder(clientFn, func() (meta.RESTMapper, error) { return u.mapper, nil }, nil).
 		Unstructured().
-		Schema(u.schema).
+		Schema(u.schemas[directive]).
 		ContinueOnError().
 		NamespaceParam(namespace).DefaultNamespace().
 		FilenameParam(enforce, &resource.FilenameOptions{Filenames: []string{path}}).
@@ -249,7 +286,7 @@ func (u *upstream) create(path, namespace string, full testing.TB) kubectlOutcom
 			return err
 		}
 		sent := sentObject{kind: info.Object.GetObjectKind().GroupVersionKind().Kind, namespace: info.Namespace, name: info.Name, status: http.StatusCreated}
-		_, err = resource.NewHelper(info.Client, info.Mapping).WithFieldValidation(metav1.FieldValidationStrict).Create(info.Namespace, true, info.Object)
+		_, err = resource.NewHelper(info.Client, info.Mapping).WithFieldValidation(directive).Create(info.Namespace, true, info.Object)
 		var status apierrors.APIStatus
 		switch {
 		case errors.As(err, &status):
@@ -259,6 +296,7 @@ func (u *upstream) create(path, namespace string, full testing.TB) kubectlOutcom
 		}
 		out.sent = append(out.sent, sent)
 		out.causes, out.pending = append(out.causes, out.pending), nil
+		out.warnings, out.pendingWarnings = append(out.warnings, out.pendingWarnings), nil
 		return nil
 	})
 	var agg utilerrors.Aggregate
@@ -310,8 +348,11 @@ func (u *upstream) serve(req *http.Request, full testing.TB, out *kubectlOutcome
 	if len(body) > maxRequestBodyBytes {
 		return status(apierrors.NewRequestEntityTooLargeError(fmt.Sprintf("limit is %d", maxRequestBodyBytes))), nil
 	}
-	if v := req.URL.Query().Get("fieldValidation"); v != metav1.FieldValidationStrict {
-		return nil, fmt.Errorf("fieldValidation=%q, want Strict", v)
+	directive := req.URL.Query().Get("fieldValidation")
+	switch directive {
+	case metav1.FieldValidationStrict, metav1.FieldValidationWarn, metav1.FieldValidationIgnore:
+	default:
+		return nil, fmt.Errorf("fieldValidation=%q", directive)
 	}
 	info, ok := runtime.SerializerInfoForMediaType(legacyscheme.Codecs.SupportedMediaTypes(), runtime.ContentTypeJSON)
 	if !ok {
@@ -322,8 +363,18 @@ func (u *upstream) serve(req *http.Request, full testing.TB, out *kubectlOutcome
 	if err != nil {
 		return nil, err
 	}
-	decoder := legacyscheme.Codecs.DecoderToVersion(info.StrictSerializer, hub)
-	_, gvk, err := decoder.Decode(body, &kind, original)
+	// The create handler's choice of serializer and its answer to strict errors
+	// (handlers/create.go createHandler).
+	serializer := info.Serializer
+	if directive != metav1.FieldValidationIgnore {
+		serializer = info.StrictSerializer
+	}
+	decoder := legacyscheme.Codecs.DecoderToVersion(serializer, hub)
+	obj, gvk, err := decoder.Decode(body, &kind, original)
+	if strictErr, isStrict := runtime.AsStrictDecodingError(err); isStrict && obj != nil && directive == metav1.FieldValidationWarn {
+		out.pendingWarnings = recordedWarnings(req, strictErr.Errors())
+		err = nil
+	}
 	if err != nil {
 		err = transformDecodeError(legacyscheme.Scheme, err, original, gvk, body)
 		// The scheme's name is the line that created it, as a release build (-trimpath)

@@ -75,10 +75,11 @@ func (c *checker) checkReader(name string, r io.Reader) {
 		return
 	}
 	opts := validation.StreamOptions{
-		Validation: validation.Options{Features: c.cfg.features, AllowPrivileged: c.cfg.allowPrivileged},
-		Namespace:  c.cfg.namespace,
-		Scheme:     c.scheme,
-		Created:    c.created,
+		Validation:      validation.Options{Features: c.cfg.features, AllowPrivileged: c.cfg.allowPrivileged},
+		Namespace:       c.cfg.namespace,
+		FieldValidation: c.cfg.fieldValidation,
+		Scheme:          c.scheme,
+		Created:         c.created,
 	}
 	for res := range validation.ValidateStream(br, name, opts) {
 		var readErr *validation.ReadError

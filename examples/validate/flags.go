@@ -4,6 +4,9 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"strconv"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/podlife/podlife"
 )
@@ -14,6 +17,7 @@ type config struct {
 	features        podlife.FeatureGates
 	allowPrivileged bool
 	namespace       string
+	fieldValidation string
 	paths           []string
 }
 
@@ -36,6 +40,10 @@ Flags:
                              for a server started without the flag
   -n, --namespace NAME       kubectl's --namespace: objects without a namespace
                              go there; objects naming another one are refused
+      --validate=MODE        kubectl's --validate: strict (or true, the
+                             default) refuses unknown and duplicate fields, warn
+                             creates the object and warns about them, ignore (or
+                             false) drops them silently
   -h, --help                 print this help
 
 Exit status: 0 every object valid or not checked, 1 an object invalid or
@@ -53,6 +61,8 @@ func parseFlags(args []string, stdout, stderr io.Writer) (cfg config, code int, 
 	fs.BoolVar(&cfg.allowPrivileged, "allow-privileged", true, "")
 	fs.StringVar(&cfg.namespace, "n", "", "")
 	fs.StringVar(&cfg.namespace, "namespace", "", "")
+	validate := validateFlag("strict")
+	fs.Var(&validate, "validate", "")
 	help := fs.Bool("h", false, "")
 	fs.BoolVar(help, "help", false, "")
 	usageError := func(msg string) (config, int, bool) {
@@ -76,6 +86,37 @@ func parseFlags(args []string, stdout, stderr io.Writer) (cfg config, code int, 
 		return usageError("--feature-gates: " + err.Error())
 	}
 	cfg.features = features
+	if cfg.fieldValidation, err = fieldValidation(string(validate)); err != nil {
+		return usageError(err.Error())
+	}
 	cfg.paths = fs.Args()
 	return cfg, 0, true
+}
+
+// validateFlag is --validate: its value as written; like kubectl's, the flag alone
+// means strict (--validate=warn takes another value).
+type validateFlag string
+
+func (v *validateFlag) String() string     { return string(*v) }
+func (v *validateFlag) Set(s string) error { *v = validateFlag(s); return nil }
+func (v *validateFlag) IsBoolFlag() bool   { return true }
+
+// fieldValidation reads --validate as kubectl does (kubectl pkg/cmd/util
+// GetValidationDirective): a boolean, or strict, warn or ignore.
+func fieldValidation(value string) (string, error) {
+	if b, err := strconv.ParseBool(value); err == nil {
+		if b {
+			return metav1.FieldValidationStrict, nil
+		}
+		return metav1.FieldValidationIgnore, nil
+	}
+	switch value {
+	case "strict":
+		return metav1.FieldValidationStrict, nil
+	case "warn":
+		return metav1.FieldValidationWarn, nil
+	case "ignore":
+		return metav1.FieldValidationIgnore, nil
+	}
+	return "", fmt.Errorf("invalid - validate option %q; must be one of: strict (or true), warn, ignore (or false)", value)
 }

@@ -51,6 +51,8 @@ type jsonLocation struct {
 type jsonWarning struct {
 	Line    int    `json:"line"`
 	Message string `json:"message"`
+	// Server is true for the API server's warnings (--validate=warn).
+	Server bool `json:"server,omitempty"`
 }
 
 type jsonProblem struct {
@@ -100,7 +102,7 @@ func writeJSON(w io.Writer, c *checker) {
 			jo.Locations = append(jo.Locations, jsonLocation{Field: cs.field, Line: cs.line, Hint: cs.hint, Note: cs.note})
 		}
 		for _, wn := range r.Warnings {
-			jo.Warnings = append(jo.Warnings, jsonWarning{Line: wn.Line, Message: wn.Message})
+			jo.Warnings = append(jo.Warnings, jsonWarning{Line: wn.Line, Message: wn.Message, Server: wn.Server})
 		}
 		rep.Objects = append(rep.Objects, jo)
 	}

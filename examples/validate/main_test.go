@@ -379,6 +379,15 @@ const wantSARIF = `{
               "defaultConfiguration": {
                 "level": "error"
               }
+            },
+            {
+              "id": "server-warning",
+              "shortDescription": {
+                "text": "The API server creates the object but warns: a field it does not know or gives twice (--validate=warn)"
+              },
+              "defaultConfiguration": {
+                "level": "warning"
+              }
             }
           ]
         }
@@ -675,5 +684,36 @@ spec:
 		"STDIN:21: Pod \"c\" is valid\n"
 	if code != 1 || !strings.HasPrefix(out, want) {
 		t.Errorf("exit %d, output:\n%s\nwant it to start with:\n%s", code, out, want)
+	}
+}
+
+// TestValidateFlag: --validate takes kubectl's values (a boolean, strict, warn,
+// ignore; the flag alone is strict) and refuses others with kubectl's words; warn
+// shows the server's warnings on the fields' lines, ignore drops the fields.
+func TestValidateFlag(t *testing.T) {
+	for value, want := range map[string]string{"true": "Strict", "1": "Strict", "strict": "Strict", "warn": "Warn", "false": "Ignore", "F": "Ignore", "ignore": "Ignore"} {
+		if got, err := fieldValidation(value); got != want || err != nil {
+			t.Errorf("--validate=%s: %q, %v; want %q", value, got, err, want)
+		}
+	}
+	if _, err := fieldValidation("Warn"); err == nil || err.Error() != `invalid - validate option "Warn"; must be one of: strict (or true), warn, ignore (or false)` {
+		t.Errorf("--validate=Warn: %v", err)
+	}
+	const manifest = "apiVersion: v1\nkind: Pod\nmetadata: {name: web}\nspec:\n  containers:\n  - name: web\n    image: nginx\n    imagePullPolice: Always\n"
+	for _, tc := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"-"}, 1, `STDIN:1: Pod "web" is rejected by the server: Pod in version "v1" cannot be handled as a Pod: strict decoding error: unknown field "spec.containers[0].imagePullPolice"`},
+		{[]string{"--validate", "-"}, 1, `unknown field "spec.containers[0].imagePullPolice"`},
+		{[]string{"--validate=warn", "-"}, 0, "STDIN:1: Pod \"web\" is valid\nSTDIN:8: warning from the server: unknown field \"spec.containers[0].imagePullPolice\"\n"},
+		{[]string{"--validate=false", "-"}, 0, "STDIN:1: Pod \"web\" is valid\n\n"},
+		{[]string{"--validate=maybe", "-"}, 2, ""},
+	} {
+		code, out, errOut := runWith(t, manifest, tc.args...)
+		if code != tc.code || !strings.Contains(out, tc.want) {
+			t.Errorf("%v: exit %d, output:\n%s%s\nwant exit %d and %q", tc.args, code, out, errOut, tc.code, tc.want)
+		}
 	}
 }

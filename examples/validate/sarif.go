@@ -71,6 +71,7 @@ var sarifRules = []sarifRule{
 	{"duplicate-key", sarifMessage{"A key appears twice: kubectl keeps the last value and the server never sees the others"}, sarifConfig{"warning"}},
 	{"unreadable-file", sarifMessage{"The file cannot be read as a manifest"}, sarifConfig{"error"}},
 	{"no-objects", sarifMessage{"The files hold no object: kubectl create -f fails (no objects passed to create)"}, sarifConfig{"error"}},
+	{"server-warning", sarifMessage{"The API server creates the object but warns: a field it does not know or gives twice (--validate=warn)"}, sarifConfig{"warning"}},
 }
 
 // writeSARIF prints the findings as a SARIF 2.1.0 log.
@@ -106,7 +107,11 @@ func writeSARIF(w io.Writer, c *checker) {
 			}
 		}
 		for _, wn := range r.Warnings {
-			add(3, o.file, wn.Line, fmt.Sprintf("%s: %s", title(r), wn.Message))
+			rule := 3
+			if wn.Server {
+				rule = 6
+			}
+			add(rule, o.file, wn.Line, fmt.Sprintf("%s: %s", title(r), wn.Message))
 		}
 	}
 	for _, p := range c.problems {

@@ -38,7 +38,11 @@ func writeText(w io.Writer, c *checker) {
 			}
 		}
 		for _, warn := range r.Warnings {
-			fmt.Fprintf(w, "%s:%d: warning: %s\n", o.file, warn.Line, warn.Message)
+			from := ""
+			if warn.Server {
+				from = " from the server"
+			}
+			fmt.Fprintf(w, "%s:%d: warning%s: %s\n", o.file, warn.Line, from, warn.Message)
 		}
 	}
 	writeSummary(w, c)
