@@ -173,7 +173,8 @@ type ObjectResult struct {
 	// ErrDocumentTooLarge.
 	Err error
 	// Warnings are remarks that do not change the verdict, such as duplicate keys,
-	// whose earlier values kubectl drops silently.
+	// whose earlier values kubectl drops silently, and the server's warnings about
+	// unknown fields with FieldValidation Warn (Server set).
 	Warnings []Warning
 
 	// text is the document's text, which starts on file line textLine; prefix is where
