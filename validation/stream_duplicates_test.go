@@ -75,12 +75,7 @@ func TestMergeKeyWarnings(t *testing.T) {
 		{"an anchored entry, commented", head + "list:\n- &a # the base\n  x: 1\n-   &b   # a copy\n  <<: *a\n  x: 2\n", nil},
 		{"a repeat inside an anchored node, reported once", head + "base: &b\n  x: 1\n  x: 2\nc: [*b, *b, *b]\n", []string{`6: duplicate key "x"`}},
 	} {
-		var got []string
-		for r := range ValidateStream(strings.NewReader(tc.in), "f.yaml", StreamOptions{DecodeOnly: true}) {
-			for _, w := range r.Warnings {
-				got = append(got, fmt.Sprintf("%d: %s", w.Line, strings.SplitN(w.Message, ":", 2)[0]))
-			}
-		}
+		got := warningsOf(tc.in)
 		if strings.Join(got, "\n") != strings.Join(tc.want, "\n") {
 			t.Errorf("%s: warnings %q, want %q", tc.name, got, tc.want)
 		}
@@ -137,14 +132,21 @@ func TestOtherLineBreakWarnings(t *testing.T) {
 		{"LS and PS", head + "data: {x: \"1\"}\u2028other: 1\u2029data: {}\n", []string{`4: duplicate key "data"`}},
 		{"an override after a merge, lone CRs", head + "base: &b {x: \"1\"}\rdata:\r  <<: *b\r  x: \"2\"\r", nil},
 	} {
-		var got []string
-		for r := range ValidateStream(strings.NewReader(tc.in), "f.yaml", StreamOptions{DecodeOnly: true}) {
-			for _, w := range r.Warnings {
-				got = append(got, fmt.Sprintf("%d: %s", w.Line, strings.SplitN(w.Message, ":", 2)[0]))
-			}
-		}
+		got := warningsOf(tc.in)
 		if strings.Join(got, "\n") != strings.Join(tc.want, "\n") {
 			t.Errorf("%s: warnings %q, want %q", tc.name, got, tc.want)
 		}
 	}
+}
+
+// warningsOf lists a stream's warnings as "LINE: MESSAGE" (the message up to its
+// first colon).
+func warningsOf(in string) []string {
+	var got []string
+	for r := range ValidateStream(strings.NewReader(in), "f.yaml", StreamOptions{DecodeOnly: true}) {
+		for _, w := range r.Warnings {
+			got = append(got, fmt.Sprintf("%d: %s", w.Line, strings.SplitN(w.Message, ":", 2)[0]))
+		}
+	}
+	return got
 }
