@@ -66,7 +66,7 @@ func (s *streamRun) fastObject(r ObjectResult, c chunk) (ObjectResult, bool) {
 		r.Verdict, r.Err = Rejected, err
 		return r, true
 	}
-	s.serverWarnings(&r, warnings)
+	addServerWarnings(&r, warnings)
 	asSent(typed, ns)
 	r.Object = typed
 	return s.store(s.validate(r, gvk.GroupKind()), k), true

@@ -44,9 +44,9 @@ func fieldValidation(option string) string {
 	return metav1.FieldValidationStrict
 }
 
-// serverWarnings adds the warnings the server answered r with, each on the line of
+// addServerWarnings adds the warnings the server answered r with, each on the line of
 // the field it names when it names one (`unknown field "spec.replica"`).
-func (s *streamRun) serverWarnings(r *ObjectResult, texts []string) {
+func addServerWarnings(r *ObjectResult, texts []string) {
 	for _, text := range texts {
 		line := r.Line
 		if _, quoted, ok := strings.Cut(text, " field "); ok {
@@ -202,7 +202,7 @@ func (s *streamRun) object(r ObjectResult, obj runtime.Object, m mapping) bool {
 		r.Verdict, r.Err = Rejected, err
 		return s.yield(r)
 	}
-	s.serverWarnings(&r, warnings)
+	addServerWarnings(&r, warnings)
 	asSent(typed, ns)
 	r.Object = typed
 	if !holdsPod {
