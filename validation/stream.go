@@ -197,8 +197,13 @@ func (r *ObjectResult) FieldLine(path string) int {
 	if r.text == nil {
 		return r.Line
 	}
-	segs := append(append([]pathSegment(nil), r.prefix...), parseFieldPath(path)...)
-	return r.textLine + locate(r.text, r.fromYAML, segs)
+	return r.textLine + locate(r.text, r.fromYAML, r.segments(path))
+}
+
+// segments is a field path of the object as segments from the document's root (a
+// List item's path in the List first).
+func (r *ObjectResult) segments(path string) []pathSegment {
+	return append(append([]pathSegment(nil), r.prefix...), parseFieldPath(path)...)
 }
 
 // SourceLine returns the text of the 1-based file line n, without its line break, when

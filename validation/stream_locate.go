@@ -48,7 +48,11 @@ func locate(text []byte, fromYAML bool, path []pathSegment) int {
 	if !fromYAML {
 		return locateJSON(text, path)
 	}
-	lines := splitYAMLLines(text)
+	return locateLines(splitYAMLLines(text), path)
+}
+
+// locateLines is locate on a YAML document already split into lines.
+func locateLines(lines []yamlLine, path []pathSegment) int {
 	r, ok := firstRegion(lines)
 	if !ok {
 		return 0

@@ -45,13 +45,22 @@ func fieldValidation(option string) string {
 }
 
 // addServerWarnings adds the warnings the server answered r with, each on the line of
-// the field it names when it names one (`unknown field "spec.replica"`).
+// the field it names when it names one (`unknown field "spec.replica"`), as FieldLine
+// finds it; a YAML document is split into lines once for all of them.
 func addServerWarnings(r *ObjectResult, texts []string) {
+	var lines []yamlLine
+	if len(texts) > 1 && r.text != nil && r.fromYAML {
+		lines = splitYAMLLines(r.text)
+	}
 	for _, text := range texts {
 		line := r.Line
 		if _, quoted, ok := strings.Cut(text, " field "); ok {
 			if path, err := strconv.Unquote(quoted); err == nil {
-				line = r.FieldLine(path)
+				if lines != nil {
+					line = r.textLine + locateLines(lines, r.segments(path))
+				} else {
+					line = r.FieldLine(path)
+				}
 			}
 		}
 		r.Warnings = append(r.Warnings, Warning{Line: line, Message: text, Server: true})
