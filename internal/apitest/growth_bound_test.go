@@ -1,7 +1,13 @@
 package apitest
 
 import (
+	"fmt"
+	"strings"
 	"testing"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/podlife/podlife/validation"
 )
 
 // growthBound is a function on a hostile shape whose work must grow no faster than
@@ -83,6 +89,43 @@ func TestHostileGrowthBounded(t *testing.T) {
 		if rb, ra := ratio(float64(bb), float64(bs)), ratio(float64(ab), float64(as)); rb > 12 || ra > 12 {
 			t.Errorf("%s on the %s shape, %d → %d elements: bytes %d → %d (×%.1f), allocations %d → %d (×%.1f); want at most ×12",
 				g.call, g.shape, g.small, 10*g.small, bs, bb, rb, as, ab, ra)
+		}
+	}
+}
+
+// TestUnknownFieldsGrowthBounded: a Deployment with thousands of unknown fields costs
+// ValidateStream work linear in them under each of kubectl's --validate directives
+// (strict: one 400 naming them all; warn: the server's warnings, capped by its
+// recorder, each located in the document; ignore: dropped), at most 12× the bytes and
+// allocations from 1,000 to 10,000 fields.
+func TestUnknownFieldsGrowthBounded(t *testing.T) {
+	if testing.Short() {
+		t.Skip("documents of 10,000 fields")
+	}
+	doc := func(n int) string {
+		var b strings.Builder
+		b.WriteString("apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\nspec:\n")
+		for i := range n {
+			fmt.Fprintf(&b, "  unknown%d: 1\n", i)
+		}
+		b.WriteString("  selector: {matchLabels: {app: web}}\n  template:\n    metadata: {labels: {app: web}}\n    spec: {containers: [{name: c, image: nginx}]}\n")
+		return b.String()
+	}
+	small, big := doc(1000), doc(10000)
+	for _, directive := range []string{metav1.FieldValidationStrict, metav1.FieldValidationWarn, metav1.FieldValidationIgnore} {
+		run := func(d string) func() {
+			return func() {
+				for range validation.ValidateStream(strings.NewReader(d), "m.yaml", validation.StreamOptions{FieldValidation: directive}) {
+				}
+			}
+		}
+		bs, as := countWork(run(small))
+		bb, ab := countWork(run(big))
+		rb, ra := ratio(float64(bb), float64(bs)), ratio(float64(ab), float64(as))
+		t.Logf("--validate=%s: bytes ×%.1f, allocations ×%.1f", directive, rb, ra)
+		if rb > 12 || ra > 12 {
+			t.Errorf("--validate=%s, 1,000 → 10,000 unknown fields: bytes %d → %d (×%.1f), allocations %d → %d (×%.1f); want at most ×12",
+				directive, bs, bb, rb, as, ab, ra)
 		}
 	}
 }
