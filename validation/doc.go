@@ -134,15 +134,20 @@
 // an object's resourceVersion before it sends it, so an object saved with kubectl get
 // -o yaml is answered as a new one; as against a cluster holding none of the objects
 // to begin with, the second object of one name is the storage's 409 AlreadyExists
-// (StreamOptions.Created carries the created names from one file to the next). Objects of kinds that hold no pod are not
-// validated; with StreamOptions.Scheme (validation/apischeme builds one of every
-// served kind) they are decoded as the server decodes them. Each result gives the
+// (StreamOptions.Created carries the created names from one file to the next); a kind
+// served only for reading (ComponentStatus) is the router's 405. kubectl's --validate
+// is StreamOptions.FieldValidation (strict by default; warn, whose server warnings
+// the results carry; ignore) and its --namespace StreamOptions.Namespace. Objects of
+// kinds that hold no pod are not validated; with StreamOptions.Scheme
+// (validation/apischeme builds one of every served kind) they are decoded as the
+// server decodes them. Each result gives the
 // document, the file line and, through FieldLine, the line of each field an error
 // names. conformance/decoding compares it with kubectl's own builder and the create
 // handler's decoding on generated files, on hand-written hostile files and under a
 // fuzzer, and end to end (decoding, defaults and validation) with the server's whole
 // create on realistic files modelled on public documentation and projects
-// (testdata/manifests) and on generated ones. Duplicate keys are reported as warnings: kubectl resolves them
+// (testdata/manifests) and on generated ones, under six gate configurations and with
+// those kubectl flags. Duplicate keys are reported as warnings: kubectl resolves them
 // silently in favour of the last one, so the server never sees them (a key written
 // after a merge key that brought it in is YAML's override, not a repeat).
 // FeatureGateHints names the feature gates whose absence makes an error. Beyond what
