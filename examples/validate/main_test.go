@@ -710,6 +710,15 @@ func TestValidateFlag(t *testing.T) {
 		{[]string{"--validate=warn", "-"}, 0, "STDIN:1: Pod \"web\" is valid\nSTDIN:8: warning from the server: unknown field \"spec.containers[0].imagePullPolice\"\n"},
 		{[]string{"--validate=false", "-"}, 0, "STDIN:1: Pod \"web\" is valid\n\n"},
 		{[]string{"--validate=maybe", "-"}, 2, ""},
+		{[]string{"-o", "json", "--validate=warn", "-"}, 0, `"warnings": [
+        {
+          "line": 8,
+          "message": "unknown field \"spec.containers[0].imagePullPolice\"",
+          "server": true
+        }
+      ]`},
+		{[]string{"-o", "sarif", "--validate=warn", "-"}, 0, `"ruleId": "server-warning",
+          "ruleIndex": 6,`},
 	} {
 		code, out, errOut := runWith(t, manifest, tc.args...)
 		if code != tc.code || !strings.Contains(out, tc.want) {
