@@ -92,18 +92,19 @@ func serverWarnings(r validation.ObjectResult) []string {
 // (k8s.io/cli-runtime pkg/resource builder.go visitorResult, visitor.go
 // EagerVisitorList, ContinueOnErrorVisitor).
 func kubectlOrder(errs []string) {
-	slices.SortStableFunc(errs, func(a, b string) int {
-		return cmp.Compare(readingError(a), readingError(b))
-	})
+	rank := func(msg string) int {
+		if namespaceRefusal(msg) {
+			return 0
+		}
+		return 1
+	}
+	slices.SortStableFunc(errs, func(a, b string) int { return cmp.Compare(rank(a), rank(b)) })
 }
 
-// readingError is 1 for an error kubectl's visitor list collects, 0 for a namespace
-// refusal of its decorating visitor.
-func readingError(msg string) int {
-	if strings.HasPrefix(msg, "the namespace from the provided object ") {
-		return 0
-	}
-	return 1
+// namespaceRefusal reports whether a kubectl error is its refusal of an object naming
+// another namespace than --namespace.
+func namespaceRefusal(msg string) bool {
+	return strings.HasPrefix(msg, "the namespace from the provided object ")
 }
 
 // TestDecodingMatchesKubectlAndServer generates manifest files and compares, file by

@@ -224,20 +224,14 @@ func TestManifestsMatchKubectlAndServer(t *testing.T) {
 		t.Run(gs.Name, func(t *testing.T) {
 			gatesets.Apply(t, gs)
 			opts := validation.StreamOptions{Scheme: scheme, Validation: validation.Options{Features: gs.Features()}}
+			wants, summary := compareFiles(t, u, files, opts)
 			outcomes := map[string]int{}
-			var disagreements, reordered, objects, changed int
-			for i, path := range files {
-				want, n, diff, r, err := endToEnd(t, u, path, opts)
-				objects += n
+			changed := 0
+			for i, want := range wants {
 				if gs.Name == gatesets.Defaults.Name {
 					defaults = append(defaults, want)
 				} else if !sameOutcome(defaults[i], want) {
 					changed++
-				}
-				if err != nil {
-					t.Errorf("%s: %v", path, err)
-					disagreements++
-					continue
 				}
 				for _, s := range want.sent {
 					outcomes[fmt.Sprintf("server %d", s.status)]++
@@ -246,14 +240,8 @@ func TestManifestsMatchKubectlAndServer(t *testing.T) {
 				for _, e := range want.errors {
 					outcomes["kubectl "+kubectlErrorClass(e)]++
 				}
-				reordered += r
-				if diff != "" {
-					disagreements++
-					t.Errorf("%s disagrees: %s", path, diff)
-				}
 			}
-			t.Logf("%d files, %d results, %d disagreements, %d refusals equal but for upstream's map order, %d files answered otherwise than under the defaults",
-				len(files), objects, disagreements, reordered, changed)
+			t.Logf("%s, %d files answered otherwise than under the defaults", summary, changed)
 			t.Logf("upstream outcomes: %v", outcomes)
 			if gs.Name == gatesets.Defaults.Name {
 				checkManifestCoverage(t, len(files), outcomes)
@@ -288,22 +276,11 @@ func TestManifestsMatchKubectlFlags(t *testing.T) {
 		t.Run(v.name, func(t *testing.T) {
 			opts := v.opts
 			opts.Scheme = scheme
+			wants, summary := compareFiles(t, u, files, opts)
 			seen := map[string]int{}
-			var disagreements, objects int
-			for _, path := range files {
-				want, n, diff, _, err := endToEnd(t, u, path, opts)
-				objects += n
-				if err != nil {
-					t.Errorf("%s: %v", path, err)
-					disagreements++
-					continue
-				}
-				if diff != "" {
-					disagreements++
-					t.Errorf("%s disagrees: %s", path, diff)
-				}
+			for _, want := range wants {
 				for _, e := range want.errors {
-					if strings.HasPrefix(e, "the namespace from the provided object ") {
+					if namespaceRefusal(e) {
 						seen["namespace refused"]++
 					}
 				}
@@ -317,7 +294,7 @@ func TestManifestsMatchKubectlFlags(t *testing.T) {
 					seen["warnings"] += len(want.warnings[i])
 				}
 			}
-			t.Logf("%d files, %d results, %d disagreements; %v", len(files), objects, disagreements, seen)
+			t.Logf("%s; %v", summary, seen)
 			for k, least := range v.least {
 				if seen[k] < least {
 					t.Errorf("%s: %d, want at least %d", k, seen[k], least)
@@ -325,6 +302,29 @@ func TestManifestsMatchKubectlFlags(t *testing.T) {
 			}
 		})
 	}
+}
+
+// compareFiles compares every file end to end under opts (endToEnd), failing t on
+// each disagreement, and returns kubectl's and the server's outcome for each file, in
+// order, and a line summing the comparison up.
+func compareFiles(t *testing.T, u *upstream, files []string, opts validation.StreamOptions) ([]kubectlOutcome, string) {
+	t.Helper()
+	wants := make([]kubectlOutcome, len(files))
+	var disagreements, reordered, objects int
+	for i, path := range files {
+		want, n, diff, r, err := endToEnd(t, u, path, opts)
+		wants[i], objects, reordered = want, objects+n, reordered+r
+		switch {
+		case err != nil:
+			t.Errorf("%s: %v", path, err)
+			disagreements++
+		case diff != "":
+			t.Errorf("%s disagrees: %s", path, diff)
+			disagreements++
+		}
+	}
+	return wants, fmt.Sprintf("%d files, %d results, %d disagreements, %d refusals equal but for upstream's map order",
+		len(files), objects, disagreements, reordered)
 }
 
 // manifestGateSets are the configurations the hand-written manifests are compared
@@ -384,7 +384,7 @@ func TestGeneratedStreamsMatchKubectlAndServer(t *testing.T) {
 			outcomes["server warning"] += len(w)
 		}
 		for _, e := range want.errors {
-			if strings.HasPrefix(e, "the namespace from the provided object ") {
+			if namespaceRefusal(e) {
 				outcomes["kubectl namespace refused"]++
 			}
 		}
