@@ -29,14 +29,10 @@ var yamlDuplicate = regexp.MustCompile(`line (\d+): key (.*) already set in map`
 // name each repeated key and its line, unless a quick look at its lines proves that no
 // key repeats.
 func yamlDuplicateKeys(c chunk) []Warning {
-	text, rows := c.text, []int(nil)
-	if otherBreaks(text) {
-		// go-yaml also breaks lines at a lone CR and at NEL, LS and PS, and numbers
-		// its lines so; the scans below and the warning's line read the document as
-		// go-yaml does, and rows turns go-yaml's lines back into the lines
-		// (separated by "\n") every other answer counts.
-		text, rows = yamlLines(text)
-	}
+	// go-yaml also breaks lines at a lone CR and at NEL, LS and PS, and numbers its
+	// lines so; the scans below and the warning's line read the document as go-yaml
+	// does, and rows turns go-yaml's lines back into the file's.
+	text, rows := yamlLines(c.text)
 	if !mayRepeatKeys(text) {
 		return nil
 	}
@@ -68,27 +64,16 @@ func textLine(rows []int, n int) int {
 	return n
 }
 
-// otherBreaks reports whether text breaks a line anywhere but at "\n" (or "\r\n"),
-// as go-yaml reads it: at a lone CR, or at NEL, LS or PS.
-func otherBreaks(text []byte) bool {
-	for i := bytes.IndexByte(text, '\r'); i >= 0; {
-		if i+1 == len(text) || text[i+1] != '\n' {
-			return true
-		}
-		j := bytes.IndexByte(text[i+1:], '\r')
-		if j < 0 {
-			break
-		}
-		i += 1 + j
-	}
-	return bytes.Contains(text, []byte("\u0085")) || bytes.Contains(text, []byte("\u2028")) || bytes.Contains(text, []byte("\u2029"))
-}
-
-// yamlLines rewrites text with "\n" at every line break go-yaml counts ("\r\n", a
-// lone CR, "\n", NEL, LS, PS; yaml.v2's is_break), so that its lines are go-yaml's,
-// and returns beside it, for each of those lines, the 1-based line of text (lines
-// separated by "\n") it starts on.
+// yamlLines returns text as go-yaml splits it into lines, with "\n" at every break it
+// counts ("\r\n", a lone CR, "\n", NEL, LS, PS; yaml.v2's is_break), and, for each of
+// those lines, the 1-based line of text (lines separated by "\n") it starts on. When
+// text breaks lines at "\n" (or "\r\n") only, the two count alike: it returns text
+// itself and nil rows.
 func yamlLines(text []byte) ([]byte, []int) {
+	if bytes.Count(text, []byte("\r")) == bytes.Count(text, []byte("\r\n")) &&
+		!bytes.Contains(text, []byte("\u0085")) && !bytes.Contains(text, []byte("\u2028")) && !bytes.Contains(text, []byte("\u2029")) {
+		return text, nil
+	}
 	out := make([]byte, 0, len(text))
 	rows := []int{1}
 	row := 1

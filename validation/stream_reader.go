@@ -272,10 +272,8 @@ func (d *docReader) convert(doc []byte, line int, tooLarge bool) chunk {
 	if err := utilyaml.Unmarshal(doc, &ext); err != nil {
 		c := chunk{err: err, line: line, text: doc, fromYAML: true, start: line, errLine: line}
 		if n := yamlErrorLine(err.Error()); n > 0 {
-			if otherBreaks(doc) {
-				_, rows := yamlLines(doc)
-				n = textLine(rows, n)
-			}
+			_, rows := yamlLines(doc)
+			n = textLine(rows, n)
 			c.errLine = line + min(n, bytes.Count(doc, []byte("\n"))) - 1
 		}
 		return c
