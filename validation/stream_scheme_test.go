@@ -106,73 +106,22 @@ spec:
 // TestStreamCreatedObjects: the second object of one name is the storage's 409 once it
 // passed validation, within a stream and across streams sharing a CreatedObjects.
 func TestStreamCreatedObjects(t *testing.T) {
-	const stream = `apiVersion: apps/v1
-kind: Deployment
-metadata: {name: api}
-spec:
-  selector: {matchLabels: {app: api}}
-  template:
-    metadata: {labels: {app: api}}
-    spec: {containers: [{name: c, image: nginx}]}
----
-apiVersion: apps/v1
-kind: Deployment
-metadata: {name: api}
-spec:
-  selector: {matchLabels: {app: api}}
-  template:
-    metadata: {labels: {app: api}}
-    spec: {containers: [{name: c, image: nginx}]}
----
-apiVersion: apps/v1
-kind: Deployment
-metadata: {name: api, namespace: other}
-spec:
-  selector: {matchLabels: {app: api}}
-  template:
-    metadata: {labels: {app: api}}
-    spec: {containers: [{name: c, image: nginx}]}
----
-apiVersion: v1
-kind: Pod
-metadata: {name: bad}
-spec: {containers: [{name: c}]}
----
-apiVersion: v1
-kind: Pod
-metadata: {name: bad}
-spec: {containers: [{name: c, image: nginx}]}
----
-apiVersion: v1
-kind: Pod
-metadata: {generateName: job-}
-spec: {containers: [{name: c, image: nginx}]}
----
-apiVersion: v1
-kind: Pod
-metadata: {generateName: job-}
-spec: {containers: [{name: c, image: nginx}]}
----
-apiVersion: v1
-kind: Service
-metadata: {name: api}
-spec: {ports: [{port: 80}]}
----
-apiVersion: v1
-kind: Service
-metadata: {name: api}
-spec: {ports: [{port: 80}]}
----
-apiVersion: authentication.k8s.io/v1
-kind: TokenReview
-metadata: {name: check}
-spec: {token: abc}
----
-apiVersion: authentication.k8s.io/v1
-kind: TokenReview
-metadata: {name: check}
-spec: {token: abc}
-`
+	deployment := func(meta string) string {
+		return "apiVersion: apps/v1\nkind: Deployment\nmetadata: " + meta + "\nspec:\n" +
+			"  selector: {matchLabels: {app: api}}\n  template:\n    metadata: {labels: {app: api}}\n" +
+			"    spec: {containers: [{name: c, image: nginx}]}\n---\n"
+	}
+	const (
+		invalidPod = "apiVersion: v1\nkind: Pod\nmetadata: {name: bad}\nspec: {containers: [{name: c}]}\n---\n"
+		validPod   = "apiVersion: v1\nkind: Pod\nmetadata: {name: bad}\nspec: {containers: [{name: c, image: nginx}]}\n---\n"
+		generated  = "apiVersion: v1\nkind: Pod\nmetadata: {generateName: job-}\nspec: {containers: [{name: c, image: nginx}]}\n---\n"
+		service    = "apiVersion: v1\nkind: Service\nmetadata: {name: api}\nspec: {ports: [{port: 80}]}\n---\n"
+		review     = "apiVersion: authentication.k8s.io/v1\nkind: TokenReview\nmetadata: {name: check}\nspec: {token: abc}\n---\n"
+	)
+	// Each object twice, but the Deployment a third time in another namespace and the
+	// Pod named bad first invalid.
+	stream := deployment("{name: api}") + deployment("{name: api}") + deployment("{name: api, namespace: other}") +
+		invalidPod + validPod + generated + generated + service + service + review + review
 	render := func(opts StreamOptions) []string {
 		var out []string
 		for r := range ValidateStream(strings.NewReader(stream), "s.yaml", opts) {
