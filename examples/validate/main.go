@@ -17,7 +17,8 @@
 //
 // Each file is read as kubectl reads it (multi-document YAML, flow style, JSON
 // streams, Lists expanded) and each object answered as a v1.37.2 server would
-// answer its creation with strict field validation (podlife's validation.ValidateStream):
+// answer its creation with strict field validation, kubectl's default (--validate=warn
+// and --validate=ignore as kubectl takes them; podlife's validation.ValidateStream):
 // valid, invalid (422, with each cause on its own line), rejected (by kubectl or by
 // the server's decoding: unknown fields, wrong types, kinds or versions not served) or
 // not checked (kinds that hold no pod, listed in the summary; those the server decodes
