@@ -38,9 +38,15 @@ import (
 //
 // The input is never modified. A nil pod is validated as an empty one.
 func ValidatePodCreate(pod *corev1.Pod, opts Options) field.ErrorList {
+	return podCreate(pod, opts, nil)
+}
+
+// podCreate is ValidatePodCreate recording the server's warnings in w (nil for none).
+func podCreate(pod *corev1.Pod, opts Options, w *warningRecorder) field.ErrorList {
 	if pod == nil {
 		pod = &corev1.Pod{}
 	}
+	pod = withoutRepeatedOwners(pod, w)
 	if pod.Namespace != "" && opts.Namespace != "" && pod.Namespace != opts.Namespace {
 		return field.ErrorList{invalidAt(newPath("metadata").Child("namespace"), pod.Namespace, NamespaceMismatchDetail)}
 	}
@@ -64,9 +70,26 @@ func ValidatePodCreate(pod *corev1.Pod, opts Options) field.ErrorList {
 		}
 		p.Name, p.Namespace = name, ns
 	}
+	if !opts.SkipDefaulting {
+		appArmorSyncWarnings(w, pod)
+	}
 	o := resolveOptions(opts, p, nil)
 	o.resourceIsPod = true
-	return dedupe(validatePodCreate(p, o))
+	return acceptedWarnings(w, p, dedupe(validatePodCreate(p, o)))
+}
+
+// withoutRepeatedOwners returns pod, or a copy of its top level without the owner
+// references the server's handler drops (dedupOwnerReferences).
+func withoutRepeatedOwners(pod *corev1.Pod, w *warningRecorder) *corev1.Pod {
+	if len(pod.OwnerReferences) < 2 {
+		return pod
+	}
+	cp := *pod
+	dedupOwnerReferences(&cp.ObjectMeta, w)
+	if len(cp.OwnerReferences) == len(pod.OwnerReferences) {
+		return pod
+	}
+	return &cp
 }
 
 // dedupe drops every error whose text (Error()) an earlier one already has, keeping

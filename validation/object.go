@@ -49,27 +49,42 @@ import (
 // typed nil pointer of a supported kind is validated as an empty object of that kind.
 // The input is never modified.
 func ValidateObjectCreate(obj runtime.Object, opts Options) field.ErrorList {
+	return validateObjectCreate(obj, opts, nil)
+}
+
+// validateObjectCreate is ValidateObjectCreate recording the server's warnings in w
+// (nil for none).
+func validateObjectCreate(obj runtime.Object, opts Options, w *warningRecorder) field.ErrorList {
 	switch o := obj.(type) {
 	case *corev1.Pod:
-		return ValidatePodCreate(o, opts)
+		return podCreate(o, opts, w)
 	case *corev1.PodTemplate:
-		return validatePodTemplateCreate(o, opts)
+		return validatePodTemplateCreate(o, opts, w)
 	case *corev1.ReplicationController:
-		return validateReplicationControllerCreate(o, opts)
+		return validateReplicationControllerCreate(o, opts, w)
 	case *appsv1.Deployment:
-		return validateDeploymentCreate(o, opts)
+		return validateDeploymentCreate(o, opts, w)
 	case *appsv1.ReplicaSet:
-		return validateReplicaSetCreate(o, opts)
+		return validateReplicaSetCreate(o, opts, w)
 	case *appsv1.StatefulSet:
-		return validateStatefulSetCreate(o, opts)
+		return validateStatefulSetCreate(o, opts, w)
 	case *appsv1.DaemonSet:
-		return validateDaemonSetCreate(o, opts)
+		return validateDaemonSetCreate(o, opts, w)
 	case *batchv1.Job:
-		return validateJobCreate(o, opts)
+		return validateJobCreate(o, opts, w)
 	case *batchv1.CronJob:
-		return validateCronJobCreate(o, opts)
+		return validateCronJobCreate(o, opts, w)
 	}
 	return unsupportedKind(obj)
+}
+
+// acceptedWarnings records in w the registry's warnings on obj, the prepared object,
+// when errs, the answer to its create, accepts it; and returns errs.
+func acceptedWarnings(w *warningRecorder, obj runtime.Object, errs field.ErrorList) field.ErrorList {
+	if len(errs) == 0 {
+		objectWarnings(w, obj)
+	}
+	return errs
 }
 
 // ValidateObjectUpdate returns the errors a Kubernetes v1.37.2 API server reports when
@@ -205,7 +220,8 @@ func orEmpty[T any](p *T) *T {
 // (dflt), the name and namespace the store gives the object (assignStoredMeta), and
 // the strategy's PrepareForCreate (prepare). With Options.SkipDefaulting neither
 // dflt nor prepare runs.
-func createSteps(meta *metav1.ObjectMeta, opts Options, dflt, prepare func()) field.ErrorList {
+func createSteps(meta *metav1.ObjectMeta, opts Options, w *warningRecorder, dflt, prepare func()) field.ErrorList {
+	dedupOwnerReferences(meta, w)
 	if errs := namespaceMismatch(meta, opts); errs != nil {
 		return errs
 	}
@@ -229,6 +245,7 @@ func createSteps(meta *metav1.ObjectMeta, opts Options, dflt, prepare func()) fi
 // and the metadata rest.BeforeUpdate carries over from the stored object
 // (carryOverMeta).
 func updateSteps(meta, old *metav1.ObjectMeta, res storedResource, opts Options, dflt, prepare, keepStatus func()) field.ErrorList {
+	dedupOwnerReferences(meta, nil)
 	if errs := refuseObjectUpdate(meta, old, res); errs != nil {
 		return errs
 	}

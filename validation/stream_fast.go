@@ -66,10 +66,9 @@ func (s *streamRun) fastObject(r ObjectResult, c chunk) (ObjectResult, bool) {
 		r.Verdict, r.Err = Rejected, err
 		return r, true
 	}
-	addServerWarnings(&r, warnings)
 	asSent(typed, ns)
 	r.Object = typed
-	return s.store(s.validate(r, gvk.GroupKind()), k), true
+	return s.create(r, warnings, gvk.GroupKind(), true, k), true
 }
 
 // jsonString decodes a JSON string value; false for anything else.

@@ -45,8 +45,9 @@ func fieldValidation(option string) string {
 }
 
 // addServerWarnings adds the warnings the server answered r with, each on the line of
-// the field it names when it names one (`unknown field "spec.replica"`), as FieldLine
-// finds it; a YAML document is split into lines once for all of them.
+// the field it names when it names one (`unknown field "spec.replica"`,
+// `spec.template.spec.containers[0].env[1]: hides ...`), as FieldLine finds it; a
+// YAML document is split into lines once for all of them.
 func addServerWarnings(r *ObjectResult, texts []string) {
 	var lines []yamlLine
 	if len(texts) > 1 && r.text != nil && r.fromYAML {
@@ -54,17 +55,29 @@ func addServerWarnings(r *ObjectResult, texts []string) {
 	}
 	for _, text := range texts {
 		line := r.Line
-		if _, quoted, ok := strings.Cut(text, " field "); ok {
-			if path, err := strconv.Unquote(quoted); err == nil {
-				if lines != nil {
-					line = r.textLine + locateLines(lines, r.segments(path))
-				} else {
-					line = r.FieldLine(path)
-				}
+		if path, ok := warningField(text); ok {
+			if lines != nil {
+				line = r.textLine + locateLines(lines, r.segments(path))
+			} else {
+				line = r.FieldLine(path)
 			}
 		}
 		r.Warnings = append(r.Warnings, Warning{Line: line, Message: text, Server: true})
 	}
+}
+
+// warningField is the field a server warning names: the quoted path of a strict
+// decoding warning, or the path before the first ": " of a registry's warning.
+func warningField(text string) (string, bool) {
+	if _, quoted, ok := strings.Cut(text, " field "); ok {
+		if path, err := strconv.Unquote(quoted); err == nil {
+			return path, true
+		}
+	}
+	if path, _, ok := strings.Cut(text, ": "); ok && path != "" && !strings.ContainsAny(path, " \t") {
+		return path, true
+	}
+	return "", false
 }
 
 // document answers for one document; false when the consumer wants no more.
@@ -206,19 +219,44 @@ func (s *streamRun) object(r ObjectResult, obj runtime.Object, m mapping) bool {
 		r.Verdict, r.Err = Rejected, &KubectlError{Message: fmt.Sprintf("error when creating %q: %v", s.source, err)}
 		return s.yield(r)
 	}
-	typed, warnings, err := decoder.decode(body.Bytes(), resource, s.directive)
+	typed, decodeWarnings, err := decoder.decode(body.Bytes(), resource, s.directive)
 	if err != nil {
 		r.Verdict, r.Err = Rejected, err
 		return s.yield(r)
 	}
-	addServerWarnings(&r, warnings)
 	asSent(typed, ns)
 	r.Object = typed
-	if !holdsPod {
-		r.Verdict = NotChecked
-		return s.yield(s.store(r, m.served))
+	return s.yield(s.create(r, decodeWarnings, resource.GroupKind(), holdsPod, m.served))
+}
+
+// create answers for the decoded object r.Object of kind gk: the create path's
+// verdict for a kind that holds a pod (NotChecked for another), the storage's, and
+// the warnings of the one response, the decoder's and then the create's.
+func (s *streamRun) create(r ObjectResult, decodeWarnings []string, gk schema.GroupKind, holdsPod bool, k servedKind) ObjectResult {
+	var w warningRecorder
+	for _, text := range decodeWarnings {
+		w.add(text)
 	}
-	return s.yield(s.store(s.validate(r, resource.GroupKind()), m.served))
+	switch {
+	case holdsPod:
+		r = s.validate(r, gk, &w)
+	default:
+		if !s.opts.DecodeOnly {
+			ownerWarnings(&w, r.Object)
+		}
+		r.Verdict = NotChecked
+	}
+	addServerWarnings(&r, w.out)
+	return s.store(r, k)
+}
+
+// ownerWarnings records the create handler's warning on repeated owner references
+// of an object of a kind that holds no pod (dedupOwnerReferences).
+func ownerWarnings(w *warningRecorder, obj runtime.Object) {
+	if m, err := meta.Accessor(obj); err == nil && len(m.GetOwnerReferences()) > 1 {
+		om := metav1.ObjectMeta{OwnerReferences: m.GetOwnerReferences()}
+		dedupOwnerReferences(&om, w)
+	}
 }
 
 // store creates an object the server would create (a Valid one, or one of a kind
@@ -251,14 +289,14 @@ func (s *streamRun) others() serverDecoder {
 }
 
 // validate runs the create path on a decoded object.
-func (s *streamRun) validate(r ObjectResult, gk schema.GroupKind) ObjectResult {
+func (s *streamRun) validate(r ObjectResult, gk schema.GroupKind, w *warningRecorder) ObjectResult {
 	if s.opts.DecodeOnly {
 		r.Verdict = Valid
 		return r
 	}
 	opts := s.opts.Validation
 	opts.Namespace = r.Namespace
-	errs := ValidateObjectCreate(r.Object, opts)
+	errs := validateObjectCreate(r.Object, opts, w)
 	if len(errs) == 0 {
 		r.Verdict = Valid
 		return r

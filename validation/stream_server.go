@@ -3,7 +3,6 @@ package validation
 import (
 	"fmt"
 	"strings"
-	"unicode/utf8"
 
 	appsv1 "k8s.io/api/apps/v1"
 	batchv1 "k8s.io/api/batch/v1"
@@ -105,8 +104,7 @@ const (
 
 // strictDecodingWarnings are the warnings the server records for the strict field
 // errors of a body decoded with fieldValidation=Warn (handlers/rest.go
-// addStrictDecodingWarnings and parseYAMLWarnings), as its warning recorder writes
-// them into the response (recordWarnings).
+// addStrictDecodingWarnings and parseYAMLWarnings), in the order it records them.
 func strictDecodingWarnings(errs []error) []string {
 	var texts []string
 	for _, e := range errs {
@@ -123,55 +121,7 @@ func strictDecodingWarnings(errs []error) []string {
 			texts = append(texts, strings.TrimSpace(line))
 		}
 	}
-	return recordWarnings(texts)
-}
-
-// The warning recorder's limits (k8s.io/apiserver pkg/endpoints/filters/warning.go).
-const (
-	warningsTruncateAtTotalRunes = 4 * 1024
-	warningsTruncateItemRunes    = 256
-)
-
-// recordWarnings returns the warnings a response carries when a request records texts
-// in this order, as the server's warning recorder writes them: each text once, none
-// empty; once their runes would pass 4 Ki in all, every warning cut to 256 runes, and
-// those past 4 Ki of cut ones left out.
-func recordWarnings(texts []string) []string {
-	var out, ordered []string
-	seen := map[string]bool{}
-	written, truncating := 0, false
-	cut := func(text string) (string, int) {
-		if n := utf8.RuneCountInString(text); n <= warningsTruncateItemRunes {
-			return text, n
-		}
-		return string([]rune(text)[:warningsTruncateItemRunes]), warningsTruncateItemRunes
-	}
-	for _, text := range texts {
-		if text == "" || seen[text] {
-			continue
-		}
-		if truncating && written >= warningsTruncateAtTotalRunes {
-			break
-		}
-		seen[text] = true
-		ordered = append(ordered, text)
-		n := utf8.RuneCountInString(text)
-		if truncating {
-			text, n = cut(text)
-		}
-		if written+n <= warningsTruncateAtTotalRunes || truncating {
-			written += n
-			out = append(out, text)
-			continue
-		}
-		truncating, written, out = true, 0, out[:0]
-		for _, w := range ordered {
-			w, n := cut(w)
-			written += n
-			out = append(out, w)
-		}
-	}
-	return out
+	return texts
 }
 
 // summarizeData mirrors handlers/rest.go summarizeData: the body, cut to maxLength

@@ -63,6 +63,7 @@ func ValidatePodUpdate(newPod, oldPod *corev1.Pod, opts Options) field.ErrorList
 	if oldPod == nil {
 		oldPod = &corev1.Pod{}
 	}
+	newPod = withoutRepeatedOwners(newPod, nil)
 	refused, ns, rv := refuseUpdate(&newPod.ObjectMeta, &oldPod.ObjectMeta, podsResource)
 	if refused != nil {
 		return refused

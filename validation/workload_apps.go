@@ -187,14 +187,14 @@ func takeRollbackTo(d *appsv1.Deployment) (rollbackTo *int64, errs field.ErrorLi
 	return &n, nil
 }
 
-func validateDeploymentCreate(in *appsv1.Deployment, opts Options) field.ErrorList {
+func validateDeploymentCreate(in *appsv1.Deployment, opts Options, w *warningRecorder) field.ErrorList {
 	g := resolvedGates(opts)
 	d := defaulting.CopyDeployment(orEmpty(in), true)
 	rollbackTo, errs := takeRollbackTo(d)
 	if errs != nil {
 		return errs
 	}
-	if errs := createSteps(&d.ObjectMeta, opts,
+	if errs := createSteps(&d.ObjectMeta, opts, w,
 		func() { defaulting.DefaultDeployment(d, g) },
 		func() { defaulting.PrepareDeploymentForCreate(d, g) }); errs != nil {
 		return errs
@@ -202,7 +202,7 @@ func validateDeploymentCreate(in *appsv1.Deployment, opts Options) field.ErrorLi
 	o := templateOptions(opts, &d.Spec.Template, nil)
 	errs = validateObjectMeta(&d.ObjectMeta, true, nameIsDNSSubdomain, rootPath("metadata"))
 	errs = append(errs, validateDeploymentSpec(&d.Spec, rollbackTo, rootPath("spec"), o)...)
-	return finishCreate(errs, &d.ObjectMeta, templateDeclarative(&d.Spec.Template, nil, rootPath("spec").Child("template")))
+	return acceptedWarnings(w, d, finishCreate(errs, &d.ObjectMeta, templateDeclarative(&d.Spec.Template, nil, rootPath("spec").Child("template"))))
 }
 
 func validateDeploymentUpdate(newIn, oldIn *appsv1.Deployment, opts Options) field.ErrorList {
@@ -325,10 +325,10 @@ func validateRollingUpdateDeployment(ru *appsv1.RollingUpdateDeployment, fldPath
 
 // ---- ReplicaSet ----
 
-func validateReplicaSetCreate(in *appsv1.ReplicaSet, opts Options) field.ErrorList {
+func validateReplicaSetCreate(in *appsv1.ReplicaSet, opts Options, w *warningRecorder) field.ErrorList {
 	g := resolvedGates(opts)
 	rs := defaulting.CopyReplicaSet(orEmpty(in), true)
-	if errs := createSteps(&rs.ObjectMeta, opts,
+	if errs := createSteps(&rs.ObjectMeta, opts, w,
 		func() { defaulting.DefaultReplicaSet(rs, g) },
 		func() { defaulting.PrepareReplicaSetForCreate(rs, g) }); errs != nil {
 		return errs
@@ -336,7 +336,7 @@ func validateReplicaSetCreate(in *appsv1.ReplicaSet, opts Options) field.ErrorLi
 	o := templateOptions(opts, &rs.Spec.Template, nil)
 	errs := validateObjectMeta(&rs.ObjectMeta, true, nameIsDNSSubdomain, rootPath("metadata"))
 	errs = append(errs, validateReplicaSetSpec(&rs.Spec, rootPath("spec"), o)...)
-	return finishCreate(errs, &rs.ObjectMeta, templateDeclarative(&rs.Spec.Template, nil, rootPath("spec").Child("template")))
+	return acceptedWarnings(w, rs, finishCreate(errs, &rs.ObjectMeta, templateDeclarative(&rs.Spec.Template, nil, rootPath("spec").Child("template"))))
 }
 
 func validateReplicaSetUpdate(newIn, oldIn *appsv1.ReplicaSet, opts Options) field.ErrorList {
@@ -391,14 +391,14 @@ func takeTemplateGeneration(ds *appsv1.DaemonSet) (int64, field.ErrorList) {
 	return n, nil
 }
 
-func validateDaemonSetCreate(in *appsv1.DaemonSet, opts Options) field.ErrorList {
+func validateDaemonSetCreate(in *appsv1.DaemonSet, opts Options, w *warningRecorder) field.ErrorList {
 	g := resolvedGates(opts)
 	ds := defaulting.CopyDaemonSet(orEmpty(in), true)
 	tg, errs := takeTemplateGeneration(ds)
 	if errs != nil {
 		return errs
 	}
-	if errs := createSteps(&ds.ObjectMeta, opts,
+	if errs := createSteps(&ds.ObjectMeta, opts, w,
 		func() { defaulting.DefaultDaemonSet(ds, g) },
 		func() {
 			defaulting.PrepareDaemonSetForCreate(ds, g)
@@ -411,7 +411,7 @@ func validateDaemonSetCreate(in *appsv1.DaemonSet, opts Options) field.ErrorList
 	o := templateOptions(opts, &ds.Spec.Template, nil)
 	errs = validateObjectMeta(&ds.ObjectMeta, true, nameIsDNSSubdomain, rootPath("metadata"))
 	errs = append(errs, validateDaemonSetSpec(&ds.Spec, tg, rootPath("spec"), o)...)
-	return finishCreate(errs, &ds.ObjectMeta, templateDeclarative(&ds.Spec.Template, nil, rootPath("spec").Child("template")))
+	return acceptedWarnings(w, ds, finishCreate(errs, &ds.ObjectMeta, templateDeclarative(&ds.Spec.Template, nil, rootPath("spec").Child("template"))))
 }
 
 func validateDaemonSetUpdate(newIn, oldIn *appsv1.DaemonSet, opts Options) field.ErrorList {
@@ -549,12 +549,12 @@ func clearClaimTypeMeta(ss *appsv1.StatefulSet) {
 	}
 }
 
-func validateStatefulSetCreate(in *appsv1.StatefulSet, opts Options) field.ErrorList {
+func validateStatefulSetCreate(in *appsv1.StatefulSet, opts Options, w *warningRecorder) field.ErrorList {
 	g := resolvedGates(opts)
 	ss := defaulting.CopyStatefulSet(orEmpty(in), true)
 	// The conversion; the decoder's defaults leave the claims' TypeMeta alone.
 	clearClaimTypeMeta(ss)
-	if errs := createSteps(&ss.ObjectMeta, opts,
+	if errs := createSteps(&ss.ObjectMeta, opts, w,
 		func() { defaulting.DefaultStatefulSet(ss, g) },
 		func() { defaulting.PrepareStatefulSetForCreate(ss, g) }); errs != nil {
 		return errs
@@ -563,7 +563,7 @@ func validateStatefulSetCreate(in *appsv1.StatefulSet, opts Options) field.Error
 	setOpts := statefulSetOptions{allowRecreateStrategy: g.StatefulSetRecreateStrategy}
 	errs := validateObjectMeta(&ss.ObjectMeta, true, nameIsDNSLabel, rootPath("metadata"))
 	errs = append(errs, validateStatefulSetSpec(&ss.Spec, rootPath("spec"), o, setOpts)...)
-	return finishCreate(errs, &ss.ObjectMeta, templateDeclarative(&ss.Spec.Template, nil, rootPath("spec").Child("template")))
+	return acceptedWarnings(w, ss, finishCreate(errs, &ss.ObjectMeta, templateDeclarative(&ss.Spec.Template, nil, rootPath("spec").Child("template"))))
 }
 
 func validateStatefulSetUpdate(newIn, oldIn *appsv1.StatefulSet, opts Options) field.ErrorList {

@@ -93,10 +93,10 @@ func successPolicyPanics(spec *batchv1.JobSpec) bool {
 	return false
 }
 
-func validateJobCreate(in *batchv1.Job, opts Options) field.ErrorList {
+func validateJobCreate(in *batchv1.Job, opts Options, w *warningRecorder) field.ErrorList {
 	g := resolvedGates(opts)
 	j := defaulting.CopyJob(orEmpty(in), true)
-	if errs := createSteps(&j.ObjectMeta, opts,
+	if errs := createSteps(&j.ObjectMeta, opts, w,
 		func() { defaulting.DefaultJob(j, g) },
 		func() {
 			// The store's uid, from which the registry generates the selector.
@@ -116,7 +116,7 @@ func validateJobCreate(in *batchv1.Job, opts Options) field.ErrorList {
 	errs = append(errs, validateGeneratedSelector(j, o.requirePrefixedLabels)...)
 	errs = append(errs, validateJobSpecWithSelector(&j.Spec, nil, rootPath("spec"), o.pod)...)
 	errs = append(errs, validateNameAllowsCompletions(j)...)
-	return finishCreate(sortMapRuns(errs, "metadata.labels"), &j.ObjectMeta, jobSpecDeclarative(&j.Spec, nil, rootPath("spec"), g.WorkloadWithJob))
+	return acceptedWarnings(w, j, finishCreate(sortMapRuns(errs, "metadata.labels"), &j.ObjectMeta, jobSpecDeclarative(&j.Spec, nil, rootPath("spec"), g.WorkloadWithJob)))
 }
 
 func validateJobUpdate(newIn, oldIn *batchv1.Job, opts Options) field.ErrorList {
@@ -703,10 +703,10 @@ func validateJobTemplateUpdate(spec, old *batchv1.JobSpec, fldPath lpath, o jobO
 
 // ---- CronJob ----
 
-func validateCronJobCreate(in *batchv1.CronJob, opts Options) field.ErrorList {
+func validateCronJobCreate(in *batchv1.CronJob, opts Options, w *warningRecorder) field.ErrorList {
 	g := resolvedGates(opts)
 	cj := defaulting.CopyCronJob(orEmpty(in), true)
-	if errs := createSteps(&cj.ObjectMeta, opts,
+	if errs := createSteps(&cj.ObjectMeta, opts, w,
 		func() { defaulting.DefaultCronJob(cj, g) },
 		func() { defaulting.PrepareCronJobForCreate(cj, g) }); errs != nil {
 		return errs
@@ -722,7 +722,7 @@ func validateCronJobCreate(in *batchv1.CronJob, opts Options) field.ErrorList {
 	}
 	enforced := cronJobDeclarative(cj, nil, g)
 	enforced = append(enforced, jobSpecDeclarative(&cj.Spec.JobTemplate.Spec, nil, rootPath("spec").Children("jobTemplate", "spec"), g.WorkloadWithJob)...)
-	return finishCreate(errs, &cj.ObjectMeta, enforced)
+	return acceptedWarnings(w, cj, finishCreate(errs, &cj.ObjectMeta, enforced))
 }
 
 func validateCronJobUpdate(newIn, oldIn *batchv1.CronJob, opts Options) field.ErrorList {

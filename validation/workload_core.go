@@ -21,10 +21,10 @@ import (
 
 // ---- PodTemplate ----
 
-func validatePodTemplateCreate(in *corev1.PodTemplate, opts Options) field.ErrorList {
+func validatePodTemplateCreate(in *corev1.PodTemplate, opts Options, w *warningRecorder) field.ErrorList {
 	g := resolvedGates(opts)
 	pt := defaulting.CopyPodTemplate(orEmpty(in), true)
-	if errs := createSteps(&pt.ObjectMeta, opts,
+	if errs := createSteps(&pt.ObjectMeta, opts, w,
 		func() { defaulting.DefaultPodTemplate(pt, g) },
 		func() { defaulting.PreparePodTemplateForCreate(pt, g) }); errs != nil {
 		return errs
@@ -32,7 +32,7 @@ func validatePodTemplateCreate(in *corev1.PodTemplate, opts Options) field.Error
 	o := templateOptions(opts, &pt.Template, nil)
 	errs := validateObjectMeta(&pt.ObjectMeta, true, nameIsDNSSubdomain, rootPath("metadata"))
 	errs = append(errs, validateTemplate(&pt.Template, rootPath("template"), o)...)
-	return finishCreate(errs, &pt.ObjectMeta, templateDeclarative(&pt.Template, nil, rootPath("template")))
+	return acceptedWarnings(w, pt, finishCreate(errs, &pt.ObjectMeta, templateDeclarative(&pt.Template, nil, rootPath("template"))))
 }
 
 func validatePodTemplateUpdate(newIn, oldIn *corev1.PodTemplate, opts Options) field.ErrorList {
@@ -55,10 +55,10 @@ func validatePodTemplateUpdate(newIn, oldIn *corev1.PodTemplate, opts Options) f
 // longNameOrigin is the origin of declarative validation's long-name format errors.
 const longNameOrigin = "format=k8s-long-name"
 
-func validateReplicationControllerCreate(in *corev1.ReplicationController, opts Options) field.ErrorList {
+func validateReplicationControllerCreate(in *corev1.ReplicationController, opts Options, w *warningRecorder) field.ErrorList {
 	g := resolvedGates(opts)
 	rc := defaulting.CopyReplicationController(orEmpty(in), true)
-	if errs := createSteps(&rc.ObjectMeta, opts,
+	if errs := createSteps(&rc.ObjectMeta, opts, w,
 		func() { defaulting.DefaultReplicationController(rc, g) },
 		func() { defaulting.PrepareReplicationControllerForCreate(rc, g) }); errs != nil {
 		return errs
@@ -68,7 +68,7 @@ func validateReplicationControllerCreate(in *corev1.ReplicationController, opts 
 	errs = append(errs, validateReplicationControllerSpec(&rc.Spec, rootPath("spec"), o)...)
 	enforced := replicationControllerDeclarative(rc, nil, g)
 	enforced = append(enforced, templateDeclarative(rc.Spec.Template, nil, rootPath("spec").Child("template"))...)
-	return finishCreate(errs, &rc.ObjectMeta, enforced)
+	return acceptedWarnings(w, rc, finishCreate(errs, &rc.ObjectMeta, enforced))
 }
 
 func validateReplicationControllerUpdate(newIn, oldIn *corev1.ReplicationController, opts Options) field.ErrorList {

@@ -89,3 +89,22 @@ func ExampleValidateObjectCreate_unsupported() {
 }
 
 func intOrString(s string) intstr.IntOrString { return intstr.FromString(s) }
+
+func ExampleCreateWarnings() {
+	pod := &corev1.Pod{
+		ObjectMeta: metav1.ObjectMeta{Name: "web"},
+		Spec: corev1.PodSpec{
+			NodeSelector: map[string]string{"beta.kubernetes.io/os": "linux"},
+			Containers: []corev1.Container{{
+				Name: "app", Image: "nginx",
+				Env: []corev1.EnvVar{{Name: "JAVA_OPTS", Value: "-Xmx1g"}, {Name: "JAVA_OPTS", Value: "-Xmx2g"}},
+			}},
+		},
+	}
+	for _, w := range validation.CreateWarnings(pod, validation.Options{}) {
+		fmt.Println("Warning:", w)
+	}
+	// Output:
+	// Warning: spec.nodeSelector[beta.kubernetes.io/os]: deprecated since v1.14; use "kubernetes.io/os" instead
+	// Warning: spec.containers[0].env[1]: hides previous definition of "JAVA_OPTS", which may be dropped when using apply
+}

@@ -6,7 +6,9 @@ import (
 	"os"
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
+	"unicode/utf8"
 
 	appsv1 "k8s.io/api/apps/v1"
 	batchv1 "k8s.io/api/batch/v1"
@@ -121,7 +123,39 @@ func FuzzValidateObjectCreate(f *testing.F) {
 				t.Fatalf("a Pod's answer is not ValidatePodCreate's")
 			}
 		}
+		checkCreateWarnings(t, obj, opts, len(first) == 0)
 	})
+}
+
+// checkCreateWarnings holds CreateWarnings to its invariants: the input untouched,
+// the same answer twice, what the server's recorder lets through (each text once, none
+// empty or unwritable, at most 4 Ki runes of them once cut), and for a refused object
+// only the warnings sent before validation.
+func checkCreateWarnings(t *testing.T, obj runtime.Object, opts Options, valid bool) {
+	t.Helper()
+	before := obj.DeepCopyObject()
+	ws := CreateWarnings(obj, opts)
+	if !reflect.DeepEqual(obj, before) {
+		t.Fatalf("CreateWarnings modified its input")
+	}
+	if again := CreateWarnings(obj, opts); !slices.Equal(ws, again) {
+		t.Fatalf("CreateWarnings not deterministic:\n%q\n%q", ws, again)
+	}
+	seen := map[string]bool{}
+	runes := 0
+	for _, w := range ws {
+		if w == "" || seen[w] || !writableWarning(w) {
+			t.Fatalf("warning %q: empty, repeated or unwritable", w)
+		}
+		seen[w] = true
+		runes += utf8.RuneCountInString(w)
+		if !valid && !strings.Contains(w, "ownerReferences contains duplicate entries") && !strings.Contains(w, "deprecated since v1.30") {
+			t.Fatalf("a refused object warned: %q", w)
+		}
+	}
+	if runes > warningsTruncateAtTotalRunes+warningsTruncateItemRunes {
+		t.Fatalf("%d runes of warnings, past the recorder's limit", runes)
+	}
 }
 
 // fuzzAPIVersions gives the apiVersion of each of fuzzKinds.

@@ -1,6 +1,7 @@
 package decoding
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"io/fs"
@@ -38,7 +39,7 @@ import (
 // responsewriters.ErrorToAPIStatus words an error that is not a status. kubectl
 // create clears the resourceVersion before it sends an object, so the objects saved
 // with kubectl get -o yaml in the corpus never reach that refusal.
-func (u *upstream) validate(t testing.TB, req *http.Request, body []byte, kind schema.GroupVersionKind, out *kubectlOutcome) *http.Response {
+func (u *upstream) validate(t testing.TB, req *http.Request, body []byte, kind schema.GroupVersionKind, strictErrs []error, out *kubectlOutcome) *http.Response {
 	t.Helper()
 	obj, err := legacyscheme.Scheme.New(kind)
 	if err != nil {
@@ -47,7 +48,13 @@ func (u *upstream) validate(t testing.TB, req *http.Request, body []byte, kind s
 	if _, _, err := legacyscheme.Codecs.UniversalDeserializer().Decode(body, &kind, obj); err != nil {
 		t.Fatalf("%s decoded once but not again: %v", kind, err)
 	}
-	if errs := upstreamcreate.ObjectCreateIn(t, obj, namespaceOf(req.URL.Path)); len(errs) > 0 {
+	// One response carries the warnings of decoding and of the create.
+	var errs field.ErrorList
+	out.pendingWarnings = upstreamcreate.Recorded(func(ctx context.Context) {
+		addStrictDecodingWarnings(ctx, strictErrs)
+		errs = upstreamcreate.ObjectCreateInContext(t, ctx, obj, namespaceOf(req.URL.Path))
+	})
+	if len(errs) > 0 {
 		out.pending = errs
 		return status(apierrors.NewInvalid(kind.GroupKind(), storedName(obj), errs))
 	}
@@ -240,6 +247,9 @@ func TestManifestsMatchKubectlAndServer(t *testing.T) {
 				for _, e := range want.errors {
 					outcomes["kubectl "+kubectlErrorClass(e)]++
 				}
+				for _, w := range want.warnings {
+					outcomes["server warnings"] += len(w)
+				}
 			}
 			t.Logf("%s, %d files answered otherwise than under the defaults", summary, changed)
 			t.Logf("upstream outcomes: %v", outcomes)
@@ -431,6 +441,7 @@ func checkManifestCoverage(t *testing.T, files int, outcomes map[string]int) {
 		"CronJob 201": 3, "ReplicaSet 201": 1, "ReplicationController 201": 1, "PodTemplate 201": 1,
 		"Pod 422": 3, "Deployment 422": 3, "StatefulSet 422": 1, "DaemonSet 422": 1, "Job 422": 1, "CronJob 422": 1,
 		"ConfigMap 400": 1, "server 409": 2, "ComponentStatus 405": 3, "kubectl error parsing": 5, "kubectl resource mapping not found": 3, "kubectl error validating": 1,
+		"server warnings": 40,
 	}
 	for k, n := range want {
 		if outcomes[k] < n {

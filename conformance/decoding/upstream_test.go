@@ -56,6 +56,7 @@ import (
 	_ "k8s.io/kubernetes/pkg/apis/storagemigration/install"
 
 	"github.com/podlife/podlife/conformance/internal/served"
+	"github.com/podlife/podlife/conformance/internal/upstreamcreate"
 )
 
 // transformDecodeError is the create handler's wording of a decoding error
@@ -70,6 +71,12 @@ func transformDecodeError(typer runtime.ObjectTyper, baseErr error, into runtime
 //
 //go:linkname addStrictDecodingWarnings k8s.io/apiserver/pkg/endpoints/handlers.addStrictDecodingWarnings
 func addStrictDecodingWarnings(ctx context.Context, errs []error)
+
+// dedupOwnerReferencesAndAddWarning is the create handler's first step on a decoded
+// object (k8s.io/apiserver pkg/endpoints/handlers/rest.go).
+//
+//go:linkname dedupOwnerReferencesAndAddWarning k8s.io/apiserver/pkg/endpoints/handlers.dedupOwnerReferencesAndAddWarning
+func dedupOwnerReferencesAndAddWarning(obj runtime.Object, requestContext context.Context, afterMutatingAdmission bool)
 
 // recordedWarnings runs addStrictDecodingWarnings under the server's warning recorder
 // (filters.WithWarningRecorder, which dedupes and truncates) and returns the warnings
@@ -371,8 +378,10 @@ func (u *upstream) serve(req *http.Request, full testing.TB, out *kubectlOutcome
 	}
 	decoder := legacyscheme.Codecs.DecoderToVersion(serializer, hub)
 	obj, gvk, err := decoder.Decode(body, &kind, original)
+	var strictErrs []error
 	if strictErr, isStrict := runtime.AsStrictDecodingError(err); isStrict && obj != nil && directive == metav1.FieldValidationWarn {
-		out.pendingWarnings = recordedWarnings(req, strictErr.Errors())
+		strictErrs = strictErr.Errors()
+		out.pendingWarnings = recordedWarnings(req, strictErrs)
 		err = nil
 	}
 	if err != nil {
@@ -386,8 +395,13 @@ func (u *upstream) serve(req *http.Request, full testing.TB, out *kubectlOutcome
 	}
 	switch {
 	case full != nil && isPod:
-		return u.validate(full, req, body, kind, out), nil
+		return u.validate(full, req, body, kind, strictErrs, out), nil
 	case full != nil:
+		// The handler's first step on every decoded object (handlers/create.go).
+		out.pendingWarnings = upstreamcreate.Recorded(func(ctx context.Context) {
+			addStrictDecodingWarnings(ctx, strictErrs)
+			dedupOwnerReferencesAndAddWarning(obj, ctx, false)
+		})
 		return u.store(out, req.URL.Path, gvr, body, kind), nil
 	}
 	return created(kind), nil

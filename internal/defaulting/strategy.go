@@ -89,8 +89,8 @@ func syncAppArmorAnnotations(pod *corev1.Pod) {
 		if !ok || (c.SecurityContext != nil && c.SecurityContext.AppArmorProfile != nil) {
 			return
 		}
-		profile := appArmorProfileForAnnotation(annotation)
-		if profile == nil || sameAppArmorProfile(profile, podProfile) {
+		profile := AppArmorAnnotationProfile(annotation, true)
+		if profile == nil || SameAppArmorProfile(profile, podProfile) {
 			return
 		}
 		// A new security context, not a write into the old one: the read-only path
@@ -104,9 +104,11 @@ func syncAppArmorAnnotations(pod *corev1.Pod) {
 	})
 }
 
-// appArmorProfileForAnnotation returns the profile an annotation value stands for, or
-// nil when the value is unknown or would fail field validation.
-func appArmorProfileForAnnotation(v string) *corev1.AppArmorProfile {
+// AppArmorAnnotationProfile returns the profile a deprecated AppArmor annotation's
+// value stands for (pkg/api/pod ApparmorFieldForAnnotation), or nil for an unknown
+// value. With checked, a profile field validation would refuse is nil too (padded,
+// blank or over-long localhost names), as PrepareForCreate checks before copying it.
+func AppArmorAnnotationProfile(v string, checked bool) *corev1.AppArmorProfile {
 	switch {
 	case v == corev1.DeprecatedAppArmorBetaProfileNameUnconfined:
 		return &corev1.AppArmorProfile{Type: corev1.AppArmorProfileTypeUnconfined}
@@ -114,8 +116,7 @@ func appArmorProfileForAnnotation(v string) *corev1.AppArmorProfile {
 		return &corev1.AppArmorProfile{Type: corev1.AppArmorProfileTypeRuntimeDefault}
 	case strings.HasPrefix(v, corev1.DeprecatedAppArmorBetaProfileNamePrefix):
 		name := strings.TrimPrefix(v, corev1.DeprecatedAppArmorBetaProfileNamePrefix)
-		// Validation refuses padded, blank and over-long (PATH_MAX-1) profile names.
-		if name == "" || strings.TrimSpace(name) != name || len(name) > 4095 {
+		if name == "" || checked && (strings.TrimSpace(name) != name || len(name) > 4095) {
 			return nil
 		}
 		return &corev1.AppArmorProfile{Type: corev1.AppArmorProfileTypeLocalhost, LocalhostProfile: &name}
@@ -123,7 +124,8 @@ func appArmorProfileForAnnotation(v string) *corev1.AppArmorProfile {
 	return nil
 }
 
-func sameAppArmorProfile(a, b *corev1.AppArmorProfile) bool {
+// SameAppArmorProfile is apiequality.Semantic.DeepEqual for AppArmor profiles.
+func SameAppArmorProfile(a, b *corev1.AppArmorProfile) bool {
 	if a == nil || b == nil {
 		return a == b
 	}

@@ -61,6 +61,13 @@ const upstreamAlphabet = "bcdfghjklmnpqrstvwxz2456789"
 // that upstream's name is that base plus 5 characters of upstream's alphabet.
 func CreateIn(t testing.TB, pod *v1.Pod, optNamespace string) field.ErrorList {
 	t.Helper()
+	return createIn(t, pod, optNamespace, context.Background())
+}
+
+// createIn is CreateIn recording the server's warnings in the warning recorder of
+// wctx, when it has one.
+func createIn(t testing.TB, pod *v1.Pod, optNamespace string, wctx context.Context) field.ErrorList {
+	t.Helper()
 	p := pod.DeepCopy()
 	legacyscheme.Scheme.Default(p)
 	in := &core.Pod{}
@@ -68,6 +75,7 @@ func CreateIn(t testing.TB, pod *v1.Pod, optNamespace string) field.ErrorList {
 		t.Fatalf("convert: %v", err)
 	}
 	ns := RequestNamespace(pod, optNamespace)
+	dedupOwnerReferencesAndAddWarning(in, wctx, false)
 
 	rest.WipeObjectMetaSystemFields(in)
 	if err := rest.EnsureObjectNamespaceMatchesRequestNamespace(ns, in); err != nil {
@@ -104,7 +112,7 @@ func CreateIn(t testing.TB, pod *v1.Pod, optNamespace string) field.ErrorList {
 	cp := in.DeepCopy()
 	podstore.Strategy.PrepareForCreate(ctx, cp)
 	errs := rest.ValidateCreate(ctx, cp, podstore.Strategy)
-	checkBeforeCreate(t, rest.BeforeCreate(podstore.Strategy, ctx, in), errs)
+	checkBeforeCreate(t, rest.BeforeCreate(podstore.Strategy, withRecorderOf(ctx, wctx), in), errs)
 
 	if generated != "" {
 		for _, e := range errs {

@@ -123,15 +123,41 @@ func (k *Kind) Decode(t testing.TB, obj runtime.Object) (runtime.Object, field.E
 // characters of its alphabet: both are draws the server can make.
 func ObjectCreateIn(t testing.TB, obj runtime.Object, optNamespace string) (errs field.ErrorList) {
 	t.Helper()
+	return objectCreateIn(t, obj, optNamespace, context.Background())
+}
+
+// ObjectCreateWarned is ObjectCreateIn with the warnings of the server's response:
+// those the create handler and the registry record (the handler's duplicate owner
+// references, a pod's PrepareForCreate, the strategy's WarningsOnCreate), as the
+// server's warning recorder writes them (filters.WithWarningRecorder) and client-go
+// reads them.
+func ObjectCreateWarned(t testing.TB, obj runtime.Object, optNamespace string) (errs field.ErrorList, warnings []string) {
+	t.Helper()
+	warnings = Recorded(func(ctx context.Context) { errs = objectCreateIn(t, obj, optNamespace, ctx) })
+	return errs, warnings
+}
+
+// ObjectCreateInContext is ObjectCreateIn recording the server's warnings in the
+// warning recorder of wctx (see Recorded), after those the request recorded before.
+func ObjectCreateInContext(t testing.TB, wctx context.Context, obj runtime.Object, optNamespace string) field.ErrorList {
+	t.Helper()
+	return objectCreateIn(t, obj, optNamespace, wctx)
+}
+
+// objectCreateIn is ObjectCreateIn recording the server's warnings in the warning
+// recorder of wctx, when it has one.
+func objectCreateIn(t testing.TB, obj runtime.Object, optNamespace string, wctx context.Context) (errs field.ErrorList) {
+	t.Helper()
 	defer recoverServerPanic(&errs)
 	if pod, ok := obj.(*v1.Pod); ok {
-		return CreateIn(t, pod, optNamespace)
+		return createIn(t, pod, optNamespace, wctx)
 	}
 	k := KindOf(t, obj)
 	in, decodeErrs := k.Decode(t, obj)
 	if decodeErrs != nil {
 		return decodeErrs
 	}
+	dedupOwnerReferencesAndAddWarning(in, wctx, false)
 	m, err := meta.Accessor(in)
 	if err != nil {
 		t.Fatal(err)
@@ -157,6 +183,7 @@ func ObjectCreateIn(t testing.TB, obj runtime.Object, optNamespace string) (errs
 	// BeforeCreate gets an object decoded on its own: a deep copy would not share
 	// the maps the decoder's defaults share (a Job's labels are its template's).
 	again, _ := k.Decode(t, obj)
+	dedupOwnerReferencesAndAddWarning(again, context.Background(), false)
 	am, _ := meta.Accessor(again)
 	rest.WipeObjectMetaSystemFields(am)
 	am.SetNamespace(m.GetNamespace())
@@ -165,7 +192,7 @@ func ObjectCreateIn(t testing.TB, obj runtime.Object, optNamespace string) (errs
 	am.SetName(m.GetName())
 	k.strategy.PrepareForCreate(ctx, in)
 	errs = rest.ValidateCreate(ctx, in, k.strategy)
-	checkBeforeCreate(t, rest.BeforeCreate(k.strategy, ctx, again), errs)
+	checkBeforeCreate(t, rest.BeforeCreate(k.strategy, withRecorderOf(ctx, wctx), again), errs)
 	return errs
 }
 
