@@ -74,6 +74,8 @@ func newFixtures() *fixtures {
 			CreationTimestamp: metav1.NewTime(t0), Labels: map[string]string{"app": "web"}},
 		Spec: corev1.PodSpec{
 			TerminationGracePeriodSeconds: &grace,
+			// Deprecated labels, which the server warns about in an order of its own.
+			NodeSelector: map[string]string{"beta.kubernetes.io/os": "linux", "beta.kubernetes.io/arch": "amd64", "kubernetes.io/hostname": "n1"},
 			InitContainers: []corev1.Container{
 				{Name: "init", Image: "busybox:1.28", Resources: corev1.ResourceRequirements{Limits: list(200, 64)}},
 				{Name: "proxy", Image: "envoy:1", RestartPolicy: &always, StartupProbe: probe, Resources: corev1.ResourceRequirements{Requests: list(100, 32)}},
@@ -214,6 +216,7 @@ var calls = []call{
 	{"validation.ValidateObjectUpdate", func(f *fixtures) any {
 		return errs(validation.ValidateObjectUpdate(f.deployment, f.deployment, validation.Options{}))
 	}},
+	{"validation.CreateWarnings", func(f *fixtures) any { return validation.CreateWarnings(f.pod, validation.Options{Features: gates}) }},
 	{"validation.SupportedKinds", func(f *fixtures) any { return validation.SupportedKinds() }},
 	{"validation.ValidateStream", func(f *fixtures) any {
 		var out []string

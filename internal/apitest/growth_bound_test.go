@@ -52,6 +52,11 @@ var boundedGrowth = []growthBound{
 	{"lifecycle.Phase", "names", 1000},
 	{"lifecycle.InitializedCondition", "containers", 1000},
 	{"restart.ShouldAllContainersRestart", "names", 1000},
+	// Upstream's create warnings compare every pair of ports and of volume paths.
+	{"validation.CreateWarnings", "ports", 1000},
+	{"validation.CreateWarnings", "paths", 1000},
+	{"validation.ValidatePodCreate", "ports", 1000},
+	{"validation.ValidatePodCreate", "paths", 1000},
 }
 
 // TestHostileGrowthBounded counts the bytes and allocations of the calls of

@@ -18,7 +18,7 @@ import (
 )
 
 // shapes are the hostile pods: each grows with n.
-var shapes = []string{"containers", "volumes", "rules", "strings", "names", "quantities"}
+var shapes = []string{"containers", "volumes", "rules", "strings", "names", "quantities", "ports", "paths"}
 
 // hostilePod returns a pod of the given shape and size, and the same pod with a
 // status that names every container.
@@ -80,6 +80,25 @@ func hostilePod(shape string, n int) (pod, running *corev1.Pod) {
 			pod.Spec.Containers = append(pod.Spec.Containers, ctr("same"))
 			pod.Spec.InitContainers = append(pod.Spec.InitContainers, ctr("same"))
 		}
+	case "ports":
+		// One port number on distinct host bindings: upstream's create warnings
+		// compare every pair of them.
+		c := ctr("app")
+		for i := range n {
+			c.Ports = append(c.Ports, corev1.ContainerPort{ContainerPort: 80, HostPort: int32(1000 + i), HostIP: fmt.Sprintf("10.%d.%d.%d", i/62500, i/250%250, i%250+1)})
+		}
+		pod.Spec.Containers = []corev1.Container{c}
+	case "paths":
+		// Items of one volume under a few directories: upstream's create warnings
+		// compare every pair of paths.
+		c := ctr("app")
+		cm := &corev1.ConfigMapVolumeSource{LocalObjectReference: corev1.LocalObjectReference{Name: "config"}}
+		for i := range n {
+			cm.Items = append(cm.Items, corev1.KeyToPath{Key: "k" + strconv.Itoa(i), Path: fmt.Sprintf("d%d/f%d", i%7, i)})
+		}
+		pod.Spec.Volumes = []corev1.Volume{{Name: "config", VolumeSource: corev1.VolumeSource{ConfigMap: cm}}}
+		c.VolumeMounts = []corev1.VolumeMount{{Name: "config", MountPath: "/etc/config"}}
+		pod.Spec.Containers = []corev1.Container{c}
 	case "quantities":
 		c := ctr("app")
 		for i := range n {
