@@ -3,14 +3,17 @@ package validation
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"testing"
 
 	v1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/podlife/podlife/conformance/internal/fuzzseed"
 	"github.com/podlife/podlife/conformance/internal/gatesets"
 	"github.com/podlife/podlife/conformance/internal/upstreamcreate"
+	"github.com/podlife/podlife/conformance/internal/warngen"
 	"github.com/podlife/podlife/validation"
 )
 
@@ -29,6 +32,14 @@ import (
 func FuzzCreateMatchesUpstream(f *testing.F) {
 	g := newGen(defaultSeed + 11)
 	fuzzseed.AddPods(f, 24, func() any { pod, _ := g.pod(); return pod })
+	// Pods the server warns about (TestCreateWarningsMatchUpstream's changes).
+	wg := warngen.New(defaultSeed + 12)
+	fuzzseed.AddPods(f, 12, func() any {
+		pod, _ := g.podWith(0.1)
+		wg.Pod(&pod.Spec, &pod.ObjectMeta)
+		wg.Owners(&pod.ObjectMeta)
+		return pod
+	})
 	f.Fuzz(func(t *testing.T, sel uint8, data []byte) {
 		var pod v1.Pod
 		if json.Unmarshal(data, &pod) != nil {
@@ -44,6 +55,7 @@ func FuzzCreateMatchesUpstream(f *testing.F) {
 			cp := pod.DeepCopy()
 			ours = checkOurs(t, what, func() field.ErrorList { return validation.ValidatePodCreate(&pod, opts) }, []any{&pod}, []any{cp})
 			theirs = upstreamcreate.CreateIn(t, &pod, "")
+			checkWarnings(t, what, &pod, opts, string(data))
 		} else {
 			what = "template/" + gs.Name
 			tmpl := &v1.PodTemplateSpec{ObjectMeta: pod.ObjectMeta, Spec: pod.Spec}
@@ -122,4 +134,15 @@ func mergePatch(t *testing.T, p *v1.Pod, patch []byte) *v1.Pod {
 		return nil
 	}
 	return jsonRoundTrip(t, &out)
+}
+
+// checkWarnings fails unless CreateWarnings answers as the server's create path
+// (upstreamcreate.ObjectCreateWarned) for obj, node selector warnings in any order.
+func checkWarnings(t *testing.T, what string, obj runtime.Object, opts validation.Options, input string) {
+	t.Helper()
+	ours := validation.CreateWarnings(obj, opts)
+	_, theirs := upstreamcreate.ObjectCreateWarned(t, obj, "")
+	if !slices.Equal(warngen.SortNodeSelectorRuns(ours), warngen.SortNodeSelectorRuns(theirs)) {
+		t.Fatalf("%s: warnings disagree\n upstream %q\n podlife  %q\n%s", what, theirs, ours, input)
+	}
 }

@@ -3,6 +3,7 @@ package workloads
 import (
 	"encoding/json"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -11,6 +12,7 @@ import (
 	"github.com/podlife/podlife/conformance/internal/fuzzseed"
 	"github.com/podlife/podlife/conformance/internal/gatesets"
 	"github.com/podlife/podlife/conformance/internal/upstreamcreate"
+	"github.com/podlife/podlife/conformance/internal/warngen"
 	"github.com/podlife/podlife/validation"
 )
 
@@ -29,9 +31,15 @@ func FuzzWorkloadsMatchUpstream(f *testing.F) {
 		}
 	}
 	g := newGen(defaultSeed + 11)
+	wg := warngen.New(defaultSeed + 12)
 	for i := range 3 * len(kinds) {
 		ki := i % len(kinds)
-		b, err := json.Marshal(g.object(kinds[ki]))
+		obj := g.object(kinds[ki])
+		if tmpl := templateOf(obj); tmpl != nil && i >= len(kinds) {
+			// Templates the server warns about (TestCreateWarningsMatchUpstream).
+			wg.Pod(&tmpl.Spec, &tmpl.ObjectMeta)
+		}
+		b, err := json.Marshal(obj)
 		if err != nil {
 			f.Fatal(err)
 		}
@@ -50,9 +58,12 @@ func FuzzWorkloadsMatchUpstream(f *testing.F) {
 		if !reflect.DeepEqual(obj, before) {
 			t.Fatalf("ValidateObjectCreate modified its input\n%s", data)
 		}
-		theirs := upstreamcreate.ObjectCreateIn(t, obj, "")
+		theirs, warnings := upstreamcreate.ObjectCreateWarned(t, obj, "")
 		if problems := diff(ours, theirs); len(problems) > 0 {
 			t.Fatalf("%s, gates %s: podlife and upstream disagree:\n%s\n%s", kind, gs.Name, strings.Join(problems, "\n"), data)
+		}
+		if ws := validation.CreateWarnings(obj, validation.Options{Features: gs.Features()}); !slices.Equal(warngen.SortNodeSelectorRuns(ws), warngen.SortNodeSelectorRuns(warnings)) {
+			t.Fatalf("%s, gates %s: warnings disagree\n upstream %q\n podlife  %q\n%s", kind, gs.Name, warnings, ws, data)
 		}
 	})
 }
