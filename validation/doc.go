@@ -36,6 +36,17 @@
 //     namespace, labels, annotations, finalizers), re-expressed so that map keys are
 //     visited in sorted order.
 //
+// CreateWarnings (and ValidateStream, with each result's Warnings) answers with the
+// warnings the server sends on create: k8s.io/apiserver pkg/endpoints/handlers/rest.go
+// (dedupOwnerReferencesAndAddWarning: repeated owner references, also dropped before
+// validation, as the handler drops them), the pod strategy's PrepareForCreate
+// (applyAppArmorVersionSkew), each registry strategy's WarningsOnCreate with
+// k8s.io/kubernetes pkg/api/pod/warnings.go, pkg/api/node, pkg/api/job and
+// pkg/api/persistentvolumeclaim, through the server's warning recorder
+// (pkg/endpoints/filters/warning.go). Upstream compares every pair of ports and of
+// a volume's paths; podlife indexes them, so the work grows with the items and the
+// warnings found, and it stops once the recorder would drop the rest.
+//
 // Field paths are built lazily and names are matched by hand before falling back
 // to the apimachinery validators for their messages, so validating a valid pod
 // allocates little.

@@ -46,16 +46,21 @@ func fieldValidation(option string) string {
 
 // addServerWarnings adds the warnings the server answered r with, each on the line of
 // the field it names when it names one (`unknown field "spec.replica"`,
-// `spec.template.spec.containers[0].env[1]: hides ...`), as FieldLine finds it; a
-// YAML document is split into lines once for all of them.
-func addServerWarnings(r *ObjectResult, texts []string) {
+// `spec.template.spec.containers[0].env[1]: hides ...`) or is about (fields, beside
+// texts: "" for none), as FieldLine finds it; a YAML document is split into lines
+// once for all of them.
+func addServerWarnings(r *ObjectResult, texts, fields []string) {
 	var lines []yamlLine
 	if len(texts) > 1 && r.text != nil && r.fromYAML {
 		lines = splitYAMLLines(r.text)
 	}
-	for _, text := range texts {
+	for i, text := range texts {
 		line := r.Line
-		if path, ok := warningField(text); ok {
+		path, ok := warningField(text)
+		if i < len(fields) && fields[i] != "" {
+			path, ok = fields[i], true
+		}
+		if ok {
 			if lines != nil {
 				line = r.textLine + locateLines(lines, r.segments(path))
 			} else {
@@ -246,7 +251,7 @@ func (s *streamRun) create(r ObjectResult, decodeWarnings []string, gk schema.Gr
 		}
 		r.Verdict = NotChecked
 	}
-	addServerWarnings(&r, w.out)
+	addServerWarnings(&r, w.out, w.fields)
 	return s.store(r, k)
 }
 

@@ -53,8 +53,12 @@ func CreateWarnings(obj runtime.Object, opts Options) []string {
 // pass 4 Ki runes in all, every warning is cut to 256 runes and those past 4 Ki of cut
 // ones are left out. A nil recorder records nothing.
 type warningRecorder struct {
-	out        []string
+	out []string
+	// fields are, beside out, the field each warning is about when its text does
+	// not start with it ("" otherwise), for ValidateStream to find its line.
+	fields     []string
 	ordered    []string
+	orderedAt  []string
 	seen       map[string]bool
 	written    int
 	truncating bool
@@ -76,7 +80,10 @@ func (r *warningRecorder) full() bool {
 }
 
 // add records one warning.
-func (r *warningRecorder) add(text string) {
+func (r *warningRecorder) add(text string) { r.addAt("", text) }
+
+// addAt records one warning about field, whose path its text does not start with.
+func (r *warningRecorder) addAt(field, text string) {
 	if text == "" || r.full() || r.seen[text] {
 		return
 	}
@@ -84,7 +91,7 @@ func (r *warningRecorder) add(text string) {
 		r.seen = map[string]bool{}
 	}
 	r.seen[text] = true
-	r.ordered = append(r.ordered, text)
+	r.ordered, r.orderedAt = append(r.ordered, text), append(r.orderedAt, field)
 	n := utf8.RuneCountInString(text)
 	if r.truncating {
 		text, n = cutWarning(text, n)
@@ -94,24 +101,29 @@ func (r *warningRecorder) add(text string) {
 	}
 	if r.written+n <= warningsTruncateAtTotalRunes || r.truncating {
 		r.written += n
-		r.out = append(r.out, text)
+		r.out, r.fields = append(r.out, text), append(r.fields, field)
 		return
 	}
 	// Past the limit: start again with every warning so far cut.
-	r.truncating, r.written, r.out = true, 0, r.out[:0]
-	for _, t := range r.ordered {
+	r.truncating, r.written, r.out, r.fields = true, 0, r.out[:0], r.fields[:0]
+	for i, t := range r.ordered {
 		t, n := cutWarning(t, utf8.RuneCountInString(t))
 		if writableWarning(t) {
 			r.written += n
-			r.out = append(r.out, t)
+			r.out, r.fields = append(r.out, t), append(r.fields, r.orderedAt[i])
 		}
 	}
 }
 
 // addf records a formatted warning, formatting it only when it can still be taken.
 func (r *warningRecorder) addf(format string, args ...any) {
+	r.addfAt("", format, args...)
+}
+
+// addfAt is addf for a warning about field (see addAt).
+func (r *warningRecorder) addfAt(field, format string, args ...any) {
 	if !r.full() {
-		r.add(fmt.Sprintf(format, args...))
+		r.addAt(field, fmt.Sprintf(format, args...))
 	}
 }
 
@@ -173,7 +185,7 @@ func dedupOwnerReferences(meta *metav1.ObjectMeta, w *warningRecorder) {
 		return
 	}
 	meta.OwnerReferences = kept
-	w.addf(".metadata.ownerReferences contains duplicate entries; API server dedups owner references in 1.20+, and may reject such requests as early as 1.24; please fix your requests; duplicate UID(s) observed: %v", strings.Join(dups, ", "))
+	w.addfAt("metadata.ownerReferences", ".metadata.ownerReferences contains duplicate entries; API server dedups owner references in 1.20+, and may reject such requests as early as 1.24; please fix your requests; duplicate UID(s) observed: %v", strings.Join(dups, ", "))
 }
 
 // sameOwnerReference is apiequality.Semantic.DeepEqual for owner references.
@@ -394,7 +406,7 @@ func podSpecWarnings(w *warningRecorder, base *field.Path, spec *corev1.PodSpec,
 		if w.full() {
 			return
 		}
-		overlappingPathWarnings(w, &spec.Volumes[i])
+		overlappingPathWarnings(w, &spec.Volumes[i], sp.Child("volumes").Index(i))
 	}
 
 	// Repeated host alias IPs and image pull secrets, and pull secrets without a name.

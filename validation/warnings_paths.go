@@ -241,13 +241,13 @@ func (t *volumePaths) overlaps(p volumePath, fn func(volumePath) bool) {
 // overlappingPathWarnings mirrors warningsForOverlappingVirtualPaths for one volume:
 // the items of a ConfigMap, Secret or downward API volume, and the files of all the
 // sources of a projected volume, that overlap.
-func overlappingPathWarnings(w *warningRecorder, v *corev1.Volume) {
+func overlappingPathWarnings(w *warningRecorder, v *corev1.Volume, vp *field.Path) {
 	items := func(desc string, paths []volumePath) {
 		var t volumePaths
 		for _, p := range paths {
 			t.overlaps(p, func(c volumePath) bool {
 				w.compared++
-				w.addf("volume %q (%s): overlapping paths: %s with %s", v.Name, desc, volumePath{strings.TrimRight(p.path, "/"), p.source}, c)
+				w.addfAt(vp.String(), "volume %q (%s): overlapping paths: %s with %s", v.Name, desc, volumePath{strings.TrimRight(p.path, "/"), p.source}, c)
 				return !w.full()
 			})
 			if w.full() {
@@ -267,13 +267,13 @@ func overlappingPathWarnings(w *warningRecorder, v *corev1.Volume) {
 		for i := range v.Projected.Sources {
 			s := &v.Projected.Sources[i]
 			if *s == (corev1.VolumeProjection{}) {
-				w.addf("volume %q (Projected) has no sources provided", v.Name)
+				w.addfAt(vp.Child("projected", "sources").Index(i).String(), "volume %q (Projected) has no sources provided", v.Name)
 				continue
 			}
 			for _, p := range projectedPaths(s) {
 				t.overlaps(p, func(c volumePath) bool {
 					w.compared++
-					w.addf("volume %q (Projected): overlapping paths: %s with %s", v.Name, volumePath{strings.TrimRight(p.path, "/"), p.source}, c)
+					w.addfAt(vp.String(), "volume %q (Projected): overlapping paths: %s with %s", v.Name, volumePath{strings.TrimRight(p.path, "/"), p.source}, c)
 					return !w.full()
 				})
 				if w.full() {

@@ -25,9 +25,11 @@ const usageText = `Usage: validate [flags] [PATH ...]
 
 Checks Kubernetes manifests as kubectl create -f and a Kubernetes v1.37.2 API
 server would: each object is valid, invalid, rejected, or not checked (kinds
-that hold no pod, decoded but not validated). PATH is a file, a directory
-(read recursively: *.json, *.yaml, *.yml) or - for standard input; without
-PATH an embedded sample is checked.
+that hold no pod, decoded but not validated), with the warnings the server
+sends (deprecated labels and annotations, duplicate environment variables and
+ports, ...) on the lines they are about. PATH is a file, a directory (read
+recursively: *.json, *.yaml, *.yml) or - for standard input; without PATH an
+embedded sample is checked.
 
 Flags:
   -o, --output FORMAT        text (default), json (the server's Status per

@@ -641,6 +641,48 @@ func TestReadmeHints(t *testing.T) {
 	}
 }
 
+// TestReadmeCreateWarnings keeps the README's example of the server's warnings on
+// create true: the program prints them on the lines of the fields they name.
+func TestReadmeCreateWarnings(t *testing.T) {
+	readme, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, block, ok := strings.Cut(string(readme), "    $ validate web.yaml\n")
+	if !ok {
+		t.Fatal("README has no `$ validate web.yaml` example")
+	}
+	block, _, _ = strings.Cut(block, "\n\n")
+	var want []string
+	for _, line := range strings.Split(block, "\n") {
+		want = append(want, strings.TrimPrefix(line, "    "))
+	}
+	t.Chdir(t.TempDir())
+	write(t, ".", "web.yaml", `apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: web
+spec:
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata: {labels: {app: web}}
+    spec:
+      nodeSelector:
+        beta.kubernetes.io/os: linux
+      containers:
+      - name: app
+        image: nginx:1.27
+        env:
+        - {name: JAVA_OPTS, value: -Xmx1g}
+        - {name: JAVA_OPTS, value: -Xmx2g}
+`)
+	code, out, _ := runWith(t, "", "web.yaml")
+	got := strings.Split(out, "\n")
+	if code != 0 || len(got) < len(want) || strings.Join(got[:len(want)], "\n") != strings.Join(want, "\n") {
+		t.Errorf("exit %d; the program prints:\n%s\nthe README shows:\n%s", code, out, strings.Join(want, "\n"))
+	}
+}
+
 // TestTypingNotesInMaps: kubectl refuses a label or annotation YAML typed as a number
 // or a boolean, naming only the map; the hint points at the entry, in block and flow
 // style.
