@@ -204,7 +204,10 @@ func (n *node) clone() *node {
 
 // gen builds random manifest streams and counts what it put in them.
 type gen struct {
-	r        *rand.Rand
+	r *rand.Rand
+	// w, when set (withWarnings), draws what makes the server warn on create,
+	// apart from r so that the rest of a stream is what it was without.
+	w        *rand.Rand
 	coverage map[string]int
 }
 
@@ -212,12 +215,27 @@ func newGen(seed int64) *gen {
 	return &gen{r: rand.New(rand.NewSource(seed)), coverage: map[string]int{}}
 }
 
+// withWarnings has g also write what the server warns about on create (names that
+// are not DNS labels, variables hiding earlier ones, deprecated node labels).
+func (g *gen) withWarnings(seed int64) *gen {
+	g.w = rand.New(rand.NewSource(seed))
+	return g
+}
+
+// warns reports, with probability p, whether to write something the server warns
+// about; never without withWarnings.
+func (g *gen) warns(p float64) bool { return g.w != nil && g.w.Float64() < p }
+
 func (g *gen) pick(items ...string) string { return items[g.r.Intn(len(items))] }
 func (g *gen) chance(p float64) bool       { return g.r.Float64() < p }
 func (g *gen) note(category string)        { g.coverage[category]++ }
 
 func (g *gen) name() string {
-	return g.pick("web", "api", "db", "cache", "worker", "job", "a", "x-1", "Bad_Name", "") + g.pick("", "-0", "-1", "-beta")
+	name := g.pick("web", "api", "db", "cache", "worker", "job", "a", "x-1", "Bad_Name", "") + g.pick("", "-0", "-1", "-beta")
+	if name != "" && g.warns(0.1) {
+		name += ".v2" // not a DNS label: the server warns
+	}
+	return name
 }
 
 func (g *gen) container() *node {
@@ -233,7 +251,12 @@ func (g *gen) container() *node {
 		c.set("command", listNode("sh", "-c", "sleep 10"))
 	}
 	if g.chance(0.2) {
-		c.set("env", listNode(mapNode("name", "MODE", "value", g.pick("fast", "slow"))))
+		env := listNode(mapNode("name", "MODE", "value", g.pick("fast", "slow")))
+		if g.warns(0.5) {
+			// The server warns about a variable that hides an earlier one.
+			env.list = append(env.list, mapNode("name", "MODE", "value", []string{"$(MODE)-debug", "debug"}[g.w.Intn(2)]))
+		}
+		c.set("env", env)
 	}
 	return c
 }
@@ -248,6 +271,10 @@ func (g *gen) podSpec(restart string) *node {
 	}
 	if g.chance(0.2) {
 		s.set("volumes", listNode(mapNode("name", "data", "emptyDir", mapNode())))
+	}
+	if g.warns(0.15) {
+		// A deprecated node label, which the server warns about.
+		s.set("nodeSelector", mapNode([]string{"beta.kubernetes.io/os", "kubernetes.io/os"}[g.w.Intn(2)], "linux"))
 	}
 	return s
 }
