@@ -410,24 +410,12 @@ func podSpecWarnings(w *warningRecorder, base *field.Path, spec *corev1.PodSpec,
 	}
 
 	// Repeated host alias IPs and image pull secrets, and pull secrets without a name.
-	if len(spec.HostAliases) > 1 {
-		seen := make(map[string]bool, len(spec.HostAliases))
-		for i, a := range spec.HostAliases {
-			if seen[a.IP] {
-				w.addf("%s: duplicate ip %q", sp.Child("hostAliases").Index(i).Child("ip"), a.IP)
-			}
-			seen[a.IP] = true
-		}
-	}
-	if len(spec.ImagePullSecrets) > 1 {
-		seen := make(map[string]bool, len(spec.ImagePullSecrets))
-		for i, s := range spec.ImagePullSecrets {
-			if seen[s.Name] {
-				w.addf("%s: duplicate name %q", sp.Child("imagePullSecrets").Index(i).Child("name"), s.Name)
-			}
-			seen[s.Name] = true
-		}
-	}
+	repeats(len(spec.HostAliases), func(i int) string { return spec.HostAliases[i].IP }, func(i int, ip string) {
+		w.addf("%s: duplicate ip %q", sp.Child("hostAliases").Index(i).Child("ip"), ip)
+	})
+	repeats(len(spec.ImagePullSecrets), func(i int) string { return spec.ImagePullSecrets[i].Name }, func(i int, name string) {
+		w.addf("%s: duplicate name %q", sp.Child("imagePullSecrets").Index(i).Child("name"), name)
+	})
 	for i, s := range spec.ImagePullSecrets {
 		if s.Name == "" {
 			w.addf("%s: invalid empty name %q", sp.Child("imagePullSecrets").Index(i).Child("name"), s.Name)
@@ -489,6 +477,21 @@ func podSpecWarnings(w *warningRecorder, base *field.Path, spec *corev1.PodSpec,
 	}
 	for i, a := range spec.HostAliases {
 		ipWarning(w, sp.Child("hostAliases").Index(i).Child("ip"), a.IP)
+	}
+}
+
+// repeats calls warn for each of n items whose key an earlier item has.
+func repeats(n int, key func(int) string, warn func(i int, key string)) {
+	if n < 2 {
+		return
+	}
+	seen := make(map[string]bool, n)
+	for i := range n {
+		k := key(i)
+		if seen[k] {
+			warn(i, k)
+		}
+		seen[k] = true
 	}
 }
 

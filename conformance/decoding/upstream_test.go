@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"slices"
@@ -23,9 +22,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	utilerrors "k8s.io/apimachinery/pkg/util/errors"
-	utilnet "k8s.io/apimachinery/pkg/util/net"
 	"k8s.io/apimachinery/pkg/util/validation/field"
-	"k8s.io/apiserver/pkg/endpoints/filters"
 	_ "k8s.io/apiserver/pkg/endpoints/handlers" // transformDecodeError, reached with go:linkname
 	"k8s.io/cli-runtime/pkg/resource"
 	dynamicfake "k8s.io/client-go/dynamic/fake"
@@ -79,19 +76,9 @@ func addStrictDecodingWarnings(ctx context.Context, errs []error)
 func dedupOwnerReferencesAndAddWarning(obj runtime.Object, requestContext context.Context, afterMutatingAdmission bool)
 
 // recordedWarnings runs addStrictDecodingWarnings under the server's warning recorder
-// (filters.WithWarningRecorder, which dedupes and truncates) and returns the warnings
-// the response carries, as client-go reads its Warning headers.
-func recordedWarnings(req *http.Request, errs []error) []string {
-	rec := httptest.NewRecorder()
-	filters.WithWarningRecorder(http.HandlerFunc(func(_ http.ResponseWriter, r *http.Request) {
-		addStrictDecodingWarnings(r.Context(), errs)
-	})).ServeHTTP(rec, req)
-	warnings, _ := utilnet.ParseWarningHeaders(rec.Header().Values("Warning"))
-	var texts []string
-	for _, w := range warnings {
-		texts = append(texts, w.Text)
-	}
-	return texts
+// (upstreamcreate.Recorded) and returns the warnings the response carries.
+func recordedWarnings(errs []error) []string {
+	return upstreamcreate.Recorded(func(ctx context.Context) { addStrictDecodingWarnings(ctx, errs) })
 }
 
 // maxRequestBodyBytes is kube-apiserver's default limit (k8s.io/apiserver
@@ -381,7 +368,7 @@ func (u *upstream) serve(req *http.Request, full testing.TB, out *kubectlOutcome
 	var strictErrs []error
 	if strictErr, isStrict := runtime.AsStrictDecodingError(err); isStrict && obj != nil && directive == metav1.FieldValidationWarn {
 		strictErrs = strictErr.Errors()
-		out.pendingWarnings = recordedWarnings(req, strictErrs)
+		out.pendingWarnings = recordedWarnings(strictErrs)
 		err = nil
 	}
 	if err != nil {

@@ -616,22 +616,30 @@ func TestFieldSuggestions(t *testing.T) {
 	}
 }
 
-// TestReadmeHints keeps the README's example of a hint true: the lines it shows are
-// what the program prints for the manifest they describe.
-func TestReadmeHints(t *testing.T) {
+// readmeExample returns the lines the README shows the program printing after
+// `$ command`, up to the blank line that ends the example.
+func readmeExample(t *testing.T, command string) []string {
+	t.Helper()
 	readme, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, block, ok := strings.Cut(string(readme), "    $ validate deploy.yaml\n")
+	_, block, ok := strings.Cut(string(readme), "    $ "+command+"\n")
 	if !ok {
-		t.Fatal("README has no `$ validate deploy.yaml` example")
+		t.Fatalf("README has no `$ %s` example", command)
 	}
 	block, _, _ = strings.Cut(block, "\n\n")
-	var want []string
+	var lines []string
 	for _, line := range strings.Split(block, "\n") {
-		want = append(want, strings.TrimPrefix(line, "    "))
+		lines = append(lines, strings.TrimPrefix(line, "    "))
 	}
+	return lines
+}
+
+// TestReadmeHints keeps the README's example of a hint true: the lines it shows are
+// what the program prints for the manifest they describe.
+func TestReadmeHints(t *testing.T) {
+	want := readmeExample(t, "validate deploy.yaml")
 	t.Chdir(t.TempDir())
 	write(t, ".", "deploy.yaml", "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  replica: 3\n  selector: {matchLabels: {app: web}}\n  template:\n    metadata: {labels: {app: web}}\n    spec:\n      containers:\n      - name: app\n        image: nginx:1.27\n")
 	_, out, _ := runWith(t, "", "deploy.yaml")
@@ -644,19 +652,7 @@ func TestReadmeHints(t *testing.T) {
 // TestReadmeCreateWarnings keeps the README's example of the server's warnings on
 // create true: the program prints them on the lines of the fields they name.
 func TestReadmeCreateWarnings(t *testing.T) {
-	readme, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, block, ok := strings.Cut(string(readme), "    $ validate web.yaml\n")
-	if !ok {
-		t.Fatal("README has no `$ validate web.yaml` example")
-	}
-	block, _, _ = strings.Cut(block, "\n\n")
-	var want []string
-	for _, line := range strings.Split(block, "\n") {
-		want = append(want, strings.TrimPrefix(line, "    "))
-	}
+	want := readmeExample(t, "validate web.yaml")
 	t.Chdir(t.TempDir())
 	write(t, ".", "web.yaml", `apiVersion: apps/v1
 kind: Deployment
