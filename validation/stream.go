@@ -173,8 +173,9 @@ type ObjectResult struct {
 	// ErrDocumentTooLarge.
 	Err error
 	// Warnings are remarks that do not change the verdict, such as duplicate keys,
-	// whose earlier values kubectl drops silently, and the server's warnings about
-	// unknown fields with FieldValidation Warn (Server set).
+	// whose earlier values kubectl drops silently, and the warnings of the server's
+	// answer (Server set): about unknown fields with FieldValidation Warn, and those
+	// it sends on create (CreateWarnings), each on the line of its field.
 	Warnings []Warning
 
 	// text is the document's text, which starts on file line textLine; prefix is where
