@@ -209,6 +209,9 @@ func dnsLabelNameWarning(w *warningRecorder, name, usedIn string) {
 	if w.full() {
 		return
 	}
+	if validDNS1123Label(name) {
+		return
+	}
 	if msgs := validation.IsDNS1123Label(name); len(msgs) != 0 {
 		w.addf("metadata.name: this is used in %s, which can result in surprising behavior; a DNS label is recommended: %v", usedIn, msgs)
 	}
@@ -282,21 +285,22 @@ func deref(p *int32) int32 {
 // a storage request or limit that is not a whole number of bytes.
 func claimStorageWarnings(w *warningRecorder, p *field.Path, spec *corev1.PersistentVolumeClaimSpec) {
 	req := spec.Resources.Requests[corev1.ResourceStorage]
-	fractionalBytesWarning(w, p.Child("resources", "requests"), string(corev1.ResourceStorage), req)
+	fractionalBytesWarning(w, func() *field.Path { return p.Child("resources", "requests") }, string(corev1.ResourceStorage), req)
 	lim := spec.Resources.Limits[corev1.ResourceStorage]
-	fractionalBytesWarning(w, p.Child("resources", "limits"), string(corev1.ResourceStorage), lim)
+	fractionalBytesWarning(w, func() *field.Path { return p.Child("resources", "limits") }, string(corev1.ResourceStorage), lim)
 }
 
-// fractionalBytesWarning records the warning on a byte quantity that is not whole.
-func fractionalBytesWarning(w *warningRecorder, list *field.Path, name string, q resource.Quantity) {
+// fractionalBytesWarning records the warning on a byte quantity that is not whole;
+// list builds the path of its resource list.
+func fractionalBytesWarning(w *warningRecorder, list func() *field.Path, name string, q resource.Quantity) {
 	if q.MilliValue()%1000 != 0 {
-		w.addf("%s: fractional byte value %q is invalid, must be an integer", list.Key(name), q.String())
+		w.addf("%s: fractional byte value %q is invalid, must be an integer", list().Key(name), q.String())
 	}
 }
 
 // fractionalListWarning is fractionalBytesWarning for a resource list's entry, when
 // the list has it.
-func fractionalListWarning(w *warningRecorder, list *field.Path, l corev1.ResourceList, name corev1.ResourceName) {
+func fractionalListWarning(w *warningRecorder, list func() *field.Path, l corev1.ResourceList, name corev1.ResourceName) {
 	if q, ok := l[name]; ok {
 		fractionalBytesWarning(w, list, string(name), q)
 	}
@@ -355,7 +359,7 @@ func podSpecWarnings(w *warningRecorder, base *field.Path, spec *corev1.PodSpec,
 		return
 	}
 	sp := base.Child("spec")
-	annotations := base.Child("metadata", "annotations")
+	annotation := func(key string) *field.Path { return base.Child("metadata", "annotations").Key(key) }
 
 	// Deprecated node labels in the node selector (upstream ranges over the map: its
 	// keys sorted here), node affinity and topology spread constraints.
@@ -397,16 +401,16 @@ func podSpecWarnings(w *warningRecorder, base *field.Path, spec *corev1.PodSpec,
 
 	for _, d := range deprecatedPodAnnotations {
 		if _, ok := meta.Annotations[d.key]; ok {
-			w.addf("%s: %s", annotations.Key(d.key), d.message)
+			w.addf("%s: %s", annotation(d.key), d.message)
 		}
 	}
 
-	volumeWarnings(w, sp.Child("volumes"), spec.Volumes)
+	volumeWarnings(w, sp, spec.Volumes)
 	for i := range spec.Volumes {
 		if w.full() {
 			return
 		}
-		overlappingPathWarnings(w, &spec.Volumes[i], sp.Child("volumes").Index(i))
+		overlappingPathWarnings(w, &spec.Volumes[i], func() *field.Path { return sp.Child("volumes").Index(i) })
 	}
 
 	// Repeated host alias IPs and image pull secrets, and pull secrets without a name.
@@ -422,38 +426,41 @@ func podSpecWarnings(w *warningRecorder, base *field.Path, spec *corev1.PodSpec,
 		}
 	}
 
-	fractionalListWarning(w, sp.Child("overhead"), spec.Overhead, corev1.ResourceMemory)
-	fractionalListWarning(w, sp.Child("overhead"), spec.Overhead, corev1.ResourceEphemeralStorage)
+	overhead := func() *field.Path { return sp.Child("overhead") }
+	fractionalListWarning(w, overhead, spec.Overhead, corev1.ResourceMemory)
+	fractionalListWarning(w, overhead, spec.Overhead, corev1.ResourceEphemeralStorage)
 
 	if spec.SecurityContext == nil || spec.SecurityContext.SeccompProfile == nil {
 		if _, ok := meta.Annotations[corev1.SeccompPodAnnotationKey]; ok {
-			w.addf(`%s: non-functional in v1.27+; use the "seccompProfile" field instead`, annotations.Key(corev1.SeccompPodAnnotationKey))
+			w.addf(`%s: non-functional in v1.27+; use the "seccompProfile" field instead`, annotation(corev1.SeccompPodAnnotationKey))
 		}
 	}
 	var podAppArmor *corev1.AppArmorProfile
 	if spec.SecurityContext != nil {
 		podAppArmor = spec.SecurityContext.AppArmorProfile
 	}
-	visitContainerPaths(spec, sp, func(c *corev1.Container, p *field.Path) bool {
-		if c.SecurityContext == nil || c.SecurityContext.SeccompProfile == nil {
+	visitContainers(spec, func(c *corev1.Container, at containerAt) bool {
+		if len(meta.Annotations) > 0 && (c.SecurityContext == nil || c.SecurityContext.SeccompProfile == nil) {
 			key := corev1.SeccompContainerAnnotationKeyPrefix + c.Name
 			if _, ok := meta.Annotations[key]; ok {
-				w.addf(`%s: non-functional in v1.27+; use the "seccompProfile" field instead`, annotations.Key(key))
+				w.addf(`%s: non-functional in v1.27+; use the "seccompProfile" field instead`, annotation(key))
 			}
 		}
 		// A pod's AppArmor annotations are warned about by PrepareForCreate
 		// (appArmorSyncWarnings); a template's here.
-		if base != nil && (c.SecurityContext == nil || c.SecurityContext.AppArmorProfile == nil) {
+		if base != nil && len(meta.Annotations) > 0 && (c.SecurityContext == nil || c.SecurityContext.AppArmorProfile == nil) {
 			key := corev1.DeprecatedAppArmorBetaContainerAnnotationKeyPrefix + c.Name
 			if v, ok := meta.Annotations[key]; ok && (podAppArmor == nil || !sameAppArmorProfile(podAppArmor, appArmorAnnotationProfile(v))) {
-				w.addf(`%s: deprecated since v1.30; use the "appArmorProfile" field instead`, annotations.Key(key))
+				w.addf(`%s: deprecated since v1.30; use the "appArmorProfile" field instead`, annotation(key))
 			}
 		}
-		fractionalListWarning(w, p.Child("resources", "limits"), c.Resources.Limits, corev1.ResourceMemory)
-		fractionalListWarning(w, p.Child("resources", "requests"), c.Resources.Requests, corev1.ResourceMemory)
-		fractionalListWarning(w, p.Child("resources", "limits"), c.Resources.Limits, corev1.ResourceEphemeralStorage)
-		fractionalListWarning(w, p.Child("resources", "requests"), c.Resources.Requests, corev1.ResourceEphemeralStorage)
-		envWarnings(w, p, c.Env)
+		limits := func() *field.Path { return at.path(sp).Child("resources", "limits") }
+		requests := func() *field.Path { return at.path(sp).Child("resources", "requests") }
+		fractionalListWarning(w, limits, c.Resources.Limits, corev1.ResourceMemory)
+		fractionalListWarning(w, requests, c.Resources.Requests, corev1.ResourceMemory)
+		fractionalListWarning(w, limits, c.Resources.Limits, corev1.ResourceEphemeralStorage)
+		fractionalListWarning(w, requests, c.Resources.Requests, corev1.ResourceEphemeralStorage)
+		envWarnings(w, at, sp, c.Env)
 		return !w.full()
 	})
 	portWarnings(w, spec, sp)
@@ -525,16 +532,16 @@ func affinityTermWarnings(w *warningRecorder, p *field.Path, required []corev1.P
 
 // volumeWarnings records the warnings on deprecated and removed volume plugins and on
 // ephemeral volumes' claims.
-func volumeWarnings(w *warningRecorder, p *field.Path, volumes []corev1.Volume) {
+func volumeWarnings(w *warningRecorder, sp *field.Path, volumes []corev1.Volume) {
 	for i := range volumes {
 		if w.full() {
 			return
 		}
 		v := &volumes[i]
-		vp := p.Index(i)
+		vp := func() *field.Path { return sp.Child("volumes").Index(i) }
 		plugin := func(set bool, name, note string) {
 			if set {
-				w.addf("%s: %s", vp.Child(name), note)
+				w.addf("%s: %s", vp().Child(name), note)
 			}
 		}
 		plugin(v.PhotonPersistentDisk != nil, "photonPersistentDisk", "deprecated in v1.11, non-functional in v1.16+")
@@ -546,7 +553,7 @@ func volumeWarnings(w *warningRecorder, p *field.Path, volumes []corev1.Volume) 
 		plugin(v.Quobyte != nil, "quobyte", "deprecated in v1.22, non-functional in v1.25+")
 		plugin(v.Glusterfs != nil, "glusterfs", "deprecated in v1.25, non-functional in v1.26+")
 		if v.Ephemeral != nil && v.Ephemeral.VolumeClaimTemplate != nil {
-			claimStorageWarnings(w, vp.Child("ephemeral", "volumeClaimTemplate", "spec"), &v.Ephemeral.VolumeClaimTemplate.Spec)
+			claimStorageWarnings(w, vp().Child("ephemeral", "volumeClaimTemplate", "spec"), &v.Ephemeral.VolumeClaimTemplate.Spec)
 		}
 		plugin(v.CephFS != nil, "cephfs", "deprecated in v1.28, non-functional in v1.31+")
 		plugin(v.RBD != nil, "rbd", "deprecated in v1.28, non-functional in v1.31+")
@@ -554,21 +561,29 @@ func volumeWarnings(w *warningRecorder, p *field.Path, volumes []corev1.Volume) 
 }
 
 // envWarnings records the warning on an environment variable that repeats an earlier
-// one's name, unless its value refers to the earlier one ("$(X)123").
-func envWarnings(w *warningRecorder, p *field.Path, env []corev1.EnvVar) {
+// one's name, unless its value refers to the earlier one ("$(X)123"); at is the
+// container under the spec at sp.
+func envWarnings(w *warningRecorder, at containerAt, sp *field.Path, env []corev1.EnvVar) {
 	if len(env) < 2 {
 		return
 	}
-	seen := make(map[string]bool, len(env))
+	// A short list is searched; a long one indexed.
+	var seen map[string]bool
+	if len(env) > 16 {
+		seen = make(map[string]bool, len(env))
+	}
 	for i := range env {
 		e := &env[i]
-		if !seen[e.Name] {
+		if seen != nil && !seen[e.Name] {
 			seen[e.Name] = true
+			continue
+		}
+		if seen == nil && !slices.ContainsFunc(env[:i], func(o corev1.EnvVar) bool { return o.Name == e.Name }) {
 			continue
 		}
 		ref := "$(" + e.Name + ")"
 		if e.ValueFrom != nil || e.Value == ref || !strings.Contains(e.Value, ref) {
-			w.addf("%s: hides previous definition of %q, which may be dropped when using apply", p.Child("env").Index(i), e.Name)
+			w.addf("%s: hides previous definition of %q, which may be dropped when using apply", at.path(sp).Child("env").Index(i), e.Name)
 			if w.full() {
 				return
 			}
@@ -576,21 +591,30 @@ func envWarnings(w *warningRecorder, p *field.Path, env []corev1.EnvVar) {
 	}
 }
 
-// visitContainerPaths calls fn for the init, regular and ephemeral containers in
-// order, with their paths under spec, until fn returns false.
-func visitContainerPaths(spec *corev1.PodSpec, sp *field.Path, fn func(c *corev1.Container, p *field.Path) bool) {
+// containerAt is where a container is in a pod spec: its list and index.
+type containerAt struct {
+	list  string
+	index int
+}
+
+// path is the container's path under the spec at sp.
+func (at containerAt) path(sp *field.Path) *field.Path { return sp.Child(at.list).Index(at.index) }
+
+// visitContainers calls fn for the init, regular and ephemeral containers in order,
+// with where each is, until fn returns false.
+func visitContainers(spec *corev1.PodSpec, fn func(c *corev1.Container, at containerAt) bool) {
 	for i := range spec.InitContainers {
-		if !fn(&spec.InitContainers[i], sp.Child("initContainers").Index(i)) {
+		if !fn(&spec.InitContainers[i], containerAt{"initContainers", i}) {
 			return
 		}
 	}
 	for i := range spec.Containers {
-		if !fn(&spec.Containers[i], sp.Child("containers").Index(i)) {
+		if !fn(&spec.Containers[i], containerAt{"containers", i}) {
 			return
 		}
 	}
 	for i := range spec.EphemeralContainers {
-		if !fn((*corev1.Container)(&spec.EphemeralContainers[i].EphemeralContainerCommon), sp.Child("ephemeralContainers").Index(i)) {
+		if !fn((*corev1.Container)(&spec.EphemeralContainers[i].EphemeralContainerCommon), containerAt{"ephemeralContainers", i}) {
 			return
 		}
 	}

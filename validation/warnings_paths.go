@@ -48,8 +48,13 @@ func mergeIndexes(lists [][]int, fn func(int) bool) {
 // host port with the host IP on one only: dangerously ambiguous).
 func portWarnings(w *warningRecorder, spec *corev1.PodSpec, sp *field.Path) {
 	type entry struct {
-		path *field.Path
+		at   containerAt
+		i    int
 		port *corev1.ContainerPort
+	}
+	type portKey struct {
+		number   int32
+		protocol corev1.Protocol
 	}
 	type hostBinding struct {
 		port int32
@@ -61,56 +66,67 @@ func portWarnings(w *warningRecorder, spec *corev1.PodSpec, sp *field.Path) {
 		byBinding       map[hostBinding][]int
 	}
 	var entries []entry
-	groups := map[string]*group{}
-	visitContainerPaths(spec, sp, func(c *corev1.Container, cp *field.Path) bool {
+	var groups map[portKey]*group
+	portPath := func(e entry) *field.Path { return e.at.path(sp).Child("ports").Index(e.i) }
+	visitContainers(spec, func(c *corev1.Container, at containerAt) bool {
 		for i := range c.Ports {
 			if w.full() {
 				return false
 			}
 			port := &c.Ports[i]
-			path := cp.Child("ports").Index(i)
+			this := entry{at, i, port}
 			if port.HostIP != "" && port.HostPort == 0 {
-				w.addf("%s: hostIP set without hostPort: %+v", path, *port)
+				w.addf("%s: hostIP set without hostPort: %+v", portPath(this), *port)
 			}
-			key := fmt.Sprintf("%d/%s", port.ContainerPort, port.Protocol)
+			if groups == nil {
+				groups = map[portKey]*group{}
+			}
+			key := portKey{port.ContainerPort, port.Protocol}
 			g := groups[key]
 			if g == nil {
-				g = &group{byHostPort: map[int32][]int{}, byBinding: map[hostBinding][]int{}}
+				g = &group{}
 				groups[key] = g
 			}
 			// The earlier ports that can give a warning with this one, in order.
-			candidates := [][]int{g.all}
-			if port.HostPort != 0 {
-				candidates = [][]int{g.noHostPort, g.byHostPort[port.HostPort]}
-				if port.HostIP != "" {
+			var candidates [3][]int
+			if port.HostPort == 0 {
+				candidates[0] = g.all
+			} else {
+				candidates[0] = g.noHostPort
+				if port.HostIP == "" {
+					candidates[1] = g.byHostPort[port.HostPort]
+				} else {
 					candidates[1] = g.byBinding[hostBinding{port.HostPort, port.HostIP}]
-					candidates = append(candidates, g.byBinding[hostBinding{port.HostPort, ""}])
+					candidates[2] = g.byBinding[hostBinding{port.HostPort, ""}]
 				}
 			}
-			mergeIndexes(candidates, func(j int) bool {
+			mergeIndexes(candidates[:], func(j int) bool {
 				w.compared++
 				other := entries[j]
 				a, b := port.HostIP == "", other.port.HostIP == ""
 				switch {
 				case port.HostIP == other.port.HostIP && port.HostPort == other.port.HostPort:
-					w.addf("%s: duplicate port definition with %s", path, other.path)
+					w.addf("%s: duplicate port definition with %s", portPath(this), portPath(other))
 				case port.HostPort == 0 || other.port.HostPort == 0:
-					w.addf("%s: overlapping port definition with %s", path, other.path)
+					w.addf("%s: overlapping port definition with %s", portPath(this), portPath(other))
 				case port.HostPort == other.port.HostPort && (a || b) && !(a && b):
-					w.addf("%s: dangerously ambiguous port definition with %s", path, other.path)
+					w.addf("%s: dangerously ambiguous port definition with %s", portPath(this), portPath(other))
 				}
 				return !w.full()
 			})
 			n := len(entries)
-			entries = append(entries, entry{path, port})
+			entries = append(entries, this)
 			g.all = append(g.all, n)
 			if port.HostPort == 0 {
 				g.noHostPort = append(g.noHostPort, n)
-			} else {
-				g.byHostPort[port.HostPort] = append(g.byHostPort[port.HostPort], n)
-				b := hostBinding{port.HostPort, port.HostIP}
-				g.byBinding[b] = append(g.byBinding[b], n)
+				continue
 			}
+			if g.byHostPort == nil {
+				g.byHostPort, g.byBinding = map[int32][]int{}, map[hostBinding][]int{}
+			}
+			g.byHostPort[port.HostPort] = append(g.byHostPort[port.HostPort], n)
+			b := hostBinding{port.HostPort, port.HostIP}
+			g.byBinding[b] = append(g.byBinding[b], n)
 		}
 		return true
 	})
@@ -119,21 +135,29 @@ func portWarnings(w *warningRecorder, spec *corev1.PodSpec, sp *field.Path) {
 // portNameWarnings records the warning on a port name an earlier port of any
 // container has.
 func portNameWarnings(w *warningRecorder, spec *corev1.PodSpec, sp *field.Path) {
-	first := map[string]*field.Path{}
-	visitContainerPaths(spec, sp, func(c *corev1.Container, cp *field.Path) bool {
+	type portAt struct {
+		at containerAt
+		i  int
+	}
+	var first map[string]portAt
+	visitContainers(spec, func(c *corev1.Container, at containerAt) bool {
 		for i := range c.Ports {
 			name := c.Ports[i].Name
 			if name == "" {
 				continue
 			}
-			if other, ok := first[name]; ok {
-				w.addf("%s: duplicate port name %q with %s, services and probes that select ports by name will use %s", cp.Child("ports").Index(i), name, other, other)
+			if first == nil {
+				first = map[string]portAt{}
+			}
+			if o, ok := first[name]; ok {
+				other := o.at.path(sp).Child("ports").Index(o.i)
+				w.addf("%s: duplicate port name %q with %s, services and probes that select ports by name will use %s", at.path(sp).Child("ports").Index(i), name, other, other)
 				if w.full() {
 					return false
 				}
 				continue
 			}
-			first[name] = cp.Child("ports").Index(i)
+			first[name] = portAt{at, i}
 		}
 		return true
 	})
@@ -241,13 +265,13 @@ func (t *volumePaths) overlaps(p volumePath, fn func(volumePath) bool) {
 // overlappingPathWarnings mirrors warningsForOverlappingVirtualPaths for one volume:
 // the items of a ConfigMap, Secret or downward API volume, and the files of all the
 // sources of a projected volume, that overlap.
-func overlappingPathWarnings(w *warningRecorder, v *corev1.Volume, vp *field.Path) {
+func overlappingPathWarnings(w *warningRecorder, v *corev1.Volume, vp func() *field.Path) {
 	items := func(desc string, paths []volumePath) {
 		var t volumePaths
 		for _, p := range paths {
 			t.overlaps(p, func(c volumePath) bool {
 				w.compared++
-				w.addfAt(vp.String(), "volume %q (%s): overlapping paths: %s with %s", v.Name, desc, volumePath{strings.TrimRight(p.path, "/"), p.source}, c)
+				w.addfAt(vp().String(), "volume %q (%s): overlapping paths: %s with %s", v.Name, desc, volumePath{strings.TrimRight(p.path, "/"), p.source}, c)
 				return !w.full()
 			})
 			if w.full() {
@@ -267,13 +291,13 @@ func overlappingPathWarnings(w *warningRecorder, v *corev1.Volume, vp *field.Pat
 		for i := range v.Projected.Sources {
 			s := &v.Projected.Sources[i]
 			if *s == (corev1.VolumeProjection{}) {
-				w.addfAt(vp.Child("projected", "sources").Index(i).String(), "volume %q (Projected) has no sources provided", v.Name)
+				w.addfAt(vp().Child("projected", "sources").Index(i).String(), "volume %q (Projected) has no sources provided", v.Name)
 				continue
 			}
 			for _, p := range projectedPaths(s) {
 				t.overlaps(p, func(c volumePath) bool {
 					w.compared++
-					w.addfAt(vp.String(), "volume %q (Projected): overlapping paths: %s with %s", v.Name, volumePath{strings.TrimRight(p.path, "/"), p.source}, c)
+					w.addfAt(vp().String(), "volume %q (Projected): overlapping paths: %s with %s", v.Name, volumePath{strings.TrimRight(p.path, "/"), p.source}, c)
 					return !w.full()
 				})
 				if w.full() {
@@ -351,7 +375,7 @@ func appArmorSyncWarnings(w *warningRecorder, pod *corev1.Pod) {
 		podProfile = pod.Spec.SecurityContext.AppArmorProfile
 	}
 	annotations := field.NewPath("metadata", "annotations")
-	visitContainerPaths(&pod.Spec, nil, func(c *corev1.Container, _ *field.Path) bool {
+	visitContainers(&pod.Spec, func(c *corev1.Container, _ containerAt) bool {
 		key := corev1.DeprecatedAppArmorBetaContainerAnnotationKeyPrefix + c.Name
 		v, ok := pod.Annotations[key]
 		if !ok || c.SecurityContext != nil && c.SecurityContext.AppArmorProfile != nil {
