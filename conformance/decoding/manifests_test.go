@@ -279,9 +279,9 @@ func TestManifestsMatchKubectlFlags(t *testing.T) {
 		least map[string]int
 	}{
 		{"namespace", validation.StreamOptions{Namespace: "shop"}, map[string]int{"namespace refused": 100, "sent to shop": 300}},
-		// Strict creates 796 of the objects.
-		{"validate=warn", validation.StreamOptions{FieldValidation: metav1.FieldValidationWarn}, map[string]int{"warnings": 25, "created": 810}},
-		{"validate=ignore", validation.StreamOptions{FieldValidation: metav1.FieldValidationIgnore}, map[string]int{"created": 810}},
+		// Strict creates 856 of the objects.
+		{"validate=warn", validation.StreamOptions{FieldValidation: metav1.FieldValidationWarn}, map[string]int{"warnings": 100, "created": 870}},
+		{"validate=ignore", validation.StreamOptions{FieldValidation: metav1.FieldValidationIgnore}, map[string]int{"created": 870}},
 	} {
 		t.Run(v.name, func(t *testing.T) {
 			opts := v.opts
