@@ -2,7 +2,7 @@
 // in virtual time, and prints what a cluster would show of it: the rows `kubectl get
 // pod -w` prints as the pod changes, the events `kubectl describe pod` lists, the
 // requests, limits and QoS class the pod is scheduled with, and the API server's
-// verdict on the manifest.
+// verdict on the manifest, with the warnings it sends.
 //
 // Usage:
 //
@@ -81,7 +81,8 @@ const usage = `usage: lifecycle [flags] [MANIFEST.yaml]
 Runs a pod (or a workload's pod) through its life on a simulated Kubernetes v1.37.2
 node and prints what kubectl shows: the rows of "kubectl get pod -w", the events of
 "kubectl describe pod", the requests, limits and QoS class, and the API server's
-verdict. Without a manifest it runs the myapp-pod of the "Init Containers" page.
+verdict and warnings. Without a manifest it runs the myapp-pod of the "Init
+Containers" page.
 
 Flags:
   --script FILE          read the script (kind: Script) from FILE
@@ -173,7 +174,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return code
 	}
 	if code == 1 {
-		// The server refuses the manifest: only the verdict is printed.
+		// The server refuses the manifest: only its warnings and the verdict are
+		// printed, as kubectl prints them.
+		printWarnings(stdout, res.warnings)
 		fmt.Fprintln(stdout, res.verdict)
 		return 1
 	}
@@ -278,12 +281,15 @@ func featureGates(flagValue string, s *scriptDoc) (podlife.FeatureGates, error) 
 
 // result is everything the outputs print.
 type result struct {
-	title     string
-	pod       *corev1.Pod // the pod as created (defaulted, bound)
-	timeline  lifecycle.Timeline
-	script    *scriptDoc
-	verdict   string
-	valid     bool
+	title    string
+	pod      *corev1.Pod // the pod as created (defaulted, bound)
+	timeline lifecycle.Timeline
+	script   *scriptDoc
+	verdict  string
+	valid    bool
+	// warnings are the API server's warnings on creating the object, as kubectl
+	// prints them after "Warning: ".
+	warnings  []string
 	gates     podlife.FeatureGates
 	scheduled lifecycle.EventRecord
 }
@@ -300,6 +306,7 @@ func simulate(in *input, gates podlife.FeatureGates) (*result, int, error) {
 	kind := qualifiedKind(o.APIVersion, o.Kind)
 	// The whole object is validated as the server validates it on create.
 	errs := validation.ValidateObjectCreate(o.Object, vopts)
+	res.warnings = validation.CreateWarnings(o.Object, vopts)
 	pod, err := podlife.PodFromObject(o.Object, podlife.PodFromTemplateOptions{
 		DefaultOptions: podlife.DefaultOptions{Features: gates, Now: start},
 		Namespace:      ns,

@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -469,6 +470,55 @@ spec:
 	}
 	if v := rep["validation"].(map[string]any)["verdict"]; v != `Deployment.apps "web" is valid` {
 		t.Errorf("verdict %v", v)
+	}
+}
+
+// TestServerWarnings: the server's warnings on create follow the verdict, in text and
+// JSON, and precede it when the server refuses the object, as kubectl prints them.
+func TestServerWarnings(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, text string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(text), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	pod := `apiVersion: v1
+kind: Pod
+metadata:
+  name: web
+  annotations: {container.apparmor.security.beta.kubernetes.io/web: runtime/default}
+spec:
+  nodeSelector: {beta.kubernetes.io/os: linux}
+  containers:
+  - name: web
+    image: nginx:1.27
+`
+	nodeSelector := `spec.nodeSelector[beta.kubernetes.io/os]: deprecated since v1.14; use "kubernetes.io/os" instead`
+	appArmor := `metadata.annotations[container.apparmor.security.beta.kubernetes.io/web]: deprecated since v1.30; use the "appArmorProfile" field instead`
+	valid := write("web.yaml", pod)
+	var out, errOut strings.Builder
+	if code := run([]string{valid}, &out, &errOut); code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut.String())
+	}
+	want := "Validation: Pod \"web\" is valid\nWarning: " + appArmor + "\nWarning: " + nodeSelector + "\nEnd: "
+	if !strings.Contains(out.String(), want) {
+		t.Errorf("output:\n%s\nwant it to hold:\n%s", out.String(), want)
+	}
+	rep := runJSON(t, valid)
+	got := rep["validation"].(map[string]any)["warnings"]
+	if fmt.Sprint(got) != fmt.Sprint([]any{appArmor, nodeSelector}) {
+		t.Errorf("JSON warnings %v", got)
+	}
+	invalid := write("bad.yaml", strings.Replace(pod, "image: nginx:1.27", "image: \"\"", 1))
+	out.Reset()
+	if code := run([]string{invalid}, &out, &errOut); code != 1 {
+		t.Fatalf("exit %d for an invalid pod", code)
+	}
+	// Refused, the pod gets only the warning sent before validation.
+	if !strings.HasPrefix(out.String(), "Warning: "+appArmor+"\n"+invalid+":1: Pod \"web\" is invalid") {
+		t.Errorf("output:\n%s", out.String())
 	}
 }
 

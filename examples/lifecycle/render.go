@@ -169,7 +169,15 @@ func writeText(w io.Writer, res *result) {
 	qos, req, lim := resourceLines(res.pod)
 	fmt.Fprintf(w, "\nScheduled with QoS class %s; requests: %s; limits: %s\n", qos, req, lim)
 	fmt.Fprintf(w, "Validation: %s\n", res.verdict)
+	printWarnings(w, res.warnings)
 	fmt.Fprintf(w, "End: %s\n", endText(res))
+}
+
+// printWarnings prints the server's warnings as kubectl does.
+func printWarnings(w io.Writer, warnings []string) {
+	for _, text := range warnings {
+		fmt.Fprintf(w, "Warning: %s\n", text)
+	}
 }
 
 // jsonReport is the -o json output.
@@ -243,6 +251,8 @@ type jsonResources struct {
 type jsonValidation struct {
 	Valid   bool   `json:"valid"`
 	Verdict string `json:"verdict"`
+	// Warnings are the server's warnings on create (omitted when there are none).
+	Warnings []string `json:"warnings,omitempty"`
 }
 
 // writeJSON prints the report as one JSON object.
@@ -263,7 +273,7 @@ func writeJSON(w io.Writer, res *result) error {
 	}
 	opts := resources.PodResourcesOptions{}
 	rep.Resources = jsonResources{QOSClass: resources.GetPodQOS(res.pod), Requests: resources.PodRequests(res.pod, opts), Limits: resources.PodLimits(res.pod, opts)}
-	rep.Validation = jsonValidation{Valid: res.valid, Verdict: res.verdict}
+	rep.Validation = jsonValidation{Valid: res.valid, Verdict: res.verdict, Warnings: res.warnings}
 	if res.timeline.Pod != nil {
 		rep.Final = &res.timeline.Pod.Status
 	}
