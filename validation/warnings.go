@@ -15,7 +15,8 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/util/validation"
-	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	"github.com/podlife/podlife/internal/defaulting"
 )
 
 // CreateWarnings returns the warnings a Kubernetes v1.37.2 API server sends with its
@@ -117,13 +118,15 @@ func (r *warningRecorder) addAt(field, text string) {
 
 // addf records a formatted warning, formatting it only when it can still be taken.
 func (r *warningRecorder) addf(format string, args ...any) {
-	r.addfAt("", format, args...)
+	if !r.full() {
+		r.add(fmt.Sprintf(format, args...))
+	}
 }
 
-// addfAt is addf for a warning about field (see addAt).
-func (r *warningRecorder) addfAt(field, format string, args ...any) {
+// addfAt is addf for a warning about the field at (see addAt).
+func (r *warningRecorder) addfAt(at lpath, format string, args ...any) {
 	if !r.full() {
-		r.addAt(field, fmt.Sprintf(format, args...))
+		r.addAt(at.String(), fmt.Sprintf(format, args...))
 	}
 }
 
@@ -185,7 +188,7 @@ func dedupOwnerReferences(meta *metav1.ObjectMeta, w *warningRecorder) {
 		return
 	}
 	meta.OwnerReferences = kept
-	w.addfAt("metadata.ownerReferences", ".metadata.ownerReferences contains duplicate entries; API server dedups owner references in 1.20+, and may reject such requests as early as 1.24; please fix your requests; duplicate UID(s) observed: %v", strings.Join(dups, ", "))
+	w.addfAt(rootPath("metadata").Child("ownerReferences"), ".metadata.ownerReferences contains duplicate entries; API server dedups owner references in 1.20+, and may reject such requests as early as 1.24; please fix your requests; duplicate UID(s) observed: %v", strings.Join(dups, ", "))
 }
 
 // sameOwnerReference is apiequality.Semantic.DeepEqual for owner references.
@@ -225,18 +228,18 @@ func objectWarnings(w *warningRecorder, obj runtime.Object) {
 	if w.full() {
 		return
 	}
-	tmpl := func(p *field.Path, t *corev1.PodTemplateSpec) {
+	tmpl := func(p lpath, t *corev1.PodTemplateSpec) {
 		if t != nil {
-			podSpecWarnings(w, p, &t.Spec, &t.ObjectMeta)
+			podSpecWarnings(w, p, true, &t.Spec, &t.ObjectMeta)
 		}
 	}
-	spec := field.NewPath("spec")
+	spec := rootPath("spec")
 	switch o := obj.(type) {
 	case *corev1.Pod:
 		dnsLabelNameWarning(w, o.Name, "the Pod's hostname")
-		podSpecWarnings(w, nil, &o.Spec, &o.ObjectMeta)
+		podSpecWarnings(w, lpath{}, false, &o.Spec, &o.ObjectMeta)
 	case *corev1.PodTemplate:
-		tmpl(field.NewPath("template"), &o.Template)
+		tmpl(rootPath("template"), &o.Template)
 	case *corev1.ReplicationController:
 		dnsLabelNameWarning(w, o.Name, workloadNameUse)
 		tmpl(spec.Child("template"), o.Spec.Template)
@@ -261,48 +264,40 @@ func objectWarnings(w *warningRecorder, obj runtime.Object) {
 		jobSpecWarnings(w, spec, &o.Spec)
 	case *batchv1.CronJob:
 		dnsLabelNameWarning(w, o.Name, workloadNameUse)
-		jobSpecWarnings(w, spec.Child("jobTemplate", "spec"), &o.Spec.JobTemplate.Spec)
+		jobSpecWarnings(w, spec.Children("jobTemplate", "spec"), &o.Spec.JobTemplate.Spec)
 	}
 }
 
 // jobSpecWarnings mirrors pkg/api/job/warnings.go WarningsForJobSpec.
-func jobSpecWarnings(w *warningRecorder, p *field.Path, spec *batchv1.JobSpec) {
+func jobSpecWarnings(w *warningRecorder, p lpath, spec *batchv1.JobSpec) {
 	if spec.CompletionMode != nil && *spec.CompletionMode == batchv1.IndexedCompletion &&
-		deref(spec.Completions) > 100_000 && deref(spec.Parallelism) > 10_000 {
+		derefInt32(spec.Completions) > 100_000 && derefInt32(spec.Parallelism) > 10_000 {
 		w.addf("%s: In Indexed Jobs with a number of completions higher than 10^5 and a parallelism higher than 10^4, Kubernetes might not be able to track completedIndexes when a big number of indexes fail", p)
 	}
-	podSpecWarnings(w, p.Child("template"), &spec.Template.Spec, &spec.Template.ObjectMeta)
-}
-
-func deref(p *int32) int32 {
-	if p == nil {
-		return 0
-	}
-	return *p
+	podSpecWarnings(w, p.Child("template"), true, &spec.Template.Spec, &spec.Template.ObjectMeta)
 }
 
 // claimStorageWarnings mirrors pkg/api/persistentvolumeclaim GetWarningsForPersistentVolumeClaimSpec:
 // a storage request or limit that is not a whole number of bytes.
-func claimStorageWarnings(w *warningRecorder, p *field.Path, spec *corev1.PersistentVolumeClaimSpec) {
-	req := spec.Resources.Requests[corev1.ResourceStorage]
-	fractionalBytesWarning(w, func() *field.Path { return p.Child("resources", "requests") }, string(corev1.ResourceStorage), req)
-	lim := spec.Resources.Limits[corev1.ResourceStorage]
-	fractionalBytesWarning(w, func() *field.Path { return p.Child("resources", "limits") }, string(corev1.ResourceStorage), lim)
+func claimStorageWarnings(w *warningRecorder, p lpath, spec *corev1.PersistentVolumeClaimSpec) {
+	fractionalBytesWarning(w, spec.Resources.Requests[corev1.ResourceStorage], corev1.ResourceStorage, p, "resources", "requests")
+	fractionalBytesWarning(w, spec.Resources.Limits[corev1.ResourceStorage], corev1.ResourceStorage, p, "resources", "limits")
 }
 
-// fractionalBytesWarning records the warning on a byte quantity that is not whole;
-// list builds the path of its resource list.
-func fractionalBytesWarning(w *warningRecorder, list func() *field.Path, name string, q resource.Quantity) {
+// fractionalBytesWarning records the warning on the byte quantity q, entry name of the
+// resource list at parent's child list (its path built only for a warning), when it
+// is not whole.
+func fractionalBytesWarning(w *warningRecorder, q resource.Quantity, name corev1.ResourceName, parent lpath, list ...string) {
 	if q.MilliValue()%1000 != 0 {
-		w.addf("%s: fractional byte value %q is invalid, must be an integer", list().Key(name), q.String())
+		w.addf("%s: fractional byte value %q is invalid, must be an integer", parent.Children(list...).Key(string(name)), q.String())
 	}
 }
 
 // fractionalListWarning is fractionalBytesWarning for a resource list's entry, when
 // the list has it.
-func fractionalListWarning(w *warningRecorder, list func() *field.Path, l corev1.ResourceList, name corev1.ResourceName) {
+func fractionalListWarning(w *warningRecorder, l corev1.ResourceList, name corev1.ResourceName, parent lpath, list ...string) {
 	if q, ok := l[name]; ok {
-		fractionalBytesWarning(w, list, string(name), q)
+		fractionalBytesWarning(w, q, name, parent, list...)
 	}
 }
 
@@ -329,7 +324,7 @@ var deprecatedPodAnnotations = [...]struct{ key, message string }{
 
 // nodeSelectorTermWarnings mirrors GetWarningsForNodeSelectorTerm (pkg/api/node):
 // deprecated keys, and for a preferred term values that are not label values.
-func nodeSelectorTermWarnings(w *warningRecorder, term *corev1.NodeSelectorTerm, checkValues bool, p *field.Path) {
+func nodeSelectorTermWarnings(w *warningRecorder, term *corev1.NodeSelectorTerm, checkValues bool, p lpath) {
 	for i := range term.MatchExpressions {
 		if w.full() {
 			return
@@ -353,13 +348,15 @@ func nodeSelectorTermWarnings(w *warningRecorder, term *corev1.NodeSelectorTerm,
 }
 
 // podSpecWarnings mirrors warningsForPodSpecAndMeta (pkg/api/pod/warnings.go) for a
-// pod (base nil) or a pod template at base.
-func podSpecWarnings(w *warningRecorder, base *field.Path, spec *corev1.PodSpec, meta *metav1.ObjectMeta) {
+// pod (base the zero path) or a pod template at base.
+func podSpecWarnings(w *warningRecorder, base lpath, template bool, spec *corev1.PodSpec, meta *metav1.ObjectMeta) {
 	if w.full() {
 		return
 	}
-	sp := base.Child("spec")
-	annotation := func(key string) *field.Path { return base.Child("metadata", "annotations").Key(key) }
+	// Room for a list and an index, so that the containers' and volumes' paths fold
+	// nothing until a warning prints one.
+	sp := base.Child("spec").room(2)
+	annotations := base.Children("metadata", "annotations")
 
 	// Deprecated node labels in the node selector (upstream ranges over the map: its
 	// keys sorted here), node affinity and topology spread constraints.
@@ -375,12 +372,12 @@ func podSpecWarnings(w *warningRecorder, base *field.Path, spec *corev1.PodSpec,
 	}
 	if a := spec.Affinity; a != nil && a.NodeAffinity != nil {
 		if req := a.NodeAffinity.RequiredDuringSchedulingIgnoredDuringExecution; req != nil {
-			p := sp.Child("affinity", "nodeAffinity", "requiredDuringSchedulingIgnoredDuringExecution", "nodeSelectorTerms")
+			p := sp.Children("affinity", "nodeAffinity", "requiredDuringSchedulingIgnoredDuringExecution", "nodeSelectorTerms")
 			for i := range req.NodeSelectorTerms {
 				nodeSelectorTermWarnings(w, &req.NodeSelectorTerms[i], false, p.Index(i))
 			}
 		}
-		p := sp.Child("affinity", "nodeAffinity", "preferredDuringSchedulingIgnoredDuringExecution")
+		p := sp.Children("affinity", "nodeAffinity", "preferredDuringSchedulingIgnoredDuringExecution")
 		for i := range a.NodeAffinity.PreferredDuringSchedulingIgnoredDuringExecution {
 			nodeSelectorTermWarnings(w, &a.NodeAffinity.PreferredDuringSchedulingIgnoredDuringExecution[i].Preference, true, p.Index(i).Child("preference"))
 		}
@@ -401,7 +398,7 @@ func podSpecWarnings(w *warningRecorder, base *field.Path, spec *corev1.PodSpec,
 
 	for _, d := range deprecatedPodAnnotations {
 		if _, ok := meta.Annotations[d.key]; ok {
-			w.addf("%s: %s", annotation(d.key), d.message)
+			w.addf("%s: %s", annotations.Key(d.key), d.message)
 		}
 	}
 
@@ -410,7 +407,7 @@ func podSpecWarnings(w *warningRecorder, base *field.Path, spec *corev1.PodSpec,
 		if w.full() {
 			return
 		}
-		overlappingPathWarnings(w, &spec.Volumes[i], func() *field.Path { return sp.Child("volumes").Index(i) })
+		overlappingPathWarnings(w, &spec.Volumes[i], sp.Child("volumes").Index(i))
 	}
 
 	// Repeated host alias IPs and image pull secrets, and pull secrets without a name.
@@ -426,42 +423,42 @@ func podSpecWarnings(w *warningRecorder, base *field.Path, spec *corev1.PodSpec,
 		}
 	}
 
-	overhead := func() *field.Path { return sp.Child("overhead") }
-	fractionalListWarning(w, overhead, spec.Overhead, corev1.ResourceMemory)
-	fractionalListWarning(w, overhead, spec.Overhead, corev1.ResourceEphemeralStorage)
+	fractionalListWarning(w, spec.Overhead, corev1.ResourceMemory, sp, "overhead")
+	fractionalListWarning(w, spec.Overhead, corev1.ResourceEphemeralStorage, sp, "overhead")
 
 	if spec.SecurityContext == nil || spec.SecurityContext.SeccompProfile == nil {
 		if _, ok := meta.Annotations[corev1.SeccompPodAnnotationKey]; ok {
-			w.addf(`%s: non-functional in v1.27+; use the "seccompProfile" field instead`, annotation(corev1.SeccompPodAnnotationKey))
+			w.addf(`%s: non-functional in v1.27+; use the "seccompProfile" field instead`, annotations.Key(corev1.SeccompPodAnnotationKey))
 		}
 	}
 	var podAppArmor *corev1.AppArmorProfile
 	if spec.SecurityContext != nil {
 		podAppArmor = spec.SecurityContext.AppArmorProfile
 	}
-	visitContainers(spec, func(c *corev1.Container, at containerAt) bool {
+	visitContainersWithPath(spec, sp, func(c *corev1.Container, cp lpath) {
+		if w.full() {
+			return
+		}
 		if len(meta.Annotations) > 0 && (c.SecurityContext == nil || c.SecurityContext.SeccompProfile == nil) {
 			key := corev1.SeccompContainerAnnotationKeyPrefix + c.Name
 			if _, ok := meta.Annotations[key]; ok {
-				w.addf(`%s: non-functional in v1.27+; use the "seccompProfile" field instead`, annotation(key))
+				w.addf(`%s: non-functional in v1.27+; use the "seccompProfile" field instead`, annotations.Key(key))
 			}
 		}
 		// A pod's AppArmor annotations are warned about by PrepareForCreate
 		// (appArmorSyncWarnings); a template's here.
-		if base != nil && len(meta.Annotations) > 0 && (c.SecurityContext == nil || c.SecurityContext.AppArmorProfile == nil) {
+		if template && len(meta.Annotations) > 0 && (c.SecurityContext == nil || c.SecurityContext.AppArmorProfile == nil) {
+			// ApparmorFieldForAnnotation, unvalidated.
 			key := corev1.DeprecatedAppArmorBetaContainerAnnotationKeyPrefix + c.Name
-			if v, ok := meta.Annotations[key]; ok && (podAppArmor == nil || !sameAppArmorProfile(podAppArmor, appArmorAnnotationProfile(v))) {
-				w.addf(`%s: deprecated since v1.30; use the "appArmorProfile" field instead`, annotation(key))
+			if v, ok := meta.Annotations[key]; ok && (podAppArmor == nil || !defaulting.SameAppArmorProfile(podAppArmor, defaulting.AppArmorAnnotationProfile(v, false))) {
+				w.addf(`%s: deprecated since v1.30; use the "appArmorProfile" field instead`, annotations.Key(key))
 			}
 		}
-		limits := func() *field.Path { return at.path(sp).Child("resources", "limits") }
-		requests := func() *field.Path { return at.path(sp).Child("resources", "requests") }
-		fractionalListWarning(w, limits, c.Resources.Limits, corev1.ResourceMemory)
-		fractionalListWarning(w, requests, c.Resources.Requests, corev1.ResourceMemory)
-		fractionalListWarning(w, limits, c.Resources.Limits, corev1.ResourceEphemeralStorage)
-		fractionalListWarning(w, requests, c.Resources.Requests, corev1.ResourceEphemeralStorage)
-		envWarnings(w, at, sp, c.Env)
-		return !w.full()
+		fractionalListWarning(w, c.Resources.Limits, corev1.ResourceMemory, cp, "resources", "limits")
+		fractionalListWarning(w, c.Resources.Requests, corev1.ResourceMemory, cp, "resources", "requests")
+		fractionalListWarning(w, c.Resources.Limits, corev1.ResourceEphemeralStorage, cp, "resources", "limits")
+		fractionalListWarning(w, c.Resources.Requests, corev1.ResourceEphemeralStorage, cp, "resources", "requests")
+		envWarnings(w, cp, c.Env)
 	})
 	portWarnings(w, spec, sp)
 	portNameWarnings(w, spec, sp)
@@ -471,15 +468,15 @@ func podSpecWarnings(w *warningRecorder, base *field.Path, spec *corev1.PodSpec,
 	}
 	if a := spec.Affinity; a != nil {
 		if pa := a.PodAffinity; pa != nil {
-			affinityTermWarnings(w, sp.Child("affinity", "podAffinity"), pa.RequiredDuringSchedulingIgnoredDuringExecution, pa.PreferredDuringSchedulingIgnoredDuringExecution)
+			affinityTermWarnings(w, sp.Children("affinity", "podAffinity"), pa.RequiredDuringSchedulingIgnoredDuringExecution, pa.PreferredDuringSchedulingIgnoredDuringExecution)
 		}
 		if pa := a.PodAntiAffinity; pa != nil {
-			affinityTermWarnings(w, sp.Child("affinity", "podAntiAffinity"), pa.RequiredDuringSchedulingIgnoredDuringExecution, pa.PreferredDuringSchedulingIgnoredDuringExecution)
+			affinityTermWarnings(w, sp.Children("affinity", "podAntiAffinity"), pa.RequiredDuringSchedulingIgnoredDuringExecution, pa.PreferredDuringSchedulingIgnoredDuringExecution)
 		}
 	}
 	if spec.DNSConfig != nil {
 		for i, ns := range spec.DNSConfig.Nameservers {
-			ipWarning(w, sp.Child("dnsConfig", "nameservers").Index(i), ns)
+			ipWarning(w, sp.Children("dnsConfig", "nameservers").Index(i), ns)
 		}
 	}
 	for i, a := range spec.HostAliases {
@@ -504,18 +501,18 @@ func repeats(n int, key func(int) string, warn func(i int, key string)) {
 
 // ipWarning records apimachinery's warnings on an IP address written in a
 // non-standard form; the value passed legacy IP validation.
-func ipWarning(w *warningRecorder, p *field.Path, ip string) {
-	if w.full() || validation.IsValidIPForLegacyField(p, ip, false, nil) != nil {
+func ipWarning(w *warningRecorder, p lpath, ip string) {
+	if w.full() || validation.IsValidIPForLegacyField(nil, ip, false, nil) != nil {
 		return
 	}
-	for _, msg := range validation.GetWarningsForIP(p, ip) {
+	for _, msg := range validation.GetWarningsForIP(p.P(), ip) {
 		w.add(msg)
 	}
 }
 
 // affinityTermWarnings records the warnings on pod (anti-)affinity terms without a
 // label selector.
-func affinityTermWarnings(w *warningRecorder, p *field.Path, required []corev1.PodAffinityTerm, preferred []corev1.WeightedPodAffinityTerm) {
+func affinityTermWarnings(w *warningRecorder, p lpath, required []corev1.PodAffinityTerm, preferred []corev1.WeightedPodAffinityTerm) {
 	rp := p.Child("requiredDuringSchedulingIgnoredDuringExecution")
 	for i := range required {
 		if required[i].LabelSelector == nil {
@@ -525,23 +522,23 @@ func affinityTermWarnings(w *warningRecorder, p *field.Path, required []corev1.P
 	pp := p.Child("preferredDuringSchedulingIgnoredDuringExecution")
 	for i := range preferred {
 		if preferred[i].PodAffinityTerm.LabelSelector == nil {
-			w.addf("%s: a null labelSelector results in matching no pod", pp.Index(i).Child("podAffinityTerm", "labelSelector"))
+			w.addf("%s: a null labelSelector results in matching no pod", pp.Index(i).Children("podAffinityTerm", "labelSelector"))
 		}
 	}
 }
 
 // volumeWarnings records the warnings on deprecated and removed volume plugins and on
 // ephemeral volumes' claims.
-func volumeWarnings(w *warningRecorder, sp *field.Path, volumes []corev1.Volume) {
+func volumeWarnings(w *warningRecorder, sp lpath, volumes []corev1.Volume) {
 	for i := range volumes {
 		if w.full() {
 			return
 		}
 		v := &volumes[i]
-		vp := func() *field.Path { return sp.Child("volumes").Index(i) }
+		vp := sp.Child("volumes").Index(i)
 		plugin := func(set bool, name, note string) {
 			if set {
-				w.addf("%s: %s", vp().Child(name), note)
+				w.addf("%s: %s", vp.Child(name), note)
 			}
 		}
 		plugin(v.PhotonPersistentDisk != nil, "photonPersistentDisk", "deprecated in v1.11, non-functional in v1.16+")
@@ -553,7 +550,7 @@ func volumeWarnings(w *warningRecorder, sp *field.Path, volumes []corev1.Volume)
 		plugin(v.Quobyte != nil, "quobyte", "deprecated in v1.22, non-functional in v1.25+")
 		plugin(v.Glusterfs != nil, "glusterfs", "deprecated in v1.25, non-functional in v1.26+")
 		if v.Ephemeral != nil && v.Ephemeral.VolumeClaimTemplate != nil {
-			claimStorageWarnings(w, vp().Child("ephemeral", "volumeClaimTemplate", "spec"), &v.Ephemeral.VolumeClaimTemplate.Spec)
+			claimStorageWarnings(w, vp.Children("ephemeral", "volumeClaimTemplate", "spec"), &v.Ephemeral.VolumeClaimTemplate.Spec)
 		}
 		plugin(v.CephFS != nil, "cephfs", "deprecated in v1.28, non-functional in v1.31+")
 		plugin(v.RBD != nil, "rbd", "deprecated in v1.28, non-functional in v1.31+")
@@ -561,9 +558,9 @@ func volumeWarnings(w *warningRecorder, sp *field.Path, volumes []corev1.Volume)
 }
 
 // envWarnings records the warning on an environment variable that repeats an earlier
-// one's name, unless its value refers to the earlier one ("$(X)123"); at is the
-// container under the spec at sp.
-func envWarnings(w *warningRecorder, at containerAt, sp *field.Path, env []corev1.EnvVar) {
+// one's name, unless its value refers to the earlier one ("$(X)123"), in the
+// container at cp.
+func envWarnings(w *warningRecorder, cp lpath, env []corev1.EnvVar) {
 	if len(env) < 2 {
 		return
 	}
@@ -583,39 +580,10 @@ func envWarnings(w *warningRecorder, at containerAt, sp *field.Path, env []corev
 		}
 		ref := "$(" + e.Name + ")"
 		if e.ValueFrom != nil || e.Value == ref || !strings.Contains(e.Value, ref) {
-			w.addf("%s: hides previous definition of %q, which may be dropped when using apply", at.path(sp).Child("env").Index(i), e.Name)
+			w.addf("%s: hides previous definition of %q, which may be dropped when using apply", cp.Child("env").Index(i), e.Name)
 			if w.full() {
 				return
 			}
-		}
-	}
-}
-
-// containerAt is where a container is in a pod spec: its list and index.
-type containerAt struct {
-	list  string
-	index int
-}
-
-// path is the container's path under the spec at sp.
-func (at containerAt) path(sp *field.Path) *field.Path { return sp.Child(at.list).Index(at.index) }
-
-// visitContainers calls fn for the init, regular and ephemeral containers in order,
-// with where each is, until fn returns false.
-func visitContainers(spec *corev1.PodSpec, fn func(c *corev1.Container, at containerAt) bool) {
-	for i := range spec.InitContainers {
-		if !fn(&spec.InitContainers[i], containerAt{"initContainers", i}) {
-			return
-		}
-	}
-	for i := range spec.Containers {
-		if !fn(&spec.Containers[i], containerAt{"containers", i}) {
-			return
-		}
-	}
-	for i := range spec.EphemeralContainers {
-		if !fn((*corev1.Container)(&spec.EphemeralContainers[i].EphemeralContainerCommon), containerAt{"ephemeralContainers", i}) {
-			return
 		}
 	}
 }

@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	corev1 "k8s.io/api/core/v1"
-	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/podlife/podlife/internal/defaulting"
 )
@@ -46,11 +45,11 @@ func mergeIndexes(lists [][]int, fn func(int) bool) {
 // and a port whose number and protocol an earlier port of any container has (the
 // same host binding: duplicate; either without a host port: overlapping; the same
 // host port with the host IP on one only: dangerously ambiguous).
-func portWarnings(w *warningRecorder, spec *corev1.PodSpec, sp *field.Path) {
+func portWarnings(w *warningRecorder, spec *corev1.PodSpec, sp lpath) {
 	type entry struct {
-		at   containerAt
-		i    int
-		port *corev1.ContainerPort
+		container lpath
+		i         int
+		port      *corev1.ContainerPort
 	}
 	type portKey struct {
 		number   int32
@@ -67,14 +66,14 @@ func portWarnings(w *warningRecorder, spec *corev1.PodSpec, sp *field.Path) {
 	}
 	var entries []entry
 	var groups map[portKey]*group
-	portPath := func(e entry) *field.Path { return e.at.path(sp).Child("ports").Index(e.i) }
-	visitContainers(spec, func(c *corev1.Container, at containerAt) bool {
+	portPath := func(e entry) lpath { return e.container.Child("ports").Index(e.i) }
+	visitContainersWithPath(spec, sp, func(c *corev1.Container, cp lpath) {
 		for i := range c.Ports {
 			if w.full() {
-				return false
+				return
 			}
 			port := &c.Ports[i]
-			this := entry{at, i, port}
+			this := entry{cp, i, port}
 			if port.HostIP != "" && port.HostPort == 0 {
 				w.addf("%s: hostIP set without hostPort: %+v", portPath(this), *port)
 			}
@@ -128,19 +127,18 @@ func portWarnings(w *warningRecorder, spec *corev1.PodSpec, sp *field.Path) {
 			b := hostBinding{port.HostPort, port.HostIP}
 			g.byBinding[b] = append(g.byBinding[b], n)
 		}
-		return true
 	})
 }
 
 // portNameWarnings records the warning on a port name an earlier port of any
 // container has.
-func portNameWarnings(w *warningRecorder, spec *corev1.PodSpec, sp *field.Path) {
+func portNameWarnings(w *warningRecorder, spec *corev1.PodSpec, sp lpath) {
 	type portAt struct {
-		at containerAt
-		i  int
+		container lpath
+		i         int
 	}
 	var first map[string]portAt
-	visitContainers(spec, func(c *corev1.Container, at containerAt) bool {
+	visitContainersWithPath(spec, sp, func(c *corev1.Container, cp lpath) {
 		for i := range c.Ports {
 			name := c.Ports[i].Name
 			if name == "" {
@@ -150,16 +148,15 @@ func portNameWarnings(w *warningRecorder, spec *corev1.PodSpec, sp *field.Path) 
 				first = map[string]portAt{}
 			}
 			if o, ok := first[name]; ok {
-				other := o.at.path(sp).Child("ports").Index(o.i)
-				w.addf("%s: duplicate port name %q with %s, services and probes that select ports by name will use %s", at.path(sp).Child("ports").Index(i), name, other, other)
+				other := o.container.Child("ports").Index(o.i)
+				w.addf("%s: duplicate port name %q with %s, services and probes that select ports by name will use %s", cp.Child("ports").Index(i), name, other, other)
 				if w.full() {
-					return false
+					return
 				}
 				continue
 			}
-			first[name] = portAt{at, i}
+			first[name] = portAt{cp, i}
 		}
-		return true
 	})
 }
 
@@ -265,13 +262,13 @@ func (t *volumePaths) overlaps(p volumePath, fn func(volumePath) bool) {
 // overlappingPathWarnings mirrors warningsForOverlappingVirtualPaths for one volume:
 // the items of a ConfigMap, Secret or downward API volume, and the files of all the
 // sources of a projected volume, that overlap.
-func overlappingPathWarnings(w *warningRecorder, v *corev1.Volume, vp func() *field.Path) {
+func overlappingPathWarnings(w *warningRecorder, v *corev1.Volume, vp lpath) {
 	items := func(desc string, paths []volumePath) {
 		var t volumePaths
 		for _, p := range paths {
 			t.overlaps(p, func(c volumePath) bool {
 				w.compared++
-				w.addfAt(vp().String(), "volume %q (%s): overlapping paths: %s with %s", v.Name, desc, volumePath{strings.TrimRight(p.path, "/"), p.source}, c)
+				w.addfAt(vp, "volume %q (%s): overlapping paths: %s with %s", v.Name, desc, volumePath{strings.TrimRight(p.path, "/"), p.source}, c)
 				return !w.full()
 			})
 			if w.full() {
@@ -291,13 +288,13 @@ func overlappingPathWarnings(w *warningRecorder, v *corev1.Volume, vp func() *fi
 		for i := range v.Projected.Sources {
 			s := &v.Projected.Sources[i]
 			if *s == (corev1.VolumeProjection{}) {
-				w.addfAt(vp().Child("projected", "sources").Index(i).String(), "volume %q (Projected) has no sources provided", v.Name)
+				w.addfAt(vp.Children("projected", "sources").Index(i), "volume %q (Projected) has no sources provided", v.Name)
 				continue
 			}
 			for _, p := range projectedPaths(s) {
 				t.overlaps(p, func(c volumePath) bool {
 					w.compared++
-					w.addfAt(vp().String(), "volume %q (Projected): overlapping paths: %s with %s", v.Name, volumePath{strings.TrimRight(p.path, "/"), p.source}, c)
+					w.addfAt(vp, "volume %q (Projected): overlapping paths: %s with %s", v.Name, volumePath{strings.TrimRight(p.path, "/"), p.source}, c)
 					return !w.full()
 				})
 				if w.full() {
@@ -374,8 +371,8 @@ func appArmorSyncWarnings(w *warningRecorder, pod *corev1.Pod) {
 	if pod.Spec.SecurityContext != nil {
 		podProfile = pod.Spec.SecurityContext.AppArmorProfile
 	}
-	annotations := field.NewPath("metadata", "annotations")
-	visitContainers(&pod.Spec, func(c *corev1.Container, _ containerAt) bool {
+	annotations := rootPath("metadata").Child("annotations")
+	forEachContainer(&pod.Spec, func(c *corev1.Container) bool {
 		key := corev1.DeprecatedAppArmorBetaContainerAnnotationKeyPrefix + c.Name
 		v, ok := pod.Annotations[key]
 		if !ok || c.SecurityContext != nil && c.SecurityContext.AppArmorProfile != nil {
@@ -386,14 +383,4 @@ func appArmorSyncWarnings(w *warningRecorder, pod *corev1.Pod) {
 		}
 		return !w.full()
 	})
-}
-
-// appArmorAnnotationProfile is the profile a template's annotation stands for as the
-// template warning reads it (ApparmorFieldForAnnotation, unvalidated).
-func appArmorAnnotationProfile(v string) *corev1.AppArmorProfile {
-	return defaulting.AppArmorAnnotationProfile(v, false)
-}
-
-func sameAppArmorProfile(a, b *corev1.AppArmorProfile) bool {
-	return defaulting.SameAppArmorProfile(a, b)
 }

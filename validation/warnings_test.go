@@ -170,10 +170,10 @@ func TestCreateWarningsGrowth(t *testing.T) {
 // warningsWork is the pairs compared and the allocations of the pod warnings of p.
 func warningsWork(p *corev1.Pod) (compared int, allocs float64) {
 	var w warningRecorder
-	podSpecWarnings(&w, nil, &p.Spec, &p.ObjectMeta)
+	podSpecWarnings(&w, lpath{}, false, &p.Spec, &p.ObjectMeta)
 	allocs = testing.AllocsPerRun(3, func() {
 		var w warningRecorder
-		podSpecWarnings(&w, nil, &p.Spec, &p.ObjectMeta)
+		podSpecWarnings(&w, lpath{}, false, &p.Spec, &p.ObjectMeta)
 	})
 	return w.compared, allocs
 }
