@@ -84,7 +84,8 @@ spec:
 	}
 }
 
-// TestRecordWarnings: the server's warning recorder keeps each text once, and once
+// TestRecordWarnings: the server's warning recorder keeps each text once, leaves out
+// those a header cannot carry, and once
 // the texts pass 4 Ki runes in all cuts every one to 256 runes and drops those past 4
 // Ki of cut ones (k8s.io/apiserver pkg/endpoints/filters/warning.go; conformance/decoding
 // compares whole responses).
@@ -92,6 +93,10 @@ func TestRecordWarnings(t *testing.T) {
 	long := strings.Repeat("é", 300)
 	if got := recordWarnings([]string{"a", "", "b", "a"}); strings.Join(got, ",") != "a,b" {
 		t.Errorf("dedupe: %q", got)
+	}
+	// A text no Warning header can carry (a control character, invalid UTF-8) is left out.
+	if got := recordWarnings([]string{"a", "bad\x01", "bad\xff", "b"}); strings.Join(got, ",") != "a,b" {
+		t.Errorf("unwritable: %q", got)
 	}
 	if got := recordWarnings([]string{long}); len(got) != 1 || got[0] != long {
 		t.Errorf("one long warning under the limit is kept whole: %d", len(got))

@@ -2,9 +2,7 @@ package validation
 
 import (
 	"fmt"
-	"strings"
 	"testing"
-	"unicode/utf8"
 
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
@@ -116,24 +114,6 @@ func TestDuplicateOwnersValidated(t *testing.T) {
 	p.OwnerReferences = []metav1.OwnerReference{ref, other}
 	require.Len(t, ValidatePodCreate(p, Options{}), 1)
 	require.Len(t, p.OwnerReferences, 2, "input untouched")
-}
-
-// TestWarningRecorderLimits: the recorder's dedupe, its cut past 4 Ki runes, and the
-// texts a Warning header cannot carry.
-func TestWarningRecorderLimits(t *testing.T) {
-	require.Equal(t, []string{"a", "b"}, recordWarnings([]string{"a", "", "b", "a", "bad\x01"}))
-	var many []string
-	for i := range 100 {
-		many = append(many, fmt.Sprintf("%03d %s", i, strings.Repeat("x", 300)))
-	}
-	got := recordWarnings(many)
-	total := 0
-	for _, w := range got {
-		require.LessOrEqual(t, utf8.RuneCountInString(w), 256)
-		total += utf8.RuneCountInString(w)
-	}
-	require.Len(t, got, 16) // 16 cut warnings reach 4 Ki runes, then nothing more
-	require.Equal(t, 16*256, total)
 }
 
 // TestCreateWarningsGrowth counts the work of the comparisons upstream makes between
