@@ -81,14 +81,12 @@ func podCreate(pod *corev1.Pod, opts Options, w *warningRecorder) field.ErrorLis
 // withoutRepeatedOwners returns pod, or a copy of its top level without the owner
 // references the server's handler drops (dedupOwnerReferences).
 func withoutRepeatedOwners(pod *corev1.Pod, w *warningRecorder) *corev1.Pod {
-	if len(pod.OwnerReferences) < 2 {
+	kept := dedupOwnerReferences(pod.OwnerReferences, w)
+	if len(kept) == len(pod.OwnerReferences) {
 		return pod
 	}
 	cp := *pod
-	dedupOwnerReferences(&cp.ObjectMeta, w)
-	if len(cp.OwnerReferences) == len(pod.OwnerReferences) {
-		return pod
-	}
+	cp.OwnerReferences = kept
 	return &cp
 }
 

@@ -221,7 +221,7 @@ func orEmpty[T any](p *T) *T {
 // the strategy's PrepareForCreate (prepare). With Options.SkipDefaulting neither
 // dflt nor prepare runs.
 func createSteps(meta *metav1.ObjectMeta, opts Options, w *warningRecorder, dflt, prepare func()) field.ErrorList {
-	dedupOwnerReferences(meta, w)
+	meta.OwnerReferences = dedupOwnerReferences(meta.OwnerReferences, w)
 	if errs := namespaceMismatch(meta, opts); errs != nil {
 		return errs
 	}
@@ -245,7 +245,7 @@ func createSteps(meta *metav1.ObjectMeta, opts Options, w *warningRecorder, dflt
 // and the metadata rest.BeforeUpdate carries over from the stored object
 // (carryOverMeta).
 func updateSteps(meta, old *metav1.ObjectMeta, res storedResource, opts Options, dflt, prepare, keepStatus func()) field.ErrorList {
-	dedupOwnerReferences(meta, nil)
+	meta.OwnerReferences = dedupOwnerReferences(meta.OwnerReferences, nil)
 	if errs := refuseObjectUpdate(meta, old, res); errs != nil {
 		return errs
 	}

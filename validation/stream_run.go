@@ -44,21 +44,20 @@ func fieldValidation(option string) string {
 	return metav1.FieldValidationStrict
 }
 
-// addServerWarnings adds the warnings the server answered r with, each on the line of
-// the field it names when it names one (`unknown field "spec.replica"`,
-// `spec.template.spec.containers[0].env[1]: hides ...`) or is about (fields, beside
-// texts: "" for none), as FieldLine finds it; a YAML document is split into lines
-// once for all of them.
-func addServerWarnings(r *ObjectResult, texts, fields []string) {
+// addServerWarnings adds the warnings the server answered r with (w's), each on the
+// line of the field it names when it names one (`unknown field "spec.replica"`,
+// `spec.template.spec.containers[0].env[1]: hides ...`) or is about (w.fields), as
+// FieldLine finds it; a YAML document is split into lines once for all of them.
+func addServerWarnings(r *ObjectResult, w *warningRecorder) {
 	var lines []yamlLine
-	if len(texts) > 1 && r.text != nil && r.fromYAML {
+	if len(w.out) > 1 && r.text != nil && r.fromYAML {
 		lines = splitYAMLLines(r.text)
 	}
-	for i, text := range texts {
+	for i, text := range w.out {
 		line := r.Line
 		path, ok := warningField(text)
-		if i < len(fields) && fields[i] != "" {
-			path, ok = fields[i], true
+		if w.fields[i] != "" {
+			path, ok = w.fields[i], true
 		}
 		if ok {
 			if lines != nil {
@@ -251,16 +250,15 @@ func (s *streamRun) create(r ObjectResult, decodeWarnings []string, gk schema.Gr
 		}
 		r.Verdict = NotChecked
 	}
-	addServerWarnings(&r, w.out, w.fields)
+	addServerWarnings(&r, &w)
 	return s.store(r, k)
 }
 
 // ownerWarnings records the create handler's warning on repeated owner references
 // of an object of a kind that holds no pod (dedupOwnerReferences).
 func ownerWarnings(w *warningRecorder, obj runtime.Object) {
-	if m, err := meta.Accessor(obj); err == nil && len(m.GetOwnerReferences()) > 1 {
-		om := metav1.ObjectMeta{OwnerReferences: m.GetOwnerReferences()}
-		dedupOwnerReferences(&om, w)
+	if m, err := meta.Accessor(obj); err == nil {
+		dedupOwnerReferences(m.GetOwnerReferences(), w)
 	}
 }
 

@@ -156,15 +156,14 @@ func recordWarnings(texts []string) []string {
 
 // ---- the create handler ----
 
-// dedupOwnerReferences drops the owner references that repeat an earlier one (the
-// same UID and the same fields) from meta, a private copy, as the create and update
-// handlers do before anything else reads the object (handlers/rest.go
+// dedupOwnerReferences returns refs without the owner references that repeat an
+// earlier one (the same UID and the same fields), as the create and update handlers
+// drop them before anything else reads the object (handlers/rest.go
 // dedupOwnerReferencesAndAddWarning), and records the server's warning naming their
-// UIDs.
-func dedupOwnerReferences(meta *metav1.ObjectMeta, w *warningRecorder) {
-	refs := meta.OwnerReferences
+// UIDs. It returns refs itself when none repeats.
+func dedupOwnerReferences(refs []metav1.OwnerReference, w *warningRecorder) []metav1.OwnerReference {
 	if len(refs) < 2 {
-		return
+		return refs
 	}
 	var kept []metav1.OwnerReference
 	var dups []string
@@ -185,10 +184,10 @@ func dedupOwnerReferences(meta *metav1.ObjectMeta, w *warningRecorder) {
 		kept = append(kept, refs[i])
 	}
 	if len(dups) == 0 {
-		return
+		return refs
 	}
-	meta.OwnerReferences = kept
 	w.addfAt(rootPath("metadata").Child("ownerReferences"), ".metadata.ownerReferences contains duplicate entries; API server dedups owner references in 1.20+, and may reject such requests as early as 1.24; please fix your requests; duplicate UID(s) observed: %v", strings.Join(dups, ", "))
+	return kept
 }
 
 // sameOwnerReference is apiequality.Semantic.DeepEqual for owner references.
