@@ -45,7 +45,12 @@
 // pkg/api/persistentvolumeclaim, through the server's warning recorder
 // (pkg/endpoints/filters/warning.go). Upstream compares every pair of ports and of
 // a volume's paths; podlife indexes them, so the work grows with the items and the
-// warnings found, and it stops once the recorder would drop the rest.
+// warnings found, and it stops once the recorder would drop the rest. UpdateWarnings
+// answers with those of an update: the update handler's (handlers/update.go, the same
+// owner references, after its own refusals and before the store's) and each registry
+// strategy's WarningsOnUpdate, which warns about the template only when
+// PrepareForUpdate moved the generation on (and, for a ReplicationController, about
+// the stored template: upstream passes the two templates the other way round).
 //
 // Field paths are built lazily and names are matched by hand before falling back
 // to the apimachinery validators for their messages, so validating a valid pod

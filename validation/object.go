@@ -119,28 +119,33 @@ func acceptedWarnings(w *warningRecorder, obj runtime.Object, errs field.ErrorLi
 // different types get one error, as in ValidateObjectCreate. The inputs are never
 // modified.
 func ValidateObjectUpdate(newObj, oldObj runtime.Object, opts Options) field.ErrorList {
+	return validateObjectUpdate(newObj, oldObj, opts, nil)
+}
+
+// validateObjectUpdate is ValidateObjectUpdate recording the server's warnings in w.
+func validateObjectUpdate(newObj, oldObj runtime.Object, opts Options, w *warningRecorder) field.ErrorList {
 	if reflect.TypeOf(newObj) != reflect.TypeOf(oldObj) {
 		return kindMismatch(newObj, oldObj)
 	}
 	switch o := newObj.(type) {
 	case *corev1.Pod:
-		return ValidatePodUpdate(o, oldObj.(*corev1.Pod), opts)
+		return podUpdate(o, oldObj.(*corev1.Pod), opts, w)
 	case *corev1.PodTemplate:
-		return validatePodTemplateUpdate(o, oldObj.(*corev1.PodTemplate), opts)
+		return validatePodTemplateUpdate(o, oldObj.(*corev1.PodTemplate), opts, w)
 	case *corev1.ReplicationController:
-		return validateReplicationControllerUpdate(o, oldObj.(*corev1.ReplicationController), opts)
+		return validateReplicationControllerUpdate(o, oldObj.(*corev1.ReplicationController), opts, w)
 	case *appsv1.Deployment:
-		return validateDeploymentUpdate(o, oldObj.(*appsv1.Deployment), opts)
+		return validateDeploymentUpdate(o, oldObj.(*appsv1.Deployment), opts, w)
 	case *appsv1.ReplicaSet:
-		return validateReplicaSetUpdate(o, oldObj.(*appsv1.ReplicaSet), opts)
+		return validateReplicaSetUpdate(o, oldObj.(*appsv1.ReplicaSet), opts, w)
 	case *appsv1.StatefulSet:
-		return validateStatefulSetUpdate(o, oldObj.(*appsv1.StatefulSet), opts)
+		return validateStatefulSetUpdate(o, oldObj.(*appsv1.StatefulSet), opts, w)
 	case *appsv1.DaemonSet:
-		return validateDaemonSetUpdate(o, oldObj.(*appsv1.DaemonSet), opts)
+		return validateDaemonSetUpdate(o, oldObj.(*appsv1.DaemonSet), opts, w)
 	case *batchv1.Job:
-		return validateJobUpdate(o, oldObj.(*batchv1.Job), opts)
+		return validateJobUpdate(o, oldObj.(*batchv1.Job), opts, w)
 	case *batchv1.CronJob:
-		return validateCronJobUpdate(o, oldObj.(*batchv1.CronJob), opts)
+		return validateCronJobUpdate(o, oldObj.(*batchv1.CronJob), opts, w)
 	}
 	return unsupportedKind(newObj)
 }
@@ -238,15 +243,15 @@ func createSteps(meta *metav1.ObjectMeta, opts Options, w *warningRecorder, dflt
 // updateSteps runs the steps of the update path every kind shares on private copies
 // of the new and the stored object, whose metadata are meta and old, and returns the
 // refusal of the request, if any: the refusals of the update handler and the store
-// (refuseObjectUpdate, with the kind's resource res), the decoder's v1 defaults on
+// (refuseObjectUpdate, with the kind's resource res, which drops repeated owner
+// references with the handler's warning in w), the decoder's v1 defaults on
 // both objects (dflt), the stored generation (rest.BeforeUpdate), the strategy's
 // PrepareForUpdate (prepare; with Options.SkipDefaulting, which skips dflt and
 // prepare, keepStatus only carries the stored status over, when the kind has one),
 // and the metadata rest.BeforeUpdate carries over from the stored object
 // (carryOverMeta).
-func updateSteps(meta, old *metav1.ObjectMeta, res storedResource, opts Options, dflt, prepare, keepStatus func()) field.ErrorList {
-	meta.OwnerReferences = dedupOwnerReferences(meta.OwnerReferences, nil)
-	if errs := refuseObjectUpdate(meta, old, res); errs != nil {
+func updateSteps(meta, old *metav1.ObjectMeta, res storedResource, opts Options, w *warningRecorder, dflt, prepare, keepStatus func()) field.ErrorList {
+	if errs := refuseObjectUpdate(meta, old, res, w); errs != nil {
 		return errs
 	}
 	if !opts.SkipDefaulting {

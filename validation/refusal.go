@@ -118,7 +118,11 @@ var (
 //
 // It also returns the namespace and resourceVersion the new object has from here on
 // (filled in from the request and the stored object).
-func refuseUpdate(newMeta, old *metav1.ObjectMeta, res storedResource) (errs field.ErrorList, ns, rv string) {
+//
+// Between the handler's refusals and the store's, the handler drops repeated owner
+// references (dedupOwnerReferences) with its warning: refuseUpdate does that to
+// *refs, recording the warning in w, when the handler gets that far.
+func refuseUpdate(newMeta, old *metav1.ObjectMeta, res storedResource, refs *[]metav1.OwnerReference, w *warningRecorder) (errs field.ErrorList, ns, rv string) {
 	ns, rv = newMeta.Namespace, newMeta.ResourceVersion
 	meta := newPath("metadata")
 	if old.Namespace != "" {
@@ -139,6 +143,9 @@ func refuseUpdate(newMeta, old *metav1.ObjectMeta, res storedResource) (errs fie
 			return field.ErrorList{invalidAt(meta.Child("name"), newMeta.Name,
 				"the name of the object ("+newMeta.Name+") does not match the name on the URL ("+old.Name+")")}, ns, rv
 		}
+	}
+	*refs = dedupOwnerReferences(*refs, w)
+	if old.Name != "" {
 		// The store's key function refuses a name that cannot be a path segment.
 		if msgs := pathSegmentName(old.Name, false); len(msgs) != 0 {
 			return field.ErrorList{invalidAt(meta.Child("name"), newMeta.Name,
@@ -177,8 +184,8 @@ func refuseUpdate(newMeta, old *metav1.ObjectMeta, res storedResource) (errs fie
 
 // refuseObjectUpdate is refuseUpdate on a private copy of the new object's metadata:
 // the refusal, else nil with the namespace and resourceVersion filled in.
-func refuseObjectUpdate(meta, old *metav1.ObjectMeta, res storedResource) field.ErrorList {
-	errs, ns, rv := refuseUpdate(meta, old, res)
+func refuseObjectUpdate(meta, old *metav1.ObjectMeta, res storedResource, w *warningRecorder) field.ErrorList {
+	errs, ns, rv := refuseUpdate(meta, old, res, &meta.OwnerReferences, w)
 	if errs != nil {
 		return errs
 	}

@@ -57,20 +57,25 @@ import (
 //
 // The inputs are never modified. A nil pod is treated as an empty one.
 func ValidatePodUpdate(newPod, oldPod *corev1.Pod, opts Options) field.ErrorList {
+	return podUpdate(newPod, oldPod, opts, nil)
+}
+
+// podUpdate is ValidatePodUpdate recording the server's warnings in w.
+func podUpdate(newPod, oldPod *corev1.Pod, opts Options, w *warningRecorder) field.ErrorList {
 	if newPod == nil {
 		newPod = &corev1.Pod{}
 	}
 	if oldPod == nil {
 		oldPod = &corev1.Pod{}
 	}
-	newPod = withoutRepeatedOwners(newPod, nil)
-	refused, ns, rv := refuseUpdate(&newPod.ObjectMeta, &oldPod.ObjectMeta, podsResource)
+	refs := newPod.OwnerReferences
+	refused, ns, rv := refuseUpdate(&newPod.ObjectMeta, &oldPod.ObjectMeta, podsResource, &refs, w)
 	if refused != nil {
 		return refused
 	}
-	if ns != newPod.Namespace || rv != newPod.ResourceVersion {
+	if ns != newPod.Namespace || rv != newPod.ResourceVersion || len(refs) != len(newPod.OwnerReferences) {
 		cp := *newPod
-		cp.Namespace, cp.ResourceVersion = ns, rv
+		cp.Namespace, cp.ResourceVersion, cp.OwnerReferences = ns, rv, refs
 		newPod = &cp
 	}
 	pod, old := prepareForUpdate(newPod, oldPod, opts)

@@ -15,6 +15,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/util/validation"
+	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/podlife/podlife/internal/defaulting"
 )
@@ -44,6 +45,39 @@ import (
 func CreateWarnings(obj runtime.Object, opts Options) []string {
 	var w warningRecorder
 	validateObjectCreate(obj, opts, &w)
+	return w.out
+}
+
+// UpdateWarnings returns the warnings a Kubernetes v1.37.2 API server sends with its
+// answer to an update of the stored oldObj to newObj (a PUT, or the object a PATCH
+// produces), for the kinds ValidateObjectUpdate takes, in the order the server sends
+// them. They come from:
+//
+//   - the update handler (k8s.io/apiserver pkg/endpoints/handlers/update.go): owner
+//     references listed twice, dropped before the store is asked, so sent even when
+//     the store then refuses the request (a stale resourceVersion, another uid) but
+//     not when the handler does (another namespace or name);
+//   - for an update the server accepts, the registry strategy's WarningsOnUpdate:
+//     the pod template's warnings (see [CreateWarnings]; the job's for a Job or
+//     CronJob) only when the update moves the object's generation on, that is when
+//     the strategy's PrepareForUpdate finds the spec changed (for a DaemonSet, when
+//     it moves spec.templateGeneration on, the template changed); a StatefulSet's
+//     fractional claim sizes and negative revisionHistoryLimit, and a CronJob's
+//     schedule holding "TZ" (which validation lets an update keep), on every update.
+//
+// Upstream quirks are kept: a ReplicationController's update warns about the stored
+// template, not the new one (its strategy passes the two the other way round), a
+// StatefulSet's claims are named "spec.volumeClaimTemplates[i].Spec" and the CronJob
+// warning names the field "spec.spec.schedule". Pods get no warning beyond the
+// handler's: the pod strategy skips them on updates. Names are not checked on update.
+// With Options.SkipDefaulting the objects are taken as prepared, so the generation
+// does not move on and no template warning is sent.
+//
+// As for CreateWarnings, UpdateWarnings validates the update to know whether the
+// server accepts it, the recorder's limits apply and the inputs are never modified.
+func UpdateWarnings(newObj, oldObj runtime.Object, opts Options) []string {
+	var w warningRecorder
+	validateObjectUpdate(newObj, oldObj, opts, &w)
 	return w.out
 }
 
@@ -227,11 +261,7 @@ func objectWarnings(w *warningRecorder, obj runtime.Object) {
 	if w.full() {
 		return
 	}
-	tmpl := func(p lpath, t *corev1.PodTemplateSpec) {
-		if t != nil {
-			podSpecWarnings(w, p, true, &t.Spec, &t.ObjectMeta)
-		}
-	}
+	tmpl := func(p lpath, t *corev1.PodTemplateSpec) { templateWarnings(w, p, t) }
 	spec := rootPath("spec")
 	switch o := obj.(type) {
 	case *corev1.Pod:
@@ -264,6 +294,77 @@ func objectWarnings(w *warningRecorder, obj runtime.Object) {
 	case *batchv1.CronJob:
 		dnsLabelNameWarning(w, o.Name, workloadNameUse)
 		jobSpecWarnings(w, spec.Children("jobTemplate", "spec"), &o.Spec.JobTemplate.Spec)
+	}
+}
+
+// updateWarnings records the registry's WarningsOnUpdate for the prepared objects obj
+// and old of an update the server accepts. The template's warnings are sent only when
+// templateChanged: the strategy's PrepareForUpdate moved the generation on (for a
+// DaemonSet, spec.templateGeneration). The pod strategy sends none on updates.
+func updateWarnings(w *warningRecorder, obj, old runtime.Object, templateChanged bool) {
+	if w.full() {
+		return
+	}
+	tmpl := func(p lpath, t *corev1.PodTemplateSpec) {
+		if templateChanged {
+			templateWarnings(w, p, t)
+		}
+	}
+	spec := rootPath("spec")
+	switch o := obj.(type) {
+	case *corev1.PodTemplate:
+		tmpl(rootPath("template"), &o.Template)
+	case *corev1.ReplicationController:
+		// Upstream hands GetWarningsForPodTemplate the stored template in place of
+		// the new one (pkg/registry/core/replicationcontroller/strategy.go), so the
+		// warnings are those of the template being replaced.
+		tmpl(spec.Child("template"), old.(*corev1.ReplicationController).Spec.Template)
+	case *appsv1.Deployment:
+		tmpl(spec.Child("template"), &o.Spec.Template)
+	case *appsv1.ReplicaSet:
+		tmpl(spec.Child("template"), &o.Spec.Template)
+	case *appsv1.DaemonSet:
+		tmpl(spec.Child("template"), &o.Spec.Template)
+	case *appsv1.StatefulSet:
+		tmpl(spec.Child("template"), &o.Spec.Template)
+		// The claims and the history limit warn on every update; the claims' path
+		// is spelled as upstream spells it on updates, "spec.volumeClaimTemplates[0].Spec".
+		for i := range o.Spec.VolumeClaimTemplates {
+			claimStorageWarnings(w, spec.Child("volumeClaimTemplates").Index(i).Child("Spec"), &o.Spec.VolumeClaimTemplates[i].Spec)
+		}
+		if o.Spec.RevisionHistoryLimit != nil && *o.Spec.RevisionHistoryLimit < 0 {
+			w.add("spec.revisionHistoryLimit: a negative value retains all historical revisions; a value >= 0 is recommended")
+		}
+	case *batchv1.Job:
+		if templateChanged {
+			jobSpecWarnings(w, spec, &o.Spec)
+		}
+	case *batchv1.CronJob:
+		if templateChanged {
+			jobSpecWarnings(w, spec.Children("jobTemplate", "spec"), &o.Spec.JobTemplate.Spec)
+		}
+		// Validation lets a schedule keep the TZ it was stored with; the warning
+		// names the field as upstream spells it, "spec.spec.schedule".
+		if strings.Contains(o.Spec.Schedule, "TZ") {
+			w.addAt("spec.schedule", "cannot use TZ or CRON_TZ in spec.spec.schedule, use timeZone instead, see https://kubernetes.io/docs/concepts/workloads/controllers/cron-jobs/ for more details")
+		}
+	}
+}
+
+// acceptedUpdateWarnings records in w the registry's warnings on the update of old to
+// obj (see updateWarnings) when errs, the answer to it, accepts it; and returns errs.
+func acceptedUpdateWarnings(w *warningRecorder, obj, old runtime.Object, templateChanged bool, errs field.ErrorList) field.ErrorList {
+	if len(errs) == 0 {
+		updateWarnings(w, obj, old, templateChanged)
+	}
+	return errs
+}
+
+// templateWarnings records GetWarningsForPodTemplate's warnings on t, at p; none for
+// a nil template.
+func templateWarnings(w *warningRecorder, p lpath, t *corev1.PodTemplateSpec) {
+	if t != nil {
+		podSpecWarnings(w, p, true, &t.Spec, &t.ObjectMeta)
 	}
 }
 

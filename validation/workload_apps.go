@@ -205,7 +205,7 @@ func validateDeploymentCreate(in *appsv1.Deployment, opts Options, w *warningRec
 	return acceptedWarnings(w, d, finishCreate(errs, &d.ObjectMeta, templateDeclarative(&d.Spec.Template, nil, rootPath("spec").Child("template"))))
 }
 
-func validateDeploymentUpdate(newIn, oldIn *appsv1.Deployment, opts Options) field.ErrorList {
+func validateDeploymentUpdate(newIn, oldIn *appsv1.Deployment, opts Options, w *warningRecorder) field.ErrorList {
 	g := resolvedGates(opts)
 	oldIn = orEmpty(oldIn)
 	d := defaulting.CopyDeployment(orEmpty(newIn), true)
@@ -216,7 +216,7 @@ func validateDeploymentUpdate(newIn, oldIn *appsv1.Deployment, opts Options) fie
 	old := defaulting.CopyDeployment(oldIn, true)
 	old.Status = *oldIn.Status.DeepCopy()
 	oldRollbackTo, _ := takeRollbackTo(old)
-	if errs := updateSteps(&d.ObjectMeta, &old.ObjectMeta, deploymentsResource, opts,
+	if errs := updateSteps(&d.ObjectMeta, &old.ObjectMeta, deploymentsResource, opts, w,
 		func() { defaulting.DefaultDeployment(d, g); defaulting.DefaultDeployment(old, g) },
 		func() {
 			defaulting.PrepareDeploymentForUpdate(d, old, g)
@@ -233,7 +233,7 @@ func validateDeploymentUpdate(newIn, oldIn *appsv1.Deployment, opts Options) fie
 	errs = validateObjectMetaUpdate(&d.ObjectMeta, &old.ObjectMeta, field.NewPath("metadata"))
 	errs = append(errs, validateDeploymentSpec(&d.Spec, rollbackTo, specPath, o)...)
 	errs = append(errs, immutable(d.Spec.Selector, old.Spec.Selector, specPath.Child("selector"))...)
-	return finishUpdate(errs, &d.ObjectMeta, &old.ObjectMeta, templateDeclarative(&d.Spec.Template, &old.Spec.Template, rootPath("spec").Child("template")))
+	return acceptedUpdateWarnings(w, d, old, d.Generation != old.Generation, finishUpdate(errs, &d.ObjectMeta, &old.ObjectMeta, templateDeclarative(&d.Spec.Template, &old.Spec.Template, rootPath("spec").Child("template"))))
 }
 
 func int64PtrEqual(a, b *int64) bool {
@@ -339,13 +339,13 @@ func validateReplicaSetCreate(in *appsv1.ReplicaSet, opts Options, w *warningRec
 	return acceptedWarnings(w, rs, finishCreate(errs, &rs.ObjectMeta, templateDeclarative(&rs.Spec.Template, nil, rootPath("spec").Child("template"))))
 }
 
-func validateReplicaSetUpdate(newIn, oldIn *appsv1.ReplicaSet, opts Options) field.ErrorList {
+func validateReplicaSetUpdate(newIn, oldIn *appsv1.ReplicaSet, opts Options, w *warningRecorder) field.ErrorList {
 	g := resolvedGates(opts)
 	oldIn = orEmpty(oldIn)
 	rs := defaulting.CopyReplicaSet(orEmpty(newIn), true)
 	old := defaulting.CopyReplicaSet(oldIn, true)
 	old.Status = *oldIn.Status.DeepCopy()
-	if errs := updateSteps(&rs.ObjectMeta, &old.ObjectMeta, replicaSetsResource, opts,
+	if errs := updateSteps(&rs.ObjectMeta, &old.ObjectMeta, replicaSetsResource, opts, w,
 		func() { defaulting.DefaultReplicaSet(rs, g); defaulting.DefaultReplicaSet(old, g) },
 		func() { defaulting.PrepareReplicaSetForUpdate(rs, old, g) },
 		func() { rs.Status = old.Status }); errs != nil {
@@ -356,7 +356,7 @@ func validateReplicaSetUpdate(newIn, oldIn *appsv1.ReplicaSet, opts Options) fie
 	errs := validateObjectMetaUpdate(&rs.ObjectMeta, &old.ObjectMeta, field.NewPath("metadata"))
 	errs = append(errs, validateReplicaSetSpec(&rs.Spec, specPath, o)...)
 	errs = append(errs, immutable(rs.Spec.Selector, old.Spec.Selector, specPath.Child("selector"))...)
-	return finishUpdate(errs, &rs.ObjectMeta, &old.ObjectMeta, templateDeclarative(&rs.Spec.Template, &old.Spec.Template, rootPath("spec").Child("template")))
+	return acceptedUpdateWarnings(w, rs, old, rs.Generation != old.Generation, finishUpdate(errs, &rs.ObjectMeta, &old.ObjectMeta, templateDeclarative(&rs.Spec.Template, &old.Spec.Template, rootPath("spec").Child("template"))))
 }
 
 // validateReplicaSetSpec mirrors ValidateReplicaSetSpec.
@@ -414,7 +414,7 @@ func validateDaemonSetCreate(in *appsv1.DaemonSet, opts Options, w *warningRecor
 	return acceptedWarnings(w, ds, finishCreate(errs, &ds.ObjectMeta, templateDeclarative(&ds.Spec.Template, nil, rootPath("spec").Child("template"))))
 }
 
-func validateDaemonSetUpdate(newIn, oldIn *appsv1.DaemonSet, opts Options) field.ErrorList {
+func validateDaemonSetUpdate(newIn, oldIn *appsv1.DaemonSet, opts Options, w *warningRecorder) field.ErrorList {
 	g := resolvedGates(opts)
 	oldIn = orEmpty(oldIn)
 	ds := defaulting.CopyDaemonSet(orEmpty(newIn), true)
@@ -425,7 +425,7 @@ func validateDaemonSetUpdate(newIn, oldIn *appsv1.DaemonSet, opts Options) field
 	old := defaulting.CopyDaemonSet(oldIn, true)
 	old.Status = *oldIn.Status.DeepCopy()
 	oldTG, _ := takeTemplateGeneration(old)
-	if errs := updateSteps(&ds.ObjectMeta, &old.ObjectMeta, daemonSetsResource, opts,
+	if errs := updateSteps(&ds.ObjectMeta, &old.ObjectMeta, daemonSetsResource, opts, w,
 		func() { defaulting.DefaultDaemonSet(ds, g); defaulting.DefaultDaemonSet(old, g) },
 		func() {
 			tg = oldTG
@@ -442,7 +442,7 @@ func validateDaemonSetUpdate(newIn, oldIn *appsv1.DaemonSet, opts Options) field
 	errs = validateObjectMetaUpdate(&ds.ObjectMeta, &old.ObjectMeta, field.NewPath("metadata"))
 	errs = append(errs, validateDaemonSetSpecUpdate(&ds.Spec, &old.Spec, tg, oldTG, specPath)...)
 	errs = append(errs, validateDaemonSetSpec(&ds.Spec, tg, specPath, o)...)
-	return finishUpdate(errs, &ds.ObjectMeta, &old.ObjectMeta, templateDeclarative(&ds.Spec.Template, &old.Spec.Template, rootPath("spec").Child("template")))
+	return acceptedUpdateWarnings(w, ds, old, tg != oldTG, finishUpdate(errs, &ds.ObjectMeta, &old.ObjectMeta, templateDeclarative(&ds.Spec.Template, &old.Spec.Template, rootPath("spec").Child("template"))))
 }
 
 // selectorHasInvalidLabelValue mirrors metav1validation.LabelSelectorHasInvalidLabelValue.
@@ -566,7 +566,7 @@ func validateStatefulSetCreate(in *appsv1.StatefulSet, opts Options, w *warningR
 	return acceptedWarnings(w, ss, finishCreate(errs, &ss.ObjectMeta, templateDeclarative(&ss.Spec.Template, nil, rootPath("spec").Child("template"))))
 }
 
-func validateStatefulSetUpdate(newIn, oldIn *appsv1.StatefulSet, opts Options) field.ErrorList {
+func validateStatefulSetUpdate(newIn, oldIn *appsv1.StatefulSet, opts Options, w *warningRecorder) field.ErrorList {
 	g := resolvedGates(opts)
 	oldIn = orEmpty(oldIn)
 	ss := defaulting.CopyStatefulSet(orEmpty(newIn), true)
@@ -575,7 +575,7 @@ func validateStatefulSetUpdate(newIn, oldIn *appsv1.StatefulSet, opts Options) f
 	// The conversion; the decoder's defaults leave the claims' TypeMeta alone.
 	clearClaimTypeMeta(ss)
 	clearClaimTypeMeta(old)
-	if errs := updateSteps(&ss.ObjectMeta, &old.ObjectMeta, statefulSetsResource, opts,
+	if errs := updateSteps(&ss.ObjectMeta, &old.ObjectMeta, statefulSetsResource, opts, w,
 		func() { defaulting.DefaultStatefulSet(ss, g); defaulting.DefaultStatefulSet(old, g) },
 		func() { defaulting.PrepareStatefulSetForUpdate(ss, old, g) },
 		func() { ss.Status = old.Status }); errs != nil {
@@ -598,7 +598,7 @@ func validateStatefulSetUpdate(newIn, oldIn *appsv1.StatefulSet, opts Options) f
 	errs = append(errs, withOrigin(immutable(ss.Spec.VolumeClaimTemplates, old.Spec.VolumeClaimTemplates, specPath.Child("volumeClaimTemplates")), "immutable")...)
 	errs = append(errs, withOrigin(immutable(ss.Spec.ServiceName, old.Spec.ServiceName, specPath.Child("serviceName")), "immutable")...)
 	errs = append(errs, withOrigin(immutable(ss.Spec.PodManagementPolicy, old.Spec.PodManagementPolicy, specPath.Child("podManagementPolicy")), "immutable")...)
-	return finishUpdate(errs, &ss.ObjectMeta, &old.ObjectMeta, templateDeclarative(&ss.Spec.Template, &old.Spec.Template, rootPath("spec").Child("template")))
+	return acceptedUpdateWarnings(w, ss, old, ss.Generation != old.Generation, finishUpdate(errs, &ss.ObjectMeta, &old.ObjectMeta, templateDeclarative(&ss.Spec.Template, &old.Spec.Template, rootPath("spec").Child("template"))))
 }
 
 // withOrigin sets the origin of every error and marks it covered by declarative

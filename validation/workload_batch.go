@@ -119,13 +119,13 @@ func validateJobCreate(in *batchv1.Job, opts Options, w *warningRecorder) field.
 	return acceptedWarnings(w, j, finishCreate(sortMapRuns(errs, "metadata.labels"), &j.ObjectMeta, jobSpecDeclarative(&j.Spec, nil, rootPath("spec"), g.WorkloadWithJob)))
 }
 
-func validateJobUpdate(newIn, oldIn *batchv1.Job, opts Options) field.ErrorList {
+func validateJobUpdate(newIn, oldIn *batchv1.Job, opts Options, w *warningRecorder) field.ErrorList {
 	g := resolvedGates(opts)
 	oldIn = orEmpty(oldIn)
 	j := defaulting.CopyJob(orEmpty(newIn), true)
 	old := defaulting.CopyJob(oldIn, true)
 	old.Status = *oldIn.Status.DeepCopy()
-	if errs := updateSteps(&j.ObjectMeta, &old.ObjectMeta, jobsResource, opts,
+	if errs := updateSteps(&j.ObjectMeta, &old.ObjectMeta, jobsResource, opts, w,
 		func() { defaulting.DefaultJob(j, g); defaulting.DefaultJob(old, g) },
 		func() { defaulting.PrepareJobForUpdate(j, old, g) },
 		func() { j.Status = old.Status }); errs != nil {
@@ -139,7 +139,7 @@ func validateJobUpdate(newIn, oldIn *batchv1.Job, opts Options) field.ErrorList 
 	errs := validateObjectMetaUpdate(&j.ObjectMeta, &old.ObjectMeta, field.NewPath("metadata"))
 	errs = append(errs, validateJobSpecUpdate(&j.Spec, &old.Spec, specPath, o)...)
 	errs = append(errs, validateNameAllowsCompletions(j)...)
-	return finishUpdate(errs, &j.ObjectMeta, &old.ObjectMeta, jobSpecDeclarative(&j.Spec, &old.Spec, rootPath("spec"), g.WorkloadWithJob))
+	return acceptedUpdateWarnings(w, j, old, j.Generation != old.Generation, finishUpdate(errs, &j.ObjectMeta, &old.ObjectMeta, jobSpecDeclarative(&j.Spec, &old.Spec, rootPath("spec"), g.WorkloadWithJob)))
 }
 
 // jobUpdateOptions mirrors validationOptionsForJob with a stored Job.
@@ -725,13 +725,13 @@ func validateCronJobCreate(in *batchv1.CronJob, opts Options, w *warningRecorder
 	return acceptedWarnings(w, cj, finishCreate(errs, &cj.ObjectMeta, enforced))
 }
 
-func validateCronJobUpdate(newIn, oldIn *batchv1.CronJob, opts Options) field.ErrorList {
+func validateCronJobUpdate(newIn, oldIn *batchv1.CronJob, opts Options, w *warningRecorder) field.ErrorList {
 	g := resolvedGates(opts)
 	oldIn = orEmpty(oldIn)
 	cj := defaulting.CopyCronJob(orEmpty(newIn), true)
 	old := defaulting.CopyCronJob(oldIn, true)
 	old.Status = *oldIn.Status.DeepCopy()
-	if errs := updateSteps(&cj.ObjectMeta, &old.ObjectMeta, cronJobsResource, opts,
+	if errs := updateSteps(&cj.ObjectMeta, &old.ObjectMeta, cronJobsResource, opts, w,
 		func() { defaulting.DefaultCronJob(cj, g); defaulting.DefaultCronJob(old, g) },
 		func() { defaulting.PrepareCronJobForUpdate(cj, old, g) },
 		func() { cj.Status = old.Status }); errs != nil {
@@ -745,7 +745,7 @@ func validateCronJobUpdate(newIn, oldIn *batchv1.CronJob, opts Options) field.Er
 	errs = append(errs, validateCronJobSpec(&cj.Spec, &old.Spec, rootPath("spec"), o)...)
 	enforced := cronJobDeclarative(cj, old, g)
 	enforced = append(enforced, jobSpecDeclarative(&cj.Spec.JobTemplate.Spec, &old.Spec.JobTemplate.Spec, rootPath("spec").Children("jobTemplate", "spec"), g.WorkloadWithJob)...)
-	return finishUpdate(errs, &cj.ObjectMeta, &old.ObjectMeta, enforced)
+	return acceptedUpdateWarnings(w, cj, old, cj.Generation != old.Generation, finishUpdate(errs, &cj.ObjectMeta, &old.ObjectMeta, enforced))
 }
 
 // validateCronJobSpec mirrors validateCronJobSpec.

@@ -35,11 +35,11 @@ func validatePodTemplateCreate(in *corev1.PodTemplate, opts Options, w *warningR
 	return acceptedWarnings(w, pt, finishCreate(errs, &pt.ObjectMeta, templateDeclarative(&pt.Template, nil, rootPath("template"))))
 }
 
-func validatePodTemplateUpdate(newIn, oldIn *corev1.PodTemplate, opts Options) field.ErrorList {
+func validatePodTemplateUpdate(newIn, oldIn *corev1.PodTemplate, opts Options, w *warningRecorder) field.ErrorList {
 	g := resolvedGates(opts)
 	pt := defaulting.CopyPodTemplate(orEmpty(newIn), true)
 	old := defaulting.CopyPodTemplate(orEmpty(oldIn), true)
-	if errs := updateSteps(&pt.ObjectMeta, &old.ObjectMeta, podTemplatesResource, opts,
+	if errs := updateSteps(&pt.ObjectMeta, &old.ObjectMeta, podTemplatesResource, opts, w,
 		func() { defaulting.DefaultPodTemplate(pt, g); defaulting.DefaultPodTemplate(old, g) },
 		func() { defaulting.PreparePodTemplateForUpdate(pt, old, g) }, nil); errs != nil {
 		return errs
@@ -47,7 +47,7 @@ func validatePodTemplateUpdate(newIn, oldIn *corev1.PodTemplate, opts Options) f
 	o := templateOptions(opts, &pt.Template, &old.Template)
 	errs := validateObjectMetaUpdate(&pt.ObjectMeta, &old.ObjectMeta, field.NewPath("metadata"))
 	errs = append(errs, validateTemplate(&pt.Template, rootPath("template"), o)...)
-	return finishUpdate(errs, &pt.ObjectMeta, &old.ObjectMeta, templateDeclarative(&pt.Template, &old.Template, rootPath("template")))
+	return acceptedUpdateWarnings(w, pt, old, pt.Generation != old.Generation, finishUpdate(errs, &pt.ObjectMeta, &old.ObjectMeta, templateDeclarative(&pt.Template, &old.Template, rootPath("template"))))
 }
 
 // ---- ReplicationController ----
@@ -71,13 +71,13 @@ func validateReplicationControllerCreate(in *corev1.ReplicationController, opts 
 	return acceptedWarnings(w, rc, finishCreate(errs, &rc.ObjectMeta, enforced))
 }
 
-func validateReplicationControllerUpdate(newIn, oldIn *corev1.ReplicationController, opts Options) field.ErrorList {
+func validateReplicationControllerUpdate(newIn, oldIn *corev1.ReplicationController, opts Options, w *warningRecorder) field.ErrorList {
 	g := resolvedGates(opts)
 	oldIn = orEmpty(oldIn)
 	rc := defaulting.CopyReplicationController(orEmpty(newIn), true)
 	old := defaulting.CopyReplicationController(oldIn, true)
 	old.Status = *oldIn.Status.DeepCopy()
-	if errs := updateSteps(&rc.ObjectMeta, &old.ObjectMeta, replicationControllersResource, opts,
+	if errs := updateSteps(&rc.ObjectMeta, &old.ObjectMeta, replicationControllersResource, opts, w,
 		func() {
 			defaulting.DefaultReplicationController(rc, g)
 			defaulting.DefaultReplicationController(old, g)
@@ -92,7 +92,7 @@ func validateReplicationControllerUpdate(newIn, oldIn *corev1.ReplicationControl
 	errs = append(errs, nonConvertibleFieldErrors(rc, old)...)
 	enforced := replicationControllerDeclarative(rc, old, g)
 	enforced = append(enforced, templateDeclarative(rc.Spec.Template, old.Spec.Template, rootPath("spec").Child("template"))...)
-	return finishUpdate(errs, &rc.ObjectMeta, &old.ObjectMeta, enforced)
+	return acceptedUpdateWarnings(w, rc, old, rc.Generation != old.Generation, finishUpdate(errs, &rc.ObjectMeta, &old.ObjectMeta, enforced))
 }
 
 // validateReplicationControllerMeta mirrors the metadata part of

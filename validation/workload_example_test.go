@@ -108,3 +108,37 @@ func ExampleCreateWarnings() {
 	// Warning: spec.nodeSelector[beta.kubernetes.io/os]: deprecated since v1.14; use "kubernetes.io/os" instead
 	// Warning: spec.containers[0].env[1]: hides previous definition of "JAVA_OPTS", which may be dropped when using apply
 }
+
+// A Deployment stored with a deprecated node label in its template warns again only
+// when an update changes its spec: scaling it moves the generation on and brings the
+// template's warnings back; relabelling it does not.
+func ExampleUpdateWarnings() {
+	labels := map[string]string{"app": "web"}
+	stored := &appsv1.Deployment{
+		ObjectMeta: metav1.ObjectMeta{Name: "web", Namespace: "default", ResourceVersion: "41", Generation: 2},
+		Spec: appsv1.DeploymentSpec{
+			Selector: &metav1.LabelSelector{MatchLabels: labels},
+			Template: corev1.PodTemplateSpec{
+				ObjectMeta: metav1.ObjectMeta{Labels: labels},
+				Spec: corev1.PodSpec{
+					NodeSelector: map[string]string{"beta.kubernetes.io/arch": "amd64"},
+					Containers:   []corev1.Container{{Name: "app", Image: "nginx"}},
+				},
+			},
+		},
+	}
+
+	relabelled := stored.DeepCopy()
+	relabelled.Labels = map[string]string{"team": "web"}
+	fmt.Println("relabelled:", validation.UpdateWarnings(relabelled, stored, validation.Options{}))
+
+	scaled := stored.DeepCopy()
+	replicas := int32(5)
+	scaled.Spec.Replicas = &replicas
+	for _, w := range validation.UpdateWarnings(scaled, stored, validation.Options{}) {
+		fmt.Println("scaled: Warning:", w)
+	}
+	// Output:
+	// relabelled: []
+	// scaled: Warning: spec.template.spec.nodeSelector[beta.kubernetes.io/arch]: deprecated since v1.14; use "kubernetes.io/arch" instead
+}

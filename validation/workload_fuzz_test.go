@@ -128,9 +128,9 @@ func FuzzValidateObjectCreate(f *testing.F) {
 }
 
 // checkCreateWarnings holds CreateWarnings to its invariants: the input untouched,
-// the same answer twice, what the server's recorder lets through (each text once, none
-// empty or unwritable, at most 4 Ki runes of them once cut), and for a refused object
-// only the warnings sent before validation.
+// the same answer twice, what the server's recorder lets through (see
+// checkWarningList), and for a refused object only the warnings sent before
+// validation.
 func checkCreateWarnings(t *testing.T, obj runtime.Object, opts Options, valid bool) {
 	t.Helper()
 	before := obj.DeepCopyObject()
@@ -141,6 +141,41 @@ func checkCreateWarnings(t *testing.T, obj runtime.Object, opts Options, valid b
 	if again := CreateWarnings(obj, opts); !slices.Equal(ws, again) {
 		t.Fatalf("CreateWarnings not deterministic:\n%q\n%q", ws, again)
 	}
+	checkWarningList(t, "a refused object", ws, func(w string) bool {
+		return valid || strings.Contains(w, "ownerReferences contains duplicate entries") || strings.Contains(w, "deprecated since v1.30")
+	})
+}
+
+// checkUpdateWarnings holds UpdateWarnings to its invariants: the inputs untouched,
+// the same answer twice, what the server's recorder lets through; a refused update
+// and any update of a pod warn only about repeated owner references; and an update
+// that changes nothing (old to old) sends none of the template's warnings, as the
+// generation does not move on.
+func checkUpdateWarnings(t *testing.T, obj, old runtime.Object, opts Options, valid bool) {
+	t.Helper()
+	objBefore, oldBefore := obj.DeepCopyObject(), old.DeepCopyObject()
+	ws := UpdateWarnings(obj, old, opts)
+	if !reflect.DeepEqual(obj, objBefore) || !reflect.DeepEqual(old, oldBefore) {
+		t.Fatalf("UpdateWarnings modified its input")
+	}
+	if again := UpdateWarnings(obj, old, opts); !slices.Equal(ws, again) {
+		t.Fatalf("UpdateWarnings not deterministic:\n%q\n%q", ws, again)
+	}
+	_, isPod := obj.(*corev1.Pod)
+	owners := func(w string) bool { return strings.Contains(w, "ownerReferences contains duplicate entries") }
+	checkWarningList(t, "a refused update or a pod's", ws, func(w string) bool { return valid && !isPod || owners(w) })
+	checkWarningList(t, "a no-op update", UpdateWarnings(old, old, opts), func(w string) bool {
+		// What a StatefulSet and a CronJob warn about on every update.
+		return owners(w) || strings.HasPrefix(w, "spec.revisionHistoryLimit: ") ||
+			strings.HasPrefix(w, "spec.volumeClaimTemplates[") || strings.HasPrefix(w, "cannot use TZ or CRON_TZ")
+	})
+}
+
+// checkWarningList holds a list of server warnings to what the server's recorder lets
+// through (each text once, none empty or unwritable, at most 4 Ki runes of them once
+// cut) and each warning to allowed, which what names.
+func checkWarningList(t *testing.T, what string, ws []string, allowed func(string) bool) {
+	t.Helper()
 	seen := map[string]bool{}
 	runes := 0
 	for _, w := range ws {
@@ -149,8 +184,8 @@ func checkCreateWarnings(t *testing.T, obj runtime.Object, opts Options, valid b
 		}
 		seen[w] = true
 		runes += utf8.RuneCountInString(w)
-		if !valid && !strings.Contains(w, "ownerReferences contains duplicate entries") && !strings.Contains(w, "deprecated since v1.30") {
-			t.Fatalf("a refused object warned: %q", w)
+		if !allowed(w) {
+			t.Fatalf("%s warned: %q", what, w)
 		}
 	}
 	if runes > warningsTruncateAtTotalRunes+warningsTruncateItemRunes {
@@ -200,7 +235,8 @@ func checkSupportedKinds(t *testing.T, obj runtime.Object, errs field.ErrorList,
 
 // FuzzValidateObjectUpdate feeds pairs of JSON objects of every kind (seeded with
 // every table case, creates as no-op updates). Invariants: no panic, neither input is
-// modified, the answer is deterministic, error types are known.
+// modified, the answer is deterministic, error types are known; and UpdateWarnings'
+// (checkUpdateWarnings).
 func FuzzValidateObjectUpdate(f *testing.F) {
 	fuzzSeeds(f, func(kind uint8, obj, old []byte) { f.Add(kind, obj, old, uint8(0)) })
 	f.Fuzz(func(t *testing.T, kind uint8, data, oldData []byte, gateSet uint8) {
@@ -216,6 +252,7 @@ func FuzzValidateObjectUpdate(f *testing.F) {
 			t.Fatalf("input modified")
 		}
 		checkAnswer(t, first, ValidateObjectUpdate(obj, old, opts))
+		checkUpdateWarnings(t, obj, old, opts, len(first) == 0)
 	})
 }
 

@@ -77,8 +77,8 @@ func FuzzCreateMatchesUpstream(f *testing.F) {
 // stored pod as a client reads it with patch applied as a JSON merge patch (RFC
 // 7386), the way `kubectl patch --type merge` builds one. The fuzzer mutates both
 // the pod and the patch. ValidatePodUpdate must answer as the API server's PUT
-// (upstreamcreate.Update, the real handler and registry), refusals included, under
-// the gate set sel picks. Bytes that are not a pod's JSON or a patch that is not a
+// (upstreamcreate.Update, the real handler and registry), refusals included, and
+// UpdateWarnings as its Warning headers, under the gate set sel picks. Bytes that are not a pod's JSON or a patch that is not a
 // JSON object are skipped.
 func FuzzUpdateMatchesUpstream(f *testing.F) {
 	patches := []string{
@@ -120,8 +120,12 @@ func FuzzUpdateMatchesUpstream(f *testing.F) {
 		ours := checkOurs(t, what, func() field.ErrorList { return validation.ValidatePodUpdate(newPod, storedV1, opts) },
 			[]any{newPod, storedV1}, []any{np, op})
 		tl := newTally()
-		tl.recordUpdate(t, func() string { return fmt.Sprintf("pod: %s\npatch: %s", data, patch) }, ours, upstreamcreate.Update(t, newPod, stored), newPod)
+		ans := upstreamcreate.Update(t, newPod, stored)
+		tl.recordUpdate(t, func() string { return fmt.Sprintf("pod: %s\npatch: %s", data, patch) }, ours, ans, newPod)
 		tl.failOnDisagreement(t, what)
+		if warnings := validation.UpdateWarnings(newPod, storedV1, opts); !slices.Equal(warnings, ans.Warnings) {
+			t.Fatalf("%s: warnings disagree:\nupstream %q\npodlife  %q\npod: %s\npatch: %s", what, ans.Warnings, warnings, data, patch)
+		}
 	})
 }
 

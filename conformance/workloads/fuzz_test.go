@@ -75,7 +75,8 @@ func FuzzWorkloadsMatchUpstream(f *testing.F) {
 // it with patch applied as a JSON merge patch (fuzzseed.Patched).
 // ValidateObjectUpdate must answer as the server's PUT through the kind's real
 // handler and registry (refusals compared with RefusalOf, field errors with diff),
-// under the gate set sel picks, leaving both objects as they were. Objects the
+// under the gate set sel picks, leaving both objects as they were, and
+// UpdateWarnings as the server's response's Warning headers. Objects the
 // server could not store, bytes that are not the kind's JSON and patches that are
 // not a JSON object are skipped.
 func FuzzWorkloadUpdatesMatchUpstream(f *testing.F) {
@@ -131,6 +132,10 @@ func FuzzWorkloadUpdatesMatchUpstream(f *testing.F) {
 		problems := append(compareRefusal(ans, ours), diff(ours, ans.AsErrorList(t, n))...)
 		if len(problems) > 0 {
 			t.Fatalf("%s update, gates %s: podlife and upstream disagree:\n%s\n%s\npatch: %s", kind, gs.Name, strings.Join(problems, "\n"), data, patch)
+		}
+		warnings := validation.UpdateWarnings(n, old, validation.Options{Features: gs.Features()})
+		if !slices.Equal(warngen.SortNodeSelectorRuns(warnings), warngen.SortNodeSelectorRuns(ans.Warnings)) {
+			t.Fatalf("%s update, gates %s: warnings disagree:\nupstream %q\npodlife  %q\n%s\npatch: %s", kind, gs.Name, ans.Warnings, warnings, data, patch)
 		}
 	})
 }

@@ -1,6 +1,7 @@
 package workloads
 
 import (
+	"net/http"
 	"reflect"
 	"slices"
 	"testing"
@@ -64,7 +65,109 @@ func TestCreateWarningsMatchUpstream(t *testing.T) {
 			tl.Check(t, "create warnings/"+gs.Name+"/"+kind, creates*k, 0.95, union)
 		}
 	})
-	warngen.CheckFamilies(t, "create warnings", union, 5, append(warngen.PodFamilies(true), "revision-history", "indexed-job"))
+	warngen.CheckFamilies(t, "create warnings", union, 5, append(warngen.PodFamilies(true), "revision-history", "claim-bytes", "indexed-job"))
+}
+
+// TestUpdateWarningsMatchUpstream compares UpdateWarnings with the warnings of the API
+// server's update path (the update handler's owner references, the registry
+// strategy's WarningsOnUpdate, through the server's warning recorder, read from the
+// response's Warning headers) on generated updates of every kind under each gate
+// set. The templates are changed to draw warnings in the new object, in the stored
+// one or in both with the template left as stored (then only an update that moves
+// the generation on for another reason warns about it); CronJobs keep a schedule
+// with TZ that validation lets an update keep.
+func TestUpdateWarningsMatchUpstream(t *testing.T) {
+	s := seed(t)
+	k := scale(t)
+	union := map[string]int{}
+	var unchanged, unchangedAccepted, unchangedWarned int
+	gi := 0
+	gatesets.Run(t, gateSets, func(t *testing.T, gs gatesets.Set) {
+		defer func() { gi++ }()
+		_, updates := draws(gs)
+		opts := validation.Options{Features: gs.Features()}
+		for ki, kind := range kinds {
+			g := newGen(s + int64(1000*gi+ki) + 800)
+			wg := warngen.New(s + int64(1000*gi+ki) + 900)
+			var tl warngen.Tally
+			for i := range updates * k {
+				n, o := g.update(t, kind)
+				nt, ot := templateOf(n), templateOf(o)
+				switch {
+				case nt == nil || ot == nil:
+				case i%4 == 0:
+					// The stored template warns; the new one is the same.
+					wg.Pod(&ot.Spec, &ot.ObjectMeta)
+					ot.DeepCopyInto(nt)
+					unchanged++
+				case i%4 == 1:
+					wg.Pod(&ot.Spec, &ot.ObjectMeta)
+					wg.Pod(&nt.Spec, &nt.ObjectMeta)
+				default:
+					wg.Pod(&nt.Spec, &nt.ObjectMeta)
+				}
+				if i%3 == 0 {
+					var om metav1.ObjectMeta
+					wg.Owners(&om)
+					metaOf(n).OwnerReferences = om.OwnerReferences
+				}
+				workloadWarnings(i, n)
+				if ns, ok := n.(*appsv1.StatefulSet); ok && i%3 == 1 {
+					// The claims cannot change: the stored object has the same.
+					o.(*appsv1.StatefulSet).Spec.VolumeClaimTemplates = slices.Clone(ns.Spec.VolumeClaimTemplates)
+				}
+				if nj, ok := n.(*batchv1.Job); ok && i%3 == 0 {
+					// Completions and the completion mode cannot change: the stored
+					// Job has them, and a change of parallelism moves the generation.
+					oj := o.(*batchv1.Job)
+					oj.Spec.CompletionMode, oj.Spec.Completions = nj.Spec.CompletionMode, nj.Spec.Completions
+					oj.Spec.Parallelism = pick(g, nj.Spec.Parallelism, i32(20_001))
+				}
+				if nc, ok := n.(*batchv1.CronJob); ok && i%3 == 1 {
+					oc := o.(*batchv1.CronJob)
+					oc.Spec.Schedule = "TZ=UTC 0 0 * * *"
+					nc.Spec.Schedule = pick(g, oc.Spec.Schedule, "CRON_TZ=UTC @daily")
+				}
+				n, o = jsonRoundTrip(t, n), jsonRoundTrip(t, o)
+				nb, ob := n.DeepCopyObject(), o.DeepCopyObject()
+				ours := validation.UpdateWarnings(n, o, opts)
+				if again := validation.UpdateWarnings(n, o, opts); !slices.Equal(ours, again) {
+					t.Fatalf("%s %d: UpdateWarnings not deterministic:\n%q\n%q", kind, i, ours, again)
+				}
+				if !reflect.DeepEqual(n, nb) || !reflect.DeepEqual(o, ob) {
+					t.Fatalf("UpdateWarnings modified its input\n%s", dump(nb, ob))
+				}
+				ans := upstreamcreate.KindOf(t, n).Update(t, n, o)
+				if i%4 == 0 && ans.Code == http.StatusOK {
+					unchangedAccepted++
+					if slices.ContainsFunc(ans.Warnings, templateWarning) {
+						unchangedWarned++
+					}
+				}
+				tl.Compare(dump(n, o)+" gates "+gs.Name, ours, ans.Warnings, ans.Code != http.StatusOK)
+			}
+			tl.Check(t, "update warnings/"+gs.Name+"/"+kind, updates*k, 0.95, union)
+		}
+	})
+	t.Logf("a template that warns left as stored: %d updates, %d accepted, %d of those with the template's warnings", unchanged, unchangedAccepted, unchangedWarned)
+	if unchangedWarned < 50 || unchangedAccepted-unchangedWarned < 50 {
+		t.Errorf("accepted updates leaving a template that warns as stored: %d, %d of them with its warnings: want at least 50 with (the generation moved on) and 50 without", unchangedAccepted, unchangedWarned)
+	}
+	families := []string{"owner-references", "revision-history", "claim-bytes", "indexed-job", "cron-tz"}
+	for _, f := range warngen.PodFamilies(true) {
+		if f != "dns-label-name" {
+			families = append(families, f)
+		}
+	}
+	warngen.CheckFamilies(t, "update warnings", union, 5, families)
+	if union["dns-label-name"] > 0 {
+		t.Errorf("%d name warnings on update; the strategies send none", union["dns-label-name"])
+	}
+}
+
+// templateWarning reports whether a warning is one of a pod template's.
+func templateWarning(text string) bool {
+	return slices.Contains(warngen.PodFamilies(true), warngen.Family(text)) && warngen.Family(text) != "owner-references"
 }
 
 // workloadWarnings gives some objects the fields only a workload warns about: a
@@ -78,7 +181,9 @@ func workloadWarnings(i int, obj runtime.Object) {
 			o.Spec.RevisionHistoryLimit = &v
 		}
 		if i%3 == 1 && len(o.Spec.VolumeClaimTemplates) > 0 {
-			o.Spec.VolumeClaimTemplates[0].Spec.Resources.Requests = corev1.ResourceList{corev1.ResourceStorage: resource.MustParse("1.5Gi")}
+			// 1.5Gi would be a whole number of bytes.
+			o.Spec.VolumeClaimTemplates[0].Spec.Resources.Requests = corev1.ResourceList{corev1.ResourceStorage: resource.MustParse("10.5")}
+			o.Spec.VolumeClaimTemplates[0].Spec.Resources.Limits = corev1.ResourceList{corev1.ResourceStorage: resource.MustParse("1500m")}
 		}
 	case *batchv1.Job:
 		if i%3 == 0 {

@@ -55,10 +55,24 @@ type fixtures struct {
 	view              restart.View
 	template          *corev1.PodTemplateSpec
 	deployment        *appsv1.Deployment
-	job               *batchv1.Job
-	manifest          string
+	// stored is deployment as stored before a change of its replicas: an update
+	// from it moves the generation on, so the template's warnings are sent.
+	stored   *appsv1.Deployment
+	job      *batchv1.Job
+	manifest string
 	// scheme is shared by every stream read with it (StreamOptions.Scheme).
 	scheme *k8sruntime.Scheme
+}
+
+// storedBefore returns d as stored, with other replicas than d's.
+func storedBefore(d *appsv1.Deployment) *appsv1.Deployment {
+	stored := d.DeepCopy()
+	replicas := int32(1)
+	if d.Spec.Replicas != nil {
+		replicas = *d.Spec.Replicas + 1
+	}
+	stored.Spec.Replicas, stored.ResourceVersion, stored.Generation = &replicas, "7", 2
+	return stored
 }
 
 func newFixtures() *fixtures {
@@ -120,7 +134,7 @@ func newFixtures() *fixtures {
 	job.Spec.Template.Spec.RestartPolicy = corev1.RestartPolicyNever
 	return &fixtures{
 		pod: pod, running: running, old: old, view: lifecycle.ViewFromStatus(running),
-		template: template, deployment: deployment, job: job,
+		template: template, deployment: deployment, stored: storedBefore(deployment), job: job,
 		manifest: "apiVersion: v1\nkind: Pod\nmetadata: {name: a}\nspec:\n  containers:\n  - {name: c, image: nginx}\n---\n" +
 			"apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: d}\nspec: {selector: {matchLabels: {a: b}}, template: {metadata: {labels: {a: c}}, spec: {containers: [{name: c, image: x}]}}}\n---\n" +
 			"apiVersion: v1\nkind: Service\nmetadata: {name: s}\nspec: {ports: [{port: 80, targetport: 8080}]}\n---\n" +
@@ -217,6 +231,9 @@ var calls = []call{
 		return errs(validation.ValidateObjectUpdate(f.deployment, f.deployment, validation.Options{}))
 	}},
 	{"validation.CreateWarnings", func(f *fixtures) any { return validation.CreateWarnings(f.pod, validation.Options{Features: gates}) }},
+	{"validation.UpdateWarnings", func(f *fixtures) any {
+		return validation.UpdateWarnings(f.deployment, f.stored, validation.Options{Features: gates})
+	}},
 	{"validation.SupportedKinds", func(f *fixtures) any { return validation.SupportedKinds() }},
 	{"validation.ValidateStream", func(f *fixtures) any {
 		var out []string
@@ -456,7 +473,7 @@ func TestConcurrentCallsAgree(t *testing.T) {
 		fresh := newFixtures()
 		for name, pair := range map[string][2]any{
 			"pod": {f.pod, fresh.pod}, "running": {f.running, fresh.running}, "old": {f.old, fresh.old},
-			"template": {f.template, fresh.template}, "deployment": {f.deployment, fresh.deployment}, "job": {f.job, fresh.job},
+			"template": {f.template, fresh.template}, "deployment": {f.deployment, fresh.deployment}, "stored": {f.stored, fresh.stored}, "job": {f.job, fresh.job},
 		} {
 			if !apiequality.Semantic.DeepEqual(pair[0], pair[1]) {
 				t.Errorf("GOMAXPROCS=%d: the shared %s was modified", procs, name)

@@ -52,9 +52,12 @@ var boundedGrowth = []growthBound{
 	{"lifecycle.Phase", "names", 1000},
 	{"lifecycle.InitializedCondition", "containers", 1000},
 	{"restart.ShouldAllContainersRestart", "names", 1000},
-	// Upstream's create warnings compare every pair of ports and of volume paths.
+	// Upstream's create and update warnings compare every pair of ports and of volume
+	// paths.
 	{"validation.CreateWarnings", "ports", 1000},
 	{"validation.CreateWarnings", "paths", 1000},
+	{"validation.UpdateWarnings", "ports", 1000},
+	{"validation.UpdateWarnings", "paths", 1000},
 	{"validation.ValidatePodCreate", "ports", 1000},
 	{"validation.ValidatePodCreate", "paths", 1000},
 }

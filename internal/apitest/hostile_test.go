@@ -153,7 +153,7 @@ func hostileFixtures(shape string, n int) *fixtures {
 	}
 	return &fixtures{
 		pod: pod, running: running, old: old, view: lifecycle.ViewFromStatus(running),
-		template: template, deployment: deployment, job: job,
+		template: template, deployment: deployment, stored: storedBefore(deployment), job: job,
 		manifest: `{"apiVersion":"v1","kind":"Pod",` + string(doc[1:]),
 	}
 }

@@ -23,6 +23,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/managedfields"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	"k8s.io/apiserver/pkg/admission"
+	"k8s.io/apiserver/pkg/endpoints/filters"
 	"k8s.io/apiserver/pkg/endpoints/handlers"
 	genericapirequest "k8s.io/apiserver/pkg/endpoints/request"
 	"k8s.io/apiserver/pkg/registry/generic"
@@ -61,6 +62,10 @@ type UpdateAnswer struct {
 	// Errs are the field errors of a 422 Invalid, with their typed bad values, in the
 	// server's order; nil otherwise.
 	Errs field.ErrorList
+	// Warnings are the texts of the response's Warning headers, as the server's
+	// warning recorder (filters.WithWarningRecorder) writes them and client-go reads
+	// them, whatever the code.
+	Warnings []string
 }
 
 // Update is the API server's answer to PUT /api/v1/namespaces/NS/pods/NAME with
@@ -136,12 +141,12 @@ func (k *Kind) UpdateStored(t testing.TB, newObj runtime.Object, stored runtime.
 	rec := httptest.NewRecorder()
 	defer func() {
 		if r := recover(); r != nil {
-			ans = UpdateAnswer{Code: http.StatusInternalServerError, Panicked: true}
+			ans = UpdateAnswer{Code: http.StatusInternalServerError, Panicked: true, Warnings: headerWarnings(rec.Header())}
 		}
 	}()
-	u.handler(rec, req)
+	filters.WithWarningRecorder(u.handler).ServeHTTP(rec, req)
 
-	ans = UpdateAnswer{Code: rec.Code}
+	ans = UpdateAnswer{Code: rec.Code, Warnings: headerWarnings(rec.Header())}
 	if rec.Code == http.StatusOK {
 		return ans
 	}

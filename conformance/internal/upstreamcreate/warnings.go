@@ -38,7 +38,13 @@ func Recorded(fn func(ctx context.Context)) []string {
 	filters.WithWarningRecorder(http.HandlerFunc(func(_ http.ResponseWriter, r *http.Request) {
 		fn(r.Context())
 	})).ServeHTTP(rec, req)
-	warnings, _ := utilnet.ParseWarningHeaders(rec.Header().Values("Warning"))
+	return headerWarnings(rec.Header())
+}
+
+// headerWarnings are the texts of a response's Warning headers, as client-go reads
+// them.
+func headerWarnings(h http.Header) []string {
+	warnings, _ := utilnet.ParseWarningHeaders(h.Values("Warning"))
 	var texts []string
 	for _, w := range warnings {
 		texts = append(texts, w.Text)

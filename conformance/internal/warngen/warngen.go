@@ -23,6 +23,7 @@ var Families = []struct{ Name, Marker string }{
 	{"dns-label-name", "a DNS label is recommended"},
 	{"node-selector-label", "nodeSelector["},
 	{"affinity-label-key", "].key: "},
+	{"claim-bytes", "volumeClaimTemplates["},
 	{"fractional-bytes", "fractional byte value"},
 	{"affinity-label-value", "is invalid, "},
 	{"topology-key", "topologyKey: "},
@@ -47,6 +48,7 @@ var Families = []struct{ Name, Marker string }{
 	{"ipv6-form", "RFC 5952"},
 	{"revision-history", "revisionHistoryLimit"},
 	{"indexed-job", "In Indexed Jobs"},
+	{"cron-tz", "cannot use TZ or CRON_TZ"},
 }
 
 // Family names the family of a warning, "other" for none.
@@ -480,7 +482,7 @@ func PodFamilies(template bool) []string {
 	var out []string
 	for _, f := range Families {
 		switch f.Name {
-		case "revision-history", "indexed-job":
+		case "revision-history", "claim-bytes", "indexed-job", "cron-tz":
 			continue
 		case "grace-period":
 			if !template {
