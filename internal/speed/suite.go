@@ -214,8 +214,11 @@ func Callgrind(tb testing.TB, env ...string) (counts []int64, log []byte, err er
 	out := filepath.Join(dir, "cg.out")
 	cmd := exec.Command(valgrind, "--tool=callgrind", "--separate-threads=yes", "--dump-before="+markSymbol, "--callgrind-out-file="+out,
 		os.Args[0], "-test.run=^"+regexp.QuoteMeta(tb.Name())+"$", "-test.count=1", "-test.v")
-	// Go's asynchronous preemption signals upset callgrind.
-	cmd.Env = append(append(os.Environ(), env...), "GODEBUG=asyncpreemptoff=1")
+	// Go's asynchronous preemption signals upset callgrind; and valgrind 3.19 cannot
+	// decode RDTSCP on some CPUs (AMD EPYC among them), which the runtime's cputicks
+	// executes whenever CPUID offers it: the runtime is told to read the clock with
+	// RDTSC instead.
+	cmd.Env = append(append(os.Environ(), env...), "GODEBUG=asyncpreemptoff=1,cpu.rdtscp=off")
 	log, err = cmd.CombinedOutput()
 	if err != nil {
 		return nil, log, fmt.Errorf("%v\n%s", err, log)
