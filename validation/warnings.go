@@ -261,33 +261,27 @@ func objectWarnings(w *warningRecorder, obj runtime.Object) {
 	if w.full() {
 		return
 	}
-	tmpl := func(p lpath, t *corev1.PodTemplateSpec) { templateWarnings(w, p, t) }
 	spec := rootPath("spec")
 	switch o := obj.(type) {
 	case *corev1.Pod:
 		dnsLabelNameWarning(w, o.Name, "the Pod's hostname")
 		podSpecWarnings(w, lpath{}, false, &o.Spec, &o.ObjectMeta)
 	case *corev1.PodTemplate:
-		tmpl(rootPath("template"), &o.Template)
+		templateWarnings(w, rootPath("template"), &o.Template)
 	case *corev1.ReplicationController:
 		dnsLabelNameWarning(w, o.Name, workloadNameUse)
-		tmpl(spec.Child("template"), o.Spec.Template)
+		templateWarnings(w, spec.Child("template"), o.Spec.Template)
 	case *appsv1.Deployment:
 		dnsLabelNameWarning(w, o.Name, workloadNameUse)
-		tmpl(spec.Child("template"), &o.Spec.Template)
+		templateWarnings(w, spec.Child("template"), &o.Spec.Template)
 	case *appsv1.ReplicaSet:
 		dnsLabelNameWarning(w, o.Name, workloadNameUse)
-		tmpl(spec.Child("template"), &o.Spec.Template)
+		templateWarnings(w, spec.Child("template"), &o.Spec.Template)
 	case *appsv1.DaemonSet:
-		tmpl(spec.Child("template"), &o.Spec.Template)
+		templateWarnings(w, spec.Child("template"), &o.Spec.Template)
 	case *appsv1.StatefulSet:
-		tmpl(spec.Child("template"), &o.Spec.Template)
-		for i := range o.Spec.VolumeClaimTemplates {
-			claimStorageWarnings(w, spec.Child("volumeClaimTemplates").Index(i), &o.Spec.VolumeClaimTemplates[i].Spec)
-		}
-		if o.Spec.RevisionHistoryLimit != nil && *o.Spec.RevisionHistoryLimit < 0 {
-			w.add("spec.revisionHistoryLimit: a negative value retains all historical revisions; a value >= 0 is recommended")
-		}
+		templateWarnings(w, spec.Child("template"), &o.Spec.Template)
+		statefulSetWarnings(w, &o.Spec, "")
 	case *batchv1.Job:
 		dnsLabelNameWarning(w, o.Name, workloadNameUse)
 		jobSpecWarnings(w, spec, &o.Spec)
@@ -327,14 +321,9 @@ func updateWarnings(w *warningRecorder, obj, old runtime.Object, templateChanged
 		tmpl(spec.Child("template"), &o.Spec.Template)
 	case *appsv1.StatefulSet:
 		tmpl(spec.Child("template"), &o.Spec.Template)
-		// The claims and the history limit warn on every update; the claims' path
-		// is spelled as upstream spells it on updates, "spec.volumeClaimTemplates[0].Spec".
-		for i := range o.Spec.VolumeClaimTemplates {
-			claimStorageWarnings(w, spec.Child("volumeClaimTemplates").Index(i).Child("Spec"), &o.Spec.VolumeClaimTemplates[i].Spec)
-		}
-		if o.Spec.RevisionHistoryLimit != nil && *o.Spec.RevisionHistoryLimit < 0 {
-			w.add("spec.revisionHistoryLimit: a negative value retains all historical revisions; a value >= 0 is recommended")
-		}
+		// The claims and the history limit warn on every update; upstream names a
+		// claim's spec "spec.volumeClaimTemplates[0].Spec" there.
+		statefulSetWarnings(w, &o.Spec, "Spec")
 	case *batchv1.Job:
 		if templateChanged {
 			jobSpecWarnings(w, spec, &o.Spec)
@@ -348,6 +337,22 @@ func updateWarnings(w *warningRecorder, obj, old runtime.Object, templateChanged
 		if strings.Contains(o.Spec.Schedule, "TZ") {
 			w.addAt("spec.schedule", "cannot use TZ or CRON_TZ in spec.spec.schedule, use timeZone instead, see https://kubernetes.io/docs/concepts/workloads/controllers/cron-jobs/ for more details")
 		}
+	}
+}
+
+// statefulSetWarnings records a StatefulSet's warnings beside its template's: claim
+// storage that is not whole bytes, at spec.volumeClaimTemplates[i] (then its child
+// claimSpec, when not empty), and a negative revisionHistoryLimit.
+func statefulSetWarnings(w *warningRecorder, spec *appsv1.StatefulSetSpec, claimSpec string) {
+	for i := range spec.VolumeClaimTemplates {
+		p := rootPath("spec").Child("volumeClaimTemplates").Index(i)
+		if claimSpec != "" {
+			p = p.Child(claimSpec)
+		}
+		claimStorageWarnings(w, p, &spec.VolumeClaimTemplates[i].Spec)
+	}
+	if spec.RevisionHistoryLimit != nil && *spec.RevisionHistoryLimit < 0 {
+		w.add("spec.revisionHistoryLimit: a negative value retains all historical revisions; a value >= 0 is recommended")
 	}
 }
 
