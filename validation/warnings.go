@@ -70,8 +70,9 @@ func CreateWarnings(obj runtime.Object, opts Options) []string {
 // StatefulSet's claims are named "spec.volumeClaimTemplates[i].Spec" and the CronJob
 // warning names the field "spec.spec.schedule". Pods get no warning beyond the
 // handler's: the pod strategy skips them on updates. Names are not checked on update.
-// With Options.SkipDefaulting the objects are taken as prepared, so the generation
-// does not move on and no template warning is sent.
+// Options.SkipDefaulting skips PrepareForUpdate, so the generation stays the stored
+// one and no template warning is sent (a DaemonSet's templateGeneration is taken as
+// given).
 //
 // As for CreateWarnings, UpdateWarnings validates the update to know whether the
 // server accepts it, the recorder's limits apply and the inputs are never modified.

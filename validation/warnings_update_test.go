@@ -144,4 +144,8 @@ func TestUpdateWarnings(t *testing.T) {
 			require.Equal(t, tc.want, UpdateWarnings(tc.new, old, Options{}))
 		})
 	}
+	// Taken as prepared (no PrepareForUpdate), the generation stays the stored one.
+	changed := storedDeployment(func(d *appsv1.Deployment) { arch(&d.Spec.Template.Spec) })
+	require.Equal(t, []string{archWarning}, UpdateWarnings(changed, storedDeployment(nil), Options{}))
+	require.Empty(t, UpdateWarnings(changed, storedDeployment(nil), Options{SkipDefaulting: true}))
 }
