@@ -12,8 +12,8 @@
 // The crash-loop back-off comes from the kubelet's own path: a v1beta1
 // KubeletConfiguration defaulted by the kubelet's scheme, converted, validated by
 // ValidateKubeletConfiguration and passed to newCrashLoopBackOff (pkg/kubelet/kubelet.go,
-// go:linkname), for every gate set and maximum restart period; starts are checked with
-// kuberuntime's own doBackOff.
+// reached with a linkname directive), for every gate set and maximum restart period;
+// starts are checked with kuberuntime's own doBackOff.
 //
 // FuzzShouldRestartMatchesKubelet makes the ShouldRestart comparison on pods no
 // generator wrote: the fuzzer mutates the JSON of the main module's example pods

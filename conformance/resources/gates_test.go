@@ -1,5 +1,0 @@
-package resources
-
-import "k8s.io/component-base/featuregate"
-
-func featureName(s string) featuregate.Feature { return featuregate.Feature(s) }
