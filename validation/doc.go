@@ -151,7 +151,12 @@
 // -o yaml is answered as a new one; as against a cluster holding none of the objects
 // to begin with, the second object of one name is the storage's 409 AlreadyExists
 // (StreamOptions.Created carries the created names from one file to the next); a kind
-// served only for reading (ComponentStatus) is the router's 405. kubectl's --validate
+// served only for reading (ComponentStatus) is the router's 405. With
+// StreamOptions.Stored (a StoredObjects read from kubectl get -o yaml's output, or
+// from the manifests that created the objects), an object the cluster holds is
+// answered as kubectl replace -f answers it: the PUT of the object as written to the
+// stored one (ValidateObjectUpdate, UpdateWarnings; conformance/workloads and
+// conformance/validation compare it with the real update handler). kubectl's --validate
 // is StreamOptions.FieldValidation (strict by default; warn, whose server warnings
 // the results carry; ignore) and its --namespace StreamOptions.Namespace. Objects of
 // kinds that hold no pod are not validated; with StreamOptions.Scheme

@@ -6,7 +6,9 @@ import (
 	"strconv"
 	"strings"
 
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 )
 
@@ -68,6 +70,17 @@ func RefusalOf(errs field.ErrorList) (Refusal, bool) {
 		return Refusal{Code: http.StatusInternalServerError, Reason: metav1.StatusReasonInternalError, Message: e.Detail}, true
 	}
 	return Refusal{}, false
+}
+
+// statusError is the refusal as the status error a client reads for an object of
+// the resource gr named name: a Conflict names the object in its details, as
+// apierrors.NewConflict does.
+func (r Refusal) statusError(gr schema.GroupResource, name string) *apierrors.StatusError {
+	st := metav1.Status{Status: metav1.StatusFailure, Code: r.Code, Reason: r.Reason, Message: r.Message}
+	if r.Reason == metav1.StatusReasonConflict {
+		st.Details = &metav1.StatusDetails{Name: name, Group: gr.Group, Kind: gr.Resource}
+	}
+	return &apierrors.StatusError{ErrStatus: st}
 }
 
 const (

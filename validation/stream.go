@@ -9,6 +9,7 @@ import (
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 )
 
@@ -42,7 +43,9 @@ type StreamOptions struct {
 
 	// DecodeOnly stops after decoding: every object is read and checked as kubectl and
 	// the server's decoding check it, but not validated; an object that holds a pod and
-	// decodes is Valid. Use it to read the typed objects of a stream.
+	// decodes is Valid. Use it to read the typed objects of a stream; they keep the
+	// resourceVersion they were written with, which kubectl create clears before it
+	// sends them (the answers are those to what it sends).
 	DecodeOnly bool
 
 	// Scheme, when set, holds the versioned Go types of kinds that hold no pod (a
@@ -64,6 +67,20 @@ type StreamOptions struct {
 	// One value must not be shared by streams read at the same time. DecodeOnly
 	// creates nothing.
 	Created *CreatedObjects
+
+	// Stored, when set, returns the object a cluster holds for a kind that holds a
+	// pod (its group and kind), a namespace and a name, or nil when it holds none: an
+	// object of the stream it returns one for is answered as kubectl replace -f answers
+	// it, as a PUT of the object as written to the stored object's URL
+	// (ValidateObjectUpdate and UpdateWarnings: immutable fields, the update's
+	// warnings), with Update set; the others are created as before, as kubectl apply
+	// creates what the cluster lacks. The stored object is one a client reads, such as
+	// an object of kubectl get -o yaml decoded by a DecodeOnly stream, of the Go type
+	// the stream decodes its kind to (*appsv1.Deployment, ...). As kubectl replace does,
+	// an object written without a resourceVersion takes the stored one; one written
+	// with another is the storage's 409 Conflict. An update creates nothing in Created.
+	// Stored is not called with DecodeOnly, nor for an object without a name.
+	Stored func(kind schema.GroupKind, namespace, name string) runtime.Object
 
 	// MaxDocumentBytes, when positive, refuses a document longer than this many bytes
 	// (ErrDocumentTooLarge) instead of holding it in memory. kubectl has no such limit;
@@ -158,6 +175,9 @@ type ObjectResult struct {
 
 	// Verdict is the answer.
 	Verdict Verdict
+	// Update is true when the object was answered as an update of the object
+	// StreamOptions.Stored returned for it, false when as a create.
+	Update bool
 	// Object is the object as the server decodes it (a *corev1.Pod, *appsv1.Deployment,
 	// ...), for the kinds that hold a pod and those StreamOptions.Scheme holds; nil
 	// otherwise and when decoding failed.

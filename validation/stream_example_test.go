@@ -135,3 +135,76 @@ spec:
 	// Pod in version "v1" cannot be handled as a Pod: json: cannot unmarshal bool into Go struct field EnvVar.spec.containers.env.value of type string
 	// line 13: spec.containers[0].env[1].value
 }
+
+// A pull request changes a Deployment and a bare Pod the cluster already runs: read
+// the live objects (here the manifests on the main branch, standing for the objects
+// they created) into StoredObjects, and the new manifests are answered as updates of
+// them, as kubectl replace -f sends them. A new image is accepted, with the update's
+// warnings; a Deployment the cluster lacks is created; a bare pod's resources cannot
+// change.
+func ExampleStoredObjects() {
+	live := `apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web}
+spec:
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata: {labels: {app: web}}
+    spec: {containers: [{name: app, image: nginx:1.27}]}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: debug}
+spec: {containers: [{name: shell, image: busybox:1.36, resources: {requests: {cpu: 100m}}}]}
+`
+	changed := `apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web}
+spec:
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata: {labels: {app: web}}
+    spec:
+      containers:
+      - name: app
+        image: nginx:1.28
+        ports: [{containerPort: 80}, {containerPort: 80}]
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: api}
+spec:
+  selector: {matchLabels: {app: api}}
+  template:
+    metadata: {labels: {app: api}}
+    spec: {containers: [{name: api, image: api:2}]}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: debug}
+spec: {containers: [{name: shell, image: busybox:1.36, resources: {requests: {cpu: 200m}}}]}
+`
+	stored := new(validation.StoredObjects)
+	for r := range validation.ValidateStream(strings.NewReader(live), "main.yaml", validation.StreamOptions{DecodeOnly: true}) {
+		stored.Add(r)
+	}
+	for r := range validation.ValidateStream(strings.NewReader(changed), "app.yaml", validation.StreamOptions{Stored: stored.Get}) {
+		how := "create"
+		if r.Update {
+			how = "update"
+		}
+		fmt.Printf("app.yaml:%d: %s %s %q: %s\n", r.Line, how, r.Kind, r.Name, r.Verdict)
+		for _, e := range r.Errors {
+			fmt.Printf("  app.yaml:%d: %s: %s\n", r.FieldLine(e.Field), e.Field, strings.SplitN(e.ErrorBody(), "\n", 2)[0])
+		}
+		for _, w := range r.Warnings {
+			fmt.Printf("  app.yaml:%d: warning: %s\n", w.Line, w.Message)
+		}
+	}
+	// Output:
+	// app.yaml:1: update Deployment "web": valid
+	//   app.yaml:12: warning: spec.template.spec.containers[0].ports[1]: duplicate port definition with spec.template.spec.containers[0].ports[0]
+	// app.yaml:14: create Deployment "api": valid
+	// app.yaml:23: update Pod "debug": invalid
+	//   app.yaml:26: spec: Forbidden: pod updates may not change fields other than `spec.containers[*].image`,`spec.initContainers[*].image`,`spec.activeDeadlineSeconds`,`spec.tolerations` (only additions to existing tolerations),`spec.terminationGracePeriodSeconds` (allow it to be set to 1 if it was previously negative)
+}

@@ -60,6 +60,9 @@ func (s *streamRun) fastObject(r ObjectResult, c chunk) (ObjectResult, bool) {
 	case want != "" && ns != want:
 		return r, false
 	}
+	if s.stored(gvk.GroupKind(), true, ns, om.Name) != nil {
+		return r, false // an update: the full path sends the resourceVersion as kubectl replace does
+	}
 	r.APIVersion, r.Kind, r.Name, r.Namespace = apiVersion, kind, om.Name, ns
 	typed, warnings, err := s.server.decode(raw, gvk, s.directive)
 	if err != nil {
@@ -67,6 +70,9 @@ func (s *streamRun) fastObject(r ObjectResult, c chunk) (ObjectResult, bool) {
 		return r, true
 	}
 	asSent(typed, ns)
+	if s.opts.DecodeOnly {
+		setResourceVersion(typed, om.ResourceVersion)
+	}
 	r.Object = typed
 	return s.create(r, warnings, gvk.GroupKind(), true, k), true
 }

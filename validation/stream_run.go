@@ -214,9 +214,16 @@ func (s *streamRun) object(r ObjectResult, obj runtime.Object, m mapping) bool {
 		}
 		decoder = s.others()
 	}
-	if u.GetResourceVersion() != "" {
+	stored := s.stored(resource.GroupKind(), holdsPod, ns, u.GetName())
+	written := u.GetResourceVersion()
+	switch {
+	case stored == nil && written != "":
 		// kubectl create clears it before sending (see asSent).
 		u.SetResourceVersion("")
+	case stored != nil && u.GetResourceVersion() == "":
+		// kubectl replace sends the stored one instead (k8s.io/cli-runtime
+		// pkg/resource Helper.Replace).
+		u.SetResourceVersion(resourceVersionOf(stored))
 	}
 	var body bytes.Buffer
 	if err := unstructured.UnstructuredJSONScheme.Encode(u, &body); err != nil {
@@ -228,9 +235,63 @@ func (s *streamRun) object(r ObjectResult, obj runtime.Object, m mapping) bool {
 		r.Verdict, r.Err = Rejected, err
 		return s.yield(r)
 	}
+	if stored != nil {
+		r.Object = typed
+		return s.yield(s.update(r, decodeWarnings, resource.GroupKind(), m.served, stored))
+	}
 	asSent(typed, ns)
+	if s.opts.DecodeOnly {
+		setResourceVersion(typed, written)
+	}
 	r.Object = typed
 	return s.yield(s.create(r, decodeWarnings, resource.GroupKind(), holdsPod, m.served))
+}
+
+// stored returns the object StreamOptions.Stored holds for an object of a kind that
+// holds a pod, nil when there is none or the stream does not update.
+func (s *streamRun) stored(gk schema.GroupKind, holdsPod bool, namespace, name string) runtime.Object {
+	if s.opts.Stored == nil || s.opts.DecodeOnly || !holdsPod || name == "" {
+		return nil
+	}
+	return s.opts.Stored(gk, namespace, name)
+}
+
+// setResourceVersion sets an object's resourceVersion: a DecodeOnly stream's objects
+// keep the one they were written with, which kubectl create clears before sending.
+func setResourceVersion(obj runtime.Object, rv string) {
+	if m, err := meta.Accessor(obj); err == nil {
+		m.SetResourceVersion(rv)
+	}
+}
+
+// resourceVersionOf returns an object's resourceVersion, "" when it has none.
+func resourceVersionOf(obj runtime.Object) string {
+	if m, err := meta.Accessor(obj); err == nil {
+		return m.GetResourceVersion()
+	}
+	return ""
+}
+
+// update answers for the decoded object r.Object as the update path answers a PUT
+// of it to the stored object's URL: the refusal or the validation's verdict, and the
+// warnings of the one response, the decoder's and then the update's.
+func (s *streamRun) update(r ObjectResult, decodeWarnings []string, gk schema.GroupKind, k servedKind, stored runtime.Object) ObjectResult {
+	var w warningRecorder
+	for _, text := range decodeWarnings {
+		w.add(text)
+	}
+	r.Update = true
+	errs := validateObjectUpdate(r.Object, stored, s.opts.Validation, &w)
+	if refusal, ok := RefusalOf(errs); ok {
+		r.Verdict, r.Err = Rejected, refusal.statusError(schema.GroupResource{Group: k.group, Resource: k.resource}, r.Name)
+	} else if len(errs) > 0 {
+		r.Verdict, r.Errors = Invalid, errs
+		r.Err = newInvalid(gk, r.Name, errs)
+	} else {
+		r.Verdict = Valid
+	}
+	addServerWarnings(&r, &w)
+	return r
 }
 
 // create answers for the decoded object r.Object of kind gk: the create path's

@@ -62,6 +62,18 @@ type fixtures struct {
 	manifest string
 	// scheme is shared by every stream read with it (StreamOptions.Scheme).
 	scheme *k8sruntime.Scheme
+	// live holds manifest's objects as stored, shared by every stream that updates
+	// them (StreamOptions.Stored).
+	live *validation.StoredObjects
+}
+
+// liveOf reads a manifest's objects as a cluster's stored objects.
+func liveOf(manifest string) *validation.StoredObjects {
+	live := new(validation.StoredObjects)
+	for r := range validation.ValidateStream(strings.NewReader(manifest), "live.yaml", validation.StreamOptions{DecodeOnly: true}) {
+		live.Add(r)
+	}
+	return live
 }
 
 // storedBefore returns d as stored, with other replicas than d's.
@@ -132,7 +144,7 @@ func newFixtures() *fixtures {
 		Spec:       batchv1.JobSpec{Template: *template.DeepCopy()},
 	}
 	job.Spec.Template.Spec.RestartPolicy = corev1.RestartPolicyNever
-	return &fixtures{
+	f := &fixtures{
 		pod: pod, running: running, old: old, view: lifecycle.ViewFromStatus(running),
 		template: template, deployment: deployment, stored: storedBefore(deployment), job: job,
 		manifest: "apiVersion: v1\nkind: Pod\nmetadata: {name: a}\nspec:\n  containers:\n  - {name: c, image: nginx}\n---\n" +
@@ -141,6 +153,8 @@ func newFixtures() *fixtures {
 			"apiVersion: v1\nkind: Pod\nmetadata: {name: e}\nspec: {containers: [{name: c, image: nginx, env: [{name: A, value: a}, {name: B, value: yes}]}]}\n",
 		scheme: apischeme.New(),
 	}
+	f.live = liveOf(f.manifest)
+	return f
 }
 
 // call is one exported function applied to the shared fixtures.
@@ -240,6 +254,13 @@ var calls = []call{
 		for r := range validation.ValidateStream(strings.NewReader(f.manifest), "m.yaml", validation.StreamOptions{Scheme: f.scheme}) {
 			p, _ := r.TypeErrorField()
 			out = append(out, fmt.Sprintf("%d %s %s %s %s %s", r.Line, r.Kind, r.Name, r.Verdict, r.Message(), p))
+		}
+		return out
+	}},
+	{"validation.ValidateStream/Stored", func(f *fixtures) any {
+		var out []string
+		for r := range validation.ValidateStream(strings.NewReader(f.manifest), "m.yaml", validation.StreamOptions{Stored: f.live.Get}) {
+			out = append(out, fmt.Sprintf("%d %s %s %t %s %s %v", r.Line, r.Kind, r.Name, r.Update, r.Verdict, r.Message(), r.Warnings))
 		}
 		return out
 	}},

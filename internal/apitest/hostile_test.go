@@ -151,11 +151,13 @@ func hostileFixtures(shape string, n int) *fixtures {
 	if err != nil {
 		panic(err)
 	}
-	return &fixtures{
+	f := &fixtures{
 		pod: pod, running: running, old: old, view: lifecycle.ViewFromStatus(running),
 		template: template, deployment: deployment, stored: storedBefore(deployment), job: job,
 		manifest: `{"apiVersion":"v1","kind":"Pod",` + string(doc[1:]),
 	}
+	f.live = liveOf(f.manifest)
+	return f
 }
 
 // TestHostileInputs calls every exported function on every hostile shape: nothing
