@@ -1,0 +1,97 @@
+package upstreamcreate
+
+import (
+	"fmt"
+	"net/http"
+	"slices"
+	"testing"
+
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/util/validation/field"
+	"sigs.k8s.io/yaml"
+
+	"github.com/podlife/podlife/conformance/internal/warngen"
+	"github.com/podlife/podlife/validation"
+)
+
+// YAMLDocument writes a v1 object of one of Kinds as a YAML document with its
+// apiVersion and kind, as kubectl get -o yaml prints an object.
+func YAMLDocument(t testing.TB, obj runtime.Object) []byte {
+	t.Helper()
+	k := KindOf(t, obj)
+	obj = obj.DeepCopyObject()
+	obj.GetObjectKind().SetGroupVersionKind(schema.GroupVersionKind{Group: k.Group, Version: k.Version, Kind: k.Name})
+	b, err := yaml.Marshal(obj)
+	if err != nil {
+		t.Fatalf("yaml: %v", err)
+	}
+	return b
+}
+
+// CompareStream compares the answer of validation.ValidateStream to an object it
+// answered as an update (ObjectResult.Update) with the server's answer a to the same
+// PUT of newObj: the verdict, a refusal's code, reason, message and a Conflict's
+// details, and the Warning headers (node-selector warnings, which upstream sends in
+// map order, sorted as podlife sends them). It returns the stream's field errors in
+// the form of a.AsErrorList, to compare as the caller compares validation's (a
+// refusal, compared here, as upstream's), and the differences found.
+func (a UpdateAnswer) CompareStream(t testing.TB, r validation.ObjectResult, newObj runtime.Object) (ours field.ErrorList, problems []string) {
+	t.Helper()
+	if !r.Update {
+		return nil, []string{"the stream answered the object as a create"}
+	}
+	switch {
+	case a.Code == http.StatusOK:
+		if r.Verdict != validation.Valid {
+			problems = append(problems, fmt.Sprintf("upstream accepts the update, the stream answers %s: %s", r.Verdict, r.Message()))
+		}
+	case a.Code == http.StatusUnprocessableEntity:
+		ours = r.Errors
+		if r.Verdict != validation.Invalid {
+			problems = append(problems, fmt.Sprintf("upstream answers 422, the stream %s: %s", r.Verdict, r.Message()))
+		}
+	default:
+		ours = a.AsErrorList(t, newObj)
+		problems = append(problems, a.compareRefusal(r)...)
+	}
+	if got, want := streamWarnings(r), warngen.SortNodeSelectorRuns(a.Warnings); !slices.Equal(got, want) {
+		problems = append(problems, fmt.Sprintf("warnings:\n   stream:   %q\n   upstream: %q", got, want))
+	}
+	return ours, problems
+}
+
+// streamWarnings are the texts of a result's warnings from the server.
+func streamWarnings(r validation.ObjectResult) []string {
+	var out []string
+	for _, w := range r.Warnings {
+		if w.Server {
+			out = append(out, w.Message)
+		}
+	}
+	return out
+}
+
+// compareRefusal compares a refusal before validation (400, 409, 500, a panic) with
+// the stream's Rejected answer.
+func (a UpdateAnswer) compareRefusal(r validation.ObjectResult) []string {
+	st := r.Status()
+	if r.Verdict != validation.Rejected || st == nil {
+		return []string{fmt.Sprintf("upstream refuses with %d, the stream answers %s: %s", a.Code, r.Verdict, r.Message())}
+	}
+	got := st.ErrStatus
+	if a.Panicked {
+		if got.Code != http.StatusInternalServerError || got.Message != validation.ServerPanicDetail {
+			return []string{fmt.Sprintf("upstream panics, the stream answers %d %q", got.Code, got.Message)}
+		}
+		return nil
+	}
+	want := a.Status
+	if int(got.Code) != a.Code || got.Reason != want.Reason || got.Message != want.Message {
+		return []string{fmt.Sprintf("refusal:\n   stream:   %d %s %q\n   upstream: %d %s %q", got.Code, got.Reason, got.Message, a.Code, want.Reason, want.Message)}
+	}
+	if want.Details != nil && (got.Details == nil || got.Details.Name != want.Details.Name || got.Details.Group != want.Details.Group || got.Details.Kind != want.Details.Kind) {
+		return []string{fmt.Sprintf("refusal details:\n   stream:   %+v\n   upstream: %+v", got.Details, want.Details)}
+	}
+	return nil
+}
