@@ -25,12 +25,16 @@ type checker struct {
 	scheme *runtime.Scheme
 	// created are the objects the files read so far created: kubectl create -f reads
 	// every file as one stream of creates.
-	created  *validation.CreatedObjects
-	stderr   io.Writer
-	objects  []object
-	problems []problem // files that could not be checked
-	names    []string  // the streams read, in order
-	ioErrors int
+	created *validation.CreatedObjects
+	// live are the objects --live read, which objects of the same name update.
+	live      *validation.StoredObjects
+	liveRead  int // objects --live read, of any kind
+	liveFiles int
+	stderr    io.Writer
+	objects   []object
+	problems  []problem // files that could not be checked
+	names     []string  // the streams read, in order
+	ioErrors  int
 }
 
 // object is the answer for one object, with the lines of its causes.
@@ -81,6 +85,9 @@ func (c *checker) checkReader(name string, r io.Reader) {
 		Scheme:          c.scheme,
 		Created:         c.created,
 	}
+	if c.live.Len() > 0 {
+		opts.Stored = c.live.Get
+	}
 	for res := range validation.ValidateStream(br, name, opts) {
 		var readErr *validation.ReadError
 		if errors.As(res.Err, &readErr) {
@@ -89,6 +96,32 @@ func (c *checker) checkReader(name string, r io.Reader) {
 		}
 		c.objects = append(c.objects, object{file: name, result: res, causes: c.causesOf(&res)})
 	}
+}
+
+// readLive reads the objects a --live path holds: those of kinds that hold a pod
+// become the objects an object of the same kind, namespace and name updates. An
+// object that cannot be read, or one given twice, is a problem of its file.
+func (c *checker) readLive(path string, stdin io.Reader) {
+	manifests.Walk(path, stdin, func(name string, r io.Reader) {
+		c.liveFiles++
+		opts := validation.StreamOptions{
+			Validation: validation.Options{Features: c.cfg.features},
+			Namespace:  c.cfg.namespace,
+			DecodeOnly: true,
+		}
+		for res := range validation.ValidateStream(bufio.NewReaderSize(r, 64<<10), name, opts) {
+			switch {
+			case res.Verdict == validation.Rejected:
+				c.fail(name, fmt.Sprintf("line %d: live %s cannot be read: %s", res.Line, title(&res), res.Message()))
+			case res.Verdict == validation.Valid && res.Name == "":
+				c.fail(name, fmt.Sprintf("line %d: live %s has no name", res.Line, title(&res)))
+			case res.Verdict == validation.Valid && !c.live.Add(res):
+				c.fail(name, fmt.Sprintf("line %d: live %s is given twice; the first is used", res.Line, title(&res)))
+			default:
+				c.liveRead++
+			}
+		}
+	}, c.fail)
 }
 
 // fail records a file that cannot be checked.

@@ -18,6 +18,7 @@ type config struct {
 	allowPrivileged bool
 	namespace       string
 	fieldValidation string
+	live            []string
 	paths           []string
 }
 
@@ -46,6 +47,13 @@ Flags:
                              default) refuses unknown and duplicate fields, warn
                              creates the object and warns about them, ignore (or
                              false) drops them silently
+      --live PATH            the objects the cluster holds (kubectl get -o yaml's
+                             output, or the manifests that created them; a
+                             file, a directory or -; repeatable): an object with
+                             the kind, namespace and name of a live one is
+                             checked as kubectl replace -f sends it, as an
+                             update of the live object (immutable fields, the
+                             update's warnings); the others as creates
   -h, --help                 print this help
 
 Exit status: 0 every object valid or not checked, 1 an object invalid or
@@ -65,6 +73,10 @@ func parseFlags(args []string, stdout, stderr io.Writer) (cfg config, code int, 
 	fs.StringVar(&cfg.namespace, "namespace", "", "")
 	validate := validateFlag("strict")
 	fs.Var(&validate, "validate", "")
+	fs.Func("live", "", func(path string) error {
+		cfg.live = append(cfg.live, path)
+		return nil
+	})
 	help := fs.Bool("h", false, "")
 	fs.BoolVar(help, "help", false, "")
 	usageError := func(msg string) (config, int, bool) {

@@ -2,13 +2,16 @@ package main
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
 
-// FuzzRun runs the program on any standard input, in text and JSON: no panic and no
-// hang (the hints read arbitrary lines), an exit code of 0, 1 or 2, the same output
-// twice, and every hint line pointing at a line of the input.
+// FuzzRun runs the program on any standard input, in text and JSON, and in text with
+// the input as the live objects too (--live): no panic and no hang (the hints read
+// arbitrary lines), an exit code of 0, 1 or 2, the same output twice, and every hint
+// line pointing at a line of the input.
 func FuzzRun(f *testing.F) {
 	for _, s := range []string{typingManifest, "apiVersion: v1\nkind: Pod\nmetadata:\n  name: a\n  annotations:\n    x: y\n\n    z: true\nspec:\n  containers: []\n",
 		"apiVersion: v1\nkind: Pod\nmetadata: {name: b, labels: {a, b: 1.0}}\n", "apiVersion: v1\nkind: Pod\nmetadata: {name: c}\nspec: {contianers: [], Hostnetwork: true}\n",
@@ -16,9 +19,15 @@ func FuzzRun(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, in string) {
-		for _, format := range []string{"text", "json"} {
-			code, out, errOut := runWith(t, in, "-o", format, "-")
-			code2, out2, errOut2 := runWith(t, in, "-o", format, "-")
+		// The input read as the live objects too: each object it holds updates itself.
+		live := filepath.Join(t.TempDir(), "live.yaml")
+		if err := os.WriteFile(live, []byte(in), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		for _, args := range [][]string{{"-o", "text", "-"}, {"-o", "json", "-"}, {"--live", live, "-o", "text", "-"}} {
+			format := args[len(args)-2]
+			code, out, errOut := runWith(t, in, args...)
+			code2, out2, errOut2 := runWith(t, in, args...)
 			if code != code2 || out != out2 || errOut != errOut2 {
 				t.Fatalf("two runs differ on %q", in)
 			}

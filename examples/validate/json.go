@@ -23,15 +23,17 @@ type jsonReport struct {
 // itself. Locations give the file line of each cause (of details.causes in order, or
 // of the fields the server's decoding error names).
 type jsonObject struct {
-	File         string         `json:"file"`
-	Document     int            `json:"document"`
-	Item         int            `json:"item,omitempty"`
-	Line         int            `json:"line"`
-	APIVersion   string         `json:"apiVersion,omitempty"`
-	Kind         string         `json:"kind,omitempty"`
-	Namespace    string         `json:"namespace,omitempty"`
-	Name         string         `json:"name,omitempty"`
-	Verdict      string         `json:"verdict"`
+	File       string `json:"file"`
+	Document   int    `json:"document"`
+	Item       int    `json:"item,omitempty"`
+	Line       int    `json:"line"`
+	APIVersion string `json:"apiVersion,omitempty"`
+	Kind       string `json:"kind,omitempty"`
+	Namespace  string `json:"namespace,omitempty"`
+	Name       string `json:"name,omitempty"`
+	Verdict    string `json:"verdict"`
+	// Update is true for an object checked as an update of a live object (--live).
+	Update       bool           `json:"update,omitempty"`
 	Status       *metav1.Status `json:"status,omitempty"`
 	Error        string         `json:"error,omitempty"`
 	KubectlStops bool           `json:"kubectlStopsHere,omitempty"`
@@ -78,7 +80,7 @@ func writeJSON(w io.Writer, c *checker) {
 	for _, o := range c.objects {
 		r := &o.result
 		jo := jsonObject{File: o.file, Document: r.Document, Item: r.Item, Line: r.Line, APIVersion: r.APIVersion,
-			Kind: r.Kind, Namespace: r.Namespace, Name: r.Name, Verdict: r.Verdict.String()}
+			Kind: r.Kind, Namespace: r.Namespace, Name: r.Name, Verdict: r.Verdict.String(), Update: r.Update}
 		switch r.Verdict {
 		case validation.Valid:
 			rep.Summary.Valid++

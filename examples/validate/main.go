@@ -60,7 +60,10 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if !ok {
 		return code
 	}
-	c := &checker{cfg: cfg, stderr: stderr, scheme: apischeme.New(), created: new(validation.CreatedObjects)}
+	c := &checker{cfg: cfg, stderr: stderr, scheme: apischeme.New(), created: new(validation.CreatedObjects), live: new(validation.StoredObjects)}
+	for _, p := range cfg.live {
+		c.readLive(p, stdin)
+	}
 	if len(cfg.paths) == 0 {
 		c.checkData("sample.yaml", sample)
 	}

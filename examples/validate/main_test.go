@@ -764,3 +764,72 @@ func TestValidateFlag(t *testing.T) {
 		}
 	}
 }
+
+// TestLive checks --live on its example (testdata/live: a cluster's objects as
+// kubectl get -o yaml prints them, a pull request's manifests; the answers are those
+// of upstream's update handler, conformance/workloads TestLiveExampleMatchesUpstream)
+// against the whole output in testdata/live/want.txt.
+func TestLive(t *testing.T) {
+	want, err := os.ReadFile("testdata/live/want.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	code, out, errOut := runWith(t, "", "--live", "testdata/live/cluster.yaml", "testdata/live/changes.yaml")
+	if code != 1 || out != string(want) || errOut != "" {
+		t.Errorf("exit %d, stderr %q, stdout:\n%s\nwant exit 1 and testdata/live/want.txt", code, errOut, out)
+	}
+	code, out, _ = runWith(t, "", "-o", "json", "--live", "testdata/live/cluster.yaml", "testdata/live/changes.yaml")
+	var rep jsonReport
+	if err := json.Unmarshal([]byte(out), &rep); err != nil || code != 1 {
+		t.Fatalf("-o json: exit %d, %v", code, err)
+	}
+	var updates []string
+	for _, o := range rep.Objects {
+		if o.Update {
+			updates = append(updates, o.Kind+"/"+o.Name+"="+o.Verdict)
+		}
+	}
+	if got := strings.Join(updates, " "); got != "Deployment/web=valid StatefulSet/db=invalid Job/migrate=invalid CronJob/report=valid Pod/debug=valid" {
+		t.Errorf("-o json updates: %s", got)
+	}
+}
+
+// TestLiveProblems: a live file that cannot be read, a live object that does not
+// decode, one without a name and one given twice are each reported, with exit 2; the
+// manifests are still checked, the readable live objects used.
+func TestLiveProblems(t *testing.T) {
+	dir := t.TempDir()
+	live := write(t, dir, "live.yaml", `apiVersion: v1
+kind: Pod
+metadata: {name: p}
+spec: {containers: [{name: c, image: x, imagePullPolice: Always}]}
+---
+apiVersion: v1
+kind: Pod
+metadata: {generateName: q-}
+spec: {containers: [{name: c, image: x}]}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: r}
+spec: {containers: [{name: c, image: x}]}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: r}
+spec: {containers: [{name: c, image: z}]}
+`)
+	manifest := write(t, dir, "pods.yaml", "apiVersion: v1\nkind: Pod\nmetadata: {name: r}\nspec: {containers: [{name: c, image: x, resources: {requests: {cpu: 1}}}]}\n")
+	code, out, errOut := runWith(t, "", "--live", live, "--live", filepath.Join(dir, "missing.yaml"), manifest)
+	wantErr := "validate: " + live + ": line 1: live Pod \"p\" cannot be read: Pod in version \"v1\" cannot be handled as a Pod: strict decoding error: unknown field \"spec.containers[0].imagePullPolice\"\n" +
+		"validate: " + live + ": line 6: live Pod \"\" has no name\n" +
+		"validate: " + live + ": line 16: live Pod \"r\" is given twice; the first is used\n" +
+		"validate: " + filepath.Join(dir, "missing.yaml") + ": stat " + filepath.Join(dir, "missing.yaml") + ": no such file or directory\n"
+	if code != 2 || errOut != wantErr {
+		t.Errorf("exit %d, stderr:\n%s\nwant exit 2 and:\n%s", code, errOut, wantErr)
+	}
+	if !strings.Contains(out, manifest+":1: Pod \"r\" is invalid as an update of the live object:\n") ||
+		!strings.Contains(out, "--live: 1 object read from 1 file (1 holding a pod); 1 object checked as an update\n2 files could not be checked (see standard error)\n") {
+		t.Errorf("stdout:\n%s", out)
+	}
+}

@@ -15,20 +15,24 @@ func writeText(w io.Writer, c *checker) {
 	for _, o := range c.objects {
 		r := &o.result
 		at := fmt.Sprintf("%s:%d: ", o.file, r.Line)
+		as := ""
+		if r.Update {
+			as = " as an update of the live object"
+		}
 		switch r.Verdict {
 		case validation.Valid:
-			fmt.Fprintf(w, "%s%s is valid\n", at, title(r))
+			fmt.Fprintf(w, "%s%s is valid%s\n", at, title(r), as)
 		case validation.NotChecked:
 			fmt.Fprintf(w, "%s%s is not checked: it holds no pod\n", at, title(r))
 		case validation.Invalid:
-			fmt.Fprintf(w, "%s%s is invalid:\n", at, invalidTitle(r))
+			fmt.Fprintf(w, "%s%s is invalid%s:\n", at, invalidTitle(r), as)
 			writeCauses(w, o)
 		case validation.Rejected:
 			by := "kubectl"
 			if r.Status() != nil {
 				by = "the server"
 			}
-			fmt.Fprintf(w, "%s%s is rejected by %s: %s\n", at, title(r), by, indentLines(r.Message()))
+			fmt.Fprintf(w, "%s%s is rejected by %s%s: %s\n", at, title(r), by, as, indentLines(r.Message()))
 			if len(o.causes) > 1 || len(o.causes) == 1 && o.causes[0].field != "" {
 				writeCauses(w, o)
 			}
@@ -51,7 +55,7 @@ func writeText(w io.Writer, c *checker) {
 // writeCauses prints an object's causes, indented.
 func writeCauses(w io.Writer, o object) {
 	for _, cs := range o.causes {
-		fmt.Fprintf(w, "  %s:%d: %s\n", o.file, cs.line, cs.message)
+		fmt.Fprintf(w, "  %s:%d: %s\n", o.file, cs.line, indentLines(cs.message))
 		if cs.hint != "" {
 			fmt.Fprintf(w, "  %s:%d: hint: accepted with %s\n", o.file, cs.line, cs.hint)
 		}
@@ -76,8 +80,21 @@ func writeSummary(w io.Writer, c *checker) {
 	if len(notChecked) > 0 {
 		fmt.Fprintf(w, "not checked (they hold no pod): %s\n", strings.Join(notChecked, ", "))
 	}
+	if c.liveFiles > 0 {
+		updates := 0
+		for _, o := range c.objects {
+			if o.result.Update {
+				updates++
+			}
+		}
+		fmt.Fprintf(w, "--live: %s read from %s (%d holding a pod); %s checked as an update\n", plural(c.liveRead, "object"), plural(c.liveFiles, "file"), c.live.Len(), plural(updates, "object"))
+	}
 	if len(c.problems) > 0 {
-		fmt.Fprintf(w, "%s could not be checked (see standard error)\n", plural(len(c.problems), "file"))
+		files := map[string]bool{}
+		for _, p := range c.problems {
+			files[p.file] = true
+		}
+		fmt.Fprintf(w, "%s could not be checked (see standard error)\n", plural(len(files), "file"))
 	}
 	if c.noObjects() {
 		fmt.Fprintf(w, "kubectl create -f fails on %s: %s\n", strings.Join(c.names, ", "), noObjectsError)
