@@ -72,10 +72,16 @@ func RefusalOf(errs field.ErrorList) (Refusal, bool) {
 	return Refusal{}, false
 }
 
-// statusError is the refusal as the status error a client reads for an object of
-// the resource gr named name: a Conflict names the object in its details, as
-// apierrors.NewConflict does.
-func (r Refusal) statusError(gr schema.GroupResource, name string) *apierrors.StatusError {
+// statusError is the refusal as the status error a client reads after a request
+// (verb, to the URL of the resource gr and the object urlName, "" for a POST) for
+// the object named name: a Conflict names the object in its details, as
+// apierrors.NewConflict does; a panic is answered in plain text, which client-go
+// reads as a generic server response (k8s.io/client-go rest
+// newUnstructuredResponseError).
+func (r Refusal) statusError(verb string, gr schema.GroupResource, urlName, name string) *apierrors.StatusError {
+	if r.Reason == metav1.StatusReasonInternalError && r.Message == ServerPanicDetail {
+		return apierrors.NewGenericServerResponse(http.StatusInternalServerError, verb, gr, urlName, ServerPanicDetail, 0, true)
+	}
 	st := metav1.Status{Status: metav1.StatusFailure, Code: r.Code, Reason: r.Reason, Message: r.Message}
 	if r.Reason == metav1.StatusReasonConflict {
 		st.Details = &metav1.StatusDetails{Name: name, Group: gr.Group, Kind: gr.Resource}

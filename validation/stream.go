@@ -71,15 +71,20 @@ type StreamOptions struct {
 	// Stored, when set, returns the object a cluster holds for a kind that holds a
 	// pod (its group and kind), a namespace and a name, or nil when it holds none: an
 	// object of the stream it returns one for is answered as kubectl replace -f answers
-	// it, as a PUT of the object as written to the stored object's URL
-	// (ValidateObjectUpdate and UpdateWarnings: immutable fields, the update's
-	// warnings), with Update set; the others are created as before, as kubectl apply
-	// creates what the cluster lacks. The stored object is one a client reads, such as
-	// an object of kubectl get -o yaml decoded by a DecodeOnly stream, of the Go type
-	// the stream decodes its kind to (*appsv1.Deployment, ...). As kubectl replace does,
-	// an object written without a resourceVersion takes the stored one; one written
-	// with another is the storage's 409 Conflict. An update creates nothing in Created.
-	// Stored is not called with DecodeOnly, nor for an object without a name.
+	// it, as a PUT of the object as written to the stored object's URL (the server's
+	// decoding, then ValidateObjectUpdate and UpdateWarnings: immutable fields, the
+	// update's warnings), with Update set; the others are created as before (as kubectl
+	// create does; kubectl replace would find no object to replace). The stored object
+	// is one a client reads, such as an object of kubectl get -o yaml decoded by a
+	// DecodeOnly stream, of the Go type the stream decodes its kind to
+	// (*appsv1.Deployment, ...). As kubectl replace does, an object written without a
+	// resourceVersion takes the stored one; one written with another is the storage's
+	// 409 Conflict. Each object of the stream is compared with the stored object as
+	// given, so a second object of the same name is not compared with the first one's
+	// result (on a cluster, the first update moves the resourceVersion on). An update
+	// creates nothing in Created. Stored is not called with DecodeOnly, nor for an
+	// object without a name, and may be called more than once for one object; it must
+	// be safe to call from the stream's goroutine.
 	Stored func(kind schema.GroupKind, namespace, name string) runtime.Object
 
 	// MaxDocumentBytes, when positive, refuses a document longer than this many bytes
@@ -175,8 +180,10 @@ type ObjectResult struct {
 
 	// Verdict is the answer.
 	Verdict Verdict
-	// Update is true when the object was answered as an update of the object
-	// StreamOptions.Stored returned for it, false when as a create.
+	// Update is true when the object was sent as an update of the object
+	// StreamOptions.Stored returned for it (its verdict is the answer to that PUT,
+	// whether the server refused to decode it or validated it), false when as a
+	// create or not sent.
 	Update bool
 	// Object is the object as the server decodes it (a *corev1.Pod, *appsv1.Deployment,
 	// ...), for the kinds that hold a pod and those StreamOptions.Scheme holds; nil

@@ -177,7 +177,8 @@ func FuzzValidateStream(f *testing.F) {
 
 // checkSelfUpdates reads a stream as the objects a cluster holds (DecodeOnly,
 // StoredObjects) and then as updates of them (StreamOptions.Stored): the same answers
-// twice; an update only of a stored object, never created; an object written as it
+// twice; an update exactly of a stored object that reached the server, never
+// created; an object written as it
 // is stored (a stored object without a resourceVersion gets one, which an update
 // without one takes) whose create is valid is a valid update, but for a Job, whose
 // create generates a selector the stored manifest lacks; every other object is
@@ -206,6 +207,11 @@ func checkSelfUpdates(t *testing.T, data []byte, plain []ObjectResult) {
 	}
 	kept := 0
 	for i, r := range got {
+		reached := r.Verdict == Valid || r.Verdict == Invalid || r.Status() != nil
+		if gv, err := schema.ParseGroupVersion(r.APIVersion); reached && err == nil && r.Name != "" && !r.Update &&
+			stored.Get(schema.GroupKind{Group: gv.Group, Kind: r.Kind}, r.Namespace, r.Name) != nil {
+			t.Fatalf("result %d, %s %s %s/%s, is stored and was sent, but not as an update: %s %q", i, r.APIVersion, r.Kind, r.Namespace, r.Name, r.Verdict, r.Message())
+		}
 		if !r.Update {
 			if a := plain[i]; a.Verdict != r.Verdict || a.Message() != r.Message() {
 				t.Fatalf("result %d, not an update: %s %q, %s %q without Stored", i, r.Verdict, r.Message(), a.Verdict, a.Message())

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"reflect"
 	"strconv"
 	"strings"
 
@@ -225,9 +226,14 @@ func (s *streamRun) object(r ObjectResult, obj runtime.Object, m mapping) bool {
 		// pkg/resource Helper.Replace).
 		u.SetResourceVersion(resourceVersionOf(stored))
 	}
+	r.Update = stored != nil
 	var body bytes.Buffer
 	if err := unstructured.UnstructuredJSONScheme.Encode(u, &body); err != nil {
-		r.Verdict, r.Err = Rejected, &KubectlError{Message: fmt.Sprintf("error when creating %q: %v", s.source, err)}
+		verb := "creating"
+		if r.Update {
+			verb = "replacing" // kubectl replace's AddSourceToErr
+		}
+		r.Verdict, r.Err = Rejected, &KubectlError{Message: fmt.Sprintf("error when %s %q: %v", verb, s.source, err)}
 		return s.yield(r)
 	}
 	typed, decodeWarnings, err := decoder.decode(body.Bytes(), resource, s.directive)
@@ -248,12 +254,17 @@ func (s *streamRun) object(r ObjectResult, obj runtime.Object, m mapping) bool {
 }
 
 // stored returns the object StreamOptions.Stored holds for an object of a kind that
-// holds a pod, nil when there is none or the stream does not update.
+// holds a pod, nil when there is none (a nil pointer too) or the stream does not
+// update.
 func (s *streamRun) stored(gk schema.GroupKind, holdsPod bool, namespace, name string) runtime.Object {
 	if s.opts.Stored == nil || s.opts.DecodeOnly || !holdsPod || name == "" {
 		return nil
 	}
-	return s.opts.Stored(gk, namespace, name)
+	obj := s.opts.Stored(gk, namespace, name)
+	if v := reflect.ValueOf(obj); !v.IsValid() || v.Kind() == reflect.Pointer && v.IsNil() {
+		return nil
+	}
+	return obj
 }
 
 // setResourceVersion sets an object's resourceVersion: a DecodeOnly stream's objects
@@ -280,10 +291,9 @@ func (s *streamRun) update(r ObjectResult, decodeWarnings []string, gk schema.Gr
 	for _, text := range decodeWarnings {
 		w.add(text)
 	}
-	r.Update = true
 	errs := validateObjectUpdate(r.Object, stored, s.opts.Validation, &w)
 	if refusal, ok := RefusalOf(errs); ok {
-		r.Verdict, r.Err = Rejected, refusal.statusError(schema.GroupResource{Group: k.group, Resource: k.resource}, r.Name)
+		r.Verdict, r.Err = Rejected, refusal.statusError(http.MethodPut, schema.GroupResource{Group: k.group, Resource: k.resource}, r.Name, r.Name)
 	} else if len(errs) > 0 {
 		r.Verdict, r.Errors = Invalid, errs
 		r.Err = newInvalid(gk, r.Name, errs)
@@ -304,7 +314,7 @@ func (s *streamRun) create(r ObjectResult, decodeWarnings []string, gk schema.Gr
 	}
 	switch {
 	case holdsPod:
-		r = s.validate(r, gk, &w)
+		r = s.validate(r, gk, k, &w)
 	default:
 		if !s.opts.DecodeOnly {
 			ownerWarnings(&w, r.Object)
@@ -353,7 +363,7 @@ func (s *streamRun) others() serverDecoder {
 }
 
 // validate runs the create path on a decoded object.
-func (s *streamRun) validate(r ObjectResult, gk schema.GroupKind, w *warningRecorder) ObjectResult {
+func (s *streamRun) validate(r ObjectResult, gk schema.GroupKind, k servedKind, w *warningRecorder) ObjectResult {
 	if s.opts.DecodeOnly {
 		r.Verdict = Valid
 		return r
@@ -361,6 +371,12 @@ func (s *streamRun) validate(r ObjectResult, gk schema.GroupKind, w *warningReco
 	opts := s.opts.Validation
 	opts.Namespace = r.Namespace
 	errs := validateObjectCreate(r.Object, opts, w)
+	if refusal, ok := RefusalOf(errs); ok {
+		// A body the handler cannot convert (400) or a request that panics (500):
+		// no 422. The POST's URL names no object.
+		r.Verdict, r.Err = Rejected, refusal.statusError(http.MethodPost, schema.GroupResource{Group: k.group, Resource: k.resource}, "", r.Name)
+		return r
+	}
 	if len(errs) == 0 {
 		r.Verdict = Valid
 		return r

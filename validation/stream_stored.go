@@ -53,10 +53,18 @@ func (s *StoredObjects) Add(r ObjectResult) bool {
 }
 
 // Get returns the object added for a kind, namespace and name, nil when there is
-// none. It has the type of StreamOptions.Stored.
+// none. It has the type of StreamOptions.Stored; a nil *StoredObjects holds none.
 func (s *StoredObjects) Get(kind schema.GroupKind, namespace, name string) runtime.Object {
+	if s == nil {
+		return nil
+	}
 	return s.objects[storedKey{kind.Group, kind.Kind, namespace, name}]
 }
 
 // Len returns the number of objects added.
-func (s *StoredObjects) Len() int { return len(s.objects) }
+func (s *StoredObjects) Len() int {
+	if s == nil {
+		return 0
+	}
+	return len(s.objects)
+}

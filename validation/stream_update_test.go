@@ -9,6 +9,7 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/meta"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 )
 
@@ -236,5 +237,60 @@ func TestStreamUpdatesManifests(t *testing.T) {
 	}
 	if created.Len() != 0 {
 		t.Errorf("Created.Len() = %d after updates only, want 0", created.Len())
+	}
+}
+
+// TestStreamRefusalsBeforeValidation: a body the handler cannot convert is its 400,
+// on create and on update; a request that panics the server is the panic filter's
+// plain-text 500, which client-go reads as a generic server response naming the
+// request (a POST to the resource, a PUT to the object); a body the server cannot
+// decode is refused on update too, answered as the update it was sent as.
+func TestStreamRefusalsBeforeValidation(t *testing.T) {
+	const rolledBack = "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\n  annotations: {deprecated.deployment.rollback.to: latest}\nspec:\n  selector: {matchLabels: {a: b}}\n  template:\n    metadata: {labels: {a: b}}\n    spec: {containers: [{name: c, image: x}]}\n"
+	const panics = "apiVersion: batch/v1\nkind: Job\nmetadata: {name: sweep}\nspec:\n  completionMode: Indexed\n  parallelism: 4\n  successPolicy: {rules: [{succeededCount: 2}]}\n  template:\n    spec: {restartPolicy: Never, containers: [{name: c, image: x}]}\n"
+	const unknownField = "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\nspec:\n  replica: 2\n  selector: {matchLabels: {a: b}}\n  template:\n    metadata: {labels: {a: b}}\n    spec: {containers: [{name: c, image: x}]}\n"
+	const storedWeb = "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web, resourceVersion: \"3\"}\nspec:\n  selector: {matchLabels: {a: b}}\n  template:\n    metadata: {labels: {a: b}}\n    spec: {containers: [{name: c, image: x}]}\n---\n" +
+		"apiVersion: batch/v1\nkind: Job\nmetadata: {name: sweep, resourceVersion: \"4\"}\nspec:\n  completionMode: Indexed\n  completions: 4\n  parallelism: 4\n  template:\n    spec: {restartPolicy: Never, containers: [{name: c, image: x}]}\n"
+	stored := readStored(t, storedWeb)
+	for _, tc := range []struct {
+		name, in string
+		opts     StreamOptions
+		want     string
+		code     int32
+	}{
+		{"conversion, create", rolledBack, StreamOptions{}, `false 1.0@1 apps/v1 Deployment default/web rejected: Deployment in version "v1" cannot be handled as a Deployment: failed to parse annotation[deprecated.deployment.rollback.to]=latest as int64: strconv.ParseInt: parsing "latest": invalid syntax`, 400},
+		{"conversion, update", rolledBack, StreamOptions{Stored: stored.Get}, `true 1.0@1 apps/v1 Deployment default/web rejected: Deployment in version "v1" cannot be handled as a Deployment: failed to parse annotation[deprecated.deployment.rollback.to]=latest as int64: strconv.ParseInt: parsing "latest": invalid syntax`, 400},
+		{"panic, create", panics, StreamOptions{}, `false 1.0@1 batch/v1 Job default/sweep rejected: an error on the server ("This request caused apiserver to panic. Look in the logs for details.") has prevented the request from succeeding (post jobs.batch)`, 500},
+		{"panic, update", panics, StreamOptions{Stored: stored.Get}, `true 1.0@1 batch/v1 Job default/sweep rejected: an error on the server ("This request caused apiserver to panic. Look in the logs for details.") has prevented the request from succeeding (put jobs.batch sweep)`, 500},
+		{"strict decoding, update", unknownField, StreamOptions{Stored: stored.Get}, `true 1.0@1 apps/v1 Deployment default/web rejected: Deployment in version "v1" cannot be handled as a Deployment: strict decoding error: unknown field "spec.replica"`, 400},
+	} {
+		var got []string
+		var codes []int32
+		for r := range ValidateStream(strings.NewReader(tc.in), "f.yaml", tc.opts) {
+			got = append(got, fmt.Sprintf("%t %s", r.Update, render(r)))
+			if st := r.Status(); st != nil {
+				codes = append(codes, st.ErrStatus.Code)
+			}
+		}
+		if len(got) != 1 || got[0] != tc.want || !slices.Equal(codes, []int32{tc.code}) {
+			t.Errorf("%s:\n got  %q (codes %v)\n want %q (%d)", tc.name, got, codes, tc.want, tc.code)
+		}
+	}
+}
+
+// TestStoredNil: a Stored function that returns a nil pointer holds nothing for
+// that name, and a nil *StoredObjects holds nothing.
+func TestStoredNil(t *testing.T) {
+	pods := map[string]*corev1.Pod{}
+	opts := StreamOptions{Stored: func(_ schema.GroupKind, _, name string) runtime.Object { return pods[name] }}
+	if got := renderAll(validPod, opts); !slices.Equal(got, []string{"1.0@1 v1 Pod default/web valid"}) {
+		t.Errorf("a nil *Pod stored: %q", got)
+	}
+	var none *StoredObjects
+	if none.Get(schema.GroupKind{Kind: "Pod"}, "default", "web") != nil || none.Len() != 0 {
+		t.Error("a nil *StoredObjects holds something")
+	}
+	if got := renderAll(validPod, StreamOptions{Stored: none.Get}); !slices.Equal(got, []string{"1.0@1 v1 Pod default/web valid"}) {
+		t.Errorf("a nil *StoredObjects' Get: %q", got)
 	}
 }

@@ -54,6 +54,12 @@ func (u *upstream) validate(t testing.TB, req *http.Request, body []byte, kind s
 		addStrictDecodingWarnings(ctx, strictErrs)
 		errs = upstreamcreate.ObjectCreateInContext(t, ctx, obj, namespaceOf(req.URL.Path))
 	})
+	if upstreamcreate.IsServerPanic(errs) {
+		// The create panicked: the handler's finisher passes the panic on to the
+		// server's panic filter, which answers in plain text (k8s.io/apiserver
+		// pkg/server/filters/wrap.go).
+		return panicked()
+	}
 	if len(errs) > 0 {
 		out.pending = errs
 		return status(apierrors.NewInvalid(kind.GroupKind(), storedName(obj), errs))

@@ -54,6 +54,8 @@ import (
 
 	"github.com/podlife/podlife/conformance/internal/served"
 	"github.com/podlife/podlife/conformance/internal/upstreamcreate"
+
+	"github.com/podlife/podlife/validation"
 )
 
 // transformDecodeError is the create handler's wording of a decoding error
@@ -458,6 +460,14 @@ func resourceOf(path string) (schema.GroupVersionResource, error) {
 // respond is an HTTP response with a JSON body.
 func respond(code int, body []byte) *http.Response {
 	return &http.Response{StatusCode: code, Header: http.Header{"Content-Type": []string{"application/json"}}, Body: io.NopCloser(bytes.NewReader(body))}
+}
+
+// panicked is the response of a request whose handling panicked: the panic filter's
+// http.Error, a plain-text 500.
+func panicked() *http.Response {
+	return &http.Response{StatusCode: http.StatusInternalServerError,
+		Header: http.Header{"Content-Type": []string{"text/plain; charset=utf-8"}, "X-Content-Type-Options": []string{"nosniff"}},
+		Body:   io.NopCloser(strings.NewReader(validation.ServerPanicDetail + "\n"))}
 }
 
 // status is the response of an API error, as the server writes it.

@@ -36,7 +36,8 @@ func TestStreamUpdatesMatchUpstream(t *testing.T) {
 	s := seed(t)
 	k := scale(t)
 	gi := 0
-	var updated, created, refused, warned int
+	var updated, created, refused, warned, panics int
+	refusals := map[int]int{}
 	gatesets.Run(t, gateSets, func(t *testing.T, gs gatesets.Set) {
 		defer func() { gi++ }()
 		_, updates := draws(gs)
@@ -77,6 +78,10 @@ func TestStreamUpdatesMatchUpstream(t *testing.T) {
 				ans := upstreamcreate.KindOf(t, n).Update(t, n, o)
 				if ans.Code != http.StatusOK && ans.Code != http.StatusUnprocessableEntity {
 					refused++
+					refusals[ans.Code]++
+					if ans.Panicked {
+						panics++
+					}
 				}
 				if len(ans.Warnings) > 0 {
 					warned++
@@ -93,7 +98,12 @@ func TestStreamUpdatesMatchUpstream(t *testing.T) {
 			}
 		}
 	})
-	t.Logf("%d objects answered as updates (%d refused before validation, %d with warnings), %d as creates", updated, refused, warned, created)
+	t.Logf("%d objects answered as updates (%d refused before validation: %v, %d of them panics; %d with warnings), %d as creates", updated, refused, refusals, panics, warned, created)
+	for _, code := range []int{http.StatusBadRequest, http.StatusConflict, http.StatusInternalServerError} {
+		if refusals[code] == 0 {
+			t.Errorf("no stream update refused with %d", code)
+		}
+	}
 	if updated < 9*(created+1) || refused < 20 || warned < 50 {
 		t.Errorf("%d updates (%d refused, %d with warnings) and %d creates: want at least 90%% updates, 20 refusals and 50 updates with warnings", updated, refused, warned, created)
 	}
@@ -205,4 +215,41 @@ func accessor(t *testing.T, obj runtime.Object) metav1.Object {
 		t.Fatal(err)
 	}
 	return m
+}
+
+// TestStreamUpdatePanicsMatchUpstream: Jobs changed to a success policy counting
+// succeeded pods of an Indexed Job without completions, which panics the v1.37.2
+// validation: the stream answers as client-go reads the panic filter's plain-text
+// 500, and every answer agrees with upstream's.
+func TestStreamUpdatePanicsMatchUpstream(t *testing.T) {
+	g := newGen(seed(t) + 2600)
+	panics := 0
+	for i := range 40 {
+		n, o := g.update(t, "Job")
+		j := n.(*batchv1.Job)
+		indexed := batchv1.IndexedCompletion
+		j.Spec.CompletionMode, j.Spec.Completions = &indexed, nil
+		j.Spec.SuccessPolicy = &batchv1.SuccessPolicy{Rules: []batchv1.SuccessPolicyRule{{SucceededCount: i32(1)}}}
+		stored := new(validation.StoredObjects)
+		for r := range validation.ValidateStream(bytes.NewReader(upstreamcreate.YAMLDocument(t, o)), "live.yaml", validation.StreamOptions{DecodeOnly: true}) {
+			stored.Add(r)
+		}
+		for r := range validation.ValidateStream(bytes.NewReader(upstreamcreate.YAMLDocument(t, n)), "new.yaml", validation.StreamOptions{Stored: stored.Get}) {
+			if !r.Update {
+				continue
+			}
+			ans := upstreamcreate.KindOf(t, n).Update(t, n, o)
+			if ans.Panicked {
+				panics++
+			}
+			ours, problems := ans.CompareStream(t, r, n)
+			if d := diff(ours, ans.AsErrorList(t, n)); len(problems) > 0 || len(d) > 0 {
+				t.Errorf("Job %d: %s %v\n%s", i, problems, d, dump(n, o))
+			}
+		}
+	}
+	t.Logf("%d of 40 updates panicked upstream", panics)
+	if panics < 10 {
+		t.Errorf("%d of 40 updates panicked upstream, want at least 10", panics)
+	}
 }

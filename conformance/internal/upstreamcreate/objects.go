@@ -281,6 +281,12 @@ func Stored(t testing.TB, obj runtime.Object) runtime.Object {
 	return out
 }
 
+// IsServerPanic reports whether errs is the answer recoverServerPanic gives a create
+// whose handling panicked.
+func IsServerPanic(errs field.ErrorList) bool {
+	return len(errs) == 1 && errs[0].Type == field.ErrorTypeInternal && errs[0].Field == "<nil>" && errs[0].Detail == validation.ServerPanicDetail
+}
+
 // recoverServerPanic turns a panic of upstream's request handling into the answer the
 // server gives (its panic-recovery filter answers 500 with a fixed message), as
 // podlife reports it: one Internal error without a field.
