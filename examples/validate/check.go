@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 
 	"github.com/podlife/podlife/examples/internal/manifests"
@@ -108,6 +109,8 @@ func (c *checker) readLive(path string, stdin io.Reader) {
 			Validation: validation.Options{Features: c.cfg.features},
 			Namespace:  c.cfg.namespace,
 			DecodeOnly: true,
+			// A newer cluster's objects may hold fields v1.37.2 does not know.
+			FieldValidation: metav1.FieldValidationIgnore,
 		}
 		for res := range validation.ValidateStream(bufio.NewReaderSize(r, 64<<10), name, opts) {
 			switch {

@@ -4,6 +4,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -53,7 +54,9 @@ Flags:
                              the kind, namespace and name of a live one is
                              checked as kubectl replace -f sends it, as an
                              update of the live object (immutable fields, the
-                             update's warnings); the others as creates
+                             update's warnings); the others as creates. Fields
+                             of live objects v1.37.2 does not know (a newer
+                             cluster's) are dropped; -n applies to them too
   -h, --help                 print this help
 
 Exit status: 0 every object valid or not checked, 1 an object invalid or
@@ -104,6 +107,15 @@ func parseFlags(args []string, stdout, stderr io.Writer) (cfg config, code int, 
 		return usageError(err.Error())
 	}
 	cfg.paths = fs.Args()
+	stdinReads := 0
+	for _, p := range slices.Concat(cfg.live, cfg.paths) {
+		if p == "-" {
+			stdinReads++
+		}
+	}
+	if stdinReads > 1 && slices.Contains(cfg.live, "-") {
+		return usageError("standard input (-) can be read once: by --live or as a PATH, not both")
+	}
 	return cfg, 0, true
 }
 

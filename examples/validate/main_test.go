@@ -69,6 +69,8 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"--feature-gates", "EnvFiles"}, "validate: --feature-gates: malformed pair, expect string=bool\n"},
 		{[]string{"--feature-gates", "EnvFiles=maybe"}, "validate: --feature-gates: invalid value of EnvFiles: maybe, err: strconv.ParseBool: parsing \"maybe\": invalid syntax\n"},
 		{[]string{"--feature-gates", "NoSuchGate=true"}, "validate: --feature-gates: unrecognized feature gate: NoSuchGate\n"},
+		{[]string{"--live", "-", "-"}, "validate: standard input (-) can be read once: by --live or as a PATH, not both\n"},
+		{[]string{"--live", "-", "--live", "-", "x.yaml"}, "validate: standard input (-) can be read once: by --live or as a PATH, not both\n"},
 	} {
 		code, out, errOut := runWith(t, "", tc.args...)
 		if code != 2 || out != "" || errOut != tc.want+"\n"+usageText {
@@ -796,13 +798,14 @@ func TestLive(t *testing.T) {
 
 // TestLiveProblems: a live file that cannot be read, a live object that does not
 // decode, one without a name and one given twice are each reported, with exit 2; the
-// manifests are still checked, the readable live objects used.
+// manifests are still checked, the readable live objects used (an unknown field of
+// one dropped).
 func TestLiveProblems(t *testing.T) {
 	dir := t.TempDir()
 	live := write(t, dir, "live.yaml", `apiVersion: v1
 kind: Pod
 metadata: {name: p}
-spec: {containers: [{name: c, image: x, imagePullPolice: Always}]}
+spec: {containers: {name: c, image: x}}
 ---
 apiVersion: v1
 kind: Pod
@@ -812,7 +815,7 @@ spec: {containers: [{name: c, image: x}]}
 apiVersion: v1
 kind: Pod
 metadata: {name: r}
-spec: {containers: [{name: c, image: x}]}
+spec: {containers: [{name: c, image: x, imagePullPolice: Always}]}
 ---
 apiVersion: v1
 kind: Pod
@@ -821,7 +824,7 @@ spec: {containers: [{name: c, image: z}]}
 `)
 	manifest := write(t, dir, "pods.yaml", "apiVersion: v1\nkind: Pod\nmetadata: {name: r}\nspec: {containers: [{name: c, image: x, resources: {requests: {cpu: 1}}}]}\n")
 	code, out, errOut := runWith(t, "", "--live", live, "--live", filepath.Join(dir, "missing.yaml"), manifest)
-	wantErr := "validate: " + live + ": line 1: live Pod \"p\" cannot be read: Pod in version \"v1\" cannot be handled as a Pod: strict decoding error: unknown field \"spec.containers[0].imagePullPolice\"\n" +
+	wantErr := "validate: " + live + ": line 1: live Pod \"p\" cannot be read: Pod in version \"v1\" cannot be handled as a Pod: json: cannot unmarshal object into Go struct field PodSpec.spec.containers of type []v1.Container\n" +
 		"validate: " + live + ": line 6: live Pod \"\" has no name\n" +
 		"validate: " + live + ": line 16: live Pod \"r\" is given twice; the first is used\n" +
 		"validate: " + filepath.Join(dir, "missing.yaml") + ": stat " + filepath.Join(dir, "missing.yaml") + ": no such file or directory\n"
