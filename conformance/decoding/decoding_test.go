@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/podlife/podlife/conformance/internal/upstreamcreate"
 	"github.com/podlife/podlife/validation"
 )
 
@@ -60,28 +61,17 @@ results:
 			st := r.Status().ErrStatus
 			out.sent = append(out.sent, sentObject{kind: r.Kind, namespace: r.Namespace, name: r.Name, status: int(st.Code), message: st.Message})
 			out.causes = append(out.causes, r.Errors)
-			out.warnings = append(out.warnings, serverWarnings(r))
+			out.warnings = append(out.warnings, upstreamcreate.ServerWarnings(r))
 		case r.Err != nil:
 			return out, n, fmt.Errorf("unexpected error %v", r.Err)
 		default:
 			out.sent = append(out.sent, sentObject{kind: r.Kind, namespace: r.Namespace, name: r.Name, status: 201})
 			out.causes = append(out.causes, nil)
-			out.warnings = append(out.warnings, serverWarnings(r))
+			out.warnings = append(out.warnings, upstreamcreate.ServerWarnings(r))
 		}
 	}
 	kubectlOrder(out.errors)
 	return out, n, nil
-}
-
-// serverWarnings are the texts of the warnings the server answered r with.
-func serverWarnings(r validation.ObjectResult) []string {
-	var texts []string
-	for _, w := range r.Warnings {
-		if w.Server {
-			texts = append(texts, w.Message)
-		}
-	}
-	return texts
 }
 
 // kubectlOrder puts kubectl's errors in the order it prints them, from the order

@@ -1,7 +1,6 @@
 package validation
 
 import (
-	"bytes"
 	"fmt"
 	"testing"
 
@@ -33,18 +32,7 @@ func TestStreamUpdatesMatchUpstream(t *testing.T) {
 				p.newPod.ResourceVersion = ""
 			}
 			live, doc := upstreamcreate.YAMLDocument(t, p.storedV1), upstreamcreate.YAMLDocument(t, p.newPod)
-			stored := new(validation.StoredObjects)
-			for r := range validation.ValidateStream(bytes.NewReader(live), "live.yaml", validation.StreamOptions{DecodeOnly: true, Validation: opts}) {
-				stored.Add(r)
-			}
-			var results []validation.ObjectResult
-			for r := range validation.ValidateStream(bytes.NewReader(doc), "new.yaml", validation.StreamOptions{Stored: stored.Get, Validation: opts}) {
-				results = append(results, r)
-			}
-			if len(results) != 1 {
-				t.Fatalf("pod %d: %d results for one object", i, len(results))
-			}
-			r := results[0]
+			r := upstreamcreate.StreamUpdate(t, live, doc, opts)
 			if !r.Update {
 				// Renamed, moved or unreadable: a create, which the other tests check.
 				created++

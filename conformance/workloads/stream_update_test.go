@@ -57,18 +57,7 @@ func TestStreamUpdatesMatchUpstream(t *testing.T) {
 					metaOf(n).ResourceVersion = ""
 				}
 				live, doc := upstreamcreate.YAMLDocument(t, o), upstreamcreate.YAMLDocument(t, n)
-				stored := new(validation.StoredObjects)
-				for r := range validation.ValidateStream(bytes.NewReader(live), "live.yaml", validation.StreamOptions{DecodeOnly: true, Validation: opts}) {
-					stored.Add(r)
-				}
-				var results []validation.ObjectResult
-				for r := range validation.ValidateStream(bytes.NewReader(doc), "new.yaml", validation.StreamOptions{Stored: stored.Get, Validation: opts}) {
-					results = append(results, r)
-				}
-				if len(results) != 1 {
-					t.Fatalf("%s %d: %d results for one object", kind, i, len(results))
-				}
-				r := results[0]
+				r := upstreamcreate.StreamUpdate(t, live, doc, opts)
 				if !r.Update {
 					// Renamed, moved or unreadable: a create, which the other tests check.
 					created++
@@ -230,22 +219,17 @@ func TestStreamUpdatePanicsMatchUpstream(t *testing.T) {
 		indexed := batchv1.IndexedCompletion
 		j.Spec.CompletionMode, j.Spec.Completions = &indexed, nil
 		j.Spec.SuccessPolicy = &batchv1.SuccessPolicy{Rules: []batchv1.SuccessPolicyRule{{SucceededCount: i32(1)}}}
-		stored := new(validation.StoredObjects)
-		for r := range validation.ValidateStream(bytes.NewReader(upstreamcreate.YAMLDocument(t, o)), "live.yaml", validation.StreamOptions{DecodeOnly: true}) {
-			stored.Add(r)
+		r := upstreamcreate.StreamUpdate(t, upstreamcreate.YAMLDocument(t, o), upstreamcreate.YAMLDocument(t, n), validation.Options{})
+		if !r.Update {
+			continue
 		}
-		for r := range validation.ValidateStream(bytes.NewReader(upstreamcreate.YAMLDocument(t, n)), "new.yaml", validation.StreamOptions{Stored: stored.Get}) {
-			if !r.Update {
-				continue
-			}
-			ans := upstreamcreate.KindOf(t, n).Update(t, n, o)
-			if ans.Panicked {
-				panics++
-			}
-			ours, problems := ans.CompareStream(t, r, n)
-			if d := diff(ours, ans.AsErrorList(t, n)); len(problems) > 0 || len(d) > 0 {
-				t.Errorf("Job %d: %s %v\n%s", i, problems, d, dump(n, o))
-			}
+		ans := upstreamcreate.KindOf(t, n).Update(t, n, o)
+		if ans.Panicked {
+			panics++
+		}
+		ours, problems := ans.CompareStream(t, r, n)
+		if d := diff(ours, ans.AsErrorList(t, n)); len(problems) > 0 || len(d) > 0 {
+			t.Errorf("Job %d: %s %v\n%s", i, problems, d, dump(n, o))
 		}
 	}
 	t.Logf("%d of 40 updates panicked upstream", panics)

@@ -1,6 +1,7 @@
 package upstreamcreate
 
 import (
+	"bytes"
 	"fmt"
 	"net/http"
 	"reflect"
@@ -31,6 +32,25 @@ func YAMLDocument(t testing.TB, obj runtime.Object) []byte {
 	return b
 }
 
+// StreamUpdate reads live, a YAML document, as a cluster's stored objects (a
+// DecodeOnly stream into validation.StoredObjects) and answers doc, one object, with
+// validation.ValidateStream given them as StreamOptions.Stored, under opts.
+func StreamUpdate(t testing.TB, live, doc []byte, opts validation.Options) validation.ObjectResult {
+	t.Helper()
+	stored := new(validation.StoredObjects)
+	for r := range validation.ValidateStream(bytes.NewReader(live), "live.yaml", validation.StreamOptions{DecodeOnly: true, Validation: opts}) {
+		stored.Add(r)
+	}
+	var results []validation.ObjectResult
+	for r := range validation.ValidateStream(bytes.NewReader(doc), "new.yaml", validation.StreamOptions{Stored: stored.Get, Validation: opts}) {
+		results = append(results, r)
+	}
+	if len(results) != 1 {
+		t.Fatalf("%d results for one object:\n%s", len(results), doc)
+	}
+	return results[0]
+}
+
 // CompareStream compares the answer of validation.ValidateStream to an object it
 // answered as an update (ObjectResult.Update) with the server's answer a to the same
 // PUT of newObj: the verdict, a refusal's code, reason, message and a Conflict's
@@ -58,14 +78,15 @@ func (a UpdateAnswer) CompareStream(t testing.TB, r validation.ObjectResult, new
 		k := KindOf(t, newObj)
 		problems = append(problems, a.compareRefusal(r, schema.GroupResource{Group: k.Group, Resource: k.Resource})...)
 	}
-	if got, want := streamWarnings(r), warngen.SortNodeSelectorRuns(a.Warnings); !slices.Equal(got, want) {
+	if got, want := ServerWarnings(r), warngen.SortNodeSelectorRuns(a.Warnings); !slices.Equal(got, want) {
 		problems = append(problems, fmt.Sprintf("warnings:\n   stream:   %q\n   upstream: %q", got, want))
 	}
 	return ours, problems
 }
 
-// streamWarnings are the texts of a result's warnings from the server.
-func streamWarnings(r validation.ObjectResult) []string {
+// ServerWarnings are the texts of the warnings the server answered a stream's result
+// with.
+func ServerWarnings(r validation.ObjectResult) []string {
 	var out []string
 	for _, w := range r.Warnings {
 		if w.Server {
