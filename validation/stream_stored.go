@@ -24,7 +24,11 @@ type storedKey struct{ group, kind, namespace, name string }
 // Add keeps the object of a result: a decoded object (Object set, Valid or
 // NotChecked) of a kind that holds a pod, with a name. It returns false, keeping
 // nothing, for any other result and for an object whose kind, namespace and name an
-// earlier one had (the first is kept, as a cluster holds one).
+// earlier one had (the first is kept, as a cluster holds one). An object written
+// without a resourceVersion (a manifest standing for the object it created) is kept
+// with "1", as every stored object has one; the result's object is not changed. The
+// object is kept as written: what the server adds on create, such as a Job's
+// generated selector, is only there when the object was read from the cluster.
 func (s *StoredObjects) Add(r ObjectResult) bool {
 	if r.Object == nil || r.Name == "" || (r.Verdict != Valid && r.Verdict != NotChecked) {
 		return false
