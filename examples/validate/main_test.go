@@ -794,6 +794,10 @@ func TestLive(t *testing.T) {
 	if got := strings.Join(updates, " "); got != "Deployment/web=valid StatefulSet/db=invalid Job/migrate=invalid CronJob/report=valid Pod/debug=valid" {
 		t.Errorf("-o json updates: %s", got)
 	}
+	code, out, _ = runWith(t, "", "-o", "sarif", "--live", "testdata/live/cluster.yaml", "testdata/live/changes.yaml")
+	if want := `"text": "Job \"migrate\" (as an update of the live object): spec.selector: Required value"`; code != 1 || !strings.Contains(out, want) {
+		t.Errorf("-o sarif: exit %d, no %s in\n%s", code, want, out)
+	}
 }
 
 // TestLiveProblems: a live file that cannot be read, a live object that does not
