@@ -70,6 +70,10 @@ type jsonSummary struct {
 	Rejected   int `json:"rejected"`
 	NotChecked int `json:"notChecked"`
 	Unreadable int `json:"unreadableFiles"`
+	// Updates counts the objects checked as updates of live objects, LiveObjects the
+	// objects --live read (of any kind), when --live is given.
+	Updates     int `json:"updates,omitempty"`
+	LiveObjects int `json:"liveObjects,omitempty"`
 	// KubectlError is kubectl create's own error when the files hold no object.
 	KubectlError string `json:"kubectlError,omitempty"`
 }
@@ -81,6 +85,9 @@ func writeJSON(w io.Writer, c *checker) {
 		r := &o.result
 		jo := jsonObject{File: o.file, Document: r.Document, Item: r.Item, Line: r.Line, APIVersion: r.APIVersion,
 			Kind: r.Kind, Namespace: r.Namespace, Name: r.Name, Verdict: r.Verdict.String(), Update: r.Update}
+		if r.Update {
+			rep.Summary.Updates++
+		}
 		switch r.Verdict {
 		case validation.Valid:
 			rep.Summary.Valid++
@@ -108,6 +115,7 @@ func writeJSON(w io.Writer, c *checker) {
 		}
 		rep.Objects = append(rep.Objects, jo)
 	}
+	rep.Summary.LiveObjects = c.liveRead
 	for _, p := range c.problems {
 		rep.Problems = append(rep.Problems, jsonProblem{File: p.file, Message: p.message})
 	}

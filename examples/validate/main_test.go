@@ -794,6 +794,9 @@ func TestLive(t *testing.T) {
 	if got := strings.Join(updates, " "); got != "Deployment/web=valid StatefulSet/db=invalid Job/migrate=invalid CronJob/report=valid Pod/debug=valid" {
 		t.Errorf("-o json updates: %s", got)
 	}
+	if rep.Summary.Updates != 5 || rep.Summary.LiveObjects != 6 {
+		t.Errorf("-o json summary: %d updates of %d live objects, want 5 of 6", rep.Summary.Updates, rep.Summary.LiveObjects)
+	}
 	code, out, _ = runWith(t, "", "-o", "sarif", "--live", "testdata/live/cluster.yaml", "testdata/live/changes.yaml")
 	if want := `"text": "Job \"migrate\" (as an update of the live object): spec.selector: Required value"`; code != 1 || !strings.Contains(out, want) {
 		t.Errorf("-o sarif: exit %d, no %s in\n%s", code, want, out)
