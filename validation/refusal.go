@@ -29,8 +29,9 @@ type Refusal struct {
 	Code int32
 	// Reason is the status reason: BadRequest, Conflict, Unknown (for the 500 of a
 	// resourceVersion that is not a number) or InternalError (for a request whose
-	// handling panicked: the server writes ServerPanicDetail as plain text, which
-	// clients read as an InternalError).
+	// handling panicked: the panic filter writes ServerPanicDetail as plain text,
+	// which client-go would read as an InternalError; see ServerPanicDetail for why
+	// the response never arrives).
 	Reason metav1.StatusReason
 	// Message is the status message, as the server writes it.
 	Message string
@@ -75,9 +76,9 @@ func RefusalOf(errs field.ErrorList) (Refusal, bool) {
 // statusError is the refusal as the status error a client reads after a request
 // (verb, to the URL of the resource gr and the object urlName, "" for a POST) for
 // the object named name: a Conflict names the object in its details, as
-// apierrors.NewConflict does; a panic is answered in plain text, which client-go
+// apierrors.NewConflict does; a panic is written in plain text, which client-go
 // reads as a generic server response (k8s.io/client-go rest
-// newUnstructuredResponseError).
+// newUnstructuredResponseError) — were it delivered (see ServerPanicDetail).
 func (r Refusal) statusError(verb string, gr schema.GroupResource, urlName, name string) *apierrors.StatusError {
 	if r.Reason == metav1.StatusReasonInternalError && r.Message == ServerPanicDetail {
 		return apierrors.NewGenericServerResponse(http.StatusInternalServerError, verb, gr, urlName, ServerPanicDetail, 0, true)

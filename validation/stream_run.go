@@ -300,8 +300,17 @@ func (s *streamRun) update(r ObjectResult, decodeWarnings []string, gk schema.Gr
 	} else {
 		r.Verdict = Valid
 	}
-	addServerWarnings(&r, &w)
+	if !panicked(r) {
+		addServerWarnings(&r, &w)
+	}
 	return r
+}
+
+// panicked reports whether a result is the answer to a request that panics the
+// server: no response carries the warnings recorded before the panic.
+func panicked(r ObjectResult) bool {
+	st := r.Status()
+	return st != nil && st.ErrStatus.Code == http.StatusInternalServerError && st.ErrStatus.Reason == metav1.StatusReasonInternalError
 }
 
 // create answers for the decoded object r.Object of kind gk: the create path's
@@ -321,7 +330,9 @@ func (s *streamRun) create(r ObjectResult, decodeWarnings []string, gk schema.Gr
 		}
 		r.Verdict = NotChecked
 	}
-	addServerWarnings(&r, &w)
+	if !panicked(r) {
+		addServerWarnings(&r, &w)
+	}
 	return s.store(r, k)
 }
 

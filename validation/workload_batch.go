@@ -63,10 +63,16 @@ type jobOptions struct {
 // ---- Job ----
 
 // ServerPanicDetail is the message of a kube-apiserver whose request handling
-// panicked (k8s.io/apiserver pkg/server/filters WithPanicRecovery): it answers 500
-// Internal Server Error with this text. ValidateObjectCreate and
+// panicked (k8s.io/apiserver pkg/server/filters WithPanicRecovery): its panic filter
+// writes a 500 Internal Server Error with this text. ValidateObjectCreate and
 // ValidateObjectUpdate report such a request as one field.ErrorTypeInternal error
-// without a field, whose detail is this text.
+// without a field, whose detail is this text. A real v1.37.2 server never delivers
+// that response: after writing it the filter panics again (utilruntime.ReallyCrash
+// is true in kube-apiserver), and Go's HTTP server resets the stream (HTTP/2) or
+// closes the connection, so kubectl prints a transport error ("stream error: stream
+// ID N; INTERNAL_ERROR; received from peer") that names the server's address.
+// ValidateStream answers with the 500 client-go would make of the written response,
+// the one answer of a stream that is not what kubectl prints.
 //
 // In v1.37.2 this happens to a Job or CronJob job template in Indexed completion
 // mode without spec.completions whose successPolicy has a rule with

@@ -463,7 +463,9 @@ func respond(code int, body []byte) *http.Response {
 }
 
 // panicked is the response of a request whose handling panicked: the panic filter's
-// http.Error, a plain-text 500.
+// http.Error, a plain-text 500. A real server panics again after writing it and
+// resets the connection (see validation.ServerPanicDetail); podlife answers with what
+// was written.
 func panicked() *http.Response {
 	return &http.Response{StatusCode: http.StatusInternalServerError,
 		Header: http.Header{"Content-Type": []string{"text/plain; charset=utf-8"}, "X-Content-Type-Options": []string{"nosniff"}},

@@ -114,7 +114,7 @@ func parseFlags(args []string, stdout, stderr io.Writer) (cfg config, code int, 
 		}
 	}
 	if stdinReads > 1 && slices.Contains(cfg.live, "-") {
-		return usageError("standard input (-) can be read once: by --live or as a PATH, not both")
+		return usageError("standard input (-) can be read only once, by one --live or one PATH")
 	}
 	return cfg, 0, true
 }

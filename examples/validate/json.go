@@ -71,9 +71,9 @@ type jsonSummary struct {
 	NotChecked int `json:"notChecked"`
 	Unreadable int `json:"unreadableFiles"`
 	// Updates counts the objects checked as updates of live objects, LiveObjects the
-	// objects --live read (of any kind), when --live is given.
-	Updates     int `json:"updates,omitempty"`
-	LiveObjects int `json:"liveObjects,omitempty"`
+	// objects --live read (of any kind); both only when --live is given.
+	Updates     *int `json:"updates,omitempty"`
+	LiveObjects *int `json:"liveObjects,omitempty"`
 	// KubectlError is kubectl create's own error when the files hold no object.
 	KubectlError string `json:"kubectlError,omitempty"`
 }
@@ -85,9 +85,6 @@ func writeJSON(w io.Writer, c *checker) {
 		r := &o.result
 		jo := jsonObject{File: o.file, Document: r.Document, Item: r.Item, Line: r.Line, APIVersion: r.APIVersion,
 			Kind: r.Kind, Namespace: r.Namespace, Name: r.Name, Verdict: r.Verdict.String(), Update: r.Update}
-		if r.Update {
-			rep.Summary.Updates++
-		}
 		switch r.Verdict {
 		case validation.Valid:
 			rep.Summary.Valid++
@@ -115,7 +112,15 @@ func writeJSON(w io.Writer, c *checker) {
 		}
 		rep.Objects = append(rep.Objects, jo)
 	}
-	rep.Summary.LiveObjects = c.liveRead
+	if len(c.cfg.live) > 0 {
+		updates := 0
+		for _, o := range c.objects {
+			if o.result.Update {
+				updates++
+			}
+		}
+		rep.Summary.Updates, rep.Summary.LiveObjects = &updates, &c.liveRead
+	}
 	for _, p := range c.problems {
 		rep.Problems = append(rep.Problems, jsonProblem{File: p.file, Message: p.message})
 	}

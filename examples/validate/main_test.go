@@ -69,8 +69,8 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"--feature-gates", "EnvFiles"}, "validate: --feature-gates: malformed pair, expect string=bool\n"},
 		{[]string{"--feature-gates", "EnvFiles=maybe"}, "validate: --feature-gates: invalid value of EnvFiles: maybe, err: strconv.ParseBool: parsing \"maybe\": invalid syntax\n"},
 		{[]string{"--feature-gates", "NoSuchGate=true"}, "validate: --feature-gates: unrecognized feature gate: NoSuchGate\n"},
-		{[]string{"--live", "-", "-"}, "validate: standard input (-) can be read once: by --live or as a PATH, not both\n"},
-		{[]string{"--live", "-", "--live", "-", "x.yaml"}, "validate: standard input (-) can be read once: by --live or as a PATH, not both\n"},
+		{[]string{"--live", "-", "-"}, "validate: standard input (-) can be read only once, by one --live or one PATH\n"},
+		{[]string{"--live", "-", "--live", "-", "x.yaml"}, "validate: standard input (-) can be read only once, by one --live or one PATH\n"},
 	} {
 		code, out, errOut := runWith(t, "", tc.args...)
 		if code != 2 || out != "" || errOut != tc.want+"\n"+usageText {
@@ -794,8 +794,16 @@ func TestLive(t *testing.T) {
 	if got := strings.Join(updates, " "); got != "Deployment/web=valid StatefulSet/db=invalid Job/migrate=invalid CronJob/report=valid Pod/debug=valid" {
 		t.Errorf("-o json updates: %s", got)
 	}
-	if rep.Summary.Updates != 5 || rep.Summary.LiveObjects != 6 {
-		t.Errorf("-o json summary: %d updates of %d live objects, want 5 of 6", rep.Summary.Updates, rep.Summary.LiveObjects)
+	if s := rep.Summary; s.Updates == nil || s.LiveObjects == nil || *s.Updates != 5 || *s.LiveObjects != 6 {
+		t.Errorf("-o json summary: %v updates of %v live objects, want 5 of 6", s.Updates, s.LiveObjects)
+	}
+	// With --live and nothing to update, the counts are there, zero; without it, absent.
+	_, out, _ = runWith(t, "", "-o", "json", "--live", "testdata/live/cluster.yaml", "testdata/sample.yaml")
+	if !strings.Contains(out, `"updates": 0,`) || !strings.Contains(out, `"liveObjects": 6`) {
+		t.Errorf("-o json --live without updates: no zero counts in\n%s", out)
+	}
+	if _, out, _ = runWith(t, "", "-o", "json", "testdata/sample.yaml"); strings.Contains(out, `"updates"`) {
+		t.Errorf("-o json without --live: an updates count in\n%s", out)
 	}
 	code, out, _ = runWith(t, "", "-o", "sarif", "--live", "testdata/live/cluster.yaml", "testdata/live/changes.yaml")
 	if want := `"text": "Job \"migrate\" (as an update of the live object): spec.selector: Required value"`; code != 1 || !strings.Contains(out, want) {
