@@ -73,14 +73,24 @@ func RefusalOf(errs field.ErrorList) (Refusal, bool) {
 	return Refusal{}, false
 }
 
+// panicked reports whether the refusal is that of a request that panics the server,
+// which sends no response: not the status, nor the warnings recorded before.
+func (r Refusal) panicked() bool {
+	return r.Reason == metav1.StatusReasonInternalError && r.Message == ServerPanicDetail
+}
+
 // statusError is the refusal as the status error a client reads after a request
-// (verb, to the URL of the resource gr and the object urlName, "" for a POST) for
-// the object named name: a Conflict names the object in its details, as
-// apierrors.NewConflict does; a panic is written in plain text, which client-go
-// reads as a generic server response (k8s.io/client-go rest
+// (verb: a POST to the resource gr, or a PUT to its object name) for the object
+// named name: a Conflict names the object in its details, as apierrors.NewConflict
+// does; a panic is written in plain text, which client-go reads as a generic server
+// response naming the request's URL (k8s.io/client-go rest
 // newUnstructuredResponseError) — were it delivered (see ServerPanicDetail).
-func (r Refusal) statusError(verb string, gr schema.GroupResource, urlName, name string) *apierrors.StatusError {
-	if r.Reason == metav1.StatusReasonInternalError && r.Message == ServerPanicDetail {
+func (r Refusal) statusError(verb string, gr schema.GroupResource, name string) *apierrors.StatusError {
+	if r.panicked() {
+		urlName := name
+		if verb == http.MethodPost {
+			urlName = ""
+		}
 		return apierrors.NewGenericServerResponse(http.StatusInternalServerError, verb, gr, urlName, ServerPanicDetail, 0, true)
 	}
 	st := metav1.Status{Status: metav1.StatusFailure, Code: r.Code, Reason: r.Reason, Message: r.Message}

@@ -221,7 +221,7 @@ func (s *streamRun) object(r ObjectResult, obj runtime.Object, m mapping) bool {
 	case stored == nil && written != "":
 		// kubectl create clears it before sending (see asSent).
 		u.SetResourceVersion("")
-	case stored != nil && u.GetResourceVersion() == "":
+	case stored != nil && written == "":
 		// kubectl replace sends the stored one instead (k8s.io/cli-runtime
 		// pkg/resource Helper.Replace).
 		u.SetResourceVersion(resourceVersionOf(stored))
@@ -293,24 +293,18 @@ func (s *streamRun) update(r ObjectResult, decodeWarnings []string, gk schema.Gr
 	}
 	errs := validateObjectUpdate(r.Object, stored, s.opts.Validation, &w)
 	if refusal, ok := RefusalOf(errs); ok {
-		r.Verdict, r.Err = Rejected, refusal.statusError(http.MethodPut, schema.GroupResource{Group: k.group, Resource: k.resource}, r.Name, r.Name)
+		r.Verdict, r.Err = Rejected, refusal.statusError(http.MethodPut, schema.GroupResource{Group: k.group, Resource: k.resource}, r.Name)
+		if refusal.panicked() {
+			w = warningRecorder{}
+		}
 	} else if len(errs) > 0 {
 		r.Verdict, r.Errors = Invalid, errs
 		r.Err = newInvalid(gk, r.Name, errs)
 	} else {
 		r.Verdict = Valid
 	}
-	if !panicked(r) {
-		addServerWarnings(&r, &w)
-	}
+	addServerWarnings(&r, &w)
 	return r
-}
-
-// panicked reports whether a result is the answer to a request that panics the
-// server: no response carries the warnings recorded before the panic.
-func panicked(r ObjectResult) bool {
-	st := r.Status()
-	return st != nil && st.ErrStatus.Code == http.StatusInternalServerError && st.ErrStatus.Reason == metav1.StatusReasonInternalError
 }
 
 // create answers for the decoded object r.Object of kind gk: the create path's
@@ -330,9 +324,7 @@ func (s *streamRun) create(r ObjectResult, decodeWarnings []string, gk schema.Gr
 		}
 		r.Verdict = NotChecked
 	}
-	if !panicked(r) {
-		addServerWarnings(&r, &w)
-	}
+	addServerWarnings(&r, &w)
 	return s.store(r, k)
 }
 
@@ -384,8 +376,11 @@ func (s *streamRun) validate(r ObjectResult, gk schema.GroupKind, k servedKind, 
 	errs := validateObjectCreate(r.Object, opts, w)
 	if refusal, ok := RefusalOf(errs); ok {
 		// A body the handler cannot convert (400) or a request that panics (500):
-		// no 422. The POST's URL names no object.
-		r.Verdict, r.Err = Rejected, refusal.statusError(http.MethodPost, schema.GroupResource{Group: k.group, Resource: k.resource}, "", r.Name)
+		// no 422.
+		r.Verdict, r.Err = Rejected, refusal.statusError(http.MethodPost, schema.GroupResource{Group: k.group, Resource: k.resource}, r.Name)
+		if refusal.panicked() {
+			*w = warningRecorder{}
+		}
 		return r
 	}
 	if len(errs) == 0 {

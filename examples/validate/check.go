@@ -127,6 +127,17 @@ func (c *checker) readLive(path string, stdin io.Reader) {
 	}, c.fail)
 }
 
+// updates counts the objects checked as updates of live objects.
+func (c *checker) updates() int {
+	n := 0
+	for _, o := range c.objects {
+		if o.result.Update {
+			n++
+		}
+	}
+	return n
+}
+
 // fail records a file that cannot be checked.
 func (c *checker) fail(file, msg string) {
 	c.ioErrors++

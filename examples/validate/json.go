@@ -113,12 +113,7 @@ func writeJSON(w io.Writer, c *checker) {
 		rep.Objects = append(rep.Objects, jo)
 	}
 	if len(c.cfg.live) > 0 {
-		updates := 0
-		for _, o := range c.objects {
-			if o.result.Update {
-				updates++
-			}
-		}
+		updates := c.updates()
 		rep.Summary.Updates, rep.Summary.LiveObjects = &updates, &c.liveRead
 	}
 	for _, p := range c.problems {

@@ -81,13 +81,7 @@ func writeSummary(w io.Writer, c *checker) {
 		fmt.Fprintf(w, "not checked (they hold no pod): %s\n", strings.Join(notChecked, ", "))
 	}
 	if c.liveFiles > 0 {
-		updates := 0
-		for _, o := range c.objects {
-			if o.result.Update {
-				updates++
-			}
-		}
-		fmt.Fprintf(w, "--live: %s read from %s (%d holding a pod); %s checked as an update\n", plural(c.liveRead, "object"), plural(c.liveFiles, "file"), c.live.Len(), plural(updates, "object"))
+		fmt.Fprintf(w, "--live: %s read from %s (%d holding a pod); %s checked as an update\n", plural(c.liveRead, "object"), plural(c.liveFiles, "file"), c.live.Len(), plural(c.updates(), "object"))
 	}
 	if len(c.problems) > 0 {
 		files := map[string]bool{}
