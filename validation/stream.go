@@ -312,9 +312,16 @@ func (r *ObjectResult) Message() string {
 //   - kubectl's client-side checks: apiVersion and kind must be set and be strings,
 //     the kind must be served by the server (`no matches for kind "CronJob" in version
 //     "batch/v1beta1"`); a List or XList (PodList, ...) is expanded into its items;
+//   - client-go builds no request for an object whose namespace cannot be a URL path
+//     segment ("..", or one holding '/' or '%'), nor the PUT of an update for such a
+//     name: kubectl reports `error when creating "FILE": invalid namespace ...` and
+//     sends nothing (a KubectlError);
 //   - the object is sent with fieldValidation=Strict: an unknown field or a value of
 //     the wrong type is the server's 400 ("Pod in version \"v1\" cannot be handled as a
-//     Pod: strict decoding error: unknown field \"spec.contianers\"");
+//     Pod: strict decoding error: unknown field \"spec.contianers\""), unless the
+//     conversion to the internal version fails first (a Deployment's
+//     deprecated.deployment.rollback.to annotation that is not a number), whose 400
+//     comes without strict errors or warnings;
 //   - then the create path (ValidateObjectCreate): 422 Invalid and its causes.
 //
 // A document kubectl cannot read is a Rejected result and the stream goes on with the

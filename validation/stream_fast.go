@@ -60,6 +60,9 @@ func (s *streamRun) fastObject(r ObjectResult, c chunk) (ObjectResult, bool) {
 	case want != "" && ns != want:
 		return r, false
 	}
+	if requestPathError(ns, "", true, false) != nil {
+		return r, false // client-go refuses to build the request: the full path says so
+	}
 	if s.stored(gvk.GroupKind(), true, ns, om.Name) != nil {
 		return r, false // an update: the full path sends the resourceVersion as kubectl replace does
 	}

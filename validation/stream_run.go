@@ -194,7 +194,24 @@ func (s *streamRun) object(r ObjectResult, obj runtime.Object, m mapping) bool {
 	}
 	identify(&r, u)
 	r.Namespace = ns
-	if written := u.GroupVersionKind(); written.Version == "" || m.list {
+	resource := schema.GroupVersionKind{Group: m.gvk.Group, Version: m.gvk.Version, Kind: m.served.kind}
+	holdsPod := podKinds[resource.GroupKind()]
+	written := u.GroupVersionKind()
+	unserved := written.Version == "" || m.list
+	var stored runtime.Object
+	if !unserved {
+		stored = s.stored(resource.GroupKind(), holdsPod, ns, u.GetName())
+	}
+	r.Update = stored != nil
+	verb := "creating"
+	if r.Update {
+		verb = "replacing" // kubectl replace's AddSourceToErr
+	}
+	if err := requestPathError(ns, u.GetName(), m.served.namespaced && !m.list, r.Update); err != nil {
+		r.Verdict, r.Err = Rejected, &KubectlError{Message: fmt.Sprintf("error when %s %q: %v", verb, s.source, err)}
+		return s.yield(r)
+	}
+	if unserved {
 		r.Verdict, r.Err = Rejected, notFound(written, m)
 		return s.yield(r)
 	}
@@ -205,8 +222,6 @@ func (s *streamRun) object(r ObjectResult, obj runtime.Object, m mapping) bool {
 		r.Verdict, r.Err = Rejected, apierrors.NewGenericServerResponse(http.StatusMethodNotAllowed, "", schema.GroupResource{}, "", "405: Method Not Allowed", 0, false)
 		return s.yield(r)
 	}
-	resource := schema.GroupVersionKind{Group: m.gvk.Group, Version: m.gvk.Version, Kind: m.served.kind}
-	holdsPod := podKinds[resource.GroupKind()]
 	decoder := s.server
 	if !holdsPod {
 		if s.opts.Scheme == nil || !s.opts.Scheme.Recognizes(resource) {
@@ -215,24 +230,18 @@ func (s *streamRun) object(r ObjectResult, obj runtime.Object, m mapping) bool {
 		}
 		decoder = s.others()
 	}
-	stored := s.stored(resource.GroupKind(), holdsPod, ns, u.GetName())
-	written := u.GetResourceVersion()
+	writtenVersion := u.GetResourceVersion()
 	switch {
-	case stored == nil && written != "":
+	case stored == nil && writtenVersion != "":
 		// kubectl create clears it before sending (see asSent).
 		u.SetResourceVersion("")
-	case stored != nil && written == "":
+	case stored != nil && writtenVersion == "":
 		// kubectl replace sends the stored one instead (k8s.io/cli-runtime
 		// pkg/resource Helper.Replace).
 		u.SetResourceVersion(resourceVersionOf(stored))
 	}
-	r.Update = stored != nil
 	var body bytes.Buffer
 	if err := unstructured.UnstructuredJSONScheme.Encode(u, &body); err != nil {
-		verb := "creating"
-		if r.Update {
-			verb = "replacing" // kubectl replace's AddSourceToErr
-		}
 		r.Verdict, r.Err = Rejected, &KubectlError{Message: fmt.Sprintf("error when %s %q: %v", verb, s.source, err)}
 		return s.yield(r)
 	}
@@ -247,10 +256,29 @@ func (s *streamRun) object(r ObjectResult, obj runtime.Object, m mapping) bool {
 	}
 	asSent(typed, ns)
 	if s.opts.DecodeOnly {
-		setResourceVersion(typed, written)
+		setResourceVersion(typed, writtenVersion)
 	}
 	r.Object = typed
 	return s.yield(s.create(r, decodeWarnings, resource.GroupKind(), holdsPod, m.served))
+}
+
+// requestPathError is client-go's refusal to build the request kubectl sends for an
+// object whose namespace (of a namespaced kind) or, for the PUT of an update, name
+// cannot be a URL path segment (k8s.io/client-go rest Request.Namespace and
+// Request.Name, in that order): nothing is sent. A POST does not name the object in
+// its URL.
+func requestPathError(namespace, name string, namespaced, update bool) error {
+	if namespaced {
+		if msgs := pathSegmentName(namespace, false); len(msgs) != 0 {
+			return fmt.Errorf("invalid namespace %q: %v", namespace, msgs)
+		}
+	}
+	if update {
+		if msgs := pathSegmentName(name, false); len(msgs) != 0 {
+			return fmt.Errorf("invalid resource name %q: %v", name, msgs)
+		}
+	}
+	return nil
 }
 
 // stored returns the object StreamOptions.Stored holds for an object of a kind that

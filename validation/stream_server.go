@@ -80,10 +80,20 @@ func (d serverDecoder) decode(body []byte, resource schema.GroupVersionKind, dir
 		decoder = d.lax
 	}
 	obj, gvk, err := decoder.Decode(body, &resource, nil)
+	strictErr, strict := runtime.AsStrictDecodingError(err)
+	if err == nil || strict && obj != nil {
+		// The codec converts the object to the internal version before it reports
+		// strict field errors; a conversion that fails is the answer, with no strict
+		// error nor warning (apimachinery runtime/serializer/versioning
+		// codec.Decode).
+		if errs := conversionErrors(obj); len(errs) > 0 {
+			return nil, nil, apierrors.NewBadRequest(errs[0].Detail)
+		}
+	}
 	if err == nil {
 		return obj, nil, nil
 	}
-	if strictErr, ok := runtime.AsStrictDecodingError(err); ok && obj != nil && directive == metav1.FieldValidationWarn {
+	if strict && obj != nil && directive == metav1.FieldValidationWarn {
 		return obj, strictDecodingWarnings(strictErr.Errors()), nil
 	}
 	if runtime.IsNotRegisteredError(err) && gvk != nil {

@@ -170,12 +170,17 @@ func decodeError(kind, key, value string, err error) field.ErrorList {
 // takeRollbackTo mirrors Convert_v1_Deployment_To_apps_Deployment: the deprecated
 // rollback annotation becomes spec.rollbackTo and leaves the annotations.
 func takeRollbackTo(d *appsv1.Deployment) (rollbackTo *int64, errs field.ErrorList) {
-	v, ok := d.Annotations[appsv1.DeprecatedRollbackTo]
-	if !ok {
-		return nil, nil
-	}
-	if v == "" {
+	if rollbackTo, errs = rollbackToOf(d.Annotations); errs == nil {
 		delete(d.Annotations, appsv1.DeprecatedRollbackTo)
+	}
+	return rollbackTo, errs
+}
+
+// rollbackToOf reads the deprecated rollback annotation as the conversion does: none
+// when it is absent or empty, the decoder's error when it is not an int64.
+func rollbackToOf(annotations map[string]string) (*int64, field.ErrorList) {
+	v := annotations[appsv1.DeprecatedRollbackTo]
+	if v == "" {
 		return nil, nil
 	}
 	n, err := strconv.ParseInt(v, 10, 64)
@@ -183,7 +188,6 @@ func takeRollbackTo(d *appsv1.Deployment) (rollbackTo *int64, errs field.ErrorLi
 		return nil, decodeError("Deployment", appsv1.DeprecatedRollbackTo, v,
 			fmt.Errorf("failed to parse annotation[%s]=%s as int64: %v", appsv1.DeprecatedRollbackTo, v, err))
 	}
-	delete(d.Annotations, appsv1.DeprecatedRollbackTo)
 	return &n, nil
 }
 
@@ -379,7 +383,18 @@ func validateReplicaSetSpec(spec *appsv1.ReplicaSetSpec, fldPath lpath, o podVal
 // deprecated template-generation annotation becomes spec.templateGeneration (0
 // without it) and leaves the annotations.
 func takeTemplateGeneration(ds *appsv1.DaemonSet) (int64, field.ErrorList) {
-	v, ok := ds.Annotations[appsv1.DeprecatedTemplateGeneration]
+	n, errs := templateGenerationOf(ds.Annotations)
+	if errs == nil {
+		delete(ds.Annotations, appsv1.DeprecatedTemplateGeneration)
+	}
+	return n, errs
+}
+
+// templateGenerationOf reads the deprecated template-generation annotation as the
+// conversion does: 0 when it is absent, the decoder's error when it is not an int64
+// (an empty value included).
+func templateGenerationOf(annotations map[string]string) (int64, field.ErrorList) {
+	v, ok := annotations[appsv1.DeprecatedTemplateGeneration]
 	if !ok {
 		return 0, nil
 	}
@@ -387,8 +402,23 @@ func takeTemplateGeneration(ds *appsv1.DaemonSet) (int64, field.ErrorList) {
 	if err != nil {
 		return 0, decodeError("DaemonSet", appsv1.DeprecatedTemplateGeneration, v, err)
 	}
-	delete(ds.Annotations, appsv1.DeprecatedTemplateGeneration)
 	return n, nil
+}
+
+// conversionErrors are the errors of converting a decoded object to the internal
+// version, none for an object whose conversion cannot fail: of the kinds that hold a
+// pod, only a Deployment's rollback annotation and a DaemonSet's template-generation
+// annotation can fail it.
+func conversionErrors(obj any) field.ErrorList {
+	switch o := obj.(type) {
+	case *appsv1.Deployment:
+		_, errs := rollbackToOf(o.Annotations)
+		return errs
+	case *appsv1.DaemonSet:
+		_, errs := templateGenerationOf(o.Annotations)
+		return errs
+	}
+	return nil
 }
 
 func validateDaemonSetCreate(in *appsv1.DaemonSet, opts Options, w *warningRecorder) field.ErrorList {

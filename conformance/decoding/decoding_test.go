@@ -77,13 +77,13 @@ results:
 // kubectlOrder puts kubectl's errors in the order it prints them, from the order
 // ValidateStream reports them in (each at its object): its builder's decorating
 // visitor refuses an object naming another namespace than --namespace while visiting,
-// but the errors of reading the files (parsing, mapping, client-side validation) are
+// and a create that fails before any response is refused as it is visited, but the errors of reading the files (parsing, mapping, client-side validation) are
 // collected by the visitor list beneath it and come after all of those
 // (k8s.io/cli-runtime pkg/resource builder.go visitorResult, visitor.go
 // EagerVisitorList, ContinueOnErrorVisitor).
 func kubectlOrder(errs []string) {
 	rank := func(msg string) int {
-		if namespaceRefusal(msg) {
+		if namespaceRefusal(msg) || strings.HasPrefix(msg, "error when creating ") {
 			return 0
 		}
 		return 1
@@ -169,7 +169,7 @@ func kubectlErrorClass(msg string) string {
 	if strings.HasPrefix(msg, "error validating") && strings.Contains(msg, "ValidationError(") {
 		return "error validating (OpenAPI)"
 	}
-	for _, prefix := range []string{"error parsing", "error validating", "unable to decode", "resource mapping not found", "unable to recognize", "unable to get type info"} {
+	for _, prefix := range []string{"error parsing", "error validating", "unable to decode", "resource mapping not found", "unable to recognize", "unable to get type info", "error when creating"} {
 		if strings.HasPrefix(msg, prefix) {
 			return prefix
 		}
@@ -187,6 +187,7 @@ func checkCoverage(t *testing.T, generated, outcomes map[string]int) {
 		"kind/other served", "kind/ComponentStatus", "unknown field at depth 0", "unknown field at depth 1", "unknown field at depth 2", "unknown field at depth 3",
 		"unknown field at depth 4", "unknown field at depth 5",
 		"duplicate key", "wrong type", "metadata", "numbers", "status", "items on an object",
+		"namespace not a path segment", "conversion annotation",
 		"apiVersion missing", "kind missing", "apiVersion not a string", "kind not a string", "version not served",
 		"another group", "kind spelling", "apiVersion malformed", "apiVersion without version", "kind empty", "key case",
 		"list/List", "list/PodList", "list/DeploymentList", "list/apps List", "list/nested",
@@ -200,7 +201,7 @@ func checkCoverage(t *testing.T, generated, outcomes map[string]int) {
 	}
 	for _, c := range []string{"server 201", "server 400", "server 404", "kubectl error parsing", "kubectl error validating",
 		"kubectl error validating (OpenAPI)", "kubectl unable to decode",
-		"kubectl resource mapping not found", "kubectl unable to recognize", "kubectl unable to get type info"} {
+		"kubectl resource mapping not found", "kubectl unable to recognize", "kubectl unable to get type info", "kubectl error when creating"} {
 		if outcomes[c] < 3 {
 			t.Errorf("outcome coverage: %q seen %d times, want at least 3", c, outcomes[c])
 		}

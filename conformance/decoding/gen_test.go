@@ -282,7 +282,13 @@ func (g *gen) podSpec(restart string) *node {
 func (g *gen) meta() *node {
 	m := mapNode("name", g.name())
 	if g.chance(0.3) {
-		m.set("namespace", g.pick("prod", "default", "kube-system"))
+		ns := g.pick("prod", "default", "kube-system")
+		if g.chance(0.1) {
+			// client-go builds no URL for these: kubectl sends nothing.
+			ns = g.pick("team/a", "..", ".", "a%2Fb")
+			g.note("namespace not a path segment")
+		}
+		m.set("namespace", ns)
 	}
 	if g.chance(0.4) {
 		m.set("labels", mapNode("app", "web"))
@@ -390,7 +396,7 @@ func scalars(n *node, out *[][2]any) {
 // mutate applies 0 to 2 faults to an object.
 func (g *gen) mutate(obj *node) {
 	for range g.r.Intn(3) {
-		switch g.r.Intn(14) {
+		switch g.r.Intn(15) {
 		case 0, 1, 2:
 			var ms []*node
 			var ds []int
@@ -434,6 +440,17 @@ func (g *gen) mutate(obj *node) {
 		case 11:
 			obj.set("items", g.pick2(raw("null"), raw("[]"), raw("5")))
 			g.note("items on an object")
+		case 12:
+			// The deprecated annotations the conversion to the internal version
+			// reads as numbers: a Deployment's or a DaemonSet's conversion fails
+			// on a value that is not one, before strict field errors are reported.
+			if m := obj.get("metadata"); m != nil && m.isMap() {
+				key := g.pick("deprecated.deployment.rollback.to", "deprecated.daemonset.template.generation")
+				m.set("annotations", mapNode(key, g.pick("latest", "", "3", "1e3")))
+				if kind := obj.get("kind"); kind != nil && (kind.scalar == `"Deployment"` || kind.scalar == `"DaemonSet"`) {
+					g.note("conversion annotation")
+				}
+			}
 		default:
 			// no fault
 		}

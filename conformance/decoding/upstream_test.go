@@ -288,7 +288,11 @@ func (u *upstream) create(path, namespace, directive string, full testing.TB) ku
 		case errors.As(err, &status):
 			sent.status, sent.message = int(status.Status().Code), status.Status().Message
 		case err != nil:
-			sent.status, sent.message = -1, err.Error()
+			// client-go refused to build the request (or it failed before any
+			// response): kubectl create reports the error with the file's name and
+			// goes on (k8s.io/kubectl pkg/cmd/create RunCreate, cmd/util
+			// AddSourceToErr for an error that is not a status).
+			return fmt.Errorf("error when creating %q: %v", info.Source, err)
 		}
 		out.sent = append(out.sent, sent)
 		out.causes, out.pending = append(out.causes, out.pending), nil

@@ -36,7 +36,7 @@ func TestStreamUpdatesMatchUpstream(t *testing.T) {
 	s := seed(t)
 	k := scale(t)
 	gi := 0
-	var updated, created, refused, warned, panics int
+	var updated, created, refused, warned, panics, clientRefused int
 	refusals := map[int]int{}
 	gatesets.Run(t, gateSets, func(t *testing.T, gs gatesets.Set) {
 		defer func() { gi++ }()
@@ -64,6 +64,9 @@ func TestStreamUpdatesMatchUpstream(t *testing.T) {
 					continue
 				}
 				updated++
+				if upstreamcreate.ClientRefusal(t, r.Namespace, r.Name, upstreamcreate.KindOf(t, n).Resource) != nil {
+					clientRefused++ // a name client-go puts in no URL: kubectl sends nothing
+				}
 				ans := upstreamcreate.KindOf(t, n).Update(t, n, o)
 				if ans.Code != http.StatusOK && ans.Code != http.StatusUnprocessableEntity {
 					refused++
@@ -87,7 +90,10 @@ func TestStreamUpdatesMatchUpstream(t *testing.T) {
 			}
 		}
 	})
-	t.Logf("%d objects answered as updates (%d refused before validation: %v, %d of them panics; %d with warnings), %d as creates", updated, refused, refusals, panics, warned, created)
+	t.Logf("%d objects answered as updates (%d refused by client-go, %d refused before validation: %v, %d of them panics; %d with warnings), %d as creates", updated, clientRefused, refused, refusals, panics, warned, created)
+	if clientRefused == 0 {
+		t.Error("no stream update refused by client-go: the generator names no object \"..\" any more")
+	}
 	for _, code := range []int{http.StatusBadRequest, http.StatusConflict, http.StatusInternalServerError} {
 		if refusals[code] == 0 {
 			t.Errorf("no stream update refused with %d", code)

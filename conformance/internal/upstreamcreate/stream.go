@@ -2,8 +2,11 @@ package upstreamcreate
 
 import (
 	"bytes"
+	"context"
+	"errors"
 	"fmt"
 	"net/http"
+	"net/url"
 	"reflect"
 	"slices"
 	"testing"
@@ -12,6 +15,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/validation/field"
+	"k8s.io/client-go/rest"
 	"sigs.k8s.io/yaml"
 
 	"github.com/podlife/podlife/conformance/internal/warngen"
@@ -42,7 +46,7 @@ func StreamUpdate(t testing.TB, live, doc []byte, opts validation.Options) valid
 		stored.Add(r)
 	}
 	var results []validation.ObjectResult
-	for r := range validation.ValidateStream(bytes.NewReader(doc), "new.yaml", validation.StreamOptions{Stored: stored.Get, Validation: opts}) {
+	for r := range validation.ValidateStream(bytes.NewReader(doc), streamSource, validation.StreamOptions{Stored: stored.Get, Validation: opts}) {
 		results = append(results, r)
 	}
 	if len(results) != 1 {
@@ -50,6 +54,37 @@ func StreamUpdate(t testing.TB, live, doc []byte, opts validation.Options) valid
 	}
 	return results[0]
 }
+
+// streamSource is the file name StreamUpdate gives the changed object.
+const streamSource = "new.yaml"
+
+// errSent is what ClientRefusal's transport answers a request client-go sends.
+var errSent = errors.New("sent")
+
+// ClientRefusal is client-go's refusal to build the PUT of the object named name in
+// namespace (kubectl's, "default" when the object names none) to its URL under the
+// resource (k8s.io/client-go rest Request: a namespace or name that cannot be a URL
+// path segment), nil when client-go sends the request. It asks client-go itself: a
+// request it builds reaches a transport that answers errSent.
+func ClientRefusal(t testing.TB, namespace, name, resource string) error {
+	t.Helper()
+	client := &http.Client{Transport: roundTripper(func(*http.Request) (*http.Response, error) { return nil, errSent })}
+	req := rest.NewRequestWithClient(&url.URL{Scheme: "https", Host: "server"}, "/apis/g/v1", rest.ClientContentConfig{}, client)
+	err := req.Verb(http.MethodPut).Namespace(namespace).Resource(resource).Name(name).Do(context.Background()).Error()
+	if errors.Is(err, errSent) {
+		return nil
+	}
+	if err == nil {
+		t.Fatal("client-go neither sent nor refused the request")
+	}
+	return err
+}
+
+// roundTripper is an http.RoundTripper of a function.
+type roundTripper func(*http.Request) (*http.Response, error)
+
+// RoundTrip calls f.
+func (f roundTripper) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
 
 // CompareStream compares the answer of validation.ValidateStream to an object it
 // answered as an update (ObjectResult.Update) with the server's answer a to the same
@@ -63,6 +98,17 @@ func (a UpdateAnswer) CompareStream(t testing.TB, r validation.ObjectResult, new
 	if !r.Update {
 		return nil, []string{"the stream answered the object as a create"}
 	}
+	k := KindOf(t, newObj)
+	if err := ClientRefusal(t, r.Namespace, r.Name, k.Resource); err != nil {
+		// kubectl replace sends nothing and reports client-go's error (k8s.io/kubectl
+		// pkg/cmd/replace, cmd/util AddSourceToErr); the server's answer a is never
+		// given, so there are no field errors of the stream's to compare with it.
+		want := fmt.Sprintf("error when replacing %q: %v", streamSource, err)
+		if ke := (*validation.KubectlError)(nil); !errors.As(r.Err, &ke) || ke.Message != want {
+			problems = append(problems, fmt.Sprintf("client-go refuses to send (%s), the stream answers %s: %s", want, r.Verdict, r.Message()))
+		}
+		return a.AsErrorList(t, newObj), problems
+	}
 	switch {
 	case a.Code == http.StatusOK:
 		if r.Verdict != validation.Valid {
@@ -75,7 +121,6 @@ func (a UpdateAnswer) CompareStream(t testing.TB, r validation.ObjectResult, new
 		}
 	default:
 		ours = a.AsErrorList(t, newObj)
-		k := KindOf(t, newObj)
 		problems = append(problems, a.compareRefusal(r, schema.GroupResource{Group: k.Group, Resource: k.Resource})...)
 	}
 	if got, want := ServerWarnings(r), warngen.SortNodeSelectorRuns(a.Warnings); !slices.Equal(got, want) {
