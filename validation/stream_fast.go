@@ -60,7 +60,7 @@ func (s *streamRun) fastObject(r ObjectResult, c chunk) (ObjectResult, bool) {
 	case want != "" && ns != want:
 		return r, false
 	}
-	if requestPathError(ns, "", true, false) != nil {
+	if _, err := requestPathError(ns, "", true, false); err != nil {
 		return r, false // client-go refuses to build the request: the full path says so
 	}
 	if s.stored(gvk.GroupKind(), true, ns, om.Name) != nil {

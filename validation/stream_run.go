@@ -181,7 +181,7 @@ func (s *streamRun) object(r ObjectResult, obj runtime.Object, m mapping) bool {
 		r.Verdict = NotChecked
 		return s.yield(r)
 	}
-	ns := ""
+	ns, writtenNS := "", u.GetNamespace()
 	if m.served.namespaced && !m.list {
 		var err error
 		if ns, err = s.namespaceFor(u); err != nil {
@@ -207,8 +207,12 @@ func (s *streamRun) object(r ObjectResult, obj runtime.Object, m mapping) bool {
 	if r.Update {
 		verb = "replacing" // kubectl replace's AddSourceToErr
 	}
-	if err := requestPathError(ns, u.GetName(), m.served.namespaced && !m.list, r.Update); err != nil {
-		r.Verdict, r.Err = Rejected, &KubectlError{Message: fmt.Sprintf("error when %s %q: %v", verb, s.source, err)}
+	if field, err := requestPathError(ns, u.GetName(), m.served.namespaced && !m.list, r.Update); err != nil {
+		ke := &KubectlError{Message: fmt.Sprintf("error when %s %q: %v", verb, s.source, err)}
+		if field != "metadata.namespace" || writtenNS != "" {
+			ke.Line = r.FieldLine(field) // not for a namespace from --namespace
+		}
+		r.Verdict, r.Err = Rejected, ke
 		return s.yield(r)
 	}
 	if unserved {
@@ -265,20 +269,20 @@ func (s *streamRun) object(r ObjectResult, obj runtime.Object, m mapping) bool {
 // requestPathError is client-go's refusal to build the request kubectl sends for an
 // object whose namespace (of a namespaced kind) or, for the PUT of an update, name
 // cannot be a URL path segment (k8s.io/client-go rest Request.Namespace and
-// Request.Name, in that order): nothing is sent. A POST does not name the object in
-// its URL.
-func requestPathError(namespace, name string, namespaced, update bool) error {
+// Request.Name, in that order), and the field at fault: nothing is sent. A POST does
+// not name the object in its URL.
+func requestPathError(namespace, name string, namespaced, update bool) (field string, err error) {
 	if namespaced {
 		if msgs := pathSegmentName(namespace, false); len(msgs) != 0 {
-			return fmt.Errorf("invalid namespace %q: %v", namespace, msgs)
+			return "metadata.namespace", fmt.Errorf("invalid namespace %q: %v", namespace, msgs)
 		}
 	}
 	if update {
 		if msgs := pathSegmentName(name, false); len(msgs) != 0 {
-			return fmt.Errorf("invalid resource name %q: %v", name, msgs)
+			return "metadata.name", fmt.Errorf("invalid resource name %q: %v", name, msgs)
 		}
 	}
-	return nil
+	return "", nil
 }
 
 // stored returns the object StreamOptions.Stored holds for an object of a kind that

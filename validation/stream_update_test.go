@@ -1,6 +1,7 @@
 package validation
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -313,5 +314,33 @@ func TestStoredNil(t *testing.T) {
 	}
 	if got := renderAll(validPod, StreamOptions{Stored: none.Get}); !slices.Equal(got, []string{"1.0@1 v1 Pod default/web valid"}) {
 		t.Errorf("a nil *StoredObjects' Get: %q", got)
+	}
+}
+
+// TestClientRefusalLines: a request client-go refuses to build points at the field at
+// fault when the document writes it, and at no line for a namespace from --namespace.
+func TestClientRefusalLines(t *testing.T) {
+	inNamespace := strings.Replace(validPod, "name: web", "name: web\n  namespace: team/a", 1)
+	stored := readStored(t, "apiVersion: v1\nkind: Pod\nmetadata:\n  namespace: default\n  name: ..\nspec:\n  containers:\n  - name: app\n    image: nginx\n")
+	for _, tc := range []struct {
+		name, in string
+		opts     StreamOptions
+		line     int
+	}{
+		{"namespace written", inNamespace, StreamOptions{}, 5},
+		{"namespace from --namespace", validPod, StreamOptions{Namespace: ".."}, 0},
+		{"name of an update", strings.Replace(validPod, "name: web", "name: ..", 1), StreamOptions{Stored: stored.Get}, 4},
+	} {
+		var lines []int
+		for r := range ValidateStream(strings.NewReader(tc.in), "f.yaml", tc.opts) {
+			var ke *KubectlError
+			if !errors.As(r.Err, &ke) {
+				t.Fatalf("%s: %s, want kubectl's error", tc.name, render(r))
+			}
+			lines = append(lines, ke.Line)
+		}
+		if !slices.Equal(lines, []int{tc.line}) {
+			t.Errorf("%s: lines %v, want [%d]", tc.name, lines, tc.line)
+		}
 	}
 }

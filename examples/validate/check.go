@@ -222,7 +222,11 @@ func (c *checker) causesOf(r *validation.ObjectResult) []cause {
 		if len(out) > 0 {
 			return out
 		}
-		return []cause{{line: r.Line, reason: "Rejected", message: msg}}
+		line := r.Line
+		if ke := (*validation.KubectlError)(nil); errors.As(r.Err, &ke) && ke.Line > 0 {
+			line = ke.Line // the line kubectl's error is about, a namespace's say
+		}
+		return []cause{{line: line, reason: "Rejected", message: msg}}
 	}
 	return nil
 }
