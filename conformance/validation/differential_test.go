@@ -163,7 +163,10 @@ func TestTemplateMatchesUpstream(t *testing.T) {
 }
 
 // requireFamilies fails t unless upstream reported, in some gate set, each rule
-// family the file lists (one per line; # starts a comment).
+// family the file lists (one per line; # starts a comment). The list holds the
+// families four seeds all reached; under another seed (PODLIFE_SEED) a rare one may
+// be missed by chance, so such a run may miss up to missableShare of them (named in
+// the log) and fails beyond that.
 func requireFamilies(t *testing.T, what string, seen map[string]int, file string) {
 	t.Helper()
 	b, err := os.ReadFile(file)
@@ -184,10 +187,21 @@ func requireFamilies(t *testing.T, what string, seen map[string]int, file string
 			miss = append(miss, f)
 		}
 	}
-	if len(miss) > 0 {
-		t.Errorf("%s: no input made upstream report these %d of the %d rule families of %s:\n  %s", what, len(miss), len(want), file, strings.Join(miss, "\n  "))
+	if len(miss) == 0 {
+		return
 	}
+	msg := fmt.Sprintf("%s: no input made upstream report these %d of the %d rule families of %s:\n  %s", what, len(miss), len(want), file, strings.Join(miss, "\n  "))
+	if seed(t) != defaultSeed && float64(len(miss)) <= missableShare*float64(len(want)) {
+		t.Log(msg)
+		return
+	}
+	t.Error(msg)
 }
+
+// missableShare is the share of the listed rule families a run under a seed other
+// than defaultSeed may miss: seeds 424242, 9001 and 77 missed 0 to 6 of each list, at
+// most 6 of the 316 update families (1.9%).
+const missableShare = 0.03
 
 // minFamilies is the number of distinct rule families a gate set's run must see:
 // def for the full default run, other for the smaller runs of the other sets.
