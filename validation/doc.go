@@ -161,7 +161,9 @@
 // the results carry; ignore) and its --namespace StreamOptions.Namespace. Objects of
 // kinds that hold no pod are not validated; with StreamOptions.Scheme
 // (validation/apischeme builds one of every served kind) they are decoded as the
-// server decodes them. Each result gives the
+// server decodes them. StreamOptions.CustomResources (ReadCustomResources of the
+// cluster's CustomResourceDefinitions) are served too: kubectl maps and sends their
+// objects, which are not checked. Each result gives the
 // document, the file line and, through FieldLine, the line of each field an error
 // names. conformance/decoding compares it with kubectl's own builder and the create
 // handler's decoding on generated files, on hand-written hostile files and under a

@@ -87,6 +87,15 @@ type StreamOptions struct {
 	// be safe to call from the stream's goroutine.
 	Stored func(kind schema.GroupKind, namespace, name string) runtime.Object
 
+	// CustomResources are the kinds the cluster's CustomResourceDefinitions serve
+	// (see ReadCustomResources). kubectl maps an object of such a kind instead of
+	// refusing it ("resource mapping not found ... ensure CRDs are installed first")
+	// and leaves its fields to the server, which checks them against the
+	// definition's schema: its verdict is NotChecked. A definition in the stream
+	// itself serves nothing here: a server serves its kinds once it has established
+	// it, which kubectl create does not wait for.
+	CustomResources []CustomResource
+
 	// MaxDocumentBytes, when positive, refuses a document longer than this many bytes
 	// (ErrDocumentTooLarge) instead of holding it in memory. kubectl has no such limit;
 	// the server refuses a request body over 3 MiB anyway.
@@ -331,7 +340,7 @@ func (r *ObjectResult) Message() string {
 func ValidateStream(r io.Reader, source string, opts StreamOptions) iter.Seq[ObjectResult] {
 	return func(yield func(ObjectResult) bool) {
 		s := &streamRun{source: source, opts: opts, yield: yield, server: newServerDecoder(), models: new(lazyModels),
-			directive: fieldValidation(opts.FieldValidation)}
+			directive: fieldValidation(opts.FieldValidation), served: newServedSet(opts.Validation.Features, opts.CustomResources)}
 		d := newDocReader(r, opts.MaxDocumentBytes)
 		for {
 			c, ok := d.next()

@@ -16,7 +16,7 @@ import (
 // server's OpenAPI). Lists, create-only kinds, lower-case aliases and unknown kinds
 // get kubectl's own checks instead.
 func (s *streamRun) hasFieldValidation(gvk schema.GroupVersionKind) bool {
-	k, ok := servedExactly(gvk, s.opts.Validation.Features)
+	k, ok := s.served.servedExactly(gvk)
 	return ok && k.patch
 }
 

@@ -43,7 +43,7 @@ func (s *streamRun) fastObject(r ObjectResult, c chunk) (ObjectResult, bool) {
 		return r, false
 	}
 	gvk := gv.WithKind(kind)
-	k, ok := servedExactly(gvk, s.opts.Validation.Features)
+	k, ok := s.served.servedExactly(gvk)
 	if !ok || !k.patch || !podKinds[gvk.GroupKind()] {
 		return r, false
 	}

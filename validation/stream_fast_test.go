@@ -13,7 +13,8 @@ import (
 func bothPaths(in []byte, opts StreamOptions) (fast, slow []string) {
 	run := func(slowOnly bool) []string {
 		var out []string
-		s := &streamRun{source: "f.yaml", opts: opts, server: newServerDecoder(), slowOnly: slowOnly, models: new(lazyModels)}
+		s := &streamRun{source: "f.yaml", opts: opts, server: newServerDecoder(), slowOnly: slowOnly, models: new(lazyModels),
+			served: newServedSet(opts.Validation.Features, opts.CustomResources)}
 		s.yield = func(r ObjectResult) bool {
 			obj, _ := json.Marshal(r.Object)
 			out = append(out, fmt.Sprintf("%s %s %v", render(r), obj, r.Errors))

@@ -33,6 +33,8 @@ type streamRun struct {
 	models *lazyModels
 	// directive is the fieldValidation kubectl sends (StreamOptions.FieldValidation).
 	directive string
+	// served is what the server serves (the gates' kinds, StreamOptions.CustomResources).
+	served servedSet
 }
 
 // fieldValidation returns the directive kubectl sends for a FieldValidation option:
@@ -106,7 +108,7 @@ func (s *streamRun) document(c chunk) bool {
 	if err != nil {
 		return s.yield(s.rejected(base, c.raw, err))
 	}
-	m, ok := restMapping(gvk, s.opts.Validation.Features)
+	m, ok := s.served.restMapping(gvk)
 	if !ok {
 		return s.yield(s.rejected(base, c.raw, s.noMatchError(obj, gvk)))
 	}
@@ -162,7 +164,7 @@ func (s *streamRun) listItem(r ObjectResult, item runtime.Object) bool {
 		r.Verdict, r.Err = Rejected, err
 		return s.yield(r)
 	}
-	m, ok := restMapping(gvk, s.opts.Validation.Features)
+	m, ok := s.served.restMapping(gvk)
 	if !ok {
 		identify(&r, item)
 		r.Verdict, r.Err = Rejected, &KubectlError{Message: fmt.Sprintf("unable to recognize %v", noKindMatch(gvk))}

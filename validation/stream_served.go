@@ -1,9 +1,11 @@
 package validation
 
 import (
+	"slices"
 	"strings"
 
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/version"
 
 	"github.com/podlife/podlife"
 )
@@ -38,49 +40,101 @@ type mapping struct {
 	list bool
 }
 
-// restMapping mirrors kubectl's RESTMapping(gvk.GroupKind(), gvk.Version) against the
-// kinds served with features; false is kubectl's "no matches for kind" error. An empty
-// version maps to the group's preferred version that serves the kind.
-func restMapping(gvk schema.GroupVersionKind, features podlife.FeatureGates) (mapping, bool) {
-	if gvk.Version == "" {
-		if v, ok := preferredVersions[gvk.Group]; ok {
-			if m, ok := mapInVersion(gvk.GroupKind().WithVersion(v), features); ok {
-				return m, true
-			}
-		}
-		for i := range servedKinds {
-			k := &servedKinds[i]
-			if k.group == gvk.Group && k.version != preferredVersions[gvk.Group] {
-				if m, ok := mapInVersion(gvk.GroupKind().WithVersion(k.version), features); ok {
-					return m, true
-				}
-			}
-		}
-		return mapping{}, false
+// servedSet is what a server serves: the built-in kinds enabled by the feature gates
+// and the kinds of the CustomResourceDefinitions it holds.
+type servedSet struct {
+	features podlife.FeatureGates
+	custom   []servedKind
+}
+
+// newServedSet returns the kinds served with features and the custom resources.
+func newServedSet(features podlife.FeatureGates, custom []CustomResource) servedSet {
+	s := servedSet{features: features}
+	for _, c := range custom {
+		s.custom = append(s.custom, servedKind{group: c.Group, version: c.Version, kind: c.Kind, resource: c.Resource,
+			namespaced: c.Namespaced, patch: true, create: true})
 	}
-	return mapInVersion(gvk, features)
+	// A custom group's versions in discovery's order, the preferred first
+	// (k8s.io/apiextensions-apiserver sorts them by version priority).
+	slices.SortStableFunc(s.custom, func(a, b servedKind) int {
+		if a.group != b.group {
+			return strings.Compare(a.group, b.group)
+		}
+		return -version.CompareKubeAwareVersionStrings(a.version, b.version)
+	})
+	return s
+}
+
+// each calls f for each served kind, the built-in ones first, until f returns false.
+func (s servedSet) each(f func(k *servedKind) bool) {
+	for i := range servedKinds {
+		if k := &servedKinds[i]; k.enabled(s.features) && !f(k) {
+			return
+		}
+	}
+	for i := range s.custom {
+		if !f(&s.custom[i]) {
+			return
+		}
+	}
+}
+
+// preferredVersion is the version discovery prefers for a group: the built-in
+// groups' own, a custom group's highest-priority version.
+func (s servedSet) preferredVersion(group string) (string, bool) {
+	if v, ok := preferredVersions[group]; ok {
+		return v, true
+	}
+	for _, k := range s.custom {
+		if k.group == group {
+			return k.version, true
+		}
+	}
+	return "", false
+}
+
+// restMapping mirrors kubectl's RESTMapping(gvk.GroupKind(), gvk.Version) against the
+// served kinds; false is kubectl's "no matches for kind" error. An empty version maps
+// to the group's preferred version that serves the kind, then to its others.
+func (s servedSet) restMapping(gvk schema.GroupVersionKind) (m mapping, ok bool) {
+	if gvk.Version != "" {
+		return s.mapInVersion(gvk)
+	}
+	preferred, hasPreferred := s.preferredVersion(gvk.Group)
+	if hasPreferred {
+		if m, ok := s.mapInVersion(gvk.GroupKind().WithVersion(preferred)); ok {
+			return m, true
+		}
+	}
+	s.each(func(k *servedKind) bool {
+		if k.group == gvk.Group && k.version != preferred {
+			m, ok = s.mapInVersion(gvk.GroupKind().WithVersion(k.version))
+		}
+		return !ok
+	})
+	return m, ok
 }
 
 // mapInVersion maps a kind in one group version.
-func mapInVersion(gvk schema.GroupVersionKind, features podlife.FeatureGates) (mapping, bool) {
+func (s servedSet) mapInVersion(gvk schema.GroupVersionKind) (m mapping, ok bool) {
 	gvServed := false
-	for i := range servedKinds {
-		k := &servedKinds[i]
-		if k.group != gvk.Group || k.version != gvk.Version || !k.enabled(features) {
-			continue
+	s.each(func(k *servedKind) bool {
+		if k.group != gvk.Group || k.version != gvk.Version {
+			return true
 		}
 		gvServed = true
 		switch gvk.Kind {
 		case k.kind, strings.ToLower(k.kind):
-			return mapping{gvk: gvk, served: *k}, true
+			m, ok = mapping{gvk: gvk, served: *k}, true
 		case k.kind + "List":
-			return mapping{gvk: gvk, served: *k, list: true}, true
+			m, ok = mapping{gvk: gvk, served: *k, list: true}, true
 		}
-	}
-	if gvServed && gvk.Kind == "List" {
+		return !ok
+	})
+	if !ok && gvServed && gvk.Kind == "List" {
 		return mapping{gvk: gvk, list: true}, true
 	}
-	return mapping{}, false
+	return m, ok
 }
 
 // enabled reports whether the kind is served with features.
@@ -90,12 +144,26 @@ func (k *servedKind) enabled(features podlife.FeatureGates) bool {
 
 // servedExactly returns the served kind named exactly by gvk (not a list, not the
 // lower-case alias).
-func servedExactly(gvk schema.GroupVersionKind, features podlife.FeatureGates) (servedKind, bool) {
-	for i := range servedKinds {
-		k := &servedKinds[i]
-		if k.group == gvk.Group && k.version == gvk.Version && k.kind == gvk.Kind && k.enabled(features) {
-			return *k, true
+func (s servedSet) servedExactly(gvk schema.GroupVersionKind) (found servedKind, ok bool) {
+	s.each(func(k *servedKind) bool {
+		if k.group == gvk.Group && k.version == gvk.Version && k.kind == gvk.Kind {
+			found, ok = *k, true
 		}
-	}
-	return servedKind{}, false
+		return !ok
+	})
+	return found, ok
+}
+
+// CustomResource is a kind a CustomResourceDefinition makes the server serve, in one
+// of its served versions. kubectl maps objects of the kind as it maps built-in ones
+// and leaves their field validation to the server; ValidateStream answers them as
+// the kinds that hold no pod (NotChecked, a name created twice refused).
+type CustomResource struct {
+	// Group, Version and Kind name the kind as objects write it: the definition's
+	// spec.group, the name of one of its served spec.versions, spec.names.kind.
+	Group, Version, Kind string
+	// Resource is the plural name in the URL (spec.names.plural).
+	Resource string
+	// Namespaced is true for a definition of scope Namespaced.
+	Namespaced bool
 }

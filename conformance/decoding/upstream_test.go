@@ -163,10 +163,18 @@ func getUpstream(t testing.TB) *upstream {
 }
 
 func newUpstream() (*upstream, error) {
+	return newUpstreamWith(nil, nil)
+}
+
+// newUpstreamWith is newUpstream for a server that also serves the groups of custom
+// resources extra and holds the CustomResourceDefinitions crds, which kubectl's
+// parameter verifier lists.
+func newUpstreamWith(extra []*restmapper.APIGroupResources, crds []runtime.Object) (*upstream, error) {
 	groups, err := served.GroupResources()
 	if err != nil {
 		return nil, err
 	}
+	groups = append(groups, extra...)
 	name, err := releaseSchemeName()
 	if err != nil {
 		return nil, err
@@ -201,8 +209,8 @@ func newUpstream() (*upstream, error) {
 	if err != nil {
 		return nil, err
 	}
-	crds := schema.GroupVersionResource{Group: "apiextensions.k8s.io", Version: "v1", Resource: "customresourcedefinitions"}
-	dyn := dynamicfake.NewSimpleDynamicClientWithCustomListKinds(runtime.NewScheme(), map[schema.GroupVersionResource]string{crds: "CustomResourceDefinitionList"})
+	crdResource := schema.GroupVersionResource{Group: "apiextensions.k8s.io", Version: "v1", Resource: "customresourcedefinitions"}
+	dyn := dynamicfake.NewSimpleDynamicClientWithCustomListKinds(runtime.NewScheme(), map[schema.GroupVersionResource]string{crdResource: "CustomResourceDefinitionList"}, crds...)
 	verifier := resource.NewQueryParamVerifier(dyn, openAPIDocument{doc}, resource.QueryParamFieldValidation)
 	u.schemas = map[string]kubectlvalidation.Schema{metav1.FieldValidationIgnore: kubectlvalidation.NullSchema{}}
 	for _, directive := range []string{metav1.FieldValidationStrict, metav1.FieldValidationWarn} {

@@ -27,6 +27,8 @@ type checker struct {
 	// created are the objects the files read so far created: kubectl create -f reads
 	// every file as one stream of creates.
 	created *validation.CreatedObjects
+	// custom are the kinds the CustomResourceDefinitions --crd read serve.
+	custom []validation.CustomResource
 	// live are the objects --live read, which objects of the same name update.
 	live      *validation.StoredObjects
 	liveRead  int // objects --live read, of any kind
@@ -85,6 +87,7 @@ func (c *checker) checkReader(name string, r io.Reader) {
 		FieldValidation: c.cfg.fieldValidation,
 		Scheme:          c.scheme,
 		Created:         c.created,
+		CustomResources: c.custom,
 	}
 	if c.live.Len() > 0 {
 		opts.Stored = c.live.Get
@@ -111,6 +114,7 @@ func (c *checker) readLive(path string, stdin io.Reader) {
 			DecodeOnly: true,
 			// A newer cluster's objects may hold fields v1.37.2 does not know.
 			FieldValidation: metav1.FieldValidationIgnore,
+			CustomResources: c.custom,
 		}
 		for res := range validation.ValidateStream(bufio.NewReaderSize(r, 64<<10), name, opts) {
 			switch {
@@ -123,6 +127,19 @@ func (c *checker) readLive(path string, stdin io.Reader) {
 			default:
 				c.liveRead++
 			}
+		}
+	}, c.fail)
+}
+
+// readCRDs reads the CustomResourceDefinitions a --crd path holds; a file that holds
+// anything else, or cannot be read, is a problem of its file (its definitions before
+// the fault still count).
+func (c *checker) readCRDs(path string, stdin io.Reader) {
+	manifests.Walk(path, stdin, func(name string, r io.Reader) {
+		custom, err := validation.ReadCustomResources(r)
+		c.custom = append(c.custom, custom...)
+		if err != nil {
+			c.fail(name, "--crd: "+err.Error())
 		}
 	}, c.fail)
 }

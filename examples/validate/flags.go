@@ -20,6 +20,7 @@ type config struct {
 	namespace       string
 	fieldValidation string
 	live            []string
+	crds            []string
 	paths           []string
 }
 
@@ -57,6 +58,12 @@ Flags:
                              update's warnings); the others as creates. Fields
                              of live objects v1.37.2 does not know (a newer
                              cluster's) are dropped; -n applies to them too
+      --crd PATH             CustomResourceDefinitions the cluster holds
+                             (kubectl get crd -o yaml's output, or their
+                             manifests; a file, a directory or -; repeatable):
+                             objects of the kinds they serve are sent, not
+                             refused as kinds the server lacks ("ensure CRDs
+                             are installed first"), and not checked
   -h, --help                 print this help
 
 Exit status: 0 every object valid or not checked, 1 an object invalid or
@@ -78,6 +85,10 @@ func parseFlags(args []string, stdout, stderr io.Writer) (cfg config, code int, 
 	fs.Var(&validate, "validate", "")
 	fs.Func("live", "", func(path string) error {
 		cfg.live = append(cfg.live, path)
+		return nil
+	})
+	fs.Func("crd", "", func(path string) error {
+		cfg.crds = append(cfg.crds, path)
 		return nil
 	})
 	help := fs.Bool("h", false, "")
@@ -108,13 +119,13 @@ func parseFlags(args []string, stdout, stderr io.Writer) (cfg config, code int, 
 	}
 	cfg.paths = fs.Args()
 	stdinReads := 0
-	for _, p := range slices.Concat(cfg.live, cfg.paths) {
+	for _, p := range slices.Concat(cfg.crds, cfg.live, cfg.paths) {
 		if p == "-" {
 			stdinReads++
 		}
 	}
-	if stdinReads > 1 && slices.Contains(cfg.live, "-") {
-		return usageError("standard input (-) can be read only once, by one --live or one PATH")
+	if stdinReads > 1 && (slices.Contains(cfg.live, "-") || slices.Contains(cfg.crds, "-")) {
+		return usageError("standard input (-) can be read only once, by one --crd, one --live or one PATH")
 	}
 	return cfg, 0, true
 }

@@ -61,6 +61,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return code
 	}
 	c := &checker{cfg: cfg, stderr: stderr, scheme: apischeme.New(), created: new(validation.CreatedObjects), live: new(validation.StoredObjects)}
+	for _, p := range cfg.crds {
+		c.readCRDs(p, stdin)
+	}
 	for _, p := range cfg.live {
 		c.readLive(p, stdin)
 	}

@@ -69,8 +69,8 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"--feature-gates", "EnvFiles"}, "validate: --feature-gates: malformed pair, expect string=bool\n"},
 		{[]string{"--feature-gates", "EnvFiles=maybe"}, "validate: --feature-gates: invalid value of EnvFiles: maybe, err: strconv.ParseBool: parsing \"maybe\": invalid syntax\n"},
 		{[]string{"--feature-gates", "NoSuchGate=true"}, "validate: --feature-gates: unrecognized feature gate: NoSuchGate\n"},
-		{[]string{"--live", "-", "-"}, "validate: standard input (-) can be read only once, by one --live or one PATH\n"},
-		{[]string{"--live", "-", "--live", "-", "x.yaml"}, "validate: standard input (-) can be read only once, by one --live or one PATH\n"},
+		{[]string{"--live", "-", "-"}, "validate: standard input (-) can be read only once, by one --crd, one --live or one PATH\n"},
+		{[]string{"--live", "-", "--live", "-", "x.yaml"}, "validate: standard input (-) can be read only once, by one --crd, one --live or one PATH\n"},
 	} {
 		code, out, errOut := runWith(t, "", tc.args...)
 		if code != 2 || out != "" || errOut != tc.want+"\n"+usageText {
@@ -849,5 +849,29 @@ spec: {containers: [{name: c, image: z}]}
 	if !strings.Contains(out, manifest+":1: Pod \"r\" is invalid as an update of the live object:\n") ||
 		!strings.Contains(out, "--live: 1 object read from 1 file (1 holding a pod); 1 object checked as an update\n2 files could not be checked (see standard error)\n") {
 		t.Errorf("stdout:\n%s", out)
+	}
+}
+
+// TestCRD: --crd makes the kinds of the definitions it reads served, so that their
+// objects are sent and not checked instead of refused by kubectl's mapping; a file
+// holding anything but definitions is a problem of that file (exit 2).
+func TestCRD(t *testing.T) {
+	want, err := os.ReadFile("testdata/crds/want.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	code, out, errOut := runWith(t, "", "--crd", "testdata/crds/crds.yaml", "testdata/crds/app.yaml")
+	if code != 1 || out != string(want) || errOut != "" {
+		t.Errorf("exit %d, stderr %q, stdout:\n%s\nwant exit 1 and testdata/crds/want.txt", code, errOut, out)
+	}
+	if code, out, _ := runWith(t, "", "testdata/crds/app.yaml"); code != 1 || strings.Count(out, "ensure CRDs are installed first") != 3 {
+		t.Errorf("without --crd: exit %d, want 3 mapping errors in\n%s", code, out)
+	}
+	code, _, errOut = runWith(t, "", "--crd", "testdata/crds/app.yaml", "testdata/crds/app.yaml")
+	if want := `validate: testdata/crds/app.yaml: --crd: document 1: Deployment "shop" is not an apiextensions.k8s.io/v1 CustomResourceDefinition`; code != 2 || !strings.Contains(errOut, want) {
+		t.Errorf("--crd of a Deployment: exit %d, stderr %q, want 2 and %q", code, errOut, want)
+	}
+	if code, _, errOut = runWith(t, "", "--crd", "-", "-"); code != 2 || !strings.Contains(errOut, "can be read only once") {
+		t.Errorf("--crd - with -: exit %d, stderr %q", code, errOut)
 	}
 }

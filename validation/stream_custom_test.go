@@ -1,0 +1,132 @@
+package validation
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"k8s.io/apimachinery/pkg/runtime/schema"
+)
+
+const certManagerCRDs = `apiVersion: v1
+kind: List
+items:
+- apiVersion: apiextensions.k8s.io/v1
+  kind: CustomResourceDefinition
+  metadata: {name: certificates.cert-manager.io}
+  spec:
+    group: cert-manager.io
+    names: {kind: Certificate, plural: certificates, listKind: CertificateList}
+    scope: Namespaced
+    versions:
+    - {name: v1alpha2, served: false, storage: false}
+    - {name: v1beta1, served: true, storage: false}
+    - {name: v1, served: true, storage: true}
+---
+apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata:
+  name: clusterissuers.cert-manager.io
+spec:
+  group: cert-manager.io
+  names:
+    kind: ClusterIssuer
+    plural: clusterissuers
+  scope: Cluster
+  versions:
+  - name: v1
+    served: true
+    storage: true
+`
+
+func TestReadCustomResources(t *testing.T) {
+	got, err := ReadCustomResources(strings.NewReader(certManagerCRDs))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []CustomResource{
+		{Group: "cert-manager.io", Version: "v1beta1", Kind: "Certificate", Resource: "certificates", Namespaced: true},
+		{Group: "cert-manager.io", Version: "v1", Kind: "Certificate", Resource: "certificates", Namespaced: true},
+		{Group: "cert-manager.io", Version: "v1", Kind: "ClusterIssuer", Resource: "clusterissuers"},
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("got %+v\nwant %+v", got, want)
+	}
+	for _, tc := range []struct{ name, in, want string }{
+		{"another kind", validPod, `document 1: Pod "web" is not an apiextensions.k8s.io/v1 CustomResourceDefinition`},
+		{"no plural", strings.Replace(certManagerCRDs, "plural: clusterissuers", "singular: clusterissuer", 1), `document 2: CustomResourceDefinition "clusterissuers.cert-manager.io" has no spec.names.plural`},
+		{"no served version", strings.Replace(certManagerCRDs, "    served: true\n    storage: true", "    served: false\n    storage: true", 1), `document 2: CustomResourceDefinition "clusterissuers.cert-manager.io" serves no version`},
+		{"in a list", strings.Replace(certManagerCRDs, "scope: Namespaced", "scope: 7", 1), `document 1, item 1: CustomResourceDefinition "certificates.cert-manager.io" has no spec.scope`},
+		{"old version", strings.Replace(certManagerCRDs, "apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata:\n", "apiextensions.k8s.io/v1beta1\nkind: CustomResourceDefinition\nmetadata:\n", 1), `document 2: CustomResourceDefinition "clusterissuers.cert-manager.io" is not an apiextensions.k8s.io/v1 CustomResourceDefinition`},
+		{"unreadable", "a: [", "document 1: "},
+	} {
+		_, err := ReadCustomResources(strings.NewReader(tc.in))
+		if err == nil || !strings.HasPrefix(err.Error(), tc.want) || tc.name != "unreadable" && err.Error() != tc.want {
+			t.Errorf("%s: error %v, want %q", tc.name, err, tc.want)
+		}
+	}
+	if got, err := ReadCustomResources(strings.NewReader("---\n# nothing\n---\n")); err != nil || len(got) != 0 {
+		t.Errorf("empty documents: %v, %v", got, err)
+	}
+}
+
+// TestStreamCustomResources: objects of the kinds CustomResourceDefinitions serve are
+// mapped as kubectl maps built-in kinds (the lower-case kind, the preferred version
+// for an apiVersion without one, a namespace for a namespaced kind only) and sent
+// unchecked (an empty list of them sends nothing); without the definitions they are
+// kubectl's mapping error.
+func TestStreamCustomResources(t *testing.T) {
+	custom, err := ReadCustomResources(strings.NewReader(certManagerCRDs))
+	if err != nil {
+		t.Fatal(err)
+	}
+	const in = `apiVersion: cert-manager.io/v1
+kind: Certificate
+metadata: {name: web-tls}
+spec: {secretName: web-tls}
+---
+apiVersion: cert-manager.io/v1beta1
+kind: certificate
+metadata: {name: api-tls, namespace: shop}
+---
+apiVersion: cert-manager.io/v1
+kind: ClusterIssuer
+metadata: {name: letsencrypt, namespace: ignored}
+---
+apiVersion: cert-manager.io/v1alpha2
+kind: Certificate
+metadata: {name: old}
+---
+apiVersion: cert-manager.io/v1
+kind: Certificate
+metadata: {name: web-tls}
+---
+apiVersion: cert-manager.io/v1
+kind: CertificateList
+items: []
+---
+apiVersion: cert-manager.io/v1
+kind: Certificate
+metadata: {name: x, namespace: team/a}
+`
+	got := renderAll(in, StreamOptions{CustomResources: custom})
+	want := []string{
+		`1.0@1 cert-manager.io/v1 Certificate default/web-tls not checked`,
+		`2.0@6 cert-manager.io/v1beta1 certificate shop/api-tls not checked`,
+		`3.0@10 cert-manager.io/v1 ClusterIssuer /letsencrypt not checked`,
+		`4.0@14 cert-manager.io/v1alpha2 Certificate /old rejected: resource mapping not found for name: "old" namespace: "" from "f.yaml": no matches for kind "Certificate" in version "cert-manager.io/v1alpha2"` + "\nensure CRDs are installed first",
+		`5.0@18 cert-manager.io/v1 Certificate default/web-tls rejected: certificates.cert-manager.io "web-tls" already exists`,
+		`7.0@26 cert-manager.io/v1 Certificate team/a/x rejected: error when creating "f.yaml": invalid namespace "team/a": [may not contain '/']`,
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if got := renderAll(in, StreamOptions{})[0]; !strings.Contains(got, "ensure CRDs are installed first") {
+		t.Errorf("without the definitions: %s", got)
+	}
+	// The preferred version maps an apiVersion without one: v1 before v1beta1.
+	s := newServedSet(nil, custom)
+	if m, ok := s.restMapping(schema.GroupVersionKind{Group: "cert-manager.io", Kind: "Certificate"}); !ok || m.gvk.Version != "v1" {
+		t.Errorf("no version: %+v %v", m, ok)
+	}
+}
