@@ -93,7 +93,8 @@ type StreamOptions struct {
 	// and leaves its fields to the server, which checks them against the
 	// definition's schema: its verdict is NotChecked. A definition in the stream
 	// itself serves nothing here: a server serves its kinds once it has established
-	// it, which kubectl create does not wait for.
+	// it, which kubectl create does not wait for. Kinds in a group the server serves
+	// itself are ignored.
 	CustomResources []CustomResource
 
 	// MaxDocumentBytes, when positive, refuses a document longer than this many bytes

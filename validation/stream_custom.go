@@ -14,8 +14,10 @@ import (
 // a YAML or JSON stream, as written or as `kubectl get crd -o yaml` prints them (a
 // List), and returns the kinds they serve: one CustomResource for each served
 // version, for StreamOptions.CustomResources. Empty documents are skipped; any other
-// object, or a definition without its group, kind, plural or a served version, is
-// an error naming its document (1-based), and so is a document that cannot be read.
+// object, or a definition without its group, kind, plural or a served version, or
+// whose group has no dot (the server refuses it) or is one the server serves itself,
+// is an error naming its document (1-based), and so is a document that cannot be
+// read.
 func ReadCustomResources(r io.Reader) ([]CustomResource, error) {
 	dec := utilyaml.NewYAMLOrJSONDecoder(r, 4096)
 	var out []CustomResource
@@ -69,6 +71,14 @@ func customResourcesOf(obj unstructured.Unstructured) ([]CustomResource, error) 
 	if cr.Group, err = text("spec", "group"); err != nil {
 		return nil, err
 	}
+	switch {
+	case !strings.Contains(cr.Group, "."):
+		// The server refuses such a definition (apiextensions validation: "should
+		// be a domain with at least one dot").
+		return nil, fmt.Errorf("CustomResourceDefinition %q: group %q has no dot", name, cr.Group)
+	case builtinGroup(cr.Group):
+		return nil, fmt.Errorf("CustomResourceDefinition %q: group %q is served by the API server itself", name, cr.Group)
+	}
 	if cr.Kind, err = text("spec", "names", "kind"); err != nil {
 		return nil, err
 	}
@@ -98,6 +108,16 @@ func customResourcesOf(obj unstructured.Unstructured) ([]CustomResource, error) 
 		return nil, fmt.Errorf("CustomResourceDefinition %q serves no version", name)
 	}
 	return out, nil
+}
+
+// builtinGroup reports whether a default v1.37.2 server serves group itself.
+func builtinGroup(group string) bool {
+	for i := range servedKinds {
+		if servedKinds[i].group == group {
+			return true
+		}
+	}
+	return false
 }
 
 // kindOrUnknown names a kind for a message, "object" when it has none.

@@ -1,6 +1,8 @@
 package validation
 
 import (
+	"bytes"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -59,6 +61,8 @@ func TestReadCustomResources(t *testing.T) {
 		{"in a list", strings.Replace(certManagerCRDs, "scope: Namespaced", "scope: 7", 1), `document 1, item 1: CustomResourceDefinition "certificates.cert-manager.io" has no spec.scope`},
 		{"old version", strings.Replace(certManagerCRDs, "apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata:\n", "apiextensions.k8s.io/v1beta1\nkind: CustomResourceDefinition\nmetadata:\n", 1), `document 2: CustomResourceDefinition "clusterissuers.cert-manager.io" is not an apiextensions.k8s.io/v1 CustomResourceDefinition`},
 		{"unreadable", "a: [", "document 1: "},
+		{"group without a dot", strings.Replace(certManagerCRDs, "group: cert-manager.io\n  names:", "group: certmanager\n  names:", 1), `document 2: CustomResourceDefinition "clusterissuers.cert-manager.io": group "certmanager" has no dot`},
+		{"built-in group", strings.Replace(certManagerCRDs, "group: cert-manager.io\n  names:", "group: networking.k8s.io\n  names:", 1), `document 2: CustomResourceDefinition "clusterissuers.cert-manager.io": group "networking.k8s.io" is served by the API server itself`},
 	} {
 		_, err := ReadCustomResources(strings.NewReader(tc.in))
 		if err == nil || !strings.HasPrefix(err.Error(), tc.want) || tc.name != "unreadable" && err.Error() != tc.want {
@@ -129,4 +133,29 @@ metadata: {name: x, namespace: team/a}
 	if m, ok := s.restMapping(schema.GroupVersionKind{Group: "cert-manager.io", Kind: "Certificate"}); !ok || m.gvk.Version != "v1" {
 		t.Errorf("no version: %+v %v", m, ok)
 	}
+}
+
+// FuzzReadCustomResources: no panic, the same answer twice, every kind complete
+// (group with a dot and not the server's own, version, kind, plural), and an error
+// that names its document.
+func FuzzReadCustomResources(f *testing.F) {
+	f.Add([]byte(certManagerCRDs))
+	f.Add([]byte(validPod))
+	f.Add([]byte(`{"apiVersion":"apiextensions.k8s.io/v1","kind":"CustomResourceDefinition","metadata":{"name":"a.example.com"},"spec":{"group":"example.com","names":{"kind":"A","plural":"as"},"scope":"Cluster","versions":[{"name":"v1","served":true}]}}`))
+	f.Add([]byte("---\n---\nkind: List\napiVersion: v1\nitems: [{kind: X}]\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		got, err := ReadCustomResources(bytes.NewReader(data))
+		again, err2 := ReadCustomResources(bytes.NewReader(data))
+		if !slices.Equal(got, again) || fmt.Sprint(err) != fmt.Sprint(err2) {
+			t.Fatalf("two reads differ: %v %v, %v %v", got, err, again, err2)
+		}
+		if err != nil && !strings.HasPrefix(err.Error(), "document ") {
+			t.Fatalf("error names no document: %v", err)
+		}
+		for _, c := range got {
+			if !strings.Contains(c.Group, ".") || builtinGroup(c.Group) || c.Version == "" || c.Kind == "" || c.Resource == "" {
+				t.Fatalf("incomplete kind %+v", c)
+			}
+		}
+	})
 }

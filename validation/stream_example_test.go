@@ -208,3 +208,39 @@ spec: {containers: [{name: shell, image: busybox:1.36, resources: {requests: {cp
 	// app.yaml:23: update Pod "debug": invalid
 	//   app.yaml:26: spec: Forbidden: pod updates may not change fields other than `spec.containers[*].image`,`spec.initContainers[*].image`,`spec.activeDeadlineSeconds`,`spec.tolerations` (only additions to existing tolerations),`spec.terminationGracePeriodSeconds` (allow it to be set to 1 if it was previously negative)
 }
+
+// A cluster with cert-manager installed serves its kinds: give the definitions (as
+// kubectl get crd -o yaml prints them) and its objects are sent, not refused as kinds
+// the server lacks.
+func ExampleReadCustomResources() {
+	crds := `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: certificates.cert-manager.io}
+spec:
+  group: cert-manager.io
+  names: {kind: Certificate, plural: certificates}
+  scope: Namespaced
+  versions: [{name: v1, served: true, storage: true}]
+`
+	custom, err := validation.ReadCustomResources(strings.NewReader(crds))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Printf("%+v\n", custom)
+	manifest := `apiVersion: cert-manager.io/v1
+kind: Certificate
+metadata: {name: web-tls}
+spec: {secretName: web-tls, dnsNames: [web.example.com]}
+`
+	for _, opts := range []validation.StreamOptions{{}, {CustomResources: custom}} {
+		for r := range validation.ValidateStream(strings.NewReader(manifest), "certs.yaml", opts) {
+			fmt.Printf("%s %s/%s: %s %s\n", r.Kind, r.Namespace, r.Name, r.Verdict, r.Message())
+		}
+	}
+	// Output:
+	// [{Group:cert-manager.io Version:v1 Kind:Certificate Resource:certificates Namespaced:true}]
+	// Certificate /web-tls: rejected resource mapping not found for name: "web-tls" namespace: "" from "certs.yaml": no matches for kind "Certificate" in version "cert-manager.io/v1"
+	// ensure CRDs are installed first
+	// Certificate default/web-tls: not checked
+}

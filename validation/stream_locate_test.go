@@ -171,7 +171,49 @@ func FuzzValidateStream(f *testing.F) {
 		}
 		checkCreatedTwice(t, created, plain, twice)
 		checkSelfUpdates(t, data, plain)
+		checkCustomResources(t, data, plain)
 	})
+}
+
+// checkCustomResources reads a stream with the kinds of the CustomResourceDefinitions
+// it holds served (cert-manager's when it holds none): the same answers twice; every
+// object answered as without them, but those kubectl could not map, which may now be
+// sent, and are then never validated (they hold no pod).
+func checkCustomResources(t *testing.T, data []byte, plain []ObjectResult) {
+	t.Helper()
+	custom, _ := ReadCustomResources(bytes.NewReader(data))
+	if len(custom) == 0 {
+		var err error
+		if custom, err = ReadCustomResources(strings.NewReader(certManagerCRDs)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	opts := StreamOptions{CustomResources: custom}
+	if a, b := renderStream(data, opts), renderStream(data, opts); a != b {
+		t.Fatalf("two reads with custom resources differ:\n%s\n%s", a, b)
+	}
+	type at struct{ doc, item int }
+	before := map[at]ObjectResult{}
+	for _, r := range plain {
+		before[at{r.Document, r.Item}] = r
+	}
+	for r := range ValidateStream(bytes.NewReader(data), "f", opts) {
+		checkStatus(t, &r)
+		p, ok := before[at{r.Document, r.Item}]
+		if ok && !unmapped(p) && (p.Verdict != r.Verdict || p.Message() != r.Message()) {
+			t.Fatalf("document %d item %d: %s %q with custom resources, %s %q without", r.Document, r.Item, r.Verdict, r.Message(), p.Verdict, p.Message())
+		}
+		if (!ok || unmapped(p)) && (r.Verdict == Valid || r.Verdict == Invalid) {
+			t.Fatalf("document %d item %d, which kubectl could not map without custom resources, is %s: %q", r.Document, r.Item, r.Verdict, r.Message())
+		}
+	}
+}
+
+// unmapped reports whether a result is kubectl's refusal of an object it cannot map
+// to a served kind, or of a List it cannot map (whose items it then never reads).
+func unmapped(r ObjectResult) bool {
+	m := r.Message()
+	return r.Verdict == Rejected && (strings.Contains(m, "resource mapping not found") || strings.HasPrefix(m, "unable to recognize"))
 }
 
 // checkSelfUpdates reads a stream as the objects a cluster holds (DecodeOnly,

@@ -41,39 +41,46 @@ type mapping struct {
 }
 
 // servedSet is what a server serves: the built-in kinds enabled by the feature gates
-// and the kinds of the CustomResourceDefinitions it holds.
+// and the kinds of the CustomResourceDefinitions it holds, by group.
 type servedSet struct {
 	features podlife.FeatureGates
-	custom   []servedKind
+	custom   map[string][]servedKind
 }
 
 // newServedSet returns the kinds served with features and the custom resources.
 func newServedSet(features podlife.FeatureGates, custom []CustomResource) servedSet {
 	s := servedSet{features: features}
 	for _, c := range custom {
-		s.custom = append(s.custom, servedKind{group: c.Group, version: c.Version, kind: c.Kind, resource: c.Resource,
-			namespaced: c.Namespaced, patch: true, create: true})
+		if builtinGroup(c.Group) {
+			continue // ReadCustomResources refuses such a definition
+		}
+		if s.custom == nil {
+			s.custom = map[string][]servedKind{}
+		}
+		s.custom[c.Group] = append(s.custom[c.Group], servedKind{group: c.Group, version: c.Version, kind: c.Kind,
+			resource: c.Resource, namespaced: c.Namespaced, patch: true, create: true})
 	}
 	// A custom group's versions in discovery's order, the preferred first
 	// (k8s.io/apiextensions-apiserver sorts them by version priority).
-	slices.SortStableFunc(s.custom, func(a, b servedKind) int {
-		if a.group != b.group {
-			return strings.Compare(a.group, b.group)
-		}
-		return -version.CompareKubeAwareVersionStrings(a.version, b.version)
-	})
+	for _, kinds := range s.custom {
+		slices.SortStableFunc(kinds, func(a, b servedKind) int {
+			return -version.CompareKubeAwareVersionStrings(a.version, b.version)
+		})
+	}
 	return s
 }
 
-// each calls f for each served kind, the built-in ones first, until f returns false.
-func (s servedSet) each(f func(k *servedKind) bool) {
+// each calls f for each served kind of group, the built-in ones first, until f
+// returns false.
+func (s servedSet) each(group string, f func(k *servedKind) bool) {
 	for i := range servedKinds {
-		if k := &servedKinds[i]; k.enabled(s.features) && !f(k) {
+		if k := &servedKinds[i]; k.group == group && k.enabled(s.features) && !f(k) {
 			return
 		}
 	}
-	for i := range s.custom {
-		if !f(&s.custom[i]) {
+	kinds := s.custom[group]
+	for i := range kinds {
+		if !f(&kinds[i]) {
 			return
 		}
 	}
@@ -85,10 +92,8 @@ func (s servedSet) preferredVersion(group string) (string, bool) {
 	if v, ok := preferredVersions[group]; ok {
 		return v, true
 	}
-	for _, k := range s.custom {
-		if k.group == group {
-			return k.version, true
-		}
+	if kinds := s.custom[group]; len(kinds) > 0 {
+		return kinds[0].version, true
 	}
 	return "", false
 }
@@ -106,8 +111,8 @@ func (s servedSet) restMapping(gvk schema.GroupVersionKind) (m mapping, ok bool)
 			return m, true
 		}
 	}
-	s.each(func(k *servedKind) bool {
-		if k.group == gvk.Group && k.version != preferred {
+	s.each(gvk.Group, func(k *servedKind) bool {
+		if k.version != preferred {
 			m, ok = s.mapInVersion(gvk.GroupKind().WithVersion(k.version))
 		}
 		return !ok
@@ -118,8 +123,8 @@ func (s servedSet) restMapping(gvk schema.GroupVersionKind) (m mapping, ok bool)
 // mapInVersion maps a kind in one group version.
 func (s servedSet) mapInVersion(gvk schema.GroupVersionKind) (m mapping, ok bool) {
 	gvServed := false
-	s.each(func(k *servedKind) bool {
-		if k.group != gvk.Group || k.version != gvk.Version {
+	s.each(gvk.Group, func(k *servedKind) bool {
+		if k.version != gvk.Version {
 			return true
 		}
 		gvServed = true
@@ -145,8 +150,8 @@ func (k *servedKind) enabled(features podlife.FeatureGates) bool {
 // servedExactly returns the served kind named exactly by gvk (not a list, not the
 // lower-case alias).
 func (s servedSet) servedExactly(gvk schema.GroupVersionKind) (found servedKind, ok bool) {
-	s.each(func(k *servedKind) bool {
-		if k.group == gvk.Group && k.version == gvk.Version && k.kind == gvk.Kind {
+	s.each(gvk.Group, func(k *servedKind) bool {
+		if k.version == gvk.Version && k.kind == gvk.Kind {
 			found, ok = *k, true
 		}
 		return !ok

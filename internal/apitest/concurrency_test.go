@@ -65,6 +65,27 @@ type fixtures struct {
 	// live holds manifest's objects as stored, shared by every stream that updates
 	// them (StreamOptions.Stored).
 	live *validation.StoredObjects
+	// custom are the kinds customDefinitions serves, shared by every stream that
+	// maps them (StreamOptions.CustomResources).
+	custom []validation.CustomResource
+}
+
+// customDefinitions is a CustomResourceDefinition the streams of custom resources
+// serve; customObjects are objects of its kind and of one not served.
+const (
+	customDefinitions = "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata: {name: widgets.example.com}\n" +
+		"spec:\n  group: example.com\n  names: {kind: Widget, plural: widgets}\n  scope: Namespaced\n  versions: [{name: v1, served: true}, {name: v1beta1, served: true}]\n"
+	customObjects = "apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w}\n---\napiVersion: example.com/v1beta1\nkind: widget\nmetadata: {name: w}\n---\n" +
+		"apiVersion: example.com/v2\nkind: Widget\nmetadata: {name: x}\n"
+)
+
+// customKinds are the kinds customDefinitions serves.
+func customKinds() []validation.CustomResource {
+	custom, err := validation.ReadCustomResources(strings.NewReader(customDefinitions))
+	if err != nil {
+		panic(err)
+	}
+	return custom
 }
 
 // liveOf reads a manifest's objects as a cluster's stored objects.
@@ -154,6 +175,7 @@ func newFixtures() *fixtures {
 		scheme: apischeme.New(),
 	}
 	f.live = liveOf(f.manifest)
+	f.custom = customKinds()
 	return f
 }
 
@@ -261,6 +283,17 @@ var calls = []call{
 		var out []string
 		for r := range validation.ValidateStream(strings.NewReader(f.manifest), "m.yaml", validation.StreamOptions{Stored: f.live.Get}) {
 			out = append(out, fmt.Sprintf("%d %s %s %t %s %s %v", r.Line, r.Kind, r.Name, r.Update, r.Verdict, r.Message(), r.Warnings))
+		}
+		return out
+	}},
+	{"validation.ReadCustomResources", func(f *fixtures) any {
+		custom, err := validation.ReadCustomResources(strings.NewReader(customDefinitions))
+		return []any{custom, err}
+	}},
+	{"validation.ValidateStream/CustomResources", func(f *fixtures) any {
+		var out []string
+		for r := range validation.ValidateStream(strings.NewReader(f.manifest+"---\n"+customObjects), "m.yaml", validation.StreamOptions{CustomResources: f.custom}) {
+			out = append(out, fmt.Sprintf("%d %s %s %s %s", r.Line, r.Kind, r.Name, r.Verdict, r.Message()))
 		}
 		return out
 	}},

@@ -157,6 +157,7 @@ func hostileFixtures(shape string, n int) *fixtures {
 		manifest: `{"apiVersion":"v1","kind":"Pod",` + string(doc[1:]),
 	}
 	f.live = liveOf(f.manifest)
+	f.custom = customKinds()
 	return f
 }
 
