@@ -42,6 +42,22 @@ func Seed(tb testing.TB, def uint64) uint64 {
 	return v
 }
 
+// SeedChosen reports whether SeedVar chooses the seed of the run.
+func SeedChosen() bool {
+	_, ok := os.LookupEnv(SeedVar)
+	return ok
+}
+
+// Least is a coverage minimum calibrated on the default seeds: n, or, under a seed
+// SeedVar chooses, whose draws the minimum was not set for, 1 (what is counted must
+// still be reached).
+func Least(n int) int {
+	if SeedChosen() && n > 1 {
+		return 1
+	}
+	return n
+}
+
 // Count returns PODLIFE_N, or def when it is unset: the number of inputs a
 // differential test compares per gate set. A malformed value, or one below min (the
 // fewest inputs with which the test still reaches every branch it asserts), fails tb;
