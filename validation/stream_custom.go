@@ -7,17 +7,20 @@ import (
 	"strings"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/util/validation"
+	"k8s.io/apimachinery/pkg/version"
 	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
 )
 
 // ReadCustomResources reads CustomResourceDefinitions (apiextensions.k8s.io/v1) from
 // a YAML or JSON stream, as written or as `kubectl get crd -o yaml` prints them (a
 // List), and returns the kinds they serve: one CustomResource for each served
-// version, for StreamOptions.CustomResources. Empty documents are skipped; any other
-// object, or a definition without its group, kind, plural or a served version, or
-// whose group has no dot (the server refuses it) or is one the server serves itself,
-// is an error naming its document (1-based), and so is a document that cannot be
-// read.
+// version, with its deprecation warning, for StreamOptions.CustomResources. Empty
+// documents are skipped; any other object, or a definition without its group, kind,
+// plural or a served version, or one the server refuses (a group that is not a DNS
+// subdomain with a dot, a scope other than Namespaced or Cluster), or in a group the
+// server serves itself, is an error naming its document (1-based), and so is a
+// document that cannot be read. The definitions' other rules are not checked.
 func ReadCustomResources(r io.Reader) ([]CustomResource, error) {
 	dec := utilyaml.NewYAMLOrJSONDecoder(r, 4096)
 	var out []CustomResource
@@ -72,6 +75,8 @@ func customResourcesOf(obj unstructured.Unstructured) ([]CustomResource, error) 
 		return nil, err
 	}
 	switch {
+	case len(validation.IsDNS1123Subdomain(cr.Group)) > 0:
+		return nil, fmt.Errorf("CustomResourceDefinition %q: group %q is not a DNS subdomain", name, cr.Group)
 	case !strings.Contains(cr.Group, "."):
 		// The server refuses such a definition (apiextensions validation: "should
 		// be a domain with at least one dot").
@@ -89,20 +94,56 @@ func customResourcesOf(obj unstructured.Unstructured) ([]CustomResource, error) 
 	if err != nil {
 		return nil, err
 	}
+	if scope != "Namespaced" && scope != "Cluster" {
+		return nil, fmt.Errorf("CustomResourceDefinition %q: scope %q is neither Namespaced nor Cluster", name, scope)
+	}
 	cr.Namespaced = scope == "Namespaced"
 	versions, _, err := unstructured.NestedSlice(obj.Object, "spec", "versions")
 	if err != nil {
 		return nil, fmt.Errorf("CustomResourceDefinition %q: spec.versions: %w", name, err)
 	}
-	var out []CustomResource
+	type crdVersion struct {
+		name               string
+		served, deprecated bool
+		warning            *string
+	}
+	var all []crdVersion
 	for _, v := range versions {
-		version, _ := v.(map[string]any)
-		served, _ := version["served"].(bool)
-		vname, _ := version["name"].(string)
-		if served && vname != "" {
-			cr.Version = vname
-			out = append(out, cr)
+		fields, _ := v.(map[string]any)
+		var cv crdVersion
+		cv.name, _ = fields["name"].(string)
+		cv.served, _ = fields["served"].(bool)
+		cv.deprecated, _ = fields["deprecated"].(bool)
+		if text, ok := fields["deprecationWarning"].(string); ok {
+			cv.warning = &text
 		}
+		all = append(all, cv)
+	}
+	var out []CustomResource
+	for _, v := range all {
+		if !v.served || v.name == "" {
+			continue
+		}
+		cr.Version, cr.Warning = v.name, ""
+		switch {
+		case v.deprecated && v.warning != nil:
+			cr.Warning = *v.warning
+		case v.deprecated:
+			// apiextensions-apiserver's defaultDeprecationWarning: the newest served
+			// version that is not deprecated and newer than this one.
+			cr.Warning = fmt.Sprintf("%s/%s %s is deprecated", cr.Group, v.name, cr.Kind)
+			use := ""
+			for _, o := range all {
+				if o.served && !o.deprecated && version.CompareKubeAwareVersionStrings(v.name, o.name) < 0 &&
+					(use == "" || version.CompareKubeAwareVersionStrings(o.name, use) > 0) {
+					use = o.name
+				}
+			}
+			if use != "" {
+				cr.Warning += fmt.Sprintf("; use %s/%s %s", cr.Group, use, cr.Kind)
+			}
+		}
+		out = append(out, cr)
 	}
 	if len(out) == 0 {
 		return nil, fmt.Errorf("CustomResourceDefinition %q serves no version", name)

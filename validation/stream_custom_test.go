@@ -22,7 +22,7 @@ items:
     scope: Namespaced
     versions:
     - {name: v1alpha2, served: false, storage: false}
-    - {name: v1beta1, served: true, storage: false}
+    - {name: v1beta1, served: true, storage: false, deprecated: true}
     - {name: v1, served: true, storage: true}
 ---
 apiVersion: apiextensions.k8s.io/v1
@@ -47,7 +47,8 @@ func TestReadCustomResources(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := []CustomResource{
-		{Group: "cert-manager.io", Version: "v1beta1", Kind: "Certificate", Resource: "certificates", Namespaced: true},
+		{Group: "cert-manager.io", Version: "v1beta1", Kind: "Certificate", Resource: "certificates", Namespaced: true,
+			Warning: "cert-manager.io/v1beta1 Certificate is deprecated; use cert-manager.io/v1 Certificate"},
 		{Group: "cert-manager.io", Version: "v1", Kind: "Certificate", Resource: "certificates", Namespaced: true},
 		{Group: "cert-manager.io", Version: "v1", Kind: "ClusterIssuer", Resource: "clusterissuers"},
 	}
@@ -61,6 +62,8 @@ func TestReadCustomResources(t *testing.T) {
 		{"in a list", strings.Replace(certManagerCRDs, "scope: Namespaced", "scope: 7", 1), `document 1, item 1: CustomResourceDefinition "certificates.cert-manager.io" has no spec.scope`},
 		{"old version", strings.Replace(certManagerCRDs, "apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata:\n", "apiextensions.k8s.io/v1beta1\nkind: CustomResourceDefinition\nmetadata:\n", 1), `document 2: CustomResourceDefinition "clusterissuers.cert-manager.io" is not an apiextensions.k8s.io/v1 CustomResourceDefinition`},
 		{"unreadable", "a: [", "document 1: "},
+		{"scope in lower case", strings.Replace(certManagerCRDs, "scope: Cluster", "scope: cluster", 1), `document 2: CustomResourceDefinition "clusterissuers.cert-manager.io": scope "cluster" is neither Namespaced nor Cluster`},
+		{"group not a DNS subdomain", strings.Replace(certManagerCRDs, "group: cert-manager.io\n  names:", "group: Cert-Manager.io\n  names:", 1), `document 2: CustomResourceDefinition "clusterissuers.cert-manager.io": group "Cert-Manager.io" is not a DNS subdomain`},
 		{"group without a dot", strings.Replace(certManagerCRDs, "group: cert-manager.io\n  names:", "group: certmanager\n  names:", 1), `document 2: CustomResourceDefinition "clusterissuers.cert-manager.io": group "certmanager" has no dot`},
 		{"built-in group", strings.Replace(certManagerCRDs, "group: cert-manager.io\n  names:", "group: networking.k8s.io\n  names:", 1), `document 2: CustomResourceDefinition "clusterissuers.cert-manager.io": group "networking.k8s.io" is served by the API server itself`},
 	} {
@@ -69,15 +72,30 @@ func TestReadCustomResources(t *testing.T) {
 			t.Errorf("%s: error %v, want %q", tc.name, err, tc.want)
 		}
 	}
+	// A deprecation warning of the definition's own, and the default one, which
+	// names the newest served version newer than the deprecated one that is not
+	// deprecated itself, or none.
+	const widgets = "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata: {name: widgets.example.com}\nspec:\n  group: example.com\n  names: {kind: Widget, plural: widgets}\n  scope: Cluster\n  versions:\n" +
+		"  - {name: v1alpha1, served: true, deprecated: true}\n  - {name: v1beta1, served: true, deprecated: true, deprecationWarning: \"widgets v1beta1 go away in 2027\"}\n  - {name: v1beta2, served: false}\n  - {name: v2alpha1, served: true}\n  - {name: v1, served: true, deprecated: true}\n"
+	got, err = ReadCustomResources(strings.NewReader(widgets))
+	var warnings []string
+	for _, c := range got {
+		warnings = append(warnings, c.Version+": "+c.Warning)
+	}
+	if want := []string{"v1alpha1: example.com/v1alpha1 Widget is deprecated; use example.com/v2alpha1 Widget", "v1beta1: widgets v1beta1 go away in 2027",
+		"v2alpha1: ", "v1: example.com/v1 Widget is deprecated"}; err != nil || !slices.Equal(warnings, want) {
+		t.Errorf("deprecation warnings: %q, %v; want %q", warnings, err, want)
+	}
 	if got, err := ReadCustomResources(strings.NewReader("---\n# nothing\n---\n")); err != nil || len(got) != 0 {
 		t.Errorf("empty documents: %v, %v", got, err)
 	}
 }
 
 // TestStreamCustomResources: objects of the kinds CustomResourceDefinitions serve are
-// mapped as kubectl maps built-in kinds (the lower-case kind, the preferred version
-// for an apiVersion without one, a namespace for a namespaced kind only) and sent
-// unchecked (an empty list of them sends nothing); without the definitions they are
+// mapped as kubectl maps built-in kinds (the lower-case kind, which the server's
+// validation then refuses; the preferred version for an apiVersion without one; a
+// namespace for a namespaced kind only), sent with their version's deprecation
+// warning and unchecked (an empty list of them sends nothing); without the definitions they are
 // kubectl's mapping error.
 func TestStreamCustomResources(t *testing.T) {
 	custom, err := ReadCustomResources(strings.NewReader(certManagerCRDs))
@@ -116,7 +134,7 @@ metadata: {name: x, namespace: team/a}
 	got := renderAll(in, StreamOptions{CustomResources: custom})
 	want := []string{
 		`1.0@1 cert-manager.io/v1 Certificate default/web-tls not checked`,
-		`2.0@6 cert-manager.io/v1beta1 certificate shop/api-tls not checked`,
+		`2.0@6 cert-manager.io/v1beta1 certificate shop/api-tls invalid: Certificate.cert-manager.io "api-tls" is invalid: kind: Invalid value: "certificate": must be Certificate [6: cert-manager.io/v1beta1 Certificate is deprecated; use cert-manager.io/v1 Certificate]`,
 		`3.0@10 cert-manager.io/v1 ClusterIssuer /letsencrypt not checked`,
 		`4.0@14 cert-manager.io/v1alpha2 Certificate /old rejected: resource mapping not found for name: "old" namespace: "" from "f.yaml": no matches for kind "Certificate" in version "cert-manager.io/v1alpha2"` + "\nensure CRDs are installed first",
 		`5.0@18 cert-manager.io/v1 Certificate default/web-tls rejected: certificates.cert-manager.io "web-tls" already exists`,

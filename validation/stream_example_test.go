@@ -239,7 +239,7 @@ spec: {secretName: web-tls, dnsNames: [web.example.com]}
 		}
 	}
 	// Output:
-	// [{Group:cert-manager.io Version:v1 Kind:Certificate Resource:certificates Namespaced:true}]
+	// [{Group:cert-manager.io Version:v1 Kind:Certificate Resource:certificates Namespaced:true Warning:}]
 	// Certificate /web-tls: rejected resource mapping not found for name: "web-tls" namespace: "" from "certs.yaml": no matches for kind "Certificate" in version "cert-manager.io/v1"
 	// ensure CRDs are installed first
 	// Certificate default/web-tls: not checked

@@ -15,6 +15,7 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/util/validation/field"
 )
 
 // streamRun is the state of one ValidateStream call.
@@ -184,7 +185,9 @@ func (s *streamRun) object(r ObjectResult, obj runtime.Object, m mapping) bool {
 		return s.yield(r)
 	}
 	ns, writtenNS := "", u.GetNamespace()
-	if m.served.namespaced && !m.list {
+	// An XList without items has X's scope (kubectl's mapper adds it with X's); the
+	// bare List, which maps to no kind, is cluster-scoped.
+	if m.served.namespaced {
 		var err error
 		if ns, err = s.namespaceFor(u); err != nil {
 			identify(&r, u)
@@ -209,7 +212,7 @@ func (s *streamRun) object(r ObjectResult, obj runtime.Object, m mapping) bool {
 	if r.Update {
 		verb = "replacing" // kubectl replace's AddSourceToErr
 	}
-	if field, err := requestPathError(ns, u.GetName(), m.served.namespaced && !m.list, r.Update); err != nil {
+	if field, err := requestPathError(ns, u.GetName(), m.served.namespaced, r.Update); err != nil {
 		ke := &KubectlError{Message: fmt.Sprintf("error when %s %q: %v", verb, s.source, err)}
 		if field != "metadata.namespace" || writtenNS != "" {
 			ke.Line = r.FieldLine(field) // not for a namespace from --namespace
@@ -229,6 +232,9 @@ func (s *streamRun) object(r ObjectResult, obj runtime.Object, m mapping) bool {
 		return s.yield(r)
 	}
 	decoder := s.server
+	if m.custom {
+		return s.yield(s.customObject(r, u, m))
+	}
 	if !holdsPod {
 		if s.opts.Scheme == nil || !s.opts.Scheme.Recognizes(resource) {
 			r.Verdict = NotChecked
@@ -266,6 +272,33 @@ func (s *streamRun) object(r ObjectResult, obj runtime.Object, m mapping) bool {
 	}
 	r.Object = typed
 	return s.yield(s.create(r, decodeWarnings, resource.GroupKind(), holdsPod, m.served))
+}
+
+// customObject answers for an object of a kind a CustomResourceDefinition serves,
+// sent to its version: its fields are the server's to check against the
+// definition's schema (NotChecked), but a kind written in lower case, which kubectl
+// maps, the custom resource's validation refuses before anything else
+// (k8s.io/apiextensions-apiserver pkg/registry/customresource
+// customResourceValidator.ValidateTypeMeta); a name created before is the
+// storage's 409. Every answer carries the version's deprecation warning.
+func (s *streamRun) customObject(r ObjectResult, u *unstructured.Unstructured, m mapping) ObjectResult {
+	var w warningRecorder
+	w.add(m.warning)
+	switch {
+	case s.opts.DecodeOnly:
+		r.Verdict = NotChecked
+	case u.GetKind() != m.served.kind:
+		errs := field.ErrorList{field.Invalid(field.NewPath("kind"), u.GetKind(), "must be "+m.served.kind)}
+		r.Verdict, r.Errors = Invalid, errs
+		r.Err = newInvalid(schema.GroupKind{Group: m.served.group, Kind: m.served.kind}, storedName(u), errs)
+	default:
+		r.Verdict = NotChecked
+		r = s.store(r, m.served)
+	}
+	if !s.opts.DecodeOnly {
+		addServerWarnings(&r, &w)
+	}
+	return r
 }
 
 // requestPathError is client-go's refusal to build the request kubectl sends for an

@@ -38,13 +38,24 @@ type mapping struct {
 	served servedKind
 	// list is true for "List" and for a served kind's list kind.
 	list bool
+	// custom is true for a kind a CustomResourceDefinition serves, and warning the
+	// warning the server sends with every request to its version ("" for none).
+	custom  bool
+	warning string
 }
 
 // servedSet is what a server serves: the built-in kinds enabled by the feature gates
 // and the kinds of the CustomResourceDefinitions it holds, by group.
 type servedSet struct {
 	features podlife.FeatureGates
-	custom   map[string][]servedKind
+	custom   map[string][]customKind
+}
+
+// customKind is a kind a CustomResourceDefinition serves in one version.
+type customKind struct {
+	servedKind
+	// warning is the warning the server sends with every request to the version.
+	warning string
 }
 
 // newServedSet returns the kinds served with features and the custom resources.
@@ -55,32 +66,32 @@ func newServedSet(features podlife.FeatureGates, custom []CustomResource) served
 			continue // ReadCustomResources refuses such a definition
 		}
 		if s.custom == nil {
-			s.custom = map[string][]servedKind{}
+			s.custom = map[string][]customKind{}
 		}
-		s.custom[c.Group] = append(s.custom[c.Group], servedKind{group: c.Group, version: c.Version, kind: c.Kind,
-			resource: c.Resource, namespaced: c.Namespaced, patch: true, create: true})
+		s.custom[c.Group] = append(s.custom[c.Group], customKind{servedKind: servedKind{group: c.Group, version: c.Version, kind: c.Kind,
+			resource: c.Resource, namespaced: c.Namespaced, patch: true, create: true}, warning: c.Warning})
 	}
 	// A custom group's versions in discovery's order, the preferred first
 	// (k8s.io/apiextensions-apiserver sorts them by version priority).
 	for _, kinds := range s.custom {
-		slices.SortStableFunc(kinds, func(a, b servedKind) int {
+		slices.SortStableFunc(kinds, func(a, b customKind) int {
 			return -version.CompareKubeAwareVersionStrings(a.version, b.version)
 		})
 	}
 	return s
 }
 
-// each calls f for each served kind of group, the built-in ones first, until f
-// returns false.
-func (s servedSet) each(group string, f func(k *servedKind) bool) {
+// each calls f for each served kind of group, the built-in ones first (c nil),
+// then the custom ones, until f returns false.
+func (s servedSet) each(group string, f func(k *servedKind, c *customKind) bool) {
 	for i := range servedKinds {
-		if k := &servedKinds[i]; k.group == group && k.enabled(s.features) && !f(k) {
+		if k := &servedKinds[i]; k.group == group && k.enabled(s.features) && !f(k, nil) {
 			return
 		}
 	}
 	kinds := s.custom[group]
 	for i := range kinds {
-		if !f(&kinds[i]) {
+		if !f(&kinds[i].servedKind, &kinds[i]) {
 			return
 		}
 	}
@@ -111,7 +122,7 @@ func (s servedSet) restMapping(gvk schema.GroupVersionKind) (m mapping, ok bool)
 			return m, true
 		}
 	}
-	s.each(gvk.Group, func(k *servedKind) bool {
+	s.each(gvk.Group, func(k *servedKind, _ *customKind) bool {
 		if k.version != preferred {
 			m, ok = s.mapInVersion(gvk.GroupKind().WithVersion(k.version))
 		}
@@ -123,7 +134,7 @@ func (s servedSet) restMapping(gvk schema.GroupVersionKind) (m mapping, ok bool)
 // mapInVersion maps a kind in one group version.
 func (s servedSet) mapInVersion(gvk schema.GroupVersionKind) (m mapping, ok bool) {
 	gvServed := false
-	s.each(gvk.Group, func(k *servedKind) bool {
+	s.each(gvk.Group, func(k *servedKind, c *customKind) bool {
 		if k.version != gvk.Version {
 			return true
 		}
@@ -133,6 +144,9 @@ func (s servedSet) mapInVersion(gvk schema.GroupVersionKind) (m mapping, ok bool
 			m, ok = mapping{gvk: gvk, served: *k}, true
 		case k.kind + "List":
 			m, ok = mapping{gvk: gvk, served: *k, list: true}, true
+		}
+		if ok && c != nil {
+			m.custom, m.warning = true, c.warning
 		}
 		return !ok
 	})
@@ -150,7 +164,7 @@ func (k *servedKind) enabled(features podlife.FeatureGates) bool {
 // servedExactly returns the served kind named exactly by gvk (not a list, not the
 // lower-case alias).
 func (s servedSet) servedExactly(gvk schema.GroupVersionKind) (found servedKind, ok bool) {
-	s.each(gvk.Group, func(k *servedKind) bool {
+	s.each(gvk.Group, func(k *servedKind, _ *customKind) bool {
 		if k.version == gvk.Version && k.kind == gvk.Kind {
 			found, ok = *k, true
 		}
@@ -171,4 +185,10 @@ type CustomResource struct {
 	Resource string
 	// Namespaced is true for a definition of scope Namespaced.
 	Namespaced bool
+	// Warning is the warning the server sends with every request to a deprecated
+	// version: the version's deprecationWarning, or by default "GROUP/VERSION KIND
+	// is deprecated" followed by "; use GROUP/V KIND" naming the newest served
+	// version that is not deprecated and newer than it (apiextensions-apiserver's
+	// defaultDeprecationWarning); "" for a version not deprecated.
+	Warning string
 }

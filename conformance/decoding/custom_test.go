@@ -2,18 +2,27 @@ package decoding
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"math/rand"
+	"net/http"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+	_ "unsafe" // go:linkname
 
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+	_ "k8s.io/apiextensions-apiserver/pkg/apiserver" // defaultDeprecationWarning, reached with go:linkname
+	"k8s.io/apiextensions-apiserver/pkg/registry/customresource"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured/unstructuredscheme"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/util/validation/field"
 	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
 	"k8s.io/apimachinery/pkg/version"
 	"k8s.io/client-go/restmapper"
@@ -107,11 +116,14 @@ func customDiscovery(crds []apiextensionsv1.CustomResourceDefinition) []*restmap
 var customDocuments = []struct{ what, doc string }{
 	{"namespaced kind", "apiVersion: cert-manager.io/v1\nkind: Certificate\nmetadata:\n  name: web-tls\nspec:\n  secretName: web-tls\n  dnsNames: [web.example.com]\n"},
 	{"older served version", "apiVersion: cert-manager.io/v1beta1\nkind: Certificate\nmetadata:\n  name: api-tls\n  namespace: shop\nspec:\n  secretName: api-tls\n"},
+	{"deprecated version with its own warning", "apiVersion: monitoring.coreos.com/v1alpha1\nkind: ServiceMonitor\nmetadata:\n  name: legacy\n"},
 	{"lower-case kind", "apiVersion: cert-manager.io/v1\nkind: certificate\nmetadata:\n  name: lower\n"},
 	{"version no longer served", "apiVersion: cert-manager.io/v1alpha2\nkind: Certificate\nmetadata:\n  name: old\n"},
 	{"no version", "apiVersion: cert-manager.io/\nkind: Certificate\nmetadata:\n  name: nov\n"},
 	{"cluster-scoped kind with a namespace", "apiVersion: cert-manager.io/v1\nkind: ClusterIssuer\nmetadata:\n  name: letsencrypt\n  namespace: shop\nspec:\n  acme: {server: https://acme-v02.api.letsencrypt.org/directory}\n"},
 	{"list kind", "apiVersion: cert-manager.io/v1\nkind: CertificateList\nitems:\n- apiVersion: cert-manager.io/v1\n  kind: Certificate\n  metadata: {name: listed}\n- apiVersion: cert-manager.io/v1\n  kind: ClusterIssuer\n  metadata: {name: listed-issuer}\n"},
+	{"list kind without items", "apiVersion: cert-manager.io/v1\nkind: CertificateList\nmetadata:\n  name: bare\n"},
+	{"list kind without items, namespace no URL holds", "apiVersion: cert-manager.io/v1\nkind: CertificateList\nmetadata:\n  name: bare\n  namespace: a/b\n"},
 	{"List of custom and built-in kinds", "apiVersion: v1\nkind: List\nitems:\n- apiVersion: monitoring.coreos.com/v1\n  kind: ServiceMonitor\n  metadata: {name: web, namespace: monitoring}\n  spec: {endpoints: [{port: http}]}\n- apiVersion: v1\n  kind: ConfigMap\n  metadata: {name: web-dashboards}\n- apiVersion: monitoring.coreos.com/v1\n  kind: PodMonitor\n  metadata: {name: pods}\n"},
 	{"kind not installed", "apiVersion: monitoring.coreos.com/v1\nkind: PodMonitor\nmetadata:\n  name: pods\n"},
 	{"namespace no URL holds", "apiVersion: cert-manager.io/v1\nkind: Certificate\nmetadata:\n  name: slash\n  namespace: team/a\n"},
@@ -134,6 +146,7 @@ func TestCustomResourcesMatchKubectl(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	u.custom = customServing(crds)
 	custom, err := validation.ReadCustomResources(bytes.NewReader(data))
 	if err != nil {
 		t.Fatal(err)
@@ -166,6 +179,11 @@ func TestCustomResourcesMatchKubectl(t *testing.T) {
 		for _, s := range want.sent {
 			outcomes[fmt.Sprintf("%s %d", s.kind, s.status)]++
 		}
+		for _, w := range want.warnings {
+			if len(w) > 0 {
+				outcomes["warned"]++
+			}
+		}
 		for _, e := range want.errors {
 			outcomes["kubectl "+kubectlErrorClass(e)]++
 		}
@@ -182,7 +200,7 @@ func TestCustomResourcesMatchKubectl(t *testing.T) {
 			t.Errorf("document %q used %d times, want at least %d", d.what, used[d.what], least)
 		}
 	}
-	for _, o := range []string{"Certificate 201", "Certificate 409", "ClusterIssuer 201", "ServiceMonitor 201", "Pod 201",
+	for _, o := range []string{"Certificate 201", "Certificate 409", "ClusterIssuer 201", "ServiceMonitor 201", "Pod 201", "certificate 422", "CertificateList 404", "warned",
 		"kubectl resource mapping not found", "kubectl unable to recognize", "kubectl error when creating", "Certificate 404"} {
 		if least := runenv.Least(3); outcomes[o] < least {
 			t.Errorf("outcome %q seen %d times, want at least %d", o, outcomes[o], least)
@@ -197,4 +215,59 @@ func TestCustomResourcesMatchKubectl(t *testing.T) {
 	if err != nil || len(got.sent) != 0 || len(got.errors) != 1 || !strings.Contains(got.errors[0], "ensure CRDs are installed first") {
 		t.Errorf("without the definitions: %+v, %v", got, err)
 	}
+}
+
+// customServed is what the server does with a request to one version of a custom
+// resource: the warnings its handler adds to every request, and the registry's
+// strategy.
+type customServed struct {
+	warnings []string
+	strategy interface {
+		Validate(context.Context, runtime.Object) field.ErrorList
+	}
+}
+
+//go:linkname defaultDeprecationWarning k8s.io/apiextensions-apiserver/pkg/apiserver.defaultDeprecationWarning
+func defaultDeprecationWarning(deprecatedVersion string, crd apiextensionsv1.CustomResourceDefinitionSpec) string
+
+// customServing is how a server holding crds serves each version of them: the
+// deprecation warning apiextensions-apiserver's handler adds (the version's own
+// text, or its defaultDeprecationWarning) and the custom resource strategy, without
+// a schema (only its kind and apiVersion checks bite).
+func customServing(crds []apiextensionsv1.CustomResourceDefinition) map[schema.GroupVersionResource]customServed {
+	out := map[schema.GroupVersionResource]customServed{}
+	for _, crd := range crds {
+		for _, v := range crd.Spec.Versions {
+			if !v.Served {
+				continue
+			}
+			var c customServed
+			if v.Deprecated {
+				if v.DeprecationWarning != nil {
+					c.warnings = append(c.warnings, *v.DeprecationWarning)
+				} else {
+					c.warnings = append(c.warnings, defaultDeprecationWarning(v.Name, crd.Spec))
+				}
+			}
+			gvk := schema.GroupVersionKind{Group: crd.Spec.Group, Version: v.Name, Kind: crd.Spec.Names.Kind}
+			c.strategy = customresource.NewStrategy(unstructuredscheme.NewUnstructuredObjectTyper(), crd.Spec.Scope == apiextensionsv1.NamespaceScoped, gvk, nil, nil, nil, nil, nil, nil)
+			out[gvk.GroupVersion().WithResource(crd.Spec.Names.Plural)] = c
+		}
+	}
+	return out
+}
+
+// customResource answers a create of a custom resource as its handler does: the
+// version's warnings on every answer, the strategy's validation (a 422), then the
+// storage (201, or 409 for a name created before).
+func (u *upstream) customResource(out *kubectlOutcome, path string, gvr schema.GroupVersionResource, body []byte, kind schema.GroupVersionKind, c customServed) *http.Response {
+	out.pendingWarnings = c.warnings
+	var obj unstructured.Unstructured
+	if err := obj.UnmarshalJSON(body); err != nil {
+		return status(apierrors.NewBadRequest(err.Error()))
+	}
+	if errs := c.strategy.Validate(context.Background(), &obj); len(errs) > 0 {
+		return status(apierrors.NewInvalid(kind.GroupKind(), obj.GetName(), errs))
+	}
+	return u.store(out, path, gvr, body, kind)
 }

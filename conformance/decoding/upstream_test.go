@@ -129,6 +129,8 @@ type upstream struct {
 	creates map[schema.GroupVersionResource]bool
 	// schemeName is the legacy scheme's name in a release build.
 	schemeName string
+	// custom are the resources CustomResourceDefinitions serve (newUpstreamWith).
+	custom map[schema.GroupVersionResource]customServed
 }
 
 // podGroupKinds are the kinds that hold a pod.
@@ -348,6 +350,9 @@ func (u *upstream) serve(req *http.Request, full testing.TB, out *kubectlOutcome
 		kind = u.kinds[gvr]
 		if full == nil {
 			return created(kind), nil
+		}
+		if c, ok := u.custom[gvr]; ok {
+			return u.customResource(out, req.URL.Path, gvr, body, kind, c), nil
 		}
 		if !legacyscheme.Scheme.Recognizes(kind.GroupKind().WithVersion(runtime.APIVersionInternal)) {
 			return u.store(out, req.URL.Path, gvr, body, kind), nil
