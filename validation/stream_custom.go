@@ -35,21 +35,22 @@ func ReadCustomResources(r io.Reader) ([]CustomResource, error) {
 			continue
 		}
 		u := unstructured.Unstructured{Object: m}
-		objs := []unstructured.Unstructured{u}
-		if u.IsList() {
-			list, err := u.ToList()
+		if !u.IsList() {
+			crs, err := customResourcesOf(u)
 			if err != nil {
 				return out, fmt.Errorf("document %d: %w", doc, err)
 			}
-			objs = list.Items
+			out = append(out, crs...)
+			continue
 		}
-		for i, obj := range objs {
-			crs, err := customResourcesOf(obj)
+		list, err := u.ToList()
+		if err != nil {
+			return out, fmt.Errorf("document %d: %w", doc, err)
+		}
+		for i, item := range list.Items {
+			crs, err := customResourcesOf(item)
 			if err != nil {
-				if len(objs) > 1 || u.IsList() {
-					return out, fmt.Errorf("document %d, item %d: %w", doc, i+1, err)
-				}
-				return out, fmt.Errorf("document %d: %w", doc, err)
+				return out, fmt.Errorf("document %d, item %d: %w", doc, i+1, err)
 			}
 			out = append(out, crs...)
 		}

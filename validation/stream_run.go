@@ -282,22 +282,21 @@ func (s *streamRun) object(r ObjectResult, obj runtime.Object, m mapping) bool {
 // customResourceValidator.ValidateTypeMeta); a name created before is the
 // storage's 409. Every answer carries the version's deprecation warning.
 func (s *streamRun) customObject(r ObjectResult, u *unstructured.Unstructured, m mapping) ObjectResult {
-	var w warningRecorder
-	w.add(m.warning)
-	switch {
-	case s.opts.DecodeOnly:
+	if s.opts.DecodeOnly {
 		r.Verdict = NotChecked
-	case u.GetKind() != m.served.kind:
+		return r
+	}
+	if u.GetKind() != m.served.kind {
 		errs := field.ErrorList{field.Invalid(field.NewPath("kind"), u.GetKind(), "must be "+m.served.kind)}
 		r.Verdict, r.Errors = Invalid, errs
 		r.Err = newInvalid(schema.GroupKind{Group: m.served.group, Kind: m.served.kind}, storedName(u), errs)
-	default:
+	} else {
 		r.Verdict = NotChecked
 		r = s.store(r, m.served)
 	}
-	if !s.opts.DecodeOnly {
-		addServerWarnings(&r, &w)
-	}
+	var w warningRecorder
+	w.add(m.warning)
+	addServerWarnings(&r, &w)
 	return r
 }
 

@@ -64,10 +64,11 @@ func TestStreamUpdatesMatchUpstream(t *testing.T) {
 					continue
 				}
 				updated++
-				if upstreamcreate.ClientRefusal(t, r.Namespace, r.Name, upstreamcreate.KindOf(t, n).Resource) != nil {
+				kind := upstreamcreate.KindOf(t, n)
+				if upstreamcreate.ClientRefusal(t, r.Namespace, r.Name, kind.Resource) != nil {
 					clientRefused++ // a name client-go puts in no URL: kubectl sends nothing
 				}
-				ans := upstreamcreate.KindOf(t, n).Update(t, n, o)
+				ans := kind.Update(t, n, o)
 				if ans.Code != http.StatusOK && ans.Code != http.StatusUnprocessableEntity {
 					refused++
 					refusals[ans.Code]++
