@@ -251,7 +251,7 @@ func createSteps(meta *metav1.ObjectMeta, opts Options, w *warningRecorder, dflt
 // and the metadata rest.BeforeUpdate carries over from the stored object
 // (carryOverMeta).
 func updateSteps(meta, old *metav1.ObjectMeta, res storedResource, opts Options, w *warningRecorder, dflt, prepare, keepStatus func()) field.ErrorList {
-	if errs := refuseObjectUpdate(meta, old, res, w); errs != nil {
+	if errs := refuseObjectUpdate(meta, old, res, w, opts.patch); errs != nil {
 		return errs
 	}
 	if !opts.SkipDefaulting {

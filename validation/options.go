@@ -45,6 +45,10 @@ type Options struct {
 	// differ, the server refuses the request (NamespaceMismatchDetail). The empty
 	// value therefore means: the object's own namespace, or "default".
 	Namespace string
+
+	// patch marks an update sent as a patch (kubectl apply's): the server takes no
+	// uid precondition from a patch, so a changed uid is validation's error.
+	patch bool
 }
 
 // podValidationOptions mirrors k8s.io/kubernetes pkg/apis/core/validation

@@ -152,7 +152,7 @@ var (
 // Between the handler's refusals and the store's, the handler drops repeated owner
 // references (dedupOwnerReferences) with its warning: refuseUpdate does that to
 // *refs, recording the warning in w, when the handler gets that far.
-func refuseUpdate(newMeta, old *metav1.ObjectMeta, res storedResource, refs *[]metav1.OwnerReference, w *warningRecorder) (errs field.ErrorList, ns, rv string) {
+func refuseUpdate(newMeta, old *metav1.ObjectMeta, res storedResource, refs *[]metav1.OwnerReference, w *warningRecorder, patch bool) (errs field.ErrorList, ns, rv string) {
 	ns, rv = newMeta.Namespace, newMeta.ResourceVersion
 	meta := newPath("metadata")
 	if old.Namespace != "" {
@@ -185,7 +185,7 @@ func refuseUpdate(newMeta, old *metav1.ObjectMeta, res storedResource, refs *[]m
 	conflict := func(name, value, msg string) field.ErrorList {
 		return field.ErrorList{invalidAt(meta.Child(name), value, conflictPrefix+res.qualified+" "+strconv.Quote(old.Name)+": "+msg)}
 	}
-	if newMeta.UID != "" && old.UID != "" && newMeta.UID != old.UID {
+	if !patch && newMeta.UID != "" && old.UID != "" && newMeta.UID != old.UID {
 		key := etcdPrefix + "/" + res.keyPrefix + "/" + ns + "/" + old.Name
 		return conflict("uid", string(newMeta.UID), "StorageError: invalid object, Code: 4, Key: "+key+
 			", ResourceVersion: 0, AdditionalErrorMsg: Precondition failed: UID in precondition: "+string(newMeta.UID)+
@@ -214,8 +214,8 @@ func refuseUpdate(newMeta, old *metav1.ObjectMeta, res storedResource, refs *[]m
 
 // refuseObjectUpdate is refuseUpdate on a private copy of the new object's metadata:
 // the refusal, else nil with the namespace and resourceVersion filled in.
-func refuseObjectUpdate(meta, old *metav1.ObjectMeta, res storedResource, w *warningRecorder) field.ErrorList {
-	errs, ns, rv := refuseUpdate(meta, old, res, &meta.OwnerReferences, w)
+func refuseObjectUpdate(meta, old *metav1.ObjectMeta, res storedResource, w *warningRecorder, patch bool) field.ErrorList {
+	errs, ns, rv := refuseUpdate(meta, old, res, &meta.OwnerReferences, w, patch)
 	if errs != nil {
 		return errs
 	}

@@ -87,6 +87,26 @@ type StreamOptions struct {
 	// be safe to call from the stream's goroutine.
 	Stored func(kind schema.GroupKind, namespace, name string) runtime.Object
 
+	// Apply, when set, answers as kubectl apply -f (client-side apply, its defaults)
+	// instead of kubectl create -f, with Apply computing and applying the patches
+	// (pass apply.Patcher{} of package github.com/podlife/podlife/validation/apply): every object is looked up by name first, so one named only
+	// by generateName or by a name that cannot be a URL path segment is refused by
+	// kubectl ("cannot use generate name with apply"); an object Stored does not hold
+	// is created with the kubectl.kubernetes.io/last-applied-configuration annotation
+	// kubectl adds (the object's own JSON) and its null values pruned; an object
+	// Stored holds is sent as the strategic merge patch kubectl computes from the
+	// stored object's last-applied configuration, the object as written and the
+	// stored object (ObjectResult.Patch), which the server applies to the stored
+	// object before it validates the result as an update (ValidateObjectUpdate,
+	// UpdateWarnings). Unlike kubectl replace, what the manifest leaves out is kept
+	// from the stored object (a Job's generated selector, a pod's node), unless the
+	// last applied configuration had it. A patch of {} is not sent: the object is
+	// Valid, with no warnings. A stored object without the annotation gets kubectl's
+	// warning about it (not a server warning). Objects a stream creates are not
+	// patched by a later object of the same name (kubectl would patch them): that
+	// one is answered as a create.
+	Apply StrategicPatcher
+
 	// CustomResources are the kinds the cluster's CustomResourceDefinitions serve
 	// (see ReadCustomResources). kubectl maps an object of such a kind instead of
 	// refusing it ("resource mapping not found ... ensure CRDs are installed first")
@@ -195,6 +215,11 @@ type ObjectResult struct {
 	// whether the server refused to decode it or validated it), false when as a
 	// create or not sent.
 	Update bool
+	// Patch is the strategic merge patch kubectl apply sends for an object it
+	// finds stored (StreamOptions.Apply; Update is true), as JSON: "{}" when the
+	// object is as the stored one and nothing is sent; nil otherwise and when no
+	// patch could be computed.
+	Patch []byte
 	// Object is the object as the server decodes it (a *corev1.Pod, *appsv1.Deployment,
 	// ...), for the kinds that hold a pod and those StreamOptions.Scheme holds; nil
 	// otherwise and when decoding failed.

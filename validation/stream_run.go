@@ -209,10 +209,32 @@ func (s *streamRun) object(r ObjectResult, obj runtime.Object, m mapping) bool {
 	}
 	r.Update = stored != nil
 	verb := "creating"
-	if r.Update {
+	if r.Update && s.opts.Apply == nil {
 		verb = "replacing" // kubectl replace's AddSourceToErr
 	}
-	if field, err := requestPathError(ns, u.GetName(), m.served.namespaced, r.Update); err != nil {
+	if s.opts.Apply != nil {
+		// kubectl apply GETs every object by name before anything else.
+		gvr := schema.GroupVersionResource{Group: m.served.group, Version: m.gvk.Version, Resource: m.served.resource}
+		var ke *KubectlError
+		field, err := requestPathError(ns, u.GetName(), m.served.namespaced, u.GetName() != "")
+		switch {
+		case u.GetName() == "" && u.GetGenerateName() != "":
+			ke = s.applyNameError(u, gvr, m.gvk, ns)
+		case err != nil:
+			ke = s.applyGetError(gvr, m.gvk, ns, u.GetName(), err)
+		case u.GetName() == "":
+			ke = s.applyNameError(u, gvr, m.gvk, ns)
+		}
+		if ke != nil {
+			if field != "" && (field != "metadata.namespace" || writtenNS != "") {
+				ke.Line = r.FieldLine(field)
+			}
+			r.Update = false
+			r.Verdict, r.Err = Rejected, ke
+			return s.yield(r)
+		}
+	}
+	if field, err := requestPathError(ns, u.GetName(), m.served.namespaced, r.Update && s.opts.Apply == nil); err != nil {
 		ke := &KubectlError{Message: fmt.Sprintf("error when %s %q: %v", verb, s.source, err)}
 		if field != "metadata.namespace" || writtenNS != "" {
 			ke.Line = r.FieldLine(field) // not for a namespace from --namespace
@@ -243,6 +265,18 @@ func (s *streamRun) object(r ObjectResult, obj runtime.Object, m mapping) bool {
 		decoder = s.others()
 	}
 	writtenVersion := u.GetResourceVersion()
+	if s.opts.Apply != nil {
+		_, modified, err := appliedConfiguration(u)
+		if err != nil {
+			r.Verdict, r.Err = Rejected, &KubectlError{Message: fmt.Sprintf("error when %s %q: %v", verb, s.source, err)}
+			return s.yield(r)
+		}
+		if stored != nil {
+			return s.yield(s.applyUpdate(r, modified, resource, m.served, stored))
+		}
+		// kubectl apply creates the object with the annotation, its nulls pruned.
+		pruneNulls(u.Object)
+	}
 	switch {
 	case stored == nil && writtenVersion != "":
 		// kubectl create clears it before sending (see asSent).
@@ -357,9 +391,15 @@ func (s *streamRun) update(r ObjectResult, decodeWarnings []string, gk schema.Gr
 	for _, text := range decodeWarnings {
 		w.add(text)
 	}
-	errs := validateObjectUpdate(r.Object, stored, s.opts.Validation, &w)
+	opts := s.opts.Validation
+	opts.patch = r.Patch != nil
+	errs := validateObjectUpdate(r.Object, stored, opts, &w)
 	if refusal, ok := RefusalOf(errs); ok {
-		r.Verdict, r.Err = Rejected, refusal.statusError(http.MethodPut, schema.GroupResource{Group: k.group, Resource: k.resource}, r.Name)
+		method := http.MethodPut
+		if r.Patch != nil {
+			method = http.MethodPatch // kubectl apply's
+		}
+		r.Verdict, r.Err = Rejected, refusal.statusError(method, schema.GroupResource{Group: k.group, Resource: k.resource}, r.Name)
 		if refusal.panicked() {
 			w = warningRecorder{}
 		}

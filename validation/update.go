@@ -69,7 +69,7 @@ func podUpdate(newPod, oldPod *corev1.Pod, opts Options, w *warningRecorder) fie
 		oldPod = &corev1.Pod{}
 	}
 	refs := newPod.OwnerReferences
-	refused, ns, rv := refuseUpdate(&newPod.ObjectMeta, &oldPod.ObjectMeta, podsResource, &refs, w)
+	refused, ns, rv := refuseUpdate(&newPod.ObjectMeta, &oldPod.ObjectMeta, podsResource, &refs, w, opts.patch)
 	if refused != nil {
 		return refused
 	}

@@ -121,7 +121,7 @@ func (a UpdateAnswer) CompareStream(t testing.TB, r validation.ObjectResult, new
 		}
 	default:
 		ours = a.AsErrorList(t, newObj)
-		problems = append(problems, a.compareRefusal(r, schema.GroupResource{Group: k.Group, Resource: k.Resource})...)
+		problems = append(problems, a.CompareRefusal(r, schema.GroupResource{Group: k.Group, Resource: k.Resource}, http.MethodPut)...)
 	}
 	if got, want := ServerWarnings(r), warngen.SortNodeSelectorRuns(a.Warnings); !slices.Equal(got, want) {
 		problems = append(problems, fmt.Sprintf("warnings:\n   stream:   %q\n   upstream: %q", got, want))
@@ -141,9 +141,9 @@ func ServerWarnings(r validation.ObjectResult) []string {
 	return out
 }
 
-// compareRefusal compares a refusal before validation (400, 409, 500, a panic) with
-// the stream's Rejected answer to a PUT to the resource gr.
-func (a UpdateAnswer) compareRefusal(r validation.ObjectResult, gr schema.GroupResource) []string {
+// CompareRefusal compares a refusal before validation (400, 409, 500, a panic) with
+// the stream's Rejected answer to a request (PUT, PATCH) to the resource gr.
+func (a UpdateAnswer) CompareRefusal(r validation.ObjectResult, gr schema.GroupResource, method string) []string {
 	st := r.Status()
 	if r.Verdict != validation.Rejected || st == nil {
 		return []string{fmt.Sprintf("upstream refuses with %d, the stream answers %s: %s", a.Code, r.Verdict, r.Message())}
@@ -151,7 +151,7 @@ func (a UpdateAnswer) compareRefusal(r validation.ObjectResult, gr schema.GroupR
 	got := st.ErrStatus
 	if a.Panicked {
 		// The panic filter answers in plain text; client-go makes this of it.
-		want := apierrors.NewGenericServerResponse(http.StatusInternalServerError, http.MethodPut, gr, r.Name, validation.ServerPanicDetail, 0, true).ErrStatus
+		want := apierrors.NewGenericServerResponse(http.StatusInternalServerError, method, gr, r.Name, validation.ServerPanicDetail, 0, true).ErrStatus
 		if !reflect.DeepEqual(got, want) {
 			return []string{fmt.Sprintf("upstream panics:\n   stream:   %+v\n   client-go: %+v", got, want)}
 		}

@@ -20,6 +20,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/util/managedfields"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	"k8s.io/apiserver/pkg/admission"
@@ -162,6 +163,15 @@ func (k *Kind) UpdateStored(t testing.TB, newObj runtime.Object, stored runtime.
 	if seen == nil {
 		t.Fatalf("422 without the strategy's validation: %s", st.Message)
 	}
+	ans.Errs = k.causes(t, st, seen)
+	return ans
+}
+
+// causes are the typed errors of a 422 the strategy's validation gave, in the order
+// of the status's causes.
+func (k *Kind) causes(t testing.TB, st metav1.Status, seen *validated) field.ErrorList {
+	t.Helper()
+	var errs field.ErrorList
 	again := rest.ValidateUpdate(seen.ctx, seen.obj.DeepCopyObject(), seen.old.DeepCopyObject(), k.strategy)
 	if st.Details == nil || len(st.Details.Causes) != len(again) {
 		t.Fatalf("422 causes %v, validation again %v", st.Details, again)
@@ -175,7 +185,7 @@ func (k *Kind) UpdateStored(t testing.TB, newObj runtime.Object, stored runtime.
 		for j, e := range again {
 			if !used[j] && string(c.Type) == string(e.Type) && c.Field == e.Field && c.Message == e.ErrorBody() {
 				used[j], found = true, true
-				ans.Errs = append(ans.Errs, e)
+				errs = append(errs, e)
 				break
 			}
 		}
@@ -183,7 +193,7 @@ func (k *Kind) UpdateStored(t testing.TB, newObj runtime.Object, stored runtime.
 			t.Fatalf("cause %d (%s %s %q) is not among the errors of validation run again: %v", i, c.Type, c.Field, c.Message, again)
 		}
 	}
-	return ans
+	return errs
 }
 
 // AsErrorList renders the answer the way podlife's ValidatePodUpdate and
@@ -232,6 +242,7 @@ func (a UpdateAnswer) AsErrorList(t testing.TB, newObj runtime.Object) field.Err
 type updater struct {
 	mu       sync.Mutex
 	handler  http.HandlerFunc
+	patch    http.HandlerFunc
 	mem      *memStorage
 	strategy *keepingStrategy
 }
@@ -374,6 +385,7 @@ func (k *Kind) newUpdater() (*updater, error) {
 	var admit admission.Interface // none: admission is not part of validation
 	return &updater{
 		handler:  handlers.UpdateResource(store, scope, admit),
+		patch:    handlers.PatchResource(store, scope, admit, []string{string(types.JSONPatchType), string(types.MergePatchType), string(types.StrategicMergePatchType)}),
 		mem:      mem,
 		strategy: keep,
 	}, nil

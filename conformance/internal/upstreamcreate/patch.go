@@ -1,0 +1,204 @@
+package upstreamcreate
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"testing"
+	"time"
+
+	"github.com/jonboulle/clockwork"
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/util/validation/field"
+	"k8s.io/apiserver/pkg/audit"
+	"k8s.io/apiserver/pkg/endpoints/filters"
+	genericapirequest "k8s.io/apiserver/pkg/endpoints/request"
+	"k8s.io/cli-runtime/pkg/resource"
+	"k8s.io/client-go/rest"
+	"k8s.io/kubectl/pkg/cmd/apply"
+	kubectlutil "k8s.io/kubectl/pkg/util"
+	"k8s.io/kubernetes/pkg/api/legacyscheme"
+	"sigs.k8s.io/yaml"
+
+	"github.com/podlife/podlife/validation"
+)
+
+// ApplyAnswer is kubectl apply's outcome for one object the cluster holds (the
+// patch path of k8s.io/kubectl pkg/cmd/apply applyOneObject), against the real
+// patch handler.
+type ApplyAnswer struct {
+	// Patch is the patch kubectl computed ("{}": nothing sent), nil when it could not.
+	Patch []byte
+	// Err is the error Patcher.Patch returned (kubectl then wraps it once more with
+	// the patch and the object), nil on success.
+	Err error
+	// Server is the handler's answer to the last PATCH sent (Code 0 when none was).
+	Server UpdateAnswer
+	// Requests counts the PATCH requests kubectl sent (it retries on a conflict).
+	Requests int
+}
+
+// noSleep is the back-off clock of kubectl's patcher, which retries a conflict at
+// once here.
+type noSleep struct{ clockwork.Clock }
+
+func (noSleep) Sleep(time.Duration) {}
+
+// KubectlApplyConfig is what kubectl apply makes of a manifest object (YAML): the
+// object read as kubectl reads it (unstructured), in namespace ns when it names
+// none, and its "modified" configuration (k8s.io/kubectl pkg/util
+// GetModifiedConfiguration with the annotation).
+func KubectlApplyConfig(t testing.TB, doc []byte, ns string) (*unstructured.Unstructured, []byte) {
+	t.Helper()
+	j, err := yaml.YAMLToJSON(doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	obj, _, err := unstructured.UnstructuredJSONScheme.Decode(j, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	u := obj.(*unstructured.Unstructured)
+	if u.GetNamespace() == "" {
+		u.SetNamespace(ns)
+	}
+	modified, err := kubectlutil.GetModifiedConfiguration(u, true, unstructured.UnstructuredJSONScheme)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return u, modified
+}
+
+// LastAppliedOf is the annotation kubectl apply would have stored for a manifest
+// object (YAML) it created: its JSON without the annotation (CreateApplyAnnotation).
+func LastAppliedOf(t testing.TB, doc []byte, ns string) string {
+	t.Helper()
+	u, _ := KubectlApplyConfig(t, doc, ns)
+	if err := kubectlutil.CreateApplyAnnotation(u, unstructured.UnstructuredJSONScheme); err != nil {
+		t.Fatal(err)
+	}
+	return u.GetAnnotations()["kubectl.kubernetes.io/last-applied-configuration"]
+}
+
+// Apply runs kubectl apply's Patcher (k8s.io/kubectl pkg/cmd/apply Patcher.Patch,
+// with --overwrite and without the server's OpenAPI, so built from the Go types)
+// for modified against the stored object (internal, as the storage holds it): the
+// current object it reads is the stored one as the server encodes it in the kind's
+// version, and each PATCH it sends goes to the real patch handler (PatchStored)
+// with fieldValidation=directive.
+func (k *Kind) Apply(t testing.TB, modified []byte, stored runtime.Object, directive, source string) ApplyAnswer {
+	t.Helper()
+	gv := schema.GroupVersion{Group: k.Group, Version: k.Version}
+	currentJSON, err := runtime.Encode(legacyscheme.Codecs.LegacyCodec(gv), stored)
+	if err != nil {
+		t.Fatal(err)
+	}
+	current, _, err := unstructured.UnstructuredJSONScheme.Decode(currentJSON, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ans ApplyAnswer
+	client := &http.Client{Transport: roundTripper(func(r *http.Request) (*http.Response, error) {
+		switch r.Method {
+		case http.MethodGet:
+			return &http.Response{StatusCode: http.StatusOK, Header: http.Header{"Content-Type": {"application/json"}}, Body: io.NopCloser(bytes.NewReader(currentJSON)), Request: r}, nil
+		case http.MethodPatch:
+			body, _ := io.ReadAll(r.Body)
+			ans.Requests++
+			var code int
+			var out []byte
+			ans.Server, code, out = k.patchStored(t, body, r.URL.Query().Get("fieldValidation"), stored)
+			h := http.Header{"Content-Type": {"application/json"}}
+			return &http.Response{StatusCode: code, Header: h, Body: io.NopCloser(bytes.NewReader(out)), Request: r}, nil
+		}
+		t.Fatalf("kubectl sent %s %s", r.Method, r.URL)
+		return nil, nil
+	})}
+	cfg := &rest.Config{Host: "https://server", ContentConfig: resource.UnstructuredPlusDefaultContentConfig()}
+	cfg.GroupVersion = &gv
+	cfg.APIPath = "/apis"
+	if k.Group == "" {
+		cfg.APIPath = "/api"
+	}
+	rc, err := rest.RESTClientForConfigAndClient(cfg, client)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mapping := &meta.RESTMapping{Resource: gv.WithResource(k.Resource), GroupVersionKind: gv.WithKind(k.Name), Scope: meta.RESTScopeNamespace}
+	helper := resource.NewHelper(rc, mapping).WithFieldValidation(directive)
+	p := &apply.Patcher{Mapping: mapping, Helper: helper, Overwrite: true, BackOff: noSleep{}, Retries: 5}
+	m, _ := meta.Accessor(stored)
+	ans.Patch, _, ans.Err = p.Patch(current, modified, source, m.GetNamespace(), m.GetName(), io.Discard)
+	return ans
+}
+
+// patchStored is the API server's answer to PATCH (a strategic merge patch) of the
+// stored object's URL, as UpdateStored answers a PUT, and the response's code and
+// body. A 422 the strategy gave carries its typed errors; one the patch handler
+// builds itself (an object the patched fields do not decode to) carries its causes.
+func (k *Kind) patchStored(t testing.TB, patch []byte, directive string, stored runtime.Object) (ans UpdateAnswer, code int, body []byte) {
+	t.Helper()
+	u := k.updater(t)
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	u.mem.current = stored.DeepCopyObject()
+	u.strategy.seen = nil
+	sm := metaOf(t, stored)
+	ns, name := sm.GetNamespace(), sm.GetName()
+	apiPrefix, groupPath := "api", ""
+	if k.Group != "" {
+		apiPrefix, groupPath = "apis", "/"+k.Group
+	}
+	path := "/" + apiPrefix + groupPath + "/" + k.Version + "/namespaces/" + url.PathEscape(ns) + "/" + k.Resource + "/" + url.PathEscape(name)
+	if directive != "" {
+		path += "?fieldValidation=" + url.QueryEscape(directive)
+	}
+	req := httptest.NewRequest(http.MethodPatch, path, bytes.NewReader(patch))
+	req.Header.Set("Content-Type", "application/strategic-merge-patch+json")
+	req.Header.Set("Accept", "application/json")
+	// The patch handler records the patch in the request's audit event.
+	ctx := genericapirequest.WithRequestInfo(audit.WithAuditContext(req.Context()), &genericapirequest.RequestInfo{
+		IsResourceRequest: true, Verb: "patch", APIPrefix: apiPrefix,
+		APIGroup: k.Group, APIVersion: k.Version, Namespace: ns, Resource: k.Resource, Name: name, Path: req.URL.Path,
+	})
+	req = req.WithContext(ctx)
+	rec := httptest.NewRecorder()
+	func() {
+		defer func() {
+			if r := recover(); r != nil {
+				ans = UpdateAnswer{Code: http.StatusInternalServerError, Panicked: true, Warnings: headerWarnings(rec.Header())}
+			}
+		}()
+		filters.WithWarningRecorder(u.patch).ServeHTTP(rec, req)
+	}()
+	if ans.Panicked {
+		// The server's panic filter answers in plain text.
+		return ans, http.StatusInternalServerError, []byte(validation.ServerPanicDetail)
+	}
+	ans = UpdateAnswer{Code: rec.Code, Warnings: headerWarnings(rec.Header())}
+	if rec.Code == http.StatusOK {
+		return ans, rec.Code, rec.Body.Bytes()
+	}
+	var st metav1.Status
+	if err := json.Unmarshal(rec.Body.Bytes(), &st); err != nil || st.Kind != "Status" {
+		t.Fatalf("PATCH answered %d with %q", rec.Code, rec.Body.String())
+	}
+	ans.Status = &st
+	if rec.Code == http.StatusUnprocessableEntity && st.Details != nil {
+		if seen := u.strategy.seen; seen != nil {
+			ans.Errs = k.causes(t, st, seen)
+		} else {
+			for _, c := range st.Details.Causes {
+				ans.Errs = append(ans.Errs, &field.Error{Type: field.ErrorType(c.Type), Field: c.Field, Detail: c.Message})
+			}
+		}
+	}
+	return ans, rec.Code, rec.Body.Bytes()
+}
