@@ -89,22 +89,25 @@ type StreamOptions struct {
 
 	// Apply, when set, answers as kubectl apply -f (client-side apply, its defaults)
 	// instead of kubectl create -f, with Apply computing and applying the patches
-	// (pass apply.Patcher{} of package github.com/podlife/podlife/validation/apply): every object is looked up by name first, so one named only
-	// by generateName or by a name that cannot be a URL path segment is refused by
-	// kubectl ("cannot use generate name with apply"); an object Stored does not hold
-	// is created with the kubectl.kubernetes.io/last-applied-configuration annotation
-	// kubectl adds (the object's own JSON) and its null values pruned; an object
-	// Stored holds is sent as the strategic merge patch kubectl computes from the
-	// stored object's last-applied configuration, the object as written and the
-	// stored object (ObjectResult.Patch), which the server applies to the stored
-	// object before it validates the result as an update (ValidateObjectUpdate,
-	// UpdateWarnings). Unlike kubectl replace, what the manifest leaves out is kept
-	// from the stored object (a Job's generated selector, a pod's node), unless the
-	// last applied configuration had it. A patch of {} is not sent: the object is
-	// Valid, with no warnings. A stored object without the annotation gets kubectl's
-	// warning about it (not a server warning). Objects a stream creates are not
-	// patched by a later object of the same name (kubectl would patch them): that
-	// one is answered as a create.
+	// (pass apply.Patcher{} of package github.com/podlife/podlife/validation/apply).
+	// Every object is looked up by name first, so one named only by generateName or
+	// by a name that cannot be a URL path segment is refused by kubectl ("cannot use
+	// generate name with apply"). An object Stored does not hold is created with the
+	// kubectl.kubernetes.io/last-applied-configuration annotation kubectl adds (the
+	// object's own JSON) and its null values pruned. An object Stored holds is sent
+	// as the strategic merge patch kubectl computes from the stored object's
+	// last-applied configuration, the object as written and the stored object
+	// (ObjectResult.Patch), which the server applies to the stored object before it
+	// validates the result as an update (ValidateObjectUpdate, UpdateWarnings).
+	// Unlike kubectl replace, what the manifest leaves out is kept from the stored
+	// object (a Job's generated selector, a pod's node), unless the last applied
+	// configuration had it. A patch of {} is not sent: the object is Valid, with no
+	// warnings. A stored object without the annotation gets kubectl's warning about
+	// it (not a server warning). A later object with the name of one the stream (or
+	// Created) created is patched against it as the server stored it (its defaults,
+	// PrepareForCreate, GeneratedUID), as kubectl apply finds it; for a kind that
+	// holds no pod it is NotChecked, not the create's 409. Created then keeps the
+	// objects created, so memory grows with the objects of a stream.
 	Apply StrategicPatcher
 
 	// CustomResources are the kinds the cluster's CustomResourceDefinitions serve
@@ -129,6 +132,27 @@ type StreamOptions struct {
 // zero value is empty and ready to use.
 type CreatedObjects struct {
 	keys map[createdKey]struct{}
+	// applied are the objects of the kinds that hold a pod a stream with Apply
+	// created, as the server stores them: kubectl apply patches them when a later
+	// object has their name.
+	applied map[createdKey]runtime.Object
+}
+
+// appliedObject returns the object a stream with Apply created under k, nil when
+// there is none.
+func (c *CreatedObjects) appliedObject(k createdKey) runtime.Object {
+	if c == nil {
+		return nil
+	}
+	return c.applied[k]
+}
+
+// keepApplied keeps the object a stream with Apply created under k.
+func (c *CreatedObjects) keepApplied(k createdKey, obj runtime.Object) {
+	if c.applied == nil {
+		c.applied = map[createdKey]runtime.Object{}
+	}
+	c.applied[k] = obj
 }
 
 // createdKey names a stored object.

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"reflect"
+	"strconv"
 	"strings"
 
 	appsv1 "k8s.io/api/apps/v1"
@@ -123,6 +124,13 @@ func (s *streamRun) applyNameError(u *unstructured.Unstructured, resource schema
 // stored object of a cluster has them already; a manifest standing for it gets
 // them), and its status.
 func storedAsServed(stored runtime.Object, opts Options) runtime.Object {
+	out := storedDefaulted(stored, opts)
+	asStoredAnnotations(out, 0)
+	return out
+}
+
+// storedDefaulted is storedAsServed without the annotations' rewriting.
+func storedDefaulted(stored runtime.Object, opts Options) runtime.Object {
 	g := resolvedGates(opts)
 	switch o := stored.(type) {
 	case *corev1.Pod:
@@ -312,4 +320,103 @@ func patchInvalid(patchMap map[string]any, detail string) (runtime.Object, []str
 // error's text as the message.
 func unknownError(err error) *apierrors.StatusError {
 	return &apierrors.StatusError{ErrStatus: metav1.Status{Status: metav1.StatusFailure, Code: http.StatusInternalServerError, Message: err.Error()}}
+}
+
+// createdAsStored returns the object the server stores when it creates obj, a v1
+// object of a kind that holds a pod that the create path accepted: a copy with the
+// decoder's defaults, the uid the store assigns (GeneratedUID), a resourceVersion
+// and a creation time, and the strategy's PrepareForCreate (a Job's generated selector, a generation of
+// 1, the status reset).
+func createdAsStored(obj runtime.Object, opts Options) runtime.Object {
+	out := createdPrepared(obj, opts)
+	asStoredAnnotations(out, 1)
+	return out
+}
+
+// createdPrepared is createdAsStored without the annotations' rewriting.
+func createdPrepared(obj runtime.Object, opts Options) runtime.Object {
+	g := resolvedGates(opts)
+	stamp := func(m *metav1.ObjectMeta) {
+		m.UID, m.ResourceVersion = GeneratedUID, unwrittenResourceVersion
+		// Some creation time: the patch only ever names it to delete it (a
+		// manifest's "creationTimestamp: null"), which rest.BeforeUpdate undoes.
+		m.CreationTimestamp = metav1.Unix(1_700_000_000, 0)
+	}
+	switch o := obj.(type) {
+	case *corev1.Pod:
+		c := o.DeepCopy()
+		stamp(&c.ObjectMeta)
+		return defaulting.Pod(c, defaulting.Options{Features: opts.Features})
+	case *corev1.PodTemplate:
+		c := defaulting.CopyPodTemplate(o, false)
+		stamp(&c.ObjectMeta)
+		defaulting.DefaultPodTemplate(c, g)
+		defaulting.PreparePodTemplateForCreate(c, g)
+		return c
+	case *corev1.ReplicationController:
+		c := defaulting.CopyReplicationController(o, false)
+		stamp(&c.ObjectMeta)
+		defaulting.DefaultReplicationController(c, g)
+		defaulting.PrepareReplicationControllerForCreate(c, g)
+		return c
+	case *appsv1.Deployment:
+		c := defaulting.CopyDeployment(o, false)
+		stamp(&c.ObjectMeta)
+		defaulting.DefaultDeployment(c, g)
+		defaulting.PrepareDeploymentForCreate(c, g)
+		return c
+	case *appsv1.ReplicaSet:
+		c := defaulting.CopyReplicaSet(o, false)
+		stamp(&c.ObjectMeta)
+		defaulting.DefaultReplicaSet(c, g)
+		defaulting.PrepareReplicaSetForCreate(c, g)
+		return c
+	case *appsv1.StatefulSet:
+		c := defaulting.CopyStatefulSet(o, false)
+		stamp(&c.ObjectMeta)
+		defaulting.DefaultStatefulSet(c, g)
+		defaulting.PrepareStatefulSetForCreate(c, g)
+		return c
+	case *appsv1.DaemonSet:
+		c := defaulting.CopyDaemonSet(o, false)
+		stamp(&c.ObjectMeta)
+		defaulting.DefaultDaemonSet(c, g)
+		defaulting.PrepareDaemonSetForCreate(c, g)
+		return c
+	case *batchv1.Job:
+		c := defaulting.CopyJob(o, false)
+		stamp(&c.ObjectMeta)
+		defaulting.DefaultJob(c, g)
+		defaulting.PrepareJobForCreate(c, g)
+		return c
+	case *batchv1.CronJob:
+		c := defaulting.CopyCronJob(o, false)
+		stamp(&c.ObjectMeta)
+		defaulting.DefaultCronJob(c, g)
+		defaulting.PrepareCronJobForCreate(c, g)
+		return c
+	}
+	return obj.DeepCopyObject()
+}
+
+// asStoredAnnotations rewrites the deprecated annotations a workload's conversion
+// keeps in its internal spec as the server writes them back when it encodes the
+// stored object (k8s.io/kubernetes pkg/apis/apps/v1 conversion.go): a Deployment's
+// rollback revision in its decimal form, none when empty; a DaemonSet's template
+// generation always, at least minGeneration (1 once created: PrepareForCreate).
+func asStoredAnnotations(obj runtime.Object, minGeneration int64) {
+	switch o := obj.(type) {
+	case *appsv1.Deployment:
+		if n, _ := rollbackToOf(o.Annotations); n != nil {
+			o.Annotations[appsv1.DeprecatedRollbackTo] = strconv.FormatInt(*n, 10)
+		} else {
+			delete(o.Annotations, appsv1.DeprecatedRollbackTo)
+		}
+	case *appsv1.DaemonSet:
+		n, _ := templateGenerationOf(o.Annotations)
+		if o.Annotations == nil {
+			o.Annotations = map[string]string{}
+		}
+		o.Annotations[appsv1.DeprecatedTemplateGeneration] = strconv.FormatInt(max(n, minGeneration), 10)
+	}
 }

@@ -206,6 +206,10 @@ func (s *streamRun) object(r ObjectResult, obj runtime.Object, m mapping) bool {
 	var stored runtime.Object
 	if !unserved {
 		stored = s.stored(resource.GroupKind(), holdsPod, ns, u.GetName())
+		if stored == nil && s.opts.Apply != nil && !s.opts.DecodeOnly && holdsPod {
+			// kubectl apply finds what it created before.
+			stored = s.opts.Created.appliedObject(createdKey{m.served.group, m.served.resource, ns, u.GetName()})
+		}
 	}
 	r.Update = stored != nil
 	verb := "creating"
@@ -457,8 +461,16 @@ func (s *streamRun) store(r ObjectResult, k servedKind) ObjectResult {
 	if s.opts.Created == nil {
 		s.opts.Created = new(CreatedObjects) // the stream's own
 	}
-	if !s.opts.Created.create(createdKey{k.group, k.resource, r.Namespace, r.Name}) {
-		r.Verdict, r.Err = Rejected, apierrors.NewAlreadyExists(schema.GroupResource{Group: k.group, Resource: k.resource}, r.Name)
+	key := createdKey{k.group, k.resource, r.Namespace, r.Name}
+	switch {
+	case !s.opts.Created.create(key):
+		if s.opts.Apply == nil {
+			r.Verdict, r.Err = Rejected, apierrors.NewAlreadyExists(schema.GroupResource{Group: k.group, Resource: k.resource}, r.Name)
+		}
+		// kubectl apply patches it instead: a kind that holds a pod found its
+		// object before (see object); another is not checked either way.
+	case s.opts.Apply != nil && r.Verdict == Valid && r.Object != nil:
+		s.opts.Created.keepApplied(key, createdAsStored(r.Object, s.opts.Validation))
 	}
 	return r
 }

@@ -2,9 +2,13 @@ package workloads
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"math/rand"
 	"net/http"
+	"os"
+	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -12,9 +16,12 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/util/validation/field"
 	"k8s.io/cli-runtime/pkg/resource"
+	kubectlutil "k8s.io/kubectl/pkg/util"
 	"sigs.k8s.io/yaml"
 
 	"github.com/podlife/podlife/conformance/internal/gatesets"
@@ -164,59 +171,19 @@ func TestStreamAppliesMatchUpstream(t *testing.T) {
 					sent = metav1.FieldValidationStrict // kubectl's default --validate=strict
 				}
 				ans := kd.Apply(t, modified, stored, sent, applySource)
-				var problems []string
-				if !bytes.Equal(got.Patch, ans.Patch) {
-					problems = append(problems, fmt.Sprintf("patch:\n   stream:  %s\n   kubectl: %s", got.Patch, ans.Patch))
-				}
-				_, present := metaOf(o).Annotations[corev1.LastAppliedConfigAnnotation]
-				if hasMissingWarning(got) == present {
-					problems = append(problems, fmt.Sprintf("kubectl's warning on a missing annotation: stream %v, annotation present %v", hasMissingWarning(got), present))
-				}
-				var ours, theirs = got.Errors, ans.Server.Errs
-				switch {
-				case ans.Err == nil && string(ans.Patch) == "{}":
+				c := compareApply(got, ans, kd, metaOf(o).Annotations)
+				switch c.outcome {
+				case "unchanged":
 					unchanged++
-					if got.Verdict != validation.Valid || len(upstreamcreate.ServerWarnings(got)) > 0 {
-						problems = append(problems, fmt.Sprintf("kubectl sends nothing, the stream answers %s: %s %v", got.Verdict, got.Message(), got.Warnings))
-					}
-				case ans.Server.Code == 0:
-					gv := schema.GroupVersion{Group: kd.Group, Version: kd.Version}
-					info := &resource.Info{Namespace: got.Namespace, Name: got.Name, Mapping: restMapping(gv, kd.Resource, kd.Name)}
-					want := fmt.Sprintf("error when applying patch:\n%s\nto:\n%v\nfor: %q: %v", ans.Patch, info, applySource, ans.Err)
-					if got.Message() != want {
-						i := 0
-						for i < len(want) && i < len(got.Message()) && want[i] == got.Message()[i] {
-							i++
-						}
-						problems = append(problems, fmt.Sprintf("kubectl sends nothing, differing at byte %d of %d:\n   want: %s\n   got:  %s", i, len(want), want[max(0, i-200):], got.Message()[max(0, i-200):]))
-					}
-				case ans.Server.Code == http.StatusOK:
-					if got.Verdict != validation.Valid {
-						problems = append(problems, fmt.Sprintf("upstream accepts the patch, the stream answers %s: %s", got.Verdict, got.Message()))
-					}
-				case ans.Server.Code == http.StatusUnprocessableEntity && ans.Server.Status.Details != nil && ans.Server.Status.Details.Kind == "":
+				case "handler 422":
 					handler422++
-					ours, theirs = nil, nil
-					if got.Verdict != validation.Invalid || got.Message() != ans.Server.Status.Message {
-						problems = append(problems, fmt.Sprintf("the patch handler's 422:\n   want: %s\n   got:  %s %s", ans.Server.Status.Message, got.Verdict, got.Message()))
-					}
-				case ans.Server.Code == http.StatusUnprocessableEntity:
-					if got.Verdict != validation.Invalid {
-						problems = append(problems, fmt.Sprintf("upstream answers 422, the stream %s: %s", got.Verdict, got.Message()))
-					}
-				default:
+				case "refused":
 					refused++
-					ours, theirs = nil, nil
-					problems = append(problems, ans.Server.CompareRefusal(got, schema.GroupResource{Group: kd.Group, Resource: kd.Resource}, http.MethodPatch)...)
 				}
-				if ans.Server.Code != 0 {
-					if len(ans.Server.Warnings) > 0 {
-						warned++
-					}
-					if g, w := upstreamcreate.ServerWarnings(got), warngen.SortNodeSelectorRuns(ans.Server.Warnings); !slices.Equal(g, w) {
-						problems = append(problems, fmt.Sprintf("warnings:\n   stream:   %q\n   upstream: %q", g, w))
-					}
+				if ans.Server.Code != 0 && len(ans.Server.Warnings) > 0 {
+					warned++
 				}
+				ours, theirs, problems := c.ours, c.theirs, c.problems
 				tl.record(func() string { return string(live) + "---\n" + string(doc) + fmt.Sprint(g.faults) }, g.faults, ours, theirs, problems...)
 			}
 			t.Logf("%s: %d applies compared, %d invalid upstream, %d errors compared, %d disagreeing", kind, tl.inputs, tl.invalid, tl.errorsCompared, tl.disagreeing)
@@ -260,4 +227,266 @@ func hasMissingWarning(r validation.ObjectResult) bool {
 // restMapping is kubectl's mapping of a namespaced kind.
 func restMapping(gv schema.GroupVersion, resource, kind string) *meta.RESTMapping {
 	return &meta.RESTMapping{Resource: gv.WithResource(resource), GroupVersionKind: gv.WithKind(kind), Scope: meta.RESTScopeNamespace}
+}
+
+// applyComparison is compareApply's result.
+type applyComparison struct {
+	// outcome is "unchanged", "handler 422", "refused" or "".
+	outcome string
+	// ours and theirs are the field errors to compare as diff compares them (nil
+	// when the comparison was made otherwise).
+	ours, theirs field.ErrorList
+	problems     []string
+}
+
+// compareApply compares the stream's answer got to an object it answered as a
+// patch of a stored object (whose annotations are storedAnnotations) with kubectl's outcome
+// ans: the patch, byte for byte; kubectl's warning about a missing annotation; and
+// the answer (nothing sent, kubectl's error, the server's 200, a 422 of the
+// strategy's or of the patch handler's own, a refusal) and the server's warnings.
+func compareApply(got validation.ObjectResult, ans upstreamcreate.ApplyAnswer, kd *upstreamcreate.Kind, storedAnnotations map[string]string) (c applyComparison) {
+	source := got.Source
+	var problems []string
+	if !bytes.Equal(got.Patch, ans.Patch) {
+		problems = append(problems, fmt.Sprintf("patch:\n   stream:  %s\n   kubectl: %s", got.Patch, ans.Patch))
+	}
+	_, present := storedAnnotations[corev1.LastAppliedConfigAnnotation]
+	if hasMissingWarning(got) == present {
+		problems = append(problems, fmt.Sprintf("kubectl's warning on a missing annotation: stream %v, annotation present %v", hasMissingWarning(got), present))
+	}
+	ours, theirs := got.Errors, ans.Server.Errs
+	switch {
+	case ans.Err == nil && string(ans.Patch) == "{}":
+		c.outcome = "unchanged"
+		if got.Verdict != validation.Valid || len(upstreamcreate.ServerWarnings(got)) > 0 {
+			problems = append(problems, fmt.Sprintf("kubectl sends nothing, the stream answers %s: %s %v", got.Verdict, got.Message(), got.Warnings))
+		}
+	case ans.Server.Code == 0:
+		gv := schema.GroupVersion{Group: kd.Group, Version: kd.Version}
+		info := &resource.Info{Namespace: got.Namespace, Name: got.Name, Mapping: restMapping(gv, kd.Resource, kd.Name)}
+		want := fmt.Sprintf("error when applying patch:\n%s\nto:\n%v\nfor: %q: %v", ans.Patch, info, source, ans.Err)
+		if got.Message() != want {
+			i := 0
+			for i < len(want) && i < len(got.Message()) && want[i] == got.Message()[i] {
+				i++
+			}
+			problems = append(problems, fmt.Sprintf("kubectl sends nothing, differing at byte %d of %d:\n   want: %s\n   got:  %s", i, len(want), want[max(0, i-200):], got.Message()[max(0, i-200):]))
+		}
+	case ans.Server.Code == http.StatusOK:
+		if got.Verdict != validation.Valid {
+			problems = append(problems, fmt.Sprintf("upstream accepts the patch, the stream answers %s: %s", got.Verdict, got.Message()))
+		}
+	case ans.Server.Code == http.StatusUnprocessableEntity && ans.Server.Status.Details != nil && ans.Server.Status.Details.Kind == "":
+		c.outcome = "handler 422"
+		ours, theirs = nil, nil
+		if got.Verdict != validation.Invalid || got.Message() != ans.Server.Status.Message {
+			problems = append(problems, fmt.Sprintf("the patch handler's 422:\n   want: %s\n   got:  %s %s", ans.Server.Status.Message, got.Verdict, got.Message()))
+		}
+	case ans.Server.Code == http.StatusUnprocessableEntity:
+		if got.Verdict != validation.Invalid {
+			problems = append(problems, fmt.Sprintf("upstream answers 422, the stream %s: %s", got.Verdict, got.Message()))
+		}
+	default:
+		c.outcome = "refused"
+		ours, theirs = nil, nil
+		problems = append(problems, ans.Server.CompareRefusal(got, schema.GroupResource{Group: kd.Group, Resource: kd.Resource}, http.MethodPatch)...)
+	}
+	if ans.Server.Code != 0 {
+		if g, w := upstreamcreate.ServerWarnings(got), warngen.SortNodeSelectorRuns(ans.Server.Warnings); !slices.Equal(g, w) {
+			problems = append(problems, fmt.Sprintf("warnings:\n   stream:   %q\n   upstream: %q", g, w))
+		}
+	}
+	c.ours, c.theirs, c.problems = ours, theirs, problems
+	return c
+}
+
+// TestLiveApplyExampleMatchesUpstream checks examples/validate's --live example
+// under --apply against kubectl's own apply code and the real patch handler: each
+// object the stream answers as a patch, read from its YAML by kubectl's code, is
+// patched against the live object (decoded independently of podlife), and the
+// answers must agree as TestStreamAppliesMatchUpstream compares them.
+func TestLiveApplyExampleMatchesUpstream(t *testing.T) {
+	dir := filepath.Join("..", "..", "examples", "validate", "testdata", "live")
+	liveData, err := os.ReadFile(filepath.Join(dir, "cluster.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	changes, err := os.ReadFile(filepath.Join(dir, "changes.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var list struct {
+		Items []json.RawMessage `json:"items"`
+	}
+	if err := yaml.Unmarshal(liveData, &list); err != nil {
+		t.Fatal(err)
+	}
+	live := map[string]runtime.Object{}
+	for _, item := range list.Items {
+		if obj := typedObject(t, item); obj != nil {
+			m := accessor(t, obj)
+			live[obj.GetObjectKind().GroupVersionKind().Kind+"/"+m.GetNamespace()+"/"+m.GetName()] = obj
+		}
+	}
+	stored := new(validation.StoredObjects)
+	for r := range validation.ValidateStream(bytes.NewReader(liveData), "cluster.yaml", validation.StreamOptions{DecodeOnly: true}) {
+		stored.Add(r)
+	}
+	docs := strings.Split(string(changes), "\n---\n")
+	results, patched, invalid := 0, 0, 0
+	for r := range validation.ValidateStream(bytes.NewReader(changes), "changes.yaml", validation.StreamOptions{Stored: stored.Get, Apply: apply.Patcher{}}) {
+		doc := docs[results]
+		results++
+		if !r.Update {
+			continue
+		}
+		patched++
+		old := live[r.Kind+"/"+r.Namespace+"/"+r.Name]
+		if old == nil {
+			t.Fatalf("%s %s/%s: a patch, and not in cluster.yaml", r.Kind, r.Namespace, r.Name)
+		}
+		kd := upstreamcreate.KindOf(t, old)
+		storedObj, errs := kd.Decode(t, old)
+		if errs != nil {
+			t.Fatal(errs)
+		}
+		_, modified := upstreamcreate.KubectlApplyConfig(t, []byte(doc), r.Namespace)
+		ans := kd.Apply(t, modified, storedObj, metav1.FieldValidationStrict, "changes.yaml")
+		if ans.Server.Code == http.StatusUnprocessableEntity {
+			invalid++
+		}
+		if c := compareApply(r, ans, kd, accessor(t, old).GetAnnotations()); len(c.problems) > 0 || len(diff(c.ours, c.theirs)) > 0 {
+			t.Errorf("changes.yaml:%d %s %q: %s %v", r.Line, r.Kind, r.Name, c.problems, diff(c.ours, c.theirs))
+		}
+	}
+	if results != len(docs) || patched != 5 || invalid != 2 {
+		t.Errorf("%d results for %d documents, %d patches, %d invalid upstream: want 5 patches, 2 invalid", results, len(docs), patched, invalid)
+	}
+}
+
+// pruneNulls deletes null values at every depth, as kubectl apply does before it
+// creates an object (k8s.io/kubectl pkg/cmd/apply pruneNullsFromMap, unexported).
+func pruneNulls(v any) {
+	switch v := v.(type) {
+	case map[string]any:
+		for k, e := range v {
+			if e == nil {
+				delete(v, k)
+			} else {
+				pruneNulls(e)
+			}
+		}
+	case []any:
+		for _, e := range v {
+			pruneNulls(e)
+		}
+	}
+}
+
+// kubectlCreated is the object kubectl apply creates for a manifest (YAML) the
+// cluster does not hold, decoded into a v1 object of like's type: the object with
+// the last-applied-configuration annotation, its nulls pruned.
+func kubectlCreated(t *testing.T, doc []byte, ns string, like runtime.Object) runtime.Object {
+	t.Helper()
+	u, _ := upstreamcreate.KubectlApplyConfig(t, doc, ns)
+	if err := kubectlutil.CreateApplyAnnotation(u, unstructured.UnstructuredJSONScheme); err != nil {
+		t.Fatal(err)
+	}
+	pruneNulls(u.Object)
+	b, err := u.MarshalJSON()
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := reflect.New(reflect.TypeOf(like).Elem()).Interface().(runtime.Object)
+	if err := json.Unmarshal(b, out); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// TestStreamApplyTwiceMatchesUpstream checks a stream that applies an object twice
+// (a manifest pasted twice, or edited in place): kubectl apply creates the first
+// with its annotation and patches the stored result with the second. The stream's
+// answer to the second is compared, as TestStreamAppliesMatchUpstream compares,
+// with kubectl's Patcher against the object the real create path stores for what
+// kubectl created (the server's defaults, PrepareForCreate, GeneratedUID); the
+// first's annotation with kubectl's.
+func TestStreamApplyTwiceMatchesUpstream(t *testing.T) {
+	s := seed(t)
+	k := scale(t)
+	gi := 0
+	var twice, firstInvalid, unchanged, renamed int
+	gatesets.Run(t, gateSets, func(t *testing.T, gs gatesets.Set) {
+		defer func() { gi++ }()
+		_, updates := draws(gs)
+		updates /= 8
+		opts := validation.Options{Features: gs.Features()}
+		for ki, kind := range kinds {
+			g := newGen(s + int64(1000*gi+ki) + 3700)
+			tl := newTally()
+			for i := range updates * k {
+				n, o := g.update(t, kind)
+				first := asManifest(o)
+				second := asManifest(n)
+				if i%4 == 0 {
+					second = first.DeepCopyObject() // pasted twice
+				}
+				fm, sm := metaOf(first), metaOf(second)
+				if fm.Name == "" || sm.Name != fm.Name || sm.Namespace != fm.Namespace {
+					renamed++
+					continue
+				}
+				ns := fm.Namespace
+				if ns == "" {
+					ns = "default"
+				}
+				doc1, doc2 := upstreamcreate.YAMLDocument(t, first), upstreamcreate.YAMLDocument(t, second)
+				stream := append(append(append([]byte(nil), doc1...), "---\n"...), doc2...)
+				var results []validation.ObjectResult
+				for r := range validation.ValidateStream(bytes.NewReader(stream), applySource, validation.StreamOptions{Validation: opts, Apply: apply.Patcher{}}) {
+					results = append(results, r)
+				}
+				if len(results) != 2 {
+					t.Fatalf("%d results for two objects", len(results))
+				}
+				kd := upstreamcreate.KindOf(t, first)
+				created := kubectlCreated(t, doc1, ns, first)
+				if r := results[0]; r.Verdict != validation.Valid {
+					firstInvalid++
+					if results[1].Update {
+						t.Errorf("the first object was not created (%s), the second is answered as a patch", r.Message())
+					}
+					continue
+				} else if got, want := accessor(t, r.Object).GetAnnotations(), accessor(t, created).GetAnnotations(); !reflect.DeepEqual(got, want) {
+					t.Errorf("created annotations:\n   stream:  %q\n   kubectl: %q", got, want)
+				}
+				got := results[1]
+				if !got.Update {
+					tl.record(func() string { return string(stream) }, nil, nil, nil, "the second object was not answered as a patch: "+got.Message())
+					continue
+				}
+				twice++
+				storedV1 := upstreamcreate.Stored(t, created)
+				storedObj, errs := kd.Decode(t, storedV1)
+				if errs != nil {
+					t.Fatal(errs)
+				}
+				_, modified := upstreamcreate.KubectlApplyConfig(t, doc2, ns)
+				ans := kd.Apply(t, modified, storedObj, metav1.FieldValidationStrict, applySource)
+				c := compareApply(got, ans, kd, accessor(t, storedV1).GetAnnotations())
+				if c.outcome == "unchanged" {
+					unchanged++
+				}
+				tl.record(func() string { return string(stream) }, nil, c.ours, c.theirs, c.problems...)
+			}
+			t.Logf("%s: %d second applies compared, %d invalid upstream, %d disagreeing", kind, tl.inputs, tl.invalid, tl.disagreeing)
+			if tl.disagreeing > 0 {
+				t.Errorf("%s: %d of %d second applies disagree; first ones:\n%s", kind, tl.disagreeing, tl.inputs, strings.Join(tl.examples, "\n\n"))
+			}
+		}
+	})
+	t.Logf("%d objects applied twice (%d unchanged), %d first objects invalid, %d pairs renamed", twice, unchanged, firstInvalid, renamed)
+	if twice < 100 || unchanged == 0 {
+		t.Errorf("want at least 100 objects applied twice, some unchanged")
+	}
 }

@@ -16,6 +16,7 @@ import (
 
 	"github.com/podlife/podlife/examples/internal/manifests"
 	"github.com/podlife/podlife/validation"
+	"github.com/podlife/podlife/validation/apply"
 )
 
 // checker runs the checks and keeps what the outputs print.
@@ -91,6 +92,9 @@ func (c *checker) checkReader(name string, r io.Reader) {
 	}
 	if c.live.Len() > 0 {
 		opts.Stored = c.live.Get
+	}
+	if c.cfg.apply {
+		opts.Apply = apply.Patcher{}
 	}
 	for res := range validation.ValidateStream(br, name, opts) {
 		var readErr *validation.ReadError

@@ -21,6 +21,7 @@ type config struct {
 	fieldValidation string
 	live            []string
 	crds            []string
+	apply           bool
 	paths           []string
 }
 
@@ -58,6 +59,15 @@ Flags:
                              update's warnings); the others as creates. Fields
                              of live objects v1.37.2 does not know (a newer
                              cluster's) are dropped; -n applies to them too
+      --apply                check as kubectl apply -f sends objects instead of
+                             kubectl create -f: an object with the kind,
+                             namespace and name of a live one (--live) is sent
+                             as the strategic merge patch kubectl computes from
+                             its last-applied-configuration annotation, and the
+                             live object with the patch applied is checked as an
+                             update (what the manifest leaves out is kept); the
+                             others are created with that annotation; objects
+                             named only by generateName are refused
       --crd PATH             CustomResourceDefinitions the cluster holds
                              (kubectl get crd -o yaml's output, or their
                              manifests; a file, a directory or -; repeatable):
@@ -87,6 +97,7 @@ func parseFlags(args []string, stdout, stderr io.Writer) (cfg config, code int, 
 		cfg.live = append(cfg.live, path)
 		return nil
 	})
+	fs.BoolVar(&cfg.apply, "apply", false, "")
 	fs.Func("crd", "", func(path string) error {
 		cfg.crds = append(cfg.crds, path)
 		return nil

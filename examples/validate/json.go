@@ -33,12 +33,15 @@ type jsonObject struct {
 	Name       string `json:"name,omitempty"`
 	Verdict    string `json:"verdict"`
 	// Update is true for an object checked as an update of a live object (--live).
-	Update       bool           `json:"update,omitempty"`
-	Status       *metav1.Status `json:"status,omitempty"`
-	Error        string         `json:"error,omitempty"`
-	KubectlStops bool           `json:"kubectlStopsHere,omitempty"`
-	Locations    []jsonLocation `json:"locations,omitempty"`
-	Warnings     []jsonWarning  `json:"warnings,omitempty"`
+	Update bool `json:"update,omitempty"`
+	// Patch is the patch kubectl apply sends for it (--apply with --live): {} when
+	// nothing is sent.
+	Patch        json.RawMessage `json:"patch,omitempty"`
+	Status       *metav1.Status  `json:"status,omitempty"`
+	Error        string          `json:"error,omitempty"`
+	KubectlStops bool            `json:"kubectlStopsHere,omitempty"`
+	Locations    []jsonLocation  `json:"locations,omitempty"`
+	Warnings     []jsonWarning   `json:"warnings,omitempty"`
 }
 
 type jsonLocation struct {
@@ -84,7 +87,7 @@ func writeJSON(w io.Writer, c *checker) {
 	for _, o := range c.objects {
 		r := &o.result
 		jo := jsonObject{File: o.file, Document: r.Document, Item: r.Item, Line: r.Line, APIVersion: r.APIVersion,
-			Kind: r.Kind, Namespace: r.Namespace, Name: r.Name, Verdict: r.Verdict.String(), Update: r.Update}
+			Kind: r.Kind, Namespace: r.Namespace, Name: r.Name, Verdict: r.Verdict.String(), Update: r.Update, Patch: r.Patch}
 		switch r.Verdict {
 		case validation.Valid:
 			rep.Summary.Valid++

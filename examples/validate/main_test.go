@@ -815,6 +815,38 @@ func TestLive(t *testing.T) {
 // decode, one without a name and one given twice are each reported, with exit 2; the
 // manifests are still checked, the readable live objects used (an unknown field of
 // one dropped).
+// TestLiveApply checks --apply on the --live example: the objects are sent as
+// kubectl apply's patches (the Job keeps its generated selector, the live objects
+// lack the last-applied annotation), as testdata/live/want-apply.txt holds.
+func TestLiveApply(t *testing.T) {
+	want, err := os.ReadFile("testdata/live/want-apply.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	code, out, errOut := runWith(t, "", "--apply", "--live", "testdata/live/cluster.yaml", "testdata/live/changes.yaml")
+	if code != 1 || out != string(want) || errOut != "" {
+		t.Errorf("exit %d, stderr %q, stdout:\n%s\nwant exit 1 and testdata/live/want-apply.txt", code, errOut, out)
+	}
+	code, out, _ = runWith(t, "", "-o", "json", "--apply", "--live", "testdata/live/cluster.yaml", "testdata/live/changes.yaml")
+	var rep jsonReport
+	if err := json.Unmarshal([]byte(out), &rep); err != nil || code != 1 {
+		t.Fatalf("-o json: exit %d, %v", code, err)
+	}
+	var patches []string
+	for _, o := range rep.Objects {
+		if len(o.Patch) > 0 {
+			var p map[string]any
+			if err := json.Unmarshal(o.Patch, &p); err != nil {
+				t.Fatalf("%s/%s: patch %s: %v", o.Kind, o.Name, o.Patch, err)
+			}
+			patches = append(patches, o.Kind+"/"+o.Name+"="+o.Verdict)
+		}
+	}
+	if got := strings.Join(patches, " "); got != "Deployment/web=valid StatefulSet/db=invalid Job/migrate=invalid CronJob/report=valid Pod/debug=valid" {
+		t.Errorf("-o json patches: %s", got)
+	}
+}
+
 func TestLiveProblems(t *testing.T) {
 	dir := t.TempDir()
 	live := write(t, dir, "live.yaml", `apiVersion: v1

@@ -16,7 +16,12 @@ func writeText(w io.Writer, c *checker) {
 		r := &o.result
 		at := fmt.Sprintf("%s:%d: ", o.file, r.Line)
 		as := ""
-		if r.Update {
+		switch {
+		case r.Patch != nil && string(r.Patch) == "{}":
+			as = " and unchanged: kubectl apply sends nothing"
+		case r.Patch != nil:
+			as = " as a patch of the live object"
+		case r.Update:
 			as = " as an update of the live object"
 		}
 		switch r.Verdict {
