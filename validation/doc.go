@@ -156,7 +156,14 @@
 // from the manifests that created the objects), an object the cluster holds is
 // answered as kubectl replace -f answers it: the PUT of the object as written to the
 // stored one (ValidateObjectUpdate, UpdateWarnings; conformance/workloads and
-// conformance/validation compare it with the real update handler). kubectl's --validate
+// conformance/validation compare it with the real update handler). With
+// StreamOptions.Apply (validation/apply's Patcher) the stream is answered as kubectl
+// apply -f sends it (k8s.io/kubectl pkg/cmd/apply, client-side apply): creates carry
+// the last-applied-configuration annotation, and an object the cluster holds is the
+// three-way strategic merge patch kubectl computes, applied as the patch handler
+// applies it (k8s.io/apiserver pkg/endpoints/handlers/patch.go) and validated as an
+// update (conformance/workloads runs kubectl's Patcher against the real handler).
+// kubectl's --validate
 // is StreamOptions.FieldValidation (strict by default; warn, whose server warnings
 // the results carry; ignore) and its --namespace StreamOptions.Namespace. Objects of
 // kinds that hold no pod are not validated; with StreamOptions.Scheme

@@ -410,12 +410,13 @@ func kubectlCreated(t *testing.T, doc []byte, ns string, like runtime.Object) ru
 // answer to the second is compared, as TestStreamAppliesMatchUpstream compares,
 // with kubectl's Patcher against the object the real create path stores for what
 // kubectl created (the server's defaults, PrepareForCreate, GeneratedUID); the
-// first's annotation with kubectl's.
+// first's annotation with kubectl's, and its answer (validity, a 422's errors, the
+// warnings) with the real create path's for the object kubectl sends.
 func TestStreamApplyTwiceMatchesUpstream(t *testing.T) {
 	s := seed(t)
 	k := scale(t)
 	gi := 0
-	var twice, firstInvalid, unchanged, renamed int
+	var twice, firstInvalid, unchanged, renamed int // renamed: also names kubectl cannot GET
 	gatesets.Run(t, gateSets, func(t *testing.T, gs gatesets.Set) {
 		defer func() { gi++ }()
 		_, updates := draws(gs)
@@ -450,7 +451,25 @@ func TestStreamApplyTwiceMatchesUpstream(t *testing.T) {
 					t.Fatalf("%d results for two objects", len(results))
 				}
 				kd := upstreamcreate.KindOf(t, first)
+				if upstreamcreate.ClientRefusal(t, ns, fm.Name, kd.Resource) != nil {
+					// kubectl cannot GET it: TestStreamAppliesMatchUpstream checks that.
+					if results[0].Verdict != validation.Rejected || results[0].Status() != nil {
+						t.Errorf("a name client-go puts in no URL, answered %s: %s", results[0].Verdict, results[0].Message())
+					}
+					renamed++
+					continue
+				}
 				created := kubectlCreated(t, doc1, ns, first)
+				// The first object is created as kubectl apply sends it.
+				createErrs, createWarnings := upstreamcreate.ObjectCreateWarned(t, created, "")
+				_, refused := validation.RefusalOf(createErrs)
+				if r := results[0]; r.Update || (len(createErrs) == 0) != (r.Verdict == validation.Valid) {
+					tl.record(func() string { return string(stream) }, nil, nil, nil, fmt.Sprintf("the first object: upstream's create gives %d errors, the stream %s: %s", len(createErrs), r.Verdict, r.Message()))
+				} else if len(createErrs) > 0 && !refused && len(diff(r.Errors, createErrs)) > 0 {
+					tl.record(func() string { return string(stream) }, nil, r.Errors, createErrs)
+				} else if got, want := upstreamcreate.ServerWarnings(r), warngen.SortNodeSelectorRuns(createWarnings); len(createErrs) == 0 && !slices.Equal(got, want) {
+					tl.record(func() string { return string(stream) }, nil, nil, nil, fmt.Sprintf("the first object's warnings:\n   stream:   %q\n   upstream: %q", got, want))
+				}
 				if r := results[0]; r.Verdict != validation.Valid {
 					firstInvalid++
 					if results[1].Update {

@@ -244,3 +244,35 @@ func serverWarnings(r validation.ObjectResult) []string {
 	}
 	return out
 }
+
+// TestApplyAnnotationTooLong is the best-known answer of kubectl apply that kubectl
+// create does not give: an object whose JSON is over 256 KiB is created by kubectl
+// create, but kubectl apply adds it to the object as the last-applied-configuration
+// annotation, and the server refuses annotations of more than 256 KiB in all.
+func TestApplyAnnotationTooLong(t *testing.T) {
+	doc := "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: big}\nspec:\n  selector: {matchLabels: {app: big}}\n  template:\n    metadata: {labels: {app: big}}\n    spec:\n      containers:\n      - name: app\n        image: app\n        env: [{name: CONFIG, value: \"" + strings.Repeat("x", 300_000) + "\"}]\n"
+	for _, withApply := range []bool{false, true} {
+		opts := validation.StreamOptions{}
+		if withApply {
+			opts.Apply = apply.Patcher{}
+		}
+		var rs []validation.ObjectResult
+		for r := range validation.ValidateStream(strings.NewReader(doc), "big.yaml", opts) {
+			rs = append(rs, r)
+		}
+		if len(rs) != 1 {
+			t.Fatalf("%d results", len(rs))
+		}
+		r := rs[0]
+		if !withApply {
+			if r.Verdict != validation.Valid {
+				t.Errorf("create: %s", r.Message())
+			}
+			continue
+		}
+		if r.Verdict != validation.Invalid || len(r.Errors) != 1 || r.Errors[0].Field != "metadata.annotations" ||
+			r.Errors[0].Error() != "metadata.annotations: Too long: may not be more than 262144 bytes" {
+			t.Errorf("apply: %s %s %v", r.Verdict, r.Message(), r.Errors)
+		}
+	}
+}
