@@ -13,6 +13,7 @@ import (
 	"strings"
 	"testing"
 
+	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -507,5 +508,81 @@ func TestStreamApplyTwiceMatchesUpstream(t *testing.T) {
 	t.Logf("%d objects applied twice (%d unchanged), %d first objects invalid, %d pairs renamed", twice, unchanged, firstInvalid, renamed)
 	if twice < 100 || unchanged == 0 {
 		t.Errorf("want at least 100 objects applied twice, some unchanged")
+	}
+}
+
+// TestApplyCreatesMatchKubectl checks hand-written manifests that kubectl apply
+// creates differently from kubectl create: what the stream creates (the annotation,
+// the verdict, a 422's errors, the warnings) against the real create path given
+// what kubectl apply's own code makes of the manifest (its annotation, its nulls
+// pruned), and the create's answer against the stream without Apply where they
+// differ.
+func TestApplyCreatesMatchKubectl(t *testing.T) {
+	deployment := func(meta, spec string) string {
+		return "apiVersion: apps/v1\nkind: Deployment\nmetadata: " + meta + "\nspec:\n  selector: {matchLabels: {app: web}}\n  template:\n    metadata: {labels: {app: web}}\n    spec:\n      containers: [{name: web, image: nginx}]\n" + spec
+	}
+	tests := []struct {
+		name, doc    string
+		createValid  bool // kubectl create's verdict
+		appliedValid bool
+	}{
+		{"plain", deployment("{name: web}", ""), true, true},
+		{"an unknown field set to null: pruned", deployment("{name: web}", "  replica: null\n"), false, true},
+		{"a known field set to null", deployment("{name: web}", "  replicas: null\n"), true, true},
+		{"annotations that are not all strings: kubectl cannot decode the object either way", deployment("{name: web, annotations: {replicas: 3}}", ""), false, false},
+		{"a manifest with kubectl's annotation already", deployment(`{name: web, annotations: {kubectl.kubernetes.io/last-applied-configuration: '{"stale":true}'}}`, ""), true, true},
+		{"a resourceVersion: cleared on create, kept in the annotation", deployment(`{name: web, resourceVersion: "12"}`, ""), true, true},
+		{"an invalid object", deployment("{name: Web}", ""), false, false},
+		{"a pod with a null list entry field", "apiVersion: v1\nkind: Pod\nmetadata: {name: p, labels: null}\nspec:\n  containers: [{name: c, image: x, args: null, env: [{name: A, value: null}]}]\n", true, true},
+	}
+	big := strings.Replace(deployment("{name: big}", ""), "image: nginx}", "image: nginx, env: [{name: CONFIG, value: "+strings.Repeat("x", 270_000)+"}]}", 1)
+	tests = append(tests, struct {
+		name, doc    string
+		createValid  bool
+		appliedValid bool
+	}{"an object over 256 KiB: valid, but not as its own annotation", big, true, false})
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			answer := func(opts validation.StreamOptions) validation.ObjectResult {
+				var rs []validation.ObjectResult
+				for r := range validation.ValidateStream(strings.NewReader(tt.doc), applySource, opts) {
+					rs = append(rs, r)
+				}
+				if len(rs) != 1 {
+					t.Fatalf("%d results", len(rs))
+				}
+				return rs[0]
+			}
+			created, applied := answer(validation.StreamOptions{}), answer(validation.StreamOptions{Apply: apply.Patcher{}})
+			if (created.Verdict == validation.Valid) != tt.createValid || (applied.Verdict == validation.Valid) != tt.appliedValid {
+				t.Fatalf("create %s (%s), apply %s (%s); want valid %v and %v", created.Verdict, created.Message(), applied.Verdict, applied.Message(), tt.createValid, tt.appliedValid)
+			}
+			if applied.Verdict == validation.Rejected && applied.Status() == nil {
+				return // kubectl's own error, before apply: the decoding tests check it
+			}
+			var like runtime.Object
+			switch {
+			case strings.Contains(tt.doc, "kind: Pod"):
+				like = &corev1.Pod{}
+			default:
+				like = &appsv1.Deployment{}
+			}
+			sent := kubectlCreated(t, []byte(tt.doc), "default", like)
+			errs, warnings := upstreamcreate.ObjectCreateWarned(t, sent, "")
+			if (len(errs) == 0) != (applied.Verdict == validation.Valid) {
+				t.Fatalf("upstream's create of what kubectl apply sends gives %v; the stream %s: %s", errs, applied.Verdict, applied.Message())
+			}
+			if d := diff(applied.Errors, errs); len(errs) > 0 && len(d) > 0 {
+				t.Errorf("errors: %v", d)
+			}
+			if got, want := upstreamcreate.ServerWarnings(applied), warngen.SortNodeSelectorRuns(warnings); !slices.Equal(got, want) {
+				t.Errorf("warnings:\n   stream:   %q\n   upstream: %q", got, want)
+			}
+			if applied.Object != nil {
+				if got, want := accessor(t, applied.Object).GetAnnotations(), accessor(t, sent).GetAnnotations(); !reflect.DeepEqual(got, want) {
+					t.Errorf("annotations:\n   stream:  %q\n   kubectl: %q", got, want)
+				}
+			}
+		})
 	}
 }
