@@ -325,8 +325,9 @@ type Warning struct {
 	// Message says what is wrong.
 	Message string
 	// Server is true for a warning the API server sends with its answer (kubectl
-	// prints it as "Warning: " and Message), false for podlife's own remarks on the
-	// file, such as a key written twice.
+	// prints it as "Warning: " and Message), false for kubectl's own warnings (those
+	// of kubectl apply, StreamOptions.Apply) and podlife's remarks on the file, such
+	// as a key written twice.
 	Server bool
 }
 

@@ -45,7 +45,9 @@ type StrategicPatcher interface {
 	CreateThreeWayPatch(original, modified, current []byte, schema runtime.Object) ([]byte, error)
 	// ApplyPatch returns the fields of current, the stored object, with patch applied
 	// as the API server applies a strategic merge patch; errors of package
-	// k8s.io/apimachinery/pkg/util/mergepatch are returned as they are.
+	// k8s.io/apimachinery/pkg/util/mergepatch are returned as they are. current is not
+	// modified; patch is left as the server's merge leaves it, since the server's
+	// messages quote it afterwards.
 	ApplyPatch(current, patch map[string]any, schema runtime.Object) (map[string]any, error)
 }
 
@@ -224,6 +226,10 @@ func (s *streamRun) applyUpdate(r ObjectResult, modified []byte, resource schema
 	schemaObj := newOfType(stored)
 	patch, err := s.opts.Apply.CreateThreeWayPatch(original, modified, currentJSON, schemaObj)
 	if err != nil {
+		// kubectl tries the server's OpenAPI document first, which declares the
+		// same merge keys: it fails alike, and kubectl says so before it tries the
+		// Go types.
+		r.Warnings = append(r.Warnings, Warning{Line: r.Line, Message: "error calculating patch from openapi v3 spec: " + err.Error()})
 		inner := fmt.Sprintf("creating patch with:\noriginal:\n%s\nmodified:\n%s\ncurrent:\n%s\nfor: %v", original, modified, currentJSON, err)
 		r.Verdict, r.Err = Rejected, &KubectlError{Message: fmt.Sprintf("error when applying patch:\n\nto:\n%s\nfor: %q: error when patching %q: %s",
 			infoString(gvr, resource, r.Namespace, r.Name), s.source, s.source, inner)}

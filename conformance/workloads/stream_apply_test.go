@@ -248,6 +248,17 @@ type applyComparison struct {
 func compareApply(got validation.ObjectResult, ans upstreamcreate.ApplyAnswer, kd *upstreamcreate.Kind, storedAnnotations map[string]string) (c applyComparison) {
 	source := got.Source
 	var problems []string
+	// kubectl's own warnings: on a live object without the annotation (below), and
+	// when it cannot compute the patch from the server's OpenAPI document.
+	var kubectlWarnings []string
+	for _, w := range got.Warnings {
+		if !w.Server && !strings.Contains(w.Message, "is missing the "+corev1.LastAppliedConfigAnnotation+" annotation") {
+			kubectlWarnings = append(kubectlWarnings, "warning: "+w.Message+"\n")
+		}
+	}
+	if strings.Join(kubectlWarnings, "") != ans.Stderr {
+		problems = append(problems, fmt.Sprintf("kubectl's warnings:\n   stream:  %q\n   kubectl: %q", kubectlWarnings, ans.Stderr))
+	}
 	if !bytes.Equal(got.Patch, ans.Patch) {
 		problems = append(problems, fmt.Sprintf("patch:\n   stream:  %s\n   kubectl: %s", got.Patch, ans.Patch))
 	}
@@ -584,5 +595,42 @@ func TestApplyCreatesMatchKubectl(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestServedOpenAPIPatchesEveryKind checks that kubectl computes the patches of the
+// apply tests from the server's OpenAPI v3 document, as against a real server: each
+// kind's PATCH takes a strategic merge patch there (kubectl's
+// gvkSupportsPatchOpenAPIV3), and each kind's schema is found by its
+// x-kubernetes-group-version-kind (buildStrategicMergePatchFromOpenAPIV3).
+func TestServedOpenAPIPatchesEveryKind(t *testing.T) {
+	root, err := upstreamcreate.ServedOpenAPI()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range upstreamcreate.Kinds {
+		gv := schema.GroupVersion{Group: k.Group, Version: k.Version}
+		doc, err := root.GVSpec(gv)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := map[string]string{"group": k.Group, "version": k.Version, "kind": k.Name}
+		patches, schemas := false, false
+		for _, p := range doc.Paths.Paths {
+			var gvk map[string]string
+			if p.Patch != nil && p.Patch.Extensions.GetObject("x-kubernetes-group-version-kind", &gvk) == nil && reflect.DeepEqual(gvk, want) &&
+				p.Patch.RequestBody != nil && p.Patch.RequestBody.Content["application/strategic-merge-patch+json"] != nil {
+				patches = true
+			}
+		}
+		for _, c := range doc.Components.Schemas {
+			var gvks []map[string]string
+			if c.Extensions.GetObject("x-kubernetes-group-version-kind", &gvks) == nil && slices.ContainsFunc(gvks, func(m map[string]string) bool { return reflect.DeepEqual(m, want) }) {
+				schemas = true
+			}
+		}
+		if !patches || !schemas {
+			t.Errorf("%s: strategic merge PATCH %v, schema %v in the OpenAPI v3 document", k.Name, patches, schemas)
+		}
 	}
 }

@@ -1,12 +1,14 @@
 package apply_test
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"reflect"
 	"strings"
 	"testing"
 
+	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -275,4 +277,59 @@ func TestApplyAnnotationTooLong(t *testing.T) {
 			t.Errorf("apply: %s %s %v", r.Verdict, r.Message(), r.Errors)
 		}
 	}
+}
+
+// FuzzPatcher calls the two methods directly on JSON documents read as a
+// Deployment's fields: no panic; the same answers twice; the documents untouched;
+// a patch is JSON; a patch computed without an original configuration and applied
+// to current is idempotent, and "{}" leaves current as it is.
+func FuzzPatcher(f *testing.F) {
+	f.Add(`{"spec":{"replicas":1}}`, `{"spec":{"replicas":2,"template":{"spec":{"containers":[{"name":"a","image":"x"}]}}}}`, `{"spec":{"replicas":1,"template":{"spec":{"containers":[{"name":"a","image":"y"},{"name":"b"}]}}}}`)
+	f.Add(``, `{"metadata":{"labels":{"a":"b"}}}`, `{"metadata":{"labels":{"a":"b"}}}`)
+	f.Add(`{"spec":{"template":{"spec":{"volumes":[{"name":"v","emptyDir":{}}]}}}}`, `{"spec":{"template":{"spec":{"volumes":[{"name":"v","hostPath":{"path":"/"}}]}}}}`, `{"spec":{"template":{"spec":{"volumes":[{"name":"v","emptyDir":{}}],"containers":[{"name":"a","ports":[{"containerPort":80},{"containerPort":80}]}]}}}}`)
+	var p apply.Patcher
+	schemaObj := &appsv1.Deployment{}
+	f.Fuzz(func(t *testing.T, original, modified, current string) {
+		var orig []byte
+		if original != "" {
+			orig = []byte(original)
+		}
+		patch, err := p.CreateThreeWayPatch(orig, []byte(modified), []byte(current), schemaObj)
+		again, err2 := p.CreateThreeWayPatch(orig, []byte(modified), []byte(current), schemaObj)
+		if !bytes.Equal(patch, again) || (err == nil) != (err2 == nil) {
+			t.Fatalf("answers differ: %s %v, %s %v", patch, err, again, err2)
+		}
+		if !reflect.DeepEqual(schemaObj, &appsv1.Deployment{}) {
+			t.Fatal("the schema object changed")
+		}
+		if err != nil {
+			return
+		}
+		var patchMap, currentMap map[string]any
+		if err := json.Unmarshal(patch, &patchMap); err != nil {
+			t.Fatalf("the patch is not a JSON object: %s", patch)
+		}
+		if json.Unmarshal([]byte(current), &currentMap) != nil || currentMap == nil {
+			return
+		}
+		before, _ := json.Marshal(currentMap)
+		merged, err := p.ApplyPatch(currentMap, patchMap, schemaObj)
+		if after, _ := json.Marshal(currentMap); !bytes.Equal(before, after) {
+			t.Fatal("ApplyPatch changed current")
+		}
+		if err != nil {
+			return
+		}
+		if string(patch) == "{}" && !reflect.DeepEqual(merged, currentMap) {
+			t.Fatalf("{} changed %s into %v", current, merged)
+		}
+		if orig == nil {
+			var again map[string]any
+			_ = json.Unmarshal(patch, &again)
+			twice, err := p.ApplyPatch(merged, again, schemaObj)
+			if err == nil && !reflect.DeepEqual(twice, merged) {
+				t.Fatalf("the patch applied twice differs:\n%v\n%v", merged, twice)
+			}
+		}
+	})
 }

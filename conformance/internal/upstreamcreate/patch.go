@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"strings"
 	"testing"
 	"time"
 
@@ -43,6 +44,10 @@ type ApplyAnswer struct {
 	Server UpdateAnswer
 	// Requests counts the PATCH requests kubectl sent (it retries on a conflict).
 	Requests int
+	// Stderr is what kubectl printed on its error output: its warning when it
+	// could not compute the patch from the OpenAPI document and fell back to the Go
+	// types.
+	Stderr string
 }
 
 // noSleep is the back-off clock of kubectl's patcher, which retries a conflict at
@@ -88,7 +93,7 @@ func LastAppliedOf(t testing.TB, doc []byte, ns string) string {
 }
 
 // Apply runs kubectl apply's Patcher (k8s.io/kubectl pkg/cmd/apply Patcher.Patch,
-// with --overwrite and without the server's OpenAPI, so built from the Go types)
+// with --overwrite and the server's OpenAPI v3 documents, ServedOpenAPI)
 // for modified against the stored object (internal, as the storage holds it): the
 // current object it reads is the stored one as the server encodes it in the kind's
 // version, and each PATCH it sends goes to the real patch handler (PatchStored)
@@ -134,8 +139,17 @@ func (k *Kind) Apply(t testing.TB, modified []byte, stored runtime.Object, direc
 	mapping := &meta.RESTMapping{Resource: gv.WithResource(k.Resource), GroupVersionKind: gv.WithKind(k.Name), Scope: meta.RESTScopeNamespace}
 	helper := resource.NewHelper(rc, mapping).WithFieldValidation(directive)
 	p := &apply.Patcher{Mapping: mapping, Helper: helper, Overwrite: true, BackOff: noSleep{}, Retries: 5}
+	// kubectl computes the patch from the server's OpenAPI v3 when it has it, as
+	// against a v1.37.2 server.
+	root, err := ServedOpenAPI()
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.OpenAPIV3Root = root
+	var errOut strings.Builder
 	m, _ := meta.Accessor(stored)
-	ans.Patch, _, ans.Err = p.Patch(current, modified, source, m.GetNamespace(), m.GetName(), io.Discard)
+	ans.Patch, _, ans.Err = p.Patch(current, modified, source, m.GetNamespace(), m.GetName(), &errOut)
+	ans.Stderr = errOut.String()
 	return ans
 }
 
