@@ -107,7 +107,12 @@ type StreamOptions struct {
 	// Created) created is patched against it as the server stored it (its defaults,
 	// PrepareForCreate, GeneratedUID), as kubectl apply finds it; for a kind that
 	// holds no pod it is NotChecked, not the create's 409. Created then keeps the
-	// objects created, so memory grows with the objects of a stream.
+	// objects created, so memory grows with the objects of a stream. DecodeOnly
+	// streams ignore Apply. A patch costs what it costs kubectl and the server
+	// (apimachinery's strategicpatch orders a merged list by looking each element
+	// up in it): time grows with the square of a keyed list that changes order
+	// (validation/apply BenchmarkApplyReordered), where the rest of ValidateStream is
+	// linear.
 	Apply StrategicPatcher
 
 	// CustomResources are the kinds the cluster's CustomResourceDefinitions serve

@@ -57,27 +57,23 @@ const unchangedPatch = "{}"
 
 // appliedConfiguration sets the last-applied-configuration annotation of u, an
 // object as kubectl apply read it, to u's own JSON without that annotation, and
-// returns that JSON and u's JSON with the annotation (kubectl's "modified"
-// configuration): k8s.io/kubectl pkg/util GetModifiedConfiguration, then
-// CreateApplyAnnotation. An object without annotations gets "annotations":{} in
-// both, as kubectl writes it; annotations that are not all strings are replaced,
-// as kubectl's accessor reads none of them.
-func appliedConfiguration(u *unstructured.Unstructured) (config, modified []byte, err error) {
+// returns u's JSON with the annotation (kubectl's "modified" configuration):
+// k8s.io/kubectl pkg/util GetModifiedConfiguration, then CreateApplyAnnotation. An
+// object without annotations gets "annotations":{} in both, as kubectl writes it.
+func appliedConfiguration(u *unstructured.Unstructured) (modified []byte, err error) {
 	annotations := u.GetAnnotations()
 	if annotations == nil {
 		annotations = map[string]string{}
 	}
 	delete(annotations, corev1.LastAppliedConfigAnnotation)
 	u.SetAnnotations(annotations)
-	if config, err = runtime.Encode(unstructured.UnstructuredJSONScheme, u); err != nil {
-		return nil, nil, err
+	config, err := runtime.Encode(unstructured.UnstructuredJSONScheme, u)
+	if err != nil {
+		return nil, err
 	}
 	annotations[corev1.LastAppliedConfigAnnotation] = string(config)
 	u.SetAnnotations(annotations)
-	if modified, err = runtime.Encode(unstructured.UnstructuredJSONScheme, u); err != nil {
-		return nil, nil, err
-	}
-	return config, modified, nil
+	return runtime.Encode(unstructured.UnstructuredJSONScheme, u)
 }
 
 // pruneNulls deletes the null values of a JSON object, at every depth (kubectl

@@ -20,7 +20,7 @@ import (
 // TestFastPath and FuzzFastPath check both paths agree.
 func (s *streamRun) fastObject(r ObjectResult, c chunk) (ObjectResult, bool) {
 	raw := c.raw
-	if s.opts.Apply != nil || !c.fromYAML || len(raw) == 0 || raw[0] != '{' || len(raw) > maxRequestBodyBytes-4096 || rewrittenNumbers(raw) {
+	if s.applying() || !c.fromYAML || len(raw) == 0 || raw[0] != '{' || len(raw) > maxRequestBodyBytes-4096 || rewrittenNumbers(raw) {
 		return r, false
 	}
 	var top map[string]json.RawMessage

@@ -38,6 +38,10 @@ type streamRun struct {
 	served servedSet
 }
 
+// applying reports whether the stream answers as kubectl apply sends objects
+// (StreamOptions.Apply; DecodeOnly sends nothing).
+func (s *streamRun) applying() bool { return s.opts.Apply != nil && !s.opts.DecodeOnly }
+
 // fieldValidation returns the directive kubectl sends for a FieldValidation option:
 // Strict unless Warn or Ignore.
 func fieldValidation(option string) string {
@@ -206,17 +210,17 @@ func (s *streamRun) object(r ObjectResult, obj runtime.Object, m mapping) bool {
 	var stored runtime.Object
 	if !unserved {
 		stored = s.stored(resource.GroupKind(), holdsPod, ns, u.GetName())
-		if stored == nil && s.opts.Apply != nil && !s.opts.DecodeOnly && holdsPod {
+		if stored == nil && s.applying() && holdsPod {
 			// kubectl apply finds what it created before.
 			stored = s.opts.Created.appliedObject(createdKey{m.served.group, m.served.resource, ns, u.GetName()})
 		}
 	}
 	r.Update = stored != nil
 	verb := "creating"
-	if r.Update && s.opts.Apply == nil {
+	if r.Update && !s.applying() {
 		verb = "replacing" // kubectl replace's AddSourceToErr
 	}
-	if s.opts.Apply != nil {
+	if s.applying() {
 		// kubectl apply GETs every object by name before anything else.
 		gvr := schema.GroupVersionResource{Group: m.served.group, Version: m.gvk.Version, Resource: m.served.resource}
 		var ke *KubectlError
@@ -238,7 +242,7 @@ func (s *streamRun) object(r ObjectResult, obj runtime.Object, m mapping) bool {
 			return s.yield(r)
 		}
 	}
-	if field, err := requestPathError(ns, u.GetName(), m.served.namespaced, r.Update && s.opts.Apply == nil); err != nil {
+	if field, err := requestPathError(ns, u.GetName(), m.served.namespaced, r.Update && !s.applying()); err != nil {
 		ke := &KubectlError{Message: fmt.Sprintf("error when %s %q: %v", verb, s.source, err)}
 		if field != "metadata.namespace" || writtenNS != "" {
 			ke.Line = r.FieldLine(field) // not for a namespace from --namespace
@@ -269,8 +273,8 @@ func (s *streamRun) object(r ObjectResult, obj runtime.Object, m mapping) bool {
 		decoder = s.others()
 	}
 	writtenVersion := u.GetResourceVersion()
-	if s.opts.Apply != nil {
-		_, modified, err := appliedConfiguration(u)
+	if s.applying() {
+		modified, err := appliedConfiguration(u)
 		if err != nil {
 			r.Verdict, r.Err = Rejected, &KubectlError{Message: fmt.Sprintf("error when %s %q: %v", verb, s.source, err)}
 			return s.yield(r)
@@ -464,12 +468,12 @@ func (s *streamRun) store(r ObjectResult, k servedKind) ObjectResult {
 	key := createdKey{k.group, k.resource, r.Namespace, r.Name}
 	switch {
 	case !s.opts.Created.create(key):
-		if s.opts.Apply == nil {
+		if !s.applying() {
 			r.Verdict, r.Err = Rejected, apierrors.NewAlreadyExists(schema.GroupResource{Group: k.group, Resource: k.resource}, r.Name)
 		}
 		// kubectl apply patches it instead: a kind that holds a pod found its
 		// object before (see object); another is not checked either way.
-	case s.opts.Apply != nil && r.Verdict == Valid && r.Object != nil:
+	case s.applying() && r.Verdict == Valid && r.Object != nil:
 		s.opts.Created.keepApplied(key, createdAsStored(r.Object, s.opts.Validation))
 	}
 	return r

@@ -1,6 +1,7 @@
 package apitest
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"go/ast"
@@ -30,6 +31,7 @@ import (
 	"github.com/podlife/podlife/restart"
 	"github.com/podlife/podlife/validation"
 	"github.com/podlife/podlife/validation/apischeme"
+	"github.com/podlife/podlife/validation/apply"
 )
 
 var t0 = time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
@@ -285,6 +287,29 @@ var calls = []call{
 			out = append(out, fmt.Sprintf("%d %s %s %t %s %s %v", r.Line, r.Kind, r.Name, r.Update, r.Verdict, r.Message(), r.Warnings))
 		}
 		return out
+	}},
+	{"validation.ValidateStream/Apply", func(f *fixtures) any {
+		// The same objects applied over the stored ones: patches (some "{}"), and a
+		// stream of its own that applies each object twice.
+		var out []string
+		for r := range validation.ValidateStream(strings.NewReader(f.manifest), "m.yaml", validation.StreamOptions{Stored: f.live.Get, Apply: apply.Patcher{}}) {
+			out = append(out, fmt.Sprintf("%d %s %s %t %s %s %s %v", r.Line, r.Kind, r.Name, r.Update, r.Verdict, r.Patch, r.Message(), r.Warnings))
+		}
+		for r := range validation.ValidateStream(strings.NewReader(f.manifest+"---\n"+f.manifest), "m.yaml", validation.StreamOptions{Apply: apply.Patcher{}}) {
+			out = append(out, fmt.Sprintf("%d %s %s %t %s %s %s", r.Line, r.Kind, r.Name, r.Update, r.Verdict, r.Patch, r.Message()))
+		}
+		return out
+	}},
+	{"apply.Patcher", func(f *fixtures) any {
+		var p apply.Patcher
+		current, _ := json.Marshal(f.deployment)
+		modified := bytes.Replace(current, []byte(`"replicas":`), []byte(`"minReadySeconds":5,"replicas":`), 1)
+		patch, err := p.CreateThreeWayPatch(nil, modified, current, &appsv1.Deployment{})
+		var currentMap, patchMap map[string]any
+		_ = json.Unmarshal(current, &currentMap)
+		_ = json.Unmarshal(patch, &patchMap)
+		merged, err2 := p.ApplyPatch(currentMap, patchMap, &appsv1.Deployment{})
+		return []any{string(patch), err, merged, err2}
 	}},
 	{"validation.ReadCustomResources", func(f *fixtures) any {
 		custom, err := validation.ReadCustomResources(strings.NewReader(customDefinitions))
