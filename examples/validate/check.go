@@ -179,11 +179,20 @@ func (c *checker) failed() bool {
 	return false
 }
 
-// noObjectsError is kubectl create's error when the files hold no object at all
-// (k8s.io/kubectl pkg/cmd/create).
-const noObjectsError = "no objects passed to create"
+// command is the kubectl command the files are checked as: create, or apply with
+// --apply.
+func (c *checker) command() string {
+	if c.cfg.apply {
+		return "apply"
+	}
+	return "create"
+}
 
-// noObjects reports whether kubectl create -f would fail with noObjectsError: files
+// noObjectsError is kubectl create's (or apply's) error when the files hold no
+// object at all (k8s.io/kubectl pkg/cmd/create, pkg/cmd/apply).
+func (c *checker) noObjectsError() string { return "no objects passed to " + c.command() }
+
+// noObjects reports whether kubectl create -f (apply -f) would fail with noObjectsError: files
 // were read, none could not be, and not one document held an object (empty files,
 // comments, empty Lists). kubectl says nothing of the kind when some object failed.
 func (c *checker) noObjects() bool {

@@ -27,11 +27,11 @@ type config struct {
 
 const usageText = `Usage: validate [flags] [PATH ...]
 
-Checks Kubernetes manifests as kubectl create -f and a Kubernetes v1.37.2 API
-server would: each object is valid, invalid, rejected, or not checked (kinds
-that hold no pod, decoded but not validated), with the warnings the server
-sends (deprecated labels and annotations, duplicate environment variables and
-ports, ...) on the lines they are about. PATH is a file, a directory (read
+Checks Kubernetes manifests as kubectl create -f (or apply -f: --apply) and a
+Kubernetes v1.37.2 API server would: each object is valid, invalid, rejected,
+or not checked (kinds that hold no pod, decoded but not validated), with the
+warnings the server sends (deprecated labels and annotations, duplicate
+environment variables and ports, ...) on the lines they are about. PATH is a file, a directory (read
 recursively: *.json, *.yaml, *.yml) or - for standard input; without PATH an
 embedded sample is checked.
 

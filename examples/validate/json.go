@@ -77,7 +77,7 @@ type jsonSummary struct {
 	// objects --live read (of any kind); both only when --live is given.
 	Updates     *int `json:"updates,omitempty"`
 	LiveObjects *int `json:"liveObjects,omitempty"`
-	// KubectlError is kubectl create's own error when the files hold no object.
+	// KubectlError is kubectl create's (apply's) own error when the files hold no object.
 	KubectlError string `json:"kubectlError,omitempty"`
 }
 
@@ -123,7 +123,7 @@ func writeJSON(w io.Writer, c *checker) {
 		rep.Problems = append(rep.Problems, jsonProblem{File: p.file, Message: p.message})
 	}
 	if c.noObjects() {
-		rep.Summary.KubectlError = noObjectsError
+		rep.Summary.KubectlError = c.noObjectsError()
 	}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")

@@ -1,6 +1,6 @@
-// Command validate checks Kubernetes manifests offline the way `kubectl create -f` and
-// a Kubernetes v1.37.2 API server check them, and reports, per object, the server's
-// answer with the file and line it is about:
+// Command validate checks Kubernetes manifests offline the way `kubectl create -f` (or,
+// with --apply, `kubectl apply -f`) and a Kubernetes v1.37.2 API server check them,
+// and reports, per object, the server's answer with the file and line it is about:
 //
 //	deploy.yaml:1: Deployment.apps "web" is invalid:
 //	  deploy.yaml:14: spec.template.spec.restartPolicy: Unsupported value: "OnFailure": supported values: "Always"

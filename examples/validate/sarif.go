@@ -122,7 +122,7 @@ func writeSARIF(w io.Writer, c *checker) {
 	}
 	if c.noObjects() {
 		for _, name := range c.names {
-			add(5, name, 0, "kubectl create -f: "+noObjectsError)
+			add(5, name, 0, "kubectl "+c.command()+" -f: "+c.noObjectsError())
 		}
 	}
 	log := sarifLog{

@@ -43,7 +43,7 @@ func writeText(w io.Writer, c *checker) {
 			}
 			var ke *validation.KubectlError
 			if errors.As(r.Err, &ke) && ke.Stops {
-				fmt.Fprintf(w, "%snote: kubectl create stops reading %s here and sends none of the documents after it\n", at, o.file)
+				fmt.Fprintf(w, "%snote: kubectl %s stops reading %s here and sends none of the documents after it\n", at, c.command(), o.file)
 			}
 		}
 		for _, warn := range r.Warnings {
@@ -96,7 +96,7 @@ func writeSummary(w io.Writer, c *checker) {
 		fmt.Fprintf(w, "%s could not be checked (see standard error)\n", plural(len(files), "file"))
 	}
 	if c.noObjects() {
-		fmt.Fprintf(w, "kubectl create -f fails on %s: %s\n", strings.Join(c.names, ", "), noObjectsError)
+		fmt.Fprintf(w, "kubectl %s -f fails on %s: %s\n", c.command(), strings.Join(c.names, ", "), c.noObjectsError())
 	}
 }
 
