@@ -241,7 +241,9 @@ type ObjectResult struct {
 	Verdict Verdict
 	// Update is true when the object was sent as an update of the object
 	// StreamOptions.Stored returned for it (its verdict is the answer to that PUT,
-	// whether the server refused to decode it or validated it), false when as a
+	// or with StreamOptions.Apply to that PATCH, whether the server refused to
+	// decode it or validated it) or, with Apply, of one the stream created before
+	// (for a kind that holds no pod: NotChecked, without a Patch); false when as a
 	// create or not sent.
 	Update bool
 	// Patch is the strategic merge patch kubectl apply sends for an object it

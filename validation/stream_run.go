@@ -470,9 +470,11 @@ func (s *streamRun) store(r ObjectResult, k servedKind) ObjectResult {
 	case !s.opts.Created.create(key):
 		if !s.applying() {
 			r.Verdict, r.Err = Rejected, apierrors.NewAlreadyExists(schema.GroupResource{Group: k.group, Resource: k.resource}, r.Name)
+			break
 		}
 		// kubectl apply patches it instead: a kind that holds a pod found its
 		// object before (see object); another is not checked either way.
+		r.Update = true
 	case s.applying() && r.Verdict == Valid && r.Object != nil:
 		s.opts.Created.keepApplied(key, createdAsStored(r.Object, s.opts.Validation))
 	}

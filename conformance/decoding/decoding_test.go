@@ -53,6 +53,11 @@ results:
 		n++
 		var ke *validation.KubectlError
 		switch {
+		case r.Update && opts.Apply != nil:
+			// A patch of what the file created before (see applyFileValidated).
+			out.sent = append(out.sent, sentObject{kind: r.Kind, namespace: r.Namespace, name: r.Name, status: patchedStatus})
+			out.causes = append(out.causes, nil)
+			out.warnings = append(out.warnings, nil)
 		case errors.As(r.Err, &ke):
 			out.errors = append(out.errors, ke.Message)
 			if ke.Stops {

@@ -29,6 +29,7 @@ import (
 	"github.com/podlife/podlife/conformance/internal/upstreamcreate"
 	"github.com/podlife/podlife/validation"
 	"github.com/podlife/podlife/validation/apischeme"
+	"github.com/podlife/podlife/validation/apply"
 )
 
 // validate is the rest of kube-apiserver's create for an object of a kind that holds a
@@ -504,6 +505,136 @@ func TestWarningsMatchServerRecorder(t *testing.T) {
 		cut := slices.ContainsFunc(ws, func(w string) bool { return utf8.RuneCountInString(w) == 256 })
 		if kept := len(ws); tc.fields*(tc.width+30) > 4096 && !cut && kept == tc.fields {
 			t.Errorf("%s: %d of %d warnings kept, cut to 256 runes: %v; want the recorder's truncation", tc.name, kept, tc.fields, cut)
+		}
+	}
+}
+
+// TestManifestsApplyMatchKubectl is TestManifestsMatchKubectlAndServer (default
+// gates) for kubectl apply -f against a cluster holding none of the objects
+// (StreamOptions.Apply): what kubectl apply does with each object it reads
+// (applyFileValidated) against the validating server, and ValidateStream with
+// Apply. kubectl apply reads every file before it sends anything, so its errors are
+// compared as a set. An object of a name the file created before is patched by
+// kubectl: both sides must say so (the workloads tests compare patches). The
+// corpus is also compared under --namespace shop and --validate warn and ignore.
+func TestManifestsApplyMatchKubectl(t *testing.T) {
+	u := getUpstream(t)
+	files := manifestFiles(t)
+	scheme := apischeme.New()
+	for _, v := range []struct{ namespace, directive string }{{"shop", metav1.FieldValidationStrict}, {"", metav1.FieldValidationWarn}, {"", metav1.FieldValidationIgnore}} {
+		opts := validation.StreamOptions{Scheme: scheme, Apply: apply.Patcher{}, Namespace: v.namespace, FieldValidation: v.directive}
+		bad := 0
+		for _, path := range files {
+			want := u.applyFileValidated(t, path, v.namespace, v.directive)
+			got, _, err := oursWith(path, opts)
+			if err != nil {
+				t.Fatalf("%s: %v", path, err)
+			}
+			slices.Sort(want.errors)
+			slices.Sort(got.errors)
+			if diff, _ := compareValidated(want, got); diff != "" && bad < 5 {
+				t.Errorf("--namespace=%q --validate=%s: %s disagrees: %s", v.namespace, v.directive, path, diff)
+				bad++
+			}
+		}
+	}
+	opts := validation.StreamOptions{Scheme: scheme, Apply: apply.Patcher{}}
+	var disagreements, results, patched, generateNames, refusedGets int
+	outcomes := map[string]int{}
+	for _, path := range files {
+		want := u.applyFileValidated(t, path, "", metav1.FieldValidationStrict)
+		got, n, err := oursWith(path, opts)
+		if err != nil {
+			t.Errorf("%s: %v", path, err)
+			continue
+		}
+		results += n
+		slices.Sort(want.errors)
+		slices.Sort(got.errors)
+		if diff, _ := compareValidated(want, got); diff != "" {
+			t.Errorf("%s disagrees: %s", path, diff)
+			disagreements++
+		}
+		for _, s := range want.sent {
+			outcomes[fmt.Sprintf("server %d", s.status)]++
+			if s.status == patchedStatus {
+				patched++
+			}
+		}
+		for _, e := range want.errors {
+			switch {
+			case strings.Contains(e, "cannot use generate name with apply"):
+				generateNames++
+			case strings.HasPrefix(e, "error when retrieving current configuration of:"):
+				refusedGets++
+			}
+		}
+	}
+	t.Logf("%d files, %d results, %d disagreements; %d objects patched, %d generateName refusals, %d GETs client-go refuses; upstream outcomes %v",
+		len(files), results, disagreements, patched, generateNames, refusedGets, outcomes)
+	if outcomes["server 201"] < 500 || outcomes["server 422"] < 50 || patched == 0 || generateNames == 0 || refusedGets == 0 {
+		t.Errorf("the corpus no longer reaches what apply changes: want 500 created, 50 invalid, a patch, a generateName refusal and a GET client-go refuses")
+	}
+}
+
+// TestGeneratedStreamsApplyMatchKubectl is TestManifestsApplyMatchKubectl on 300
+// generated files (another seed than the create tests'), a quarter with --namespace
+// shop, a fifth each with --validate warn and ignore: what kubectl apply does with
+// each object of a cluster holding none of them, against the validating server, and
+// ValidateStream with Apply; kubectl's errors compared as a set.
+func TestGeneratedStreamsApplyMatchKubectl(t *testing.T) {
+	u := getUpstream(t)
+	g := newGen(seed(t) + 11).withWarnings(seed(t) + 12)
+	dir := t.TempDir()
+	scheme := apischeme.New()
+	outcomes := map[string]int{}
+	var disagreements, objects int
+	const files = 300
+	for i := range files {
+		data := g.stream()
+		path := filepath.Join(dir, fmt.Sprintf("a%04d.yaml", i))
+		if err := os.WriteFile(path, data, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		o := validation.StreamOptions{Scheme: scheme, Apply: apply.Patcher{}}
+		if i%4 == 3 {
+			o.Namespace = "shop"
+		}
+		directive := metav1.FieldValidationStrict
+		switch i % 5 {
+		case 3:
+			directive = metav1.FieldValidationWarn
+		case 4:
+			directive = metav1.FieldValidationIgnore
+		}
+		o.FieldValidation = directive
+		want := u.applyFileValidated(t, path, o.Namespace, directive)
+		got, n, err := oursWith(path, o)
+		objects += n
+		if err != nil {
+			t.Errorf("file %d: %v\n%s", i, err, data)
+			disagreements++
+			continue
+		}
+		for _, s := range want.sent {
+			outcomes[fmt.Sprintf("server %d", s.status)]++
+		}
+		for _, e := range want.errors {
+			outcomes["kubectl "+kubectlErrorClass(e)]++
+		}
+		slices.Sort(want.errors)
+		slices.Sort(got.errors)
+		if diff, _ := compareValidated(want, got); diff != "" {
+			disagreements++
+			if disagreements <= 10 {
+				t.Errorf("file %d disagrees: %s\n--- file ---\n%s", i, diff, data)
+			}
+		}
+	}
+	t.Logf("%d files, %d results, %d disagreements; upstream outcomes: %v", files, objects, disagreements, outcomes)
+	for c, least := range map[string]int{"server 201": 30, "server 422": 30, "server 400": 30, "server -1": 1} {
+		if least := runenv.Least(least); outcomes[c] < least {
+			t.Errorf("outcome coverage: %q seen %d times, want at least %d", c, outcomes[c], least)
 		}
 	}
 }

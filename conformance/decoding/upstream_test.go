@@ -8,6 +8,7 @@ import (
 	"io"
 	"net/http"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -19,6 +20,7 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	utilerrors "k8s.io/apimachinery/pkg/util/errors"
@@ -28,6 +30,8 @@ import (
 	dynamicfake "k8s.io/client-go/dynamic/fake"
 	"k8s.io/client-go/rest/fake"
 	"k8s.io/client-go/restmapper"
+	cmdutil "k8s.io/kubectl/pkg/cmd/util"
+	kubectlutil "k8s.io/kubectl/pkg/util"
 	"k8s.io/kubectl/pkg/util/openapi"
 	kubectlvalidation "k8s.io/kubectl/pkg/validation"
 	"k8s.io/kubernetes/pkg/api/legacyscheme"
@@ -256,6 +260,25 @@ func (u *upstream) createFileValidated(t testing.TB, path, namespace, directive 
 // enforces only a namespace given on the command line) and the --validate directive;
 // the server validates when full is not nil.
 func (u *upstream) create(path, namespace, directive string, full testing.TB) kubectlOutcome {
+	return u.run(path, namespace, directive, full, false)
+}
+
+// applyFileValidated is createFileValidated for kubectl apply -f: each object kubectl
+// reads goes through what applyOneObject does with an object the cluster does not
+// hold (k8s.io/kubectl pkg/cmd/apply: the generateName refusal,
+// util.GetModifiedConfiguration, the GET of the object, util.CreateApplyAnnotation,
+// the nulls pruned, the create). An object the server answers the GET for (one the
+// file created before) would be patched: it is recorded with status patchedStatus
+// and not sent (the workloads tests compare patches).
+func (u *upstream) applyFileValidated(t testing.TB, path, namespace, directive string) kubectlOutcome {
+	return u.run(path, namespace, directive, t, true)
+}
+
+// patchedStatus marks an object kubectl apply would patch.
+const patchedStatus = -1
+
+// run is create, or apply (see applyFileValidated).
+func (u *upstream) run(path, namespace, directive string, full testing.TB, apply bool) kubectlOutcome {
 	enforce := namespace != ""
 	if !enforce {
 		namespace = "default"
@@ -292,7 +315,31 @@ func (u *upstream) create(path, namespace, directive string, full testing.TB) ku
 			return err
 		}
 		sent := sentObject{kind: info.Object.GetObjectKind().GroupVersionKind().Kind, namespace: info.Namespace, name: info.Name, status: http.StatusCreated}
-		_, err = resource.NewHelper(info.Client, info.Mapping).WithFieldValidation(directive).Create(info.Namespace, true, info.Object)
+		helper := resource.NewHelper(info.Client, info.Mapping).WithFieldValidation(directive)
+		if apply {
+			if info.Name == "" {
+				if g := info.Object.(metav1.Object).GetGenerateName(); g != "" {
+					return fmt.Errorf("from %s: cannot use generate name with apply", g)
+				}
+			}
+			if _, err := kubectlutil.GetModifiedConfiguration(info.Object, true, unstructured.UnstructuredJSONScheme); err != nil {
+				return err
+			}
+			if _, err := helper.Get(info.Namespace, info.Name); err == nil {
+				sent.status = patchedStatus
+				out.sent = append(out.sent, sent)
+				out.causes = append(out.causes, nil)
+				out.warnings = append(out.warnings, nil)
+				return nil
+			} else if !apierrors.IsNotFound(err) {
+				return cmdutil.AddSourceToErr(fmt.Sprintf("retrieving current configuration of:\n%s\nfrom server for:", info.String()), info.Source, err)
+			}
+			if err := kubectlutil.CreateApplyAnnotation(info.Object, unstructured.UnstructuredJSONScheme); err != nil {
+				return err
+			}
+			pruneNulls(info.Object.(*unstructured.Unstructured).Object)
+		}
+		_, err = helper.Create(info.Namespace, true, info.Object)
 		var status apierrors.APIStatus
 		switch {
 		case errors.As(err, &status):
@@ -326,6 +373,9 @@ func (u *upstream) create(path, namespace, directive string, full testing.TB) ku
 // kind the legacy scheme holds, and goes on with the registry's create for the kinds
 // that hold a pod (see validate), recording the validation errors in out.
 func (u *upstream) serve(req *http.Request, full testing.TB, out *kubectlOutcome) (*http.Response, error) {
+	if req.Method == http.MethodGet {
+		return u.get(req, out), nil
+	}
 	gvr, err := resourceOf(req.URL.Path)
 	if _, served := u.kinds[gvr]; err != nil || !served {
 		// The server's mux answers paths it does not serve with Go's http.NotFound.
@@ -499,4 +549,39 @@ func status(err error) *http.Response {
 	st.Kind, st.APIVersion = "Status", "v1"
 	data, _ := runtime.Encode(legacyscheme.Codecs.LegacyCodec(metav1.SchemeGroupVersion), &st)
 	return respond(int(st.Code), data)
+}
+
+// get answers kubectl apply's GET of an object: 200 for one the run created before
+// (its content does not matter here), the store's 404 for another of a served
+// resource, the mux's plain 404 for a path the server does not serve.
+func (u *upstream) get(req *http.Request, out *kubectlOutcome) *http.Response {
+	dir, name := path.Split(strings.TrimSuffix(req.URL.Path, "/"))
+	gvr, err := resourceOf(dir)
+	if _, served := u.kinds[gvr]; err != nil || !served {
+		return &http.Response{StatusCode: http.StatusNotFound, Header: http.Header{"Content-Type": []string{"text/plain; charset=utf-8"}},
+			Body: io.NopCloser(strings.NewReader("404 page not found\n"))}
+	}
+	if out.stored[gvr.GroupResource().String()+"/"+namespaceOf(dir)+"/"+name] {
+		return created(u.kinds[gvr])
+	}
+	return status(apierrors.NewNotFound(gvr.GroupResource(), name))
+}
+
+// pruneNulls deletes null values at every depth, as kubectl apply does before it
+// creates an object (k8s.io/kubectl pkg/cmd/apply pruneNullsFromMap, unexported).
+func pruneNulls(v any) {
+	switch v := v.(type) {
+	case map[string]any:
+		for k, e := range v {
+			if e == nil {
+				delete(v, k)
+			} else {
+				pruneNulls(e)
+			}
+		}
+	case []any:
+		for _, e := range v {
+			pruneNulls(e)
+		}
+	}
 }
