@@ -63,7 +63,8 @@ type StreamOptions struct {
 	// stream creates. As against a cluster holding none of the objects to begin with,
 	// an object whose name was created before (for its resource and namespace) is the
 	// storage's 409 AlreadyExists, once it passed validation, as the second of two
-	// Deployments named alike in one file is. Nil keeps the stream's own objects only.
+	// Deployments named alike in one file is (with Apply, kubectl patches it instead:
+	// see Apply). Nil keeps the stream's own objects only.
 	// One value must not be shared by streams read at the same time. DecodeOnly
 	// creates nothing.
 	Created *CreatedObjects
@@ -101,9 +102,12 @@ type StreamOptions struct {
 	// validates the result as an update (ValidateObjectUpdate, UpdateWarnings).
 	// Unlike kubectl replace, what the manifest leaves out is kept from the stored
 	// object (a Job's generated selector, a pod's node), unless the last applied
-	// configuration had it. A patch of {} is not sent: the object is Valid, with no
-	// warnings. A stored object without the annotation gets kubectl's warning about
-	// it (not a server warning). A later object with the name of one the stream (or
+	// configuration had it. A patch of {} is not sent: the object is Valid, without
+	// the server's warnings. kubectl's own warnings are results' warnings (not
+	// Server): about a stored object without the annotation, and about one being
+	// deleted; those it prints when it cannot compute the patch from the server's
+	// OpenAPI documents and falls back to the Go types (as podlife computes it) are
+	// not reproduced. A later object with the name of one the stream (or
 	// Created) created is patched against it as the server stored it (its defaults,
 	// PrepareForCreate, GeneratedUID), as kubectl apply finds it; for a kind that
 	// holds no pod it is NotChecked, not the create's 409. Created then keeps the

@@ -123,11 +123,11 @@ func (s *streamRun) applyNameError(u *unstructured.Unstructured, resource schema
 // them), and its status.
 func storedAsServed(stored runtime.Object, opts Options) runtime.Object {
 	out := storedDefaulted(stored, opts)
-	asStoredAnnotations(out, 0)
+	asServedView(out, 0)
 	return out
 }
 
-// storedDefaulted is storedAsServed without the annotations' rewriting.
+// storedDefaulted is storedAsServed without asServedView.
 func storedDefaulted(stored runtime.Object, opts Options) runtime.Object {
 	g := resolvedGates(opts)
 	switch o := stored.(type) {
@@ -222,10 +222,6 @@ func (s *streamRun) applyUpdate(r ObjectResult, modified []byte, resource schema
 	schemaObj := newOfType(stored)
 	patch, err := s.opts.Apply.CreateThreeWayPatch(original, modified, currentJSON, schemaObj)
 	if err != nil {
-		// kubectl tries the server's OpenAPI document first, which declares the
-		// same merge keys: it fails alike, and kubectl says so before it tries the
-		// Go types.
-		r.Warnings = append(r.Warnings, Warning{Line: r.Line, Message: "error calculating patch from openapi v3 spec: " + err.Error()})
 		inner := fmt.Sprintf("creating patch with:\noriginal:\n%s\nmodified:\n%s\ncurrent:\n%s\nfor: %v", original, modified, currentJSON, err)
 		r.Verdict, r.Err = Rejected, &KubectlError{Message: fmt.Sprintf("error when applying patch:\n\nto:\n%s\nfor: %q: error when patching %q: %s",
 			infoString(gvr, resource, r.Namespace, r.Name), s.source, s.source, inner)}
@@ -234,7 +230,7 @@ func (s *streamRun) applyUpdate(r ObjectResult, modified []byte, resource schema
 	r.Patch = patch
 	if string(patch) == unchangedPatch {
 		r.Verdict, r.Object = Valid, current
-		return r
+		return warnIfDeleting(r, stored)
 	}
 	if len(patch) > maxRequestBodyBytes {
 		r.Verdict, r.Err = Rejected, apierrors.NewRequestEntityTooLargeError(fmt.Sprintf("limit is %d", maxRequestBodyBytes))
@@ -263,7 +259,18 @@ func (s *streamRun) applyUpdate(r ObjectResult, modified []byte, resource schema
 		return r
 	}
 	r.Object = patched
-	return s.update(r, warnings, resource.GroupKind(), k, stored)
+	return warnIfDeleting(s.update(r, warnings, resource.GroupKind(), k, stored), stored)
+}
+
+// warnIfDeleting adds kubectl apply's warning about an object it patched (or found
+// unchanged) while it is being deleted (k8s.io/kubectl pkg/cmd/apply WarnIfDeleting,
+// without its "Warning: " and line break): the object it gets back keeps the
+// stored deletionTimestamp.
+func warnIfDeleting(r ObjectResult, stored runtime.Object) ObjectResult {
+	if m, err := meta.Accessor(stored); err == nil && m.GetDeletionTimestamp() != nil && r.Verdict == Valid {
+		r.Warnings = append(r.Warnings, Warning{Line: r.Line, Message: fmt.Sprintf("Detected changes to resource %s which is currently being deleted.", m.GetName())})
+	}
+	return r
 }
 
 // patchedObject is the server's strategic merge patch of current, the stored object
@@ -331,11 +338,11 @@ func unknownError(err error) *apierrors.StatusError {
 // 1, the status reset).
 func createdAsStored(obj runtime.Object, opts Options) runtime.Object {
 	out := createdPrepared(obj, opts)
-	asStoredAnnotations(out, 1)
+	asServedView(out, 1)
 	return out
 }
 
-// createdPrepared is createdAsStored without the annotations' rewriting.
+// createdPrepared is createdAsStored without asServedView.
 func createdPrepared(obj runtime.Object, opts Options) runtime.Object {
 	g := resolvedGates(opts)
 	stamp := func(m *metav1.ObjectMeta) {
@@ -401,12 +408,13 @@ func createdPrepared(obj runtime.Object, opts Options) runtime.Object {
 	return obj.DeepCopyObject()
 }
 
-// asStoredAnnotations rewrites the deprecated annotations a workload's conversion
-// keeps in its internal spec as the server writes them back when it encodes the
-// stored object (k8s.io/kubernetes pkg/apis/apps/v1 conversion.go): a Deployment's
-// rollback revision in its decimal form, none when empty; a DaemonSet's template
-// generation always, at least minGeneration (1 once created: PrepareForCreate).
-func asStoredAnnotations(obj runtime.Object, minGeneration int64) {
+// asServedView rewrites what a workload's conversion keeps in its internal spec
+// as the server writes it back when it encodes the stored object (k8s.io/kubernetes
+// pkg/apis/apps/v1 conversion.go): a Deployment's rollback revision annotation in
+// its decimal form, none when empty; a DaemonSet's template generation annotation
+// always, at least minGeneration (1 once created: PrepareForCreate); a
+// StatefulSet's claim templates with apiVersion v1 and kind PersistentVolumeClaim.
+func asServedView(obj runtime.Object, minGeneration int64) {
 	switch o := obj.(type) {
 	case *appsv1.Deployment:
 		if n, _ := rollbackToOf(o.Annotations); n != nil {
@@ -420,5 +428,9 @@ func asStoredAnnotations(obj runtime.Object, minGeneration int64) {
 			o.Annotations = map[string]string{}
 		}
 		o.Annotations[appsv1.DeprecatedTemplateGeneration] = strconv.FormatInt(max(n, minGeneration), 10)
+	case *appsv1.StatefulSet:
+		for i := range o.Spec.VolumeClaimTemplates {
+			o.Spec.VolumeClaimTemplates[i].APIVersion, o.Spec.VolumeClaimTemplates[i].Kind = "v1", "PersistentVolumeClaim"
+		}
 	}
 }

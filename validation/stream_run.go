@@ -227,7 +227,7 @@ func (s *streamRun) object(r ObjectResult, obj runtime.Object, m mapping) bool {
 		field, err := requestPathError(ns, u.GetName(), m.served.namespaced, u.GetName() != "")
 		switch {
 		case u.GetName() == "" && u.GetGenerateName() != "":
-			ke = s.applyNameError(u, gvr, m.gvk, ns)
+			ke, field = s.applyNameError(u, gvr, m.gvk, ns), "metadata.generateName"
 		case err != nil:
 			ke = s.applyGetError(gvr, m.gvk, ns, u.GetName(), err)
 		case u.GetName() == "":
@@ -235,7 +235,7 @@ func (s *streamRun) object(r ObjectResult, obj runtime.Object, m mapping) bool {
 		}
 		if ke != nil {
 			if field != "" && (field != "metadata.namespace" || writtenNS != "") {
-				ke.Line = r.FieldLine(field)
+				ke.Line = r.FieldLine(field) // not for a namespace from --namespace
 			}
 			r.Update = false
 			r.Verdict, r.Err = Rejected, ke

@@ -46,7 +46,7 @@ type ApplyAnswer struct {
 	Requests int
 	// Stderr is what kubectl printed on its error output: its warning when it
 	// could not compute the patch from the OpenAPI document and fell back to the Go
-	// types.
+	// types, and its warning about an object being deleted (WarnIfDeleting).
 	Stderr string
 }
 
@@ -148,7 +148,12 @@ func (k *Kind) Apply(t testing.TB, modified []byte, stored runtime.Object, direc
 	p.OpenAPIV3Root = root
 	var errOut strings.Builder
 	m, _ := meta.Accessor(stored)
-	ans.Patch, _, ans.Err = p.Patch(current, modified, source, m.GetNamespace(), m.GetName(), &errOut)
+	var patched runtime.Object
+	ans.Patch, patched, ans.Err = p.Patch(current, modified, source, m.GetNamespace(), m.GetName(), &errOut)
+	if ans.Err == nil {
+		// applyOneObject's warning about the object it got back.
+		apply.WarnIfDeleting(patched, &errOut)
+	}
 	ans.Stderr = errOut.String()
 	return ans
 }
