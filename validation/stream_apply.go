@@ -120,9 +120,10 @@ func (s *streamRun) applyNameError(u *unstructured.Unstructured, resource schema
 // storedAsServed returns the object the server holds for stored, a v1 object as a
 // client reads it: a copy with the defaults the storage's decoder applies (the
 // stored object of a cluster has them already; a manifest standing for it gets
-// them), and its status.
+// them), and its status, as read back from storage (asReadFromStorage).
 func storedAsServed(stored runtime.Object, opts Options) runtime.Object {
 	out := storedDefaulted(stored, opts)
+	asReadFromStorage(out)
 	asServedView(out, 0)
 	return out
 }
@@ -332,12 +333,15 @@ func unknownError(err error) *apierrors.StatusError {
 }
 
 // createdAsStored returns the object the server stores when it creates obj, a v1
-// object of a kind that holds a pod that the create path accepted: a copy with the
-// decoder's defaults, the uid the store assigns (GeneratedUID), a resourceVersion
-// and a creation time, and the strategy's PrepareForCreate (a Job's generated selector, a generation of
-// 1, the status reset).
+// object of a kind that holds a pod that the create path accepted, as kubectl reads
+// it back: a copy with the decoder's defaults, the uid the store assigns
+// (GeneratedUID), a resourceVersion and a creation time, and the strategy's
+// PrepareForCreate (a Job's generated selector, a generation of 1, the status
+// reset), as read back from storage (asReadFromStorage) in the served view
+// (asServedView).
 func createdAsStored(obj runtime.Object, opts Options) runtime.Object {
 	out := createdPrepared(obj, opts)
+	asReadFromStorage(out)
 	asServedView(out, 1)
 	return out
 }
@@ -431,6 +435,152 @@ func asServedView(obj runtime.Object, minGeneration int64) {
 	case *appsv1.StatefulSet:
 		for i := range o.Spec.VolumeClaimTemplates {
 			o.Spec.VolumeClaimTemplates[i].APIVersion, o.Spec.VolumeClaimTemplates[i].Kind = "v1", "PersistentVolumeClaim"
+		}
+	}
+}
+
+// updatedAsStored returns the object the server stores after a patch of stored gave
+// merged (a v1 object of the same kind, as the patch handler decoded it): merged with
+// the decoder's defaults, the stored generation, the strategy's PrepareForUpdate (the
+// stored status, disabled fields dropped unless in use, the generation moved on, a
+// DaemonSet's template generation), the metadata rest.BeforeUpdate carries over, as
+// read back from storage (asReadFromStorage) in the served view (asServedView), with
+// the next resourceVersion.
+func updatedAsStored(merged, stored runtime.Object, opts Options) runtime.Object {
+	g := resolvedGates(opts)
+	old := storedAsServed(stored, opts)
+	var out runtime.Object
+	generation := func(m, o *metav1.ObjectMeta) { m.Generation = o.Generation }
+	tg := int64(-1) // a DaemonSet's template generation once updated
+	switch n := merged.(type) {
+	case *corev1.Pod:
+		out = defaulting.PodForUpdate(n, old.(*corev1.Pod), defaulting.Options{Features: opts.Features})
+	case *corev1.PodTemplate:
+		o := old.(*corev1.PodTemplate)
+		c := defaulting.CopyPodTemplate(n, false)
+		defaulting.DefaultPodTemplate(c, g)
+		generation(&c.ObjectMeta, &o.ObjectMeta)
+		defaulting.PreparePodTemplateForUpdate(c, o, g)
+		out = c
+	case *corev1.ReplicationController:
+		o := old.(*corev1.ReplicationController)
+		c := defaulting.CopyReplicationController(n, false)
+		defaulting.DefaultReplicationController(c, g)
+		generation(&c.ObjectMeta, &o.ObjectMeta)
+		defaulting.PrepareReplicationControllerForUpdate(c, o, g)
+		out = c
+	case *appsv1.Deployment:
+		o := old.(*appsv1.Deployment)
+		c := defaulting.CopyDeployment(n, false)
+		defaulting.DefaultDeployment(c, g)
+		generation(&c.ObjectMeta, &o.ObjectMeta)
+		defaulting.PrepareDeploymentForUpdate(c, o, g)
+		out = c
+	case *appsv1.ReplicaSet:
+		o := old.(*appsv1.ReplicaSet)
+		c := defaulting.CopyReplicaSet(n, false)
+		defaulting.DefaultReplicaSet(c, g)
+		generation(&c.ObjectMeta, &o.ObjectMeta)
+		defaulting.PrepareReplicaSetForUpdate(c, o, g)
+		out = c
+	case *appsv1.StatefulSet:
+		o := old.(*appsv1.StatefulSet)
+		c := defaulting.CopyStatefulSet(n, false)
+		defaulting.DefaultStatefulSet(c, g)
+		generation(&c.ObjectMeta, &o.ObjectMeta)
+		defaulting.PrepareStatefulSetForUpdate(c, o, g)
+		out = c
+	case *appsv1.DaemonSet:
+		o := old.(*appsv1.DaemonSet)
+		c := defaulting.CopyDaemonSet(n, false)
+		defaulting.DefaultDaemonSet(c, g)
+		generation(&c.ObjectMeta, &o.ObjectMeta)
+		tg, _ = templateGenerationOf(o.Annotations)
+		if defaulting.PrepareDaemonSetForUpdate(c, o, g) {
+			tg++
+		}
+		out = c
+	case *batchv1.Job:
+		o := old.(*batchv1.Job)
+		c := defaulting.CopyJob(n, false)
+		defaulting.DefaultJob(c, g)
+		generation(&c.ObjectMeta, &o.ObjectMeta)
+		defaulting.PrepareJobForUpdate(c, o, g)
+		out = c
+	case *batchv1.CronJob:
+		o := old.(*batchv1.CronJob)
+		c := defaulting.CopyCronJob(n, false)
+		defaulting.DefaultCronJob(c, g)
+		generation(&c.ObjectMeta, &o.ObjectMeta)
+		defaulting.PrepareCronJobForUpdate(c, o, g)
+		out = c
+	default:
+		return merged.DeepCopyObject()
+	}
+	m, err1 := meta.Accessor(out)
+	o, err2 := meta.Accessor(old)
+	if err1 != nil || err2 != nil {
+		return out
+	}
+	if mm, ok := m.(*metav1.ObjectMeta); ok {
+		if om, ok := o.(*metav1.ObjectMeta); ok {
+			carryOverMeta(mm, om)
+		}
+	}
+	if rv, err := strconv.ParseUint(o.GetResourceVersion(), 10, 64); err == nil {
+		m.SetResourceVersion(strconv.FormatUint(rv+1, 10))
+	}
+	asReadFromStorage(out)
+	asServedView(out, 0)
+	if ds, ok := out.(*appsv1.DaemonSet); ok && tg >= 0 {
+		ds.Annotations[appsv1.DeprecatedTemplateGeneration] = strconv.FormatInt(tg, 10)
+	}
+	return out
+}
+
+// asReadFromStorage clears the empty lists and maps of obj, at every depth: the
+// server stores the built-in kinds as protobuf, which keeps no difference between
+// an empty list or map and none, so what it reads back has none (a manifest's
+// "sources: []", which has no omitempty, reads back as null).
+func asReadFromStorage(obj runtime.Object) {
+	clearEmpty(reflect.ValueOf(obj))
+}
+
+// clearEmpty is asReadFromStorage on a value.
+func clearEmpty(v reflect.Value) {
+	switch v.Kind() {
+	case reflect.Pointer, reflect.Interface:
+		if !v.IsNil() {
+			clearEmpty(v.Elem())
+		}
+	case reflect.Struct:
+		for i := range v.NumField() {
+			if f := v.Field(i); f.CanSet() {
+				clearEmpty(f)
+			}
+		}
+	case reflect.Slice:
+		if v.Len() == 0 {
+			if !v.IsNil() && v.CanSet() {
+				v.Set(reflect.Zero(v.Type()))
+			}
+			return
+		}
+		for i := range v.Len() {
+			clearEmpty(v.Index(i))
+		}
+	case reflect.Map:
+		if v.Len() == 0 {
+			if !v.IsNil() && v.CanSet() {
+				v.Set(reflect.Zero(v.Type()))
+			}
+			return
+		}
+		for _, k := range v.MapKeys() {
+			e := reflect.New(v.Type().Elem()).Elem()
+			e.Set(v.MapIndex(k))
+			clearEmpty(e)
+			v.SetMapIndex(k, e)
 		}
 	}
 }

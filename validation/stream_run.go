@@ -209,10 +209,12 @@ func (s *streamRun) object(r ObjectResult, obj runtime.Object, m mapping) bool {
 	unserved := written.Version == "" || m.list
 	var stored runtime.Object
 	if !unserved {
-		stored = s.stored(resource.GroupKind(), holdsPod, ns, u.GetName())
-		if stored == nil && s.applying() && holdsPod {
-			// kubectl apply finds what it created before.
+		if s.applying() && holdsPod {
+			// kubectl apply finds what it created or patched before.
 			stored = s.opts.Created.appliedObject(createdKey{m.served.group, m.served.resource, ns, u.GetName()})
+		}
+		if stored == nil {
+			stored = s.stored(resource.GroupKind(), holdsPod, ns, u.GetName())
 		}
 	}
 	r.Update = stored != nil
@@ -280,7 +282,15 @@ func (s *streamRun) object(r ObjectResult, obj runtime.Object, m mapping) bool {
 			return s.yield(r)
 		}
 		if stored != nil {
-			return s.yield(s.applyUpdate(r, modified, resource, m.served, stored))
+			r = s.applyUpdate(r, modified, resource, m.served, stored)
+			if r.Verdict == Valid && string(r.Patch) != unchangedPatch {
+				// The next object of this name is patched against the result.
+				if s.opts.Created == nil {
+					s.opts.Created = new(CreatedObjects)
+				}
+				s.opts.Created.keepApplied(createdKey{m.served.group, m.served.resource, ns, u.GetName()}, updatedAsStored(r.Object, stored, s.opts.Validation))
+			}
+			return s.yield(r)
 		}
 		// kubectl apply creates the object with the annotation, its nulls pruned.
 		pruneNulls(u.Object)

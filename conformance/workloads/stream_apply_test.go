@@ -449,8 +449,10 @@ func kubectlCreated(t *testing.T, doc []byte, ns string, like runtime.Object) ru
 }
 
 // TestStreamApplyTwiceMatchesUpstream checks a stream that applies an object twice
-// (a manifest pasted twice, or edited in place): kubectl apply creates the first
-// with its annotation and patches the stored result with the second. The stream's
+// (a manifest pasted twice, or edited in place), then the first manifest a third
+// time: kubectl apply creates the first with its annotation, patches the stored
+// result with the second, and patches what the server stored then with the third
+// (compared against the object the real handler answered the second patch with). The stream's
 // answer to the second is compared, as TestStreamAppliesMatchUpstream compares,
 // with kubectl's Patcher against the object the real create path stores for what
 // kubectl created (the server's defaults, PrepareForCreate, GeneratedUID); the
@@ -460,7 +462,7 @@ func TestStreamApplyTwiceMatchesUpstream(t *testing.T) {
 	s := seed(t)
 	k := scale(t)
 	gi := 0
-	var twice, firstInvalid, unchanged, renamed int // renamed: also names kubectl cannot GET
+	var twice, thrice, firstInvalid, unchanged, renamed int // renamed: also names kubectl cannot GET
 	gatesets.Run(t, gateSets, func(t *testing.T, gs gatesets.Set) {
 		defer func() { gi++ }()
 		_, updates := draws(gs)
@@ -487,12 +489,15 @@ func TestStreamApplyTwiceMatchesUpstream(t *testing.T) {
 				}
 				doc1, doc2 := upstreamcreate.YAMLDocument(t, first), upstreamcreate.YAMLDocument(t, second)
 				stream := append(append(append([]byte(nil), doc1...), "---\n"...), doc2...)
+				// A third time, the first manifest again: patched against what the
+				// second left.
+				stream = append(append(stream, "---\n"...), doc1...)
 				var results []validation.ObjectResult
 				for r := range validation.ValidateStream(bytes.NewReader(stream), applySource, validation.StreamOptions{Validation: opts, Apply: apply.Patcher{}}) {
 					results = append(results, r)
 				}
-				if len(results) != 2 {
-					t.Fatalf("%d results for two objects", len(results))
+				if len(results) != 3 {
+					t.Fatalf("%d results for three objects", len(results))
 				}
 				kd := upstreamcreate.KindOf(t, first)
 				if upstreamcreate.ClientRefusal(t, ns, fm.Name, kd.Resource) != nil {
@@ -541,6 +546,31 @@ func TestStreamApplyTwiceMatchesUpstream(t *testing.T) {
 					unchanged++
 				}
 				tl.record(func() string { return string(stream) }, nil, c.ours, c.theirs, c.problems...)
+				// The third object, against what the server stored after the second.
+				third := results[2]
+				if !third.Update {
+					tl.record(func() string { return string(stream) }, nil, nil, nil, "the third object was not answered as a patch: "+third.Message())
+					continue
+				}
+				if ans.Err == nil && string(ans.Patch) != "{}" {
+					b, err := json.Marshal(ans.Object)
+					if err != nil {
+						t.Fatal(err)
+					}
+					after := reflect.New(reflect.TypeOf(first).Elem()).Interface().(runtime.Object)
+					if err := json.Unmarshal(b, after); err != nil {
+						t.Fatal(err)
+					}
+					if storedObj, errs = kd.Decode(t, after); errs != nil {
+						t.Fatal(errs)
+					}
+					storedV1 = after
+					thrice++
+				}
+				_, modified3 := upstreamcreate.KubectlApplyConfig(t, doc1, ns)
+				ans3 := kd.Apply(t, modified3, storedObj, metav1.FieldValidationStrict, applySource)
+				c3 := compareApply(third, ans3, kd, accessor(t, storedV1).GetAnnotations())
+				tl.record(func() string { return string(stream) }, nil, c3.ours, c3.theirs, c3.problems...)
 			}
 			t.Logf("%s: %d second applies compared, %d invalid upstream, %d disagreeing", kind, tl.inputs, tl.invalid, tl.disagreeing)
 			if tl.disagreeing > 0 {
@@ -548,9 +578,9 @@ func TestStreamApplyTwiceMatchesUpstream(t *testing.T) {
 			}
 		}
 	})
-	t.Logf("%d objects applied twice (%d unchanged), %d first objects invalid, %d pairs renamed", twice, unchanged, firstInvalid, renamed)
-	if twice < 100 || unchanged == 0 {
-		t.Errorf("want at least 100 objects applied twice, some unchanged")
+	t.Logf("%d objects applied twice (%d unchanged), then again as first (%d after a patch the server applied), %d first objects invalid, %d pairs renamed", twice, unchanged, thrice, firstInvalid, renamed)
+	if least := runenv.Least(100); twice < least || unchanged == 0 || thrice < runenv.Least(50) {
+		t.Errorf("want at least 100 objects applied twice, some unchanged, 50 applied a third time after a patch")
 	}
 }
 
@@ -664,5 +694,70 @@ func TestServedOpenAPIPatchesEveryKind(t *testing.T) {
 		if !patches || !schemas {
 			t.Errorf("%s: strategic merge PATCH %v, schema %v in the OpenAPI v3 document", k.Name, patches, schemas)
 		}
+	}
+}
+
+// TestApplyTwiceHandWritten applies hand-written manifests twice in one stream (or
+// a pair: one, then another of its name) and compares the second answer with kubectl's Patcher against what the real create
+// path stored for the first, read back through protobuf as from etcd: empty lists of
+// fields without omitempty (they read back as null, so kubectl patches them again),
+// claim templates without apiVersion and kind (the served view has them), a
+// DaemonSet's template generation, a Deployment's empty rollback annotation.
+func TestApplyTwiceHandWritten(t *testing.T) {
+	tpl := func(spec string) string {
+		return "  selector: {matchLabels: {app: web}}\n  template:\n    metadata: {labels: {app: web}}\n    spec:\n" + spec
+	}
+	docs := []string{
+		"apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\nspec:\n" + tpl("      containers: [{name: web, image: nginx}]\n      volumes: [{name: p, projected: {sources: []}}]\n"),
+		"apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\nspec:\n" + tpl("      containers: [{name: web, image: nginx}]\n      affinity: {nodeAffinity: {requiredDuringSchedulingIgnoredDuringExecution: {nodeSelectorTerms: [{matchExpressions: [{key: a, operator: Exists, values: []}]}]}}}\n"),
+		"apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web, annotations: {deprecated.deployment.rollback.to: \"\"}}\nspec:\n" + tpl("      containers: [{name: web, image: nginx}]\n"),
+		"apiVersion: apps/v1\nkind: DaemonSet\nmetadata: {name: agent}\nspec:\n" + tpl("      containers: [{name: agent, image: agent}]\n"),
+		"apiVersion: apps/v1\nkind: DaemonSet\nmetadata: {name: agent, annotations: {deprecated.daemonset.template.generation: \"007\"}}\nspec:\n" + tpl("      containers: [{name: agent, image: agent}]\n"),
+		"apiVersion: apps/v1\nkind: StatefulSet\nmetadata: {name: db}\nspec:\n  serviceName: db\n" + tpl("      containers: [{name: db, image: postgres}]\n") +
+			"  volumeClaimTemplates:\n  - metadata: {name: data}\n    spec: {accessModes: [ReadWriteOnce], resources: {requests: {storage: 1Gi}}}\n",
+		"apiVersion: v1\nkind: Pod\nmetadata: {name: p, labels: {}}\nspec:\n  containers: [{name: c, image: x, args: [], env: []}]\n  tolerations: []\n",
+	}
+	// Then pairs: the first created, the second applied over it. The claim
+	// templates written without apiVersion and kind, then as kubectl get prints
+	// them: the served view has them, so the second changes nothing.
+	pairs := [][2]string{{
+		"apiVersion: apps/v1\nkind: StatefulSet\nmetadata: {name: db}\nspec:\n  serviceName: db\n" + tpl("      containers: [{name: db, image: postgres}]\n") +
+			"  volumeClaimTemplates:\n  - metadata: {name: data}\n    spec: {accessModes: [ReadWriteOnce], resources: {requests: {storage: 1Gi}}}\n",
+		"apiVersion: apps/v1\nkind: StatefulSet\nmetadata: {name: db}\nspec:\n  serviceName: db\n" + tpl("      containers: [{name: db, image: postgres}]\n") +
+			"  volumeClaimTemplates:\n  - apiVersion: v1\n    kind: PersistentVolumeClaim\n    metadata: {name: data}\n    spec: {accessModes: [ReadWriteOnce], resources: {requests: {storage: 1Gi}}, volumeMode: Filesystem}\n    status: {phase: Pending}\n",
+	}}
+	for _, d := range docs {
+		pairs = append(pairs, [2]string{d, d})
+	}
+	likes := map[string]runtime.Object{"Deployment": &appsv1.Deployment{}, "DaemonSet": &appsv1.DaemonSet{}, "StatefulSet": &appsv1.StatefulSet{}, "Pod": &corev1.Pod{}}
+	patched := 0
+	for _, pair := range pairs {
+		doc, second := pair[0], pair[1]
+		var results []validation.ObjectResult
+		for r := range validation.ValidateStream(strings.NewReader(doc+"---\n"+second), applySource, validation.StreamOptions{Apply: apply.Patcher{}}) {
+			results = append(results, r)
+		}
+		if len(results) != 2 || results[0].Verdict != validation.Valid || !results[1].Update {
+			t.Fatalf("%s: %d results, the first %s (%s)", doc, len(results), results[0].Verdict, results[0].Message())
+		}
+		created := kubectlCreated(t, []byte(doc), "default", likes[results[0].Kind])
+		kd := upstreamcreate.KindOf(t, created)
+		storedV1 := upstreamcreate.Stored(t, created)
+		storedObj, errs := kd.Decode(t, storedV1)
+		if errs != nil {
+			t.Fatal(errs)
+		}
+		_, modified := upstreamcreate.KubectlApplyConfig(t, []byte(second), "default")
+		ans := kd.Apply(t, modified, storedObj, metav1.FieldValidationStrict, applySource)
+		c := compareApply(results[1], ans, kd, accessor(t, storedV1).GetAnnotations())
+		if len(c.problems) > 0 || len(diff(c.ours, c.theirs)) > 0 {
+			t.Errorf("%s---\n%s: %s %v", doc, second, c.problems, diff(c.ours, c.theirs))
+		}
+		if string(ans.Patch) != "{}" {
+			patched++
+		}
+	}
+	if patched < 3 {
+		t.Errorf("%d of %d second applies sent a patch; the empty lists and the Pod's should", patched, len(pairs))
 	}
 }

@@ -17,6 +17,7 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/runtime/serializer/protobuf"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	"k8s.io/apiserver/pkg/audit"
 	"k8s.io/apiserver/pkg/endpoints/filters"
@@ -42,6 +43,9 @@ type ApplyAnswer struct {
 	Err error
 	// Server is the handler's answer to the last PATCH sent (Code 0 when none was).
 	Server UpdateAnswer
+	// Object is the object kubectl got back: the server's answer to the PATCH (as
+	// the server stored it), or the object it read when it sent nothing.
+	Object runtime.Object
 	// Requests counts the PATCH requests kubectl sent (it retries on a conflict).
 	Requests int
 	// Stderr is what kubectl printed on its error output: its warning when it
@@ -101,6 +105,7 @@ func LastAppliedOf(t testing.TB, doc []byte, ns string) string {
 func (k *Kind) Apply(t testing.TB, modified []byte, stored runtime.Object, directive, source string) ApplyAnswer {
 	t.Helper()
 	gv := schema.GroupVersion{Group: k.Group, Version: k.Version}
+	stored = k.FromStorage(t, stored)
 	currentJSON, err := runtime.Encode(legacyscheme.Codecs.LegacyCodec(gv), stored)
 	if err != nil {
 		t.Fatal(err)
@@ -150,6 +155,7 @@ func (k *Kind) Apply(t testing.TB, modified []byte, stored runtime.Object, direc
 	m, _ := meta.Accessor(stored)
 	var patched runtime.Object
 	ans.Patch, patched, ans.Err = p.Patch(current, modified, source, m.GetNamespace(), m.GetName(), &errOut)
+	ans.Object = patched
 	if ans.Err == nil {
 		// applyOneObject's warning about the object it got back.
 		apply.WarnIfDeleting(patched, &errOut)
@@ -220,4 +226,24 @@ func (k *Kind) patchStored(t testing.TB, patch []byte, directive string, stored 
 		}
 	}
 	return ans, rec.Code, rec.Body.Bytes()
+}
+
+// FromStorage is the stored object (internal) as the server reads it back from etcd:
+// kube-apiserver stores the built-in kinds as protobuf of their version, which
+// keeps no difference between an empty list or map and none.
+func (k *Kind) FromStorage(t testing.TB, stored runtime.Object) runtime.Object {
+	t.Helper()
+	gv := schema.GroupVersion{Group: k.Group, Version: k.Version}
+	hub := schema.GroupVersion{Group: k.Group, Version: runtime.APIVersionInternal}
+	pb := protobuf.NewSerializer(legacyscheme.Scheme, legacyscheme.Scheme)
+	codec := legacyscheme.Codecs.CodecForVersions(pb, pb, gv, hub)
+	data, err := runtime.Encode(codec, stored)
+	if err != nil {
+		t.Fatalf("protobuf: %v", err)
+	}
+	out, err := runtime.Decode(codec, data)
+	if err != nil {
+		t.Fatalf("protobuf: %v", err)
+	}
+	return out
 }
