@@ -147,6 +147,15 @@ type CreatedObjects struct {
 	applied map[createdKey]runtime.Object
 }
 
+// has reports whether an object was created under k.
+func (c *CreatedObjects) has(k createdKey) bool {
+	if c == nil {
+		return false
+	}
+	_, ok := c.keys[k]
+	return ok
+}
+
 // appliedObject returns the object a stream with Apply created under k, nil when
 // there is none.
 func (c *CreatedObjects) appliedObject(k createdKey) runtime.Object {
@@ -247,8 +256,9 @@ type ObjectResult struct {
 	// StreamOptions.Stored returned for it (its verdict is the answer to that PUT,
 	// or with StreamOptions.Apply to that PATCH, whether the server refused to
 	// decode it or validated it) or, with Apply, of one the stream created before
-	// (for a kind that holds no pod: NotChecked, without a Patch); false when as a
-	// create or not sent.
+	// (for a kind that holds no pod: NotChecked, without a Patch, even with
+	// StreamOptions.Scheme: the decoding of that patch is not modelled); false when
+	// as a create or not sent.
 	Update bool
 	// Patch is the strategic merge patch kubectl apply sends for an object it
 	// finds stored (StreamOptions.Apply; Update is true), as JSON: "{}" when the
