@@ -337,7 +337,7 @@ func (u *upstream) run(path, namespace, directive string, full testing.TB, apply
 			if err := kubectlutil.CreateApplyAnnotation(info.Object, unstructured.UnstructuredJSONScheme); err != nil {
 				return err
 			}
-			pruneNulls(info.Object.(*unstructured.Unstructured).Object)
+			upstreamcreate.PruneNulls(info.Object.(*unstructured.Unstructured).Object)
 		}
 		_, err = helper.Create(info.Namespace, true, info.Object)
 		var status apierrors.APIStatus
@@ -565,23 +565,4 @@ func (u *upstream) get(req *http.Request, out *kubectlOutcome) *http.Response {
 		return created(u.kinds[gvr])
 	}
 	return status(apierrors.NewNotFound(gvr.GroupResource(), name))
-}
-
-// pruneNulls deletes null values at every depth, as kubectl apply does before it
-// creates an object (k8s.io/kubectl pkg/cmd/apply pruneNullsFromMap, unexported).
-func pruneNulls(v any) {
-	switch v := v.(type) {
-	case map[string]any:
-		for k, e := range v {
-			if e == nil {
-				delete(v, k)
-			} else {
-				pruneNulls(e)
-			}
-		}
-	case []any:
-		for _, e := range v {
-			pruneNulls(e)
-		}
-	}
 }

@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"math/rand"
 	"net/http"
-	"os"
-	"path/filepath"
 	"reflect"
 	"regexp"
 	"slices"
@@ -350,32 +348,8 @@ func compareApply(got validation.ObjectResult, ans upstreamcreate.ApplyAnswer, k
 // patched against the live object (decoded independently of podlife), and the
 // answers must agree as TestStreamAppliesMatchUpstream compares them.
 func TestLiveApplyExampleMatchesUpstream(t *testing.T) {
-	dir := filepath.Join("..", "..", "examples", "validate", "testdata", "live")
-	liveData, err := os.ReadFile(filepath.Join(dir, "cluster.yaml"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	changes, err := os.ReadFile(filepath.Join(dir, "changes.yaml"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var list struct {
-		Items []json.RawMessage `json:"items"`
-	}
-	if err := yaml.Unmarshal(liveData, &list); err != nil {
-		t.Fatal(err)
-	}
-	live := map[string]runtime.Object{}
-	for _, item := range list.Items {
-		if obj := typedObject(t, item); obj != nil {
-			m := accessor(t, obj)
-			live[obj.GetObjectKind().GroupVersionKind().Kind+"/"+m.GetNamespace()+"/"+m.GetName()] = obj
-		}
-	}
-	stored := new(validation.StoredObjects)
-	for r := range validation.ValidateStream(bytes.NewReader(liveData), "cluster.yaml", validation.StreamOptions{DecodeOnly: true}) {
-		stored.Add(r)
-	}
+	ex := readLiveExample(t)
+	changes, live, stored := ex.changes, ex.live, ex.stored
 	docs := strings.Split(string(changes), "\n---\n")
 	results, patched, invalid := 0, 0, 0
 	for r := range validation.ValidateStream(bytes.NewReader(changes), "changes.yaml", validation.StreamOptions{Stored: stored.Get, Apply: apply.Patcher{}}) {
@@ -408,25 +382,6 @@ func TestLiveApplyExampleMatchesUpstream(t *testing.T) {
 	}
 }
 
-// pruneNulls deletes null values at every depth, as kubectl apply does before it
-// creates an object (k8s.io/kubectl pkg/cmd/apply pruneNullsFromMap, unexported).
-func pruneNulls(v any) {
-	switch v := v.(type) {
-	case map[string]any:
-		for k, e := range v {
-			if e == nil {
-				delete(v, k)
-			} else {
-				pruneNulls(e)
-			}
-		}
-	case []any:
-		for _, e := range v {
-			pruneNulls(e)
-		}
-	}
-}
-
 // kubectlCreated is the object kubectl apply creates for a manifest (YAML) the
 // cluster does not hold, decoded into a v1 object of like's type: the object with
 // the last-applied-configuration annotation, its nulls pruned.
@@ -436,7 +391,7 @@ func kubectlCreated(t *testing.T, doc []byte, ns string, like runtime.Object) ru
 	if err := kubectlutil.CreateApplyAnnotation(u, unstructured.UnstructuredJSONScheme); err != nil {
 		t.Fatal(err)
 	}
-	pruneNulls(u.Object)
+	upstreamcreate.PruneNulls(u.Object)
 	b, err := u.MarshalJSON()
 	if err != nil {
 		t.Fatal(err)

@@ -112,32 +112,8 @@ func TestStreamUpdatesMatchUpstream(t *testing.T) {
 // when it has none, as kubectl replace sends it), is PUT to the live object, decoded
 // the same way, and the answers must agree.
 func TestLiveExampleMatchesUpstream(t *testing.T) {
-	dir := filepath.Join("..", "..", "examples", "validate", "testdata", "live")
-	liveData, err := os.ReadFile(filepath.Join(dir, "cluster.yaml"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	changes, err := os.ReadFile(filepath.Join(dir, "changes.yaml"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var list struct {
-		Items []json.RawMessage `json:"items"`
-	}
-	if err := yaml.Unmarshal(liveData, &list); err != nil {
-		t.Fatal(err)
-	}
-	live := map[string]runtime.Object{}
-	for _, item := range list.Items {
-		if obj := typedObject(t, item); obj != nil {
-			m := accessor(t, obj)
-			live[obj.GetObjectKind().GroupVersionKind().Kind+"/"+m.GetNamespace()+"/"+m.GetName()] = obj
-		}
-	}
-	stored := new(validation.StoredObjects)
-	for r := range validation.ValidateStream(bytes.NewReader(liveData), "cluster.yaml", validation.StreamOptions{DecodeOnly: true}) {
-		stored.Add(r)
-	}
+	ex := readLiveExample(t)
+	changes, live, stored := ex.changes, ex.live, ex.stored
 	docs := strings.Split(string(changes), "\n---\n")
 	results := 0
 	updates, invalid := 0, 0
@@ -243,4 +219,48 @@ func TestStreamUpdatePanicsMatchUpstream(t *testing.T) {
 	if panics < 10 {
 		t.Errorf("%d of 40 updates panicked upstream, want at least 10", panics)
 	}
+}
+
+// liveExample is examples/validate's --live example: the cluster's objects
+// (cluster.yaml, as kubectl get -o yaml prints them) and a pull request's manifests
+// (changes.yaml).
+type liveExample struct {
+	cluster, changes []byte
+	// live are the cluster's objects that hold a pod, decoded independently of
+	// podlife, by kind/namespace/name.
+	live map[string]runtime.Object
+	// stored are the same read by a DecodeOnly stream.
+	stored *validation.StoredObjects
+}
+
+// readLiveExample reads the --live example.
+func readLiveExample(t *testing.T) liveExample {
+	t.Helper()
+	dir := filepath.Join("..", "..", "examples", "validate", "testdata", "live")
+	var ex liveExample
+	var err error
+	if ex.cluster, err = os.ReadFile(filepath.Join(dir, "cluster.yaml")); err != nil {
+		t.Fatal(err)
+	}
+	if ex.changes, err = os.ReadFile(filepath.Join(dir, "changes.yaml")); err != nil {
+		t.Fatal(err)
+	}
+	var list struct {
+		Items []json.RawMessage `json:"items"`
+	}
+	if err := yaml.Unmarshal(ex.cluster, &list); err != nil {
+		t.Fatal(err)
+	}
+	ex.live = map[string]runtime.Object{}
+	for _, item := range list.Items {
+		if obj := typedObject(t, item); obj != nil {
+			m := accessor(t, obj)
+			ex.live[obj.GetObjectKind().GroupVersionKind().Kind+"/"+m.GetNamespace()+"/"+m.GetName()] = obj
+		}
+	}
+	ex.stored = new(validation.StoredObjects)
+	for r := range validation.ValidateStream(bytes.NewReader(ex.cluster), "cluster.yaml", validation.StreamOptions{DecodeOnly: true}) {
+		ex.stored.Add(r)
+	}
+	return ex
 }

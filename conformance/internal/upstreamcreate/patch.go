@@ -177,11 +177,7 @@ func (k *Kind) patchStored(t testing.TB, patch []byte, directive string, stored 
 	u.strategy.seen = nil
 	sm := metaOf(t, stored)
 	ns, name := sm.GetNamespace(), sm.GetName()
-	apiPrefix, groupPath := "api", ""
-	if k.Group != "" {
-		apiPrefix, groupPath = "apis", "/"+k.Group
-	}
-	path := "/" + apiPrefix + groupPath + "/" + k.Version + "/namespaces/" + url.PathEscape(ns) + "/" + k.Resource + "/" + url.PathEscape(name)
+	path, apiPrefix := k.objectPath(ns, name)
 	if directive != "" {
 		path += "?fieldValidation=" + url.QueryEscape(directive)
 	}
@@ -246,4 +242,23 @@ func (k *Kind) FromStorage(t testing.TB, stored runtime.Object) runtime.Object {
 		t.Fatalf("protobuf: %v", err)
 	}
 	return out
+}
+
+// PruneNulls deletes null values at every depth, as kubectl apply does before it
+// creates an object (k8s.io/kubectl pkg/cmd/apply pruneNullsFromMap, unexported).
+func PruneNulls(v any) {
+	switch v := v.(type) {
+	case map[string]any:
+		for k, e := range v {
+			if e == nil {
+				delete(v, k)
+			} else {
+				PruneNulls(e)
+			}
+		}
+	case []any:
+		for _, e := range v {
+			PruneNulls(e)
+		}
+	}
 }

@@ -126,11 +126,7 @@ func (k *Kind) UpdateStored(t testing.TB, newObj runtime.Object, stored runtime.
 	}
 	sm := metaOf(t, stored)
 	ns, name := sm.GetNamespace(), sm.GetName()
-	apiPrefix, groupPath := "api", ""
-	if k.Group != "" {
-		apiPrefix, groupPath = "apis", "/"+k.Group
-	}
-	path := "/" + apiPrefix + groupPath + "/" + k.Version + "/namespaces/" + url.PathEscape(ns) + "/" + k.Resource + "/" + url.PathEscape(name)
+	path, apiPrefix := k.objectPath(ns, name)
 	req := httptest.NewRequest(http.MethodPut, path, bytes.NewReader(body))
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept", "application/json")
@@ -473,4 +469,14 @@ func (m *memStorage) Delete(_ context.Context, key string, out runtime.Object, p
 	}
 	m.copyInto(out)
 	return nil
+}
+
+// objectPath is the URL path of the kind's object name in namespace ns, and its
+// API prefix ("api" or "apis").
+func (k *Kind) objectPath(ns, name string) (path, apiPrefix string) {
+	apiPrefix, groupPath := "api", ""
+	if k.Group != "" {
+		apiPrefix, groupPath = "apis", "/"+k.Group
+	}
+	return "/" + apiPrefix + groupPath + "/" + k.Version + "/namespaces/" + url.PathEscape(ns) + "/" + k.Resource + "/" + url.PathEscape(name), apiPrefix
 }
