@@ -845,6 +845,10 @@ func TestLiveApply(t *testing.T) {
 	if got := strings.Join(patches, " "); got != "Deployment/web=valid StatefulSet/db=invalid Job/migrate=invalid CronJob/report=valid Pod/debug=valid" {
 		t.Errorf("-o json patches: %s", got)
 	}
+	_, out, _ = runWith(t, "", "-o", "sarif", "--apply", "--live", "testdata/live/cluster.yaml", "testdata/live/changes.yaml")
+	if n := strings.Count(out, "(as a patch of the live object)"); n != 2 || strings.Contains(out, "as an update") {
+		t.Errorf("-o sarif: %d messages of a patch, want 2 (and none of an update)", n)
+	}
 }
 
 func TestLiveProblems(t *testing.T) {

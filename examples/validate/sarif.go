@@ -97,7 +97,10 @@ func writeSARIF(w io.Writer, c *checker) {
 		if r.Verdict == validation.Invalid || r.Verdict == validation.Rejected {
 			for _, cs := range o.causes {
 				msg := fmt.Sprintf("%s: %s", title(r), cs.message)
-				if r.Update {
+				switch {
+				case r.Patch != nil:
+					msg = fmt.Sprintf("%s (as a patch of the live object): %s", title(r), cs.message)
+				case r.Update:
 					msg = fmt.Sprintf("%s (as an update of the live object): %s", title(r), cs.message)
 				}
 				if cs.hint != "" {
