@@ -15,7 +15,6 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	utiljson "k8s.io/apimachinery/pkg/util/json"
-	"k8s.io/apimachinery/pkg/util/mergepatch"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 )
 
@@ -39,10 +38,10 @@ type StrategicPatcher interface {
 	// decide how lists merge.
 	CreateThreeWayPatch(original, modified, current []byte, schema runtime.Object) ([]byte, error)
 	// ApplyPatch returns the fields of current, the stored object, with patch applied
-	// as the API server applies a strategic merge patch; errors of package
-	// k8s.io/apimachinery/pkg/util/mergepatch are returned as they are. current is not
-	// modified; patch is left as the server's merge leaves it, since the server's
-	// messages quote it afterwards.
+	// as the API server applies a strategic merge patch, or the server's error: a
+	// *apierrors.StatusError for a patch it refuses as malformed (400, 422), any other
+	// error for its 500. current is not modified; patch is left as the server's merge
+	// leaves it, since the server's messages quote it afterwards.
 	ApplyPatch(current, patch map[string]any, schema runtime.Object) (map[string]any, error)
 }
 
@@ -210,8 +209,8 @@ func warnIfDeleting(r ObjectResult, stored runtime.Object) ObjectResult {
 // patchedObject is the server's strategic merge patch of current, the stored object
 // in the patch's version (k8s.io/apiserver pkg/endpoints/handlers/patch.go
 // smpPatcher.applyPatchToCurrentObject, strategicPatchObject, applyPatchToObject):
-// the patch read as JSON, merged into current's fields (StrategicPatcher.ApplyPatch),
-// its errors answered as the handler answers them, and the result converted to the typed object, with unknown fields
+// the patch read as JSON, merged into current's fields (StrategicPatcher.ApplyPatch,
+// which words the handler's refusals), and the result converted to the typed object, with unknown fields
 // reported under the request's field validation (Strict: a 422 on the field
 // "patch", Warn: warnings). The defaults are applied later, by the update path.
 func (s *streamRun) patchedObject(current runtime.Object, patch []byte, schemaObj runtime.Object) (runtime.Object, []string, field.ErrorList, error) {
@@ -225,12 +224,8 @@ func (s *streamRun) patchedObject(current runtime.Object, patch []byte, schemaOb
 	}
 	merged, err := s.opts.Apply.ApplyPatch(currentMap, patchMap, schemaObj)
 	if err != nil {
-		switch err {
-		case mergepatch.ErrBadJSONDoc, mergepatch.ErrBadPatchFormatForPrimitiveList, mergepatch.ErrBadPatchFormatForRetainKeys,
-			mergepatch.ErrBadPatchFormatForSetElementOrderList, mergepatch.ErrUnsupportedStrategicMergePatchFormat:
-			return nil, nil, nil, apierrors.NewBadRequest(err.Error())
-		case mergepatch.ErrNoListOfLists, mergepatch.ErrPatchContentNotMatchRetainKeys:
-			return nil, nil, nil, apierrors.NewGenericServerResponse(http.StatusUnprocessableEntity, "", schema.GroupResource{}, "", err.Error(), 0, false)
+		if se := (*apierrors.StatusError)(nil); errors.As(err, &se) {
+			return nil, nil, nil, se
 		}
 		return nil, nil, nil, unknownError(err)
 	}

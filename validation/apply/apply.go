@@ -1,7 +1,12 @@
 package apply
 
 import (
+	"net/http"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/util/mergepatch"
 	"k8s.io/apimachinery/pkg/util/strategicpatch"
 
 	"github.com/podlife/podlife/validation"
@@ -28,11 +33,29 @@ func (Patcher) CreateThreeWayPatch(original, modified, current []byte, schema ru
 }
 
 // ApplyPatch returns current with patch applied, as the API server applies a
-// strategic merge patch to a stored object's fields. current, which must hold JSON
+// strategic merge patch to a stored object's fields, or the server's error (see
+// validation.StrategicPatcher). current, which must hold JSON
 // values only (as encoding/json and runtime.DefaultUnstructuredConverter make them),
 // is left as it is (the merge works on a copy); patch may be changed, as the server's merge changes it
 // (its directives are consumed), which shows in the server's messages that quote the
 // patch afterwards.
 func (Patcher) ApplyPatch(current, patch map[string]any, schema runtime.Object) (map[string]any, error) {
-	return strategicpatch.StrategicMergeMapPatch(runtime.DeepCopyJSON(current), patch, schema)
+	merged, err := strategicpatch.StrategicMergeMapPatch(runtime.DeepCopyJSON(current), patch, schema)
+	return merged, refusal(err)
+}
+
+// refusal is the patch handler's answer to an error of the merge
+// (k8s.io/apiserver pkg/endpoints/handlers/patch.go interpretStrategicMergePatchError):
+// a malformed patch is a 400, a list of lists or a patch that does not match its
+// retainKeys a 422 without causes; any other error is returned as it is (the
+// server's 500).
+func refusal(err error) error {
+	switch err {
+	case mergepatch.ErrBadJSONDoc, mergepatch.ErrBadPatchFormatForPrimitiveList, mergepatch.ErrBadPatchFormatForRetainKeys,
+		mergepatch.ErrBadPatchFormatForSetElementOrderList, mergepatch.ErrUnsupportedStrategicMergePatchFormat:
+		return apierrors.NewBadRequest(err.Error())
+	case mergepatch.ErrNoListOfLists, mergepatch.ErrPatchContentNotMatchRetainKeys:
+		return apierrors.NewGenericServerResponse(http.StatusUnprocessableEntity, "", schema.GroupResource{}, "", err.Error(), 0, false)
+	}
+	return err
 }
