@@ -126,9 +126,10 @@ func missingLastAppliedWarning(resource, name string) string {
 
 // applyUpdate answers for an object kubectl apply finds live (stored): kubectl's
 // three-way strategic merge patch of the live object's last-applied configuration,
-// modified (see appliedConfiguration) and the live object, and the server's answer to that PATCH: the patch applied to the stored object,
-// decoded with the request's field validation, then the update path. A patch of
-// "{}" sends nothing: the object is Valid with no warnings.
+// modified (see appliedConfiguration) and the live object, and the server's answer
+// to that PATCH: the patch applied to the stored object, decoded with the request's
+// field validation, then the update path. A patch of "{}" sends nothing: the object
+// is Valid, without the server's warnings.
 func (s *streamRun) applyUpdate(r ObjectResult, modified []byte, resource schema.GroupVersionKind, k servedKind, stored runtime.Object) ObjectResult {
 	r.Update = true
 	gvr := schema.GroupVersionResource{Group: k.group, Version: resource.Version, Resource: k.resource}
@@ -210,9 +211,10 @@ func warnIfDeleting(r ObjectResult, stored runtime.Object) ObjectResult {
 // in the patch's version (k8s.io/apiserver pkg/endpoints/handlers/patch.go
 // smpPatcher.applyPatchToCurrentObject, strategicPatchObject, applyPatchToObject):
 // the patch read as JSON, merged into current's fields (StrategicPatcher.ApplyPatch,
-// which words the handler's refusals), and the result converted to the typed object, with unknown fields
-// reported under the request's field validation (Strict: a 422 on the field
-// "patch", Warn: warnings). The defaults are applied later, by the update path.
+// which words the handler's refusals), and the result converted to the typed
+// object, with unknown fields reported under the request's field validation
+// (Strict: a 422 on the field "patch", Warn: warnings). The defaults are applied
+// later, by the update path.
 func (s *streamRun) patchedObject(current runtime.Object, patch []byte, schemaObj runtime.Object) (runtime.Object, []string, field.ErrorList, error) {
 	currentMap, err := runtime.DefaultUnstructuredConverter.ToUnstructured(current)
 	if err != nil {
