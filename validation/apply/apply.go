@@ -34,11 +34,11 @@ func (Patcher) CreateThreeWayPatch(original, modified, current []byte, schema ru
 
 // ApplyPatch returns current with patch applied, as the API server applies a
 // strategic merge patch to a stored object's fields, or the server's error (see
-// validation.StrategicPatcher). current, which must hold JSON
-// values only (as encoding/json and runtime.DefaultUnstructuredConverter make them),
-// is left as it is (the merge works on a copy); patch may be changed, as the server's merge changes it
-// (its directives are consumed), which shows in the server's messages that quote the
-// patch afterwards.
+// validation.StrategicPatcher). current, which must hold JSON values only (as
+// encoding/json and runtime.DefaultUnstructuredConverter make them), is left as it
+// is (the merge works on a copy); patch may be changed, as the server's merge
+// changes it (its directives are consumed), which shows in the server's messages
+// that quote the patch afterwards.
 func (Patcher) ApplyPatch(current, patch map[string]any, schema runtime.Object) (map[string]any, error) {
 	merged, err := strategicpatch.StrategicMergeMapPatch(runtime.DeepCopyJSON(current), patch, schema)
 	return merged, refusal(err)
