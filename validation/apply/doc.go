@@ -5,6 +5,6 @@
 // a stored object's fields as kube-apiserver v1.37.2 does (k8s.io/apiserver
 // pkg/endpoints/handlers/patch.go applyPatchToObject), both with
 // k8s.io/apimachinery's strategicpatch package. It lives apart from package
-// validation because that package brings k8s.io/kube-openapi and its dependencies
+// validation because strategicpatch brings k8s.io/kube-openapi and its dependencies
 // into a program's build.
 package apply
