@@ -104,7 +104,7 @@ func storedAsServed(stored runtime.Object, opts Options) runtime.Object {
 		return stored.DeepCopyObject()
 	}
 	asReadFromStorage(out)
-	asServedView(out, 0)
+	asServedView(out, false)
 	return out
 }
 
@@ -136,7 +136,7 @@ func createdAsStored(obj runtime.Object, opts Options) runtime.Object {
 		return obj.DeepCopyObject()
 	}
 	asReadFromStorage(out)
-	asServedView(out, 1)
+	asServedView(out, true)
 	return out
 }
 
@@ -169,7 +169,7 @@ func updatedAsStored(merged, stored runtime.Object, opts Options) runtime.Object
 		m.ResourceVersion = strconv.FormatUint(rv+1, 10)
 	}
 	asReadFromStorage(out)
-	asServedView(out, 0)
+	asServedView(out, false)
 	if ds, ok := out.(*appsv1.DaemonSet); ok {
 		// The template generation is the stored one, moved on with the template.
 		tg, _ := templateGenerationOf(oldMeta.Annotations)
@@ -185,9 +185,9 @@ func updatedAsStored(merged, stored runtime.Object, opts Options) runtime.Object
 // as the server writes it back when it encodes the stored object (k8s.io/kubernetes
 // pkg/apis/apps/v1 conversion.go): a Deployment's rollback revision annotation in
 // its decimal form, none when empty; a DaemonSet's template generation annotation
-// always, at least minGeneration (1 once created: PrepareForCreate); a
-// StatefulSet's claim templates with apiVersion v1 and kind PersistentVolumeClaim.
-func asServedView(obj runtime.Object, minGeneration int64) {
+// always (0 when it had none), at least 1 for an object just created (PrepareForCreate);
+// a StatefulSet's claim templates with apiVersion v1 and kind PersistentVolumeClaim.
+func asServedView(obj runtime.Object, created bool) {
 	switch o := obj.(type) {
 	case *appsv1.Deployment:
 		if n, _ := rollbackToOf(o.Annotations); n != nil {
@@ -200,7 +200,10 @@ func asServedView(obj runtime.Object, minGeneration int64) {
 		if o.Annotations == nil {
 			o.Annotations = map[string]string{}
 		}
-		o.Annotations[appsv1.DeprecatedTemplateGeneration] = strconv.FormatInt(max(n, minGeneration), 10)
+		if created {
+			n = max(n, 1)
+		}
+		o.Annotations[appsv1.DeprecatedTemplateGeneration] = strconv.FormatInt(n, 10)
 	case *appsv1.StatefulSet:
 		for i := range o.Spec.VolumeClaimTemplates {
 			o.Spec.VolumeClaimTemplates[i].APIVersion, o.Spec.VolumeClaimTemplates[i].Kind = "v1", "PersistentVolumeClaim"
