@@ -129,8 +129,9 @@ func missingLastAppliedWarning(resource, name string) string {
 // modified (see appliedConfiguration) and the live object, and the server's answer
 // to that PATCH: the patch applied to the stored object, decoded with the request's
 // field validation, then the update path. A patch of "{}" sends nothing: the object
-// is Valid, without the server's warnings.
-func (s *streamRun) applyUpdate(r ObjectResult, modified []byte, resource schema.GroupVersionKind, k servedKind, stored runtime.Object) ObjectResult {
+// is Valid, without the server's warnings. What a valid patch leaves is kept under
+// key, for the next object of the name.
+func (s *streamRun) applyUpdate(r ObjectResult, modified []byte, resource schema.GroupVersionKind, k servedKind, stored runtime.Object, key createdKey) ObjectResult {
 	r.Update = true
 	gvr := schema.GroupVersionResource{Group: k.group, Version: resource.Version, Resource: k.resource}
 	current := storedAsServed(stored, s.opts.Validation)
@@ -186,14 +187,16 @@ func (s *streamRun) applyUpdate(r ObjectResult, modified []byte, resource schema
 		_, raw, _ := strings.Cut(errs[0].Detail, "cannot be handled as a "+resource.Kind+": ")
 		r.Verdict, r.Err = Rejected, unknownError(errors.New(raw))
 		var w warningRecorder
-		for _, text := range warnings {
-			w.add(text)
-		}
+		w.addAll(warnings)
 		addServerWarnings(&r, &w)
 		return r
 	}
 	r.Object = patched
-	return warnIfDeleting(s.update(r, warnings, resource.GroupKind(), k, stored), stored)
+	r = s.update(r, warnings, resource.GroupKind(), k, stored)
+	if r.Verdict == Valid {
+		s.created().keepApplied(key, updatedAsStored(patched, current, s.opts.Validation))
+	}
+	return warnIfDeleting(r, stored)
 }
 
 // warnIfDeleting adds kubectl apply's warning about an object it patched (or found

@@ -140,15 +140,15 @@ func createdAsStored(obj runtime.Object, opts Options) runtime.Object {
 	return out
 }
 
-// updatedAsStored returns the object the server stores after a patch of stored gave
-// merged (a v1 object of the same kind, as the patch handler decoded it): merged with
-// the decoder's defaults, the stored generation, the strategy's PrepareForUpdate (the
-// stored status, disabled fields dropped unless in use, the generation moved on, a
-// DaemonSet's template generation), the metadata rest.BeforeUpdate carries over, as
-// read back from storage (asReadFromStorage) in the served view (asServedView), with
-// the next resourceVersion.
-func updatedAsStored(merged, stored runtime.Object, opts Options) runtime.Object {
-	old := storedAsServed(stored, opts)
+// updatedAsStored returns the object the server stores after a patch of old (the
+// stored object as storedAsServed serves it) gave merged (a v1 object of the same
+// kind, as the patch handler decoded it): merged with the decoder's defaults, the
+// stored generation, the strategy's PrepareForUpdate (the stored status, disabled
+// fields dropped unless in use, the generation moved on, a DaemonSet's template
+// generation), the metadata rest.BeforeUpdate carries over, as read back from
+// storage (asReadFromStorage) in the served view (asServedView), with the next
+// resourceVersion.
+func updatedAsStored(merged, old runtime.Object, opts Options) runtime.Object {
 	oldMeta := objectMeta(old)
 	var out runtime.Object
 	templateChanged := false

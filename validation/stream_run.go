@@ -207,11 +207,12 @@ func (s *streamRun) object(r ObjectResult, obj runtime.Object, m mapping) bool {
 	holdsPod := podKinds[resource.GroupKind()]
 	written := u.GroupVersionKind()
 	unserved := written.Version == "" || m.list
+	key := createdKey{m.served.group, m.served.resource, ns, u.GetName()}
 	var stored runtime.Object
 	if !unserved {
 		if s.applying() && holdsPod {
 			// kubectl apply finds what it created or patched before.
-			stored = s.opts.Created.appliedObject(createdKey{m.served.group, m.served.resource, ns, u.GetName()})
+			stored = s.opts.Created.appliedObject(key)
 		}
 		if stored == nil {
 			stored = s.stored(resource.GroupKind(), holdsPod, ns, u.GetName())
@@ -272,7 +273,7 @@ func (s *streamRun) object(r ObjectResult, obj runtime.Object, m mapping) bool {
 			r.Verdict = NotChecked
 			return s.yield(s.store(r, m.served))
 		}
-		if s.applying() && s.opts.Created.has(createdKey{m.served.group, m.served.resource, ns, u.GetName()}) {
+		if s.applying() && s.opts.Created.has(key) {
 			// kubectl apply patches what the stream created; the decoding of that
 			// patch is not modelled for a kind that holds no pod.
 			r.Verdict, r.Update = NotChecked, true
@@ -288,15 +289,7 @@ func (s *streamRun) object(r ObjectResult, obj runtime.Object, m mapping) bool {
 			return s.yield(r)
 		}
 		if stored != nil {
-			r = s.applyUpdate(r, modified, resource, m.served, stored)
-			if r.Verdict == Valid && string(r.Patch) != unchangedPatch {
-				// The next object of this name is patched against the result.
-				if s.opts.Created == nil {
-					s.opts.Created = new(CreatedObjects)
-				}
-				s.opts.Created.keepApplied(createdKey{m.served.group, m.served.resource, ns, u.GetName()}, updatedAsStored(r.Object, stored, s.opts.Validation))
-			}
-			return s.yield(r)
+			return s.yield(s.applyUpdate(r, modified, resource, m.served, stored, key))
 		}
 		// kubectl apply creates the object with the annotation, its nulls pruned.
 		pruneNulls(u.Object)
@@ -412,9 +405,7 @@ func resourceVersionOf(obj runtime.Object) string {
 // warnings of the one response, the decoder's and then the update's.
 func (s *streamRun) update(r ObjectResult, decodeWarnings []string, gk schema.GroupKind, k servedKind, stored runtime.Object) ObjectResult {
 	var w warningRecorder
-	for _, text := range decodeWarnings {
-		w.add(text)
-	}
+	w.addAll(decodeWarnings)
 	opts := s.opts.Validation
 	opts.patch = r.Patch != nil
 	errs := validateObjectUpdate(r.Object, stored, opts, &w)
@@ -442,9 +433,7 @@ func (s *streamRun) update(r ObjectResult, decodeWarnings []string, gk schema.Gr
 // the warnings of the one response, the decoder's and then the create's.
 func (s *streamRun) create(r ObjectResult, decodeWarnings []string, gk schema.GroupKind, holdsPod bool, k servedKind) ObjectResult {
 	var w warningRecorder
-	for _, text := range decodeWarnings {
-		w.add(text)
-	}
+	w.addAll(decodeWarnings)
 	switch {
 	case holdsPod:
 		r = s.validate(r, gk, k, &w)
@@ -478,12 +467,9 @@ func (s *streamRun) store(r ObjectResult, k servedKind) ObjectResult {
 	if !created || s.opts.DecodeOnly || r.Name == "" || !k.patch {
 		return r
 	}
-	if s.opts.Created == nil {
-		s.opts.Created = new(CreatedObjects) // the stream's own
-	}
 	key := createdKey{k.group, k.resource, r.Namespace, r.Name}
 	switch {
-	case !s.opts.Created.create(key):
+	case !s.created().create(key):
 		if !s.applying() {
 			r.Verdict, r.Err = Rejected, apierrors.NewAlreadyExists(schema.GroupResource{Group: k.group, Resource: k.resource}, r.Name)
 			break
@@ -495,6 +481,14 @@ func (s *streamRun) store(r ObjectResult, k servedKind) ObjectResult {
 		s.opts.Created.keepApplied(key, createdAsStored(r.Object, s.opts.Validation))
 	}
 	return r
+}
+
+// created returns StreamOptions.Created, or the stream's own when none was given.
+func (s *streamRun) created() *CreatedObjects {
+	if s.opts.Created == nil {
+		s.opts.Created = new(CreatedObjects)
+	}
+	return s.opts.Created
 }
 
 // others returns the decoder of StreamOptions.Scheme's kinds, built on first use.

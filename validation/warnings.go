@@ -118,6 +118,13 @@ func (r *warningRecorder) full() bool {
 // add records one warning.
 func (r *warningRecorder) add(text string) { r.addAt("", text) }
 
+// addAll records warnings in order (those the decoder found, say).
+func (r *warningRecorder) addAll(texts []string) {
+	for _, text := range texts {
+		r.add(text)
+	}
+}
+
 // addAt records one warning about field, whose path its text does not start with.
 func (r *warningRecorder) addAt(field, text string) {
 	if text == "" || r.full() || r.seen[text] {
