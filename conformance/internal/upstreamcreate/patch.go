@@ -2,10 +2,8 @@ package upstreamcreate
 
 import (
 	"bytes"
-	"encoding/json"
 	"io"
 	"net/http"
-	"net/http/httptest"
 	"net/url"
 	"strings"
 	"testing"
@@ -13,15 +11,11 @@ import (
 
 	"github.com/jonboulle/clockwork"
 	"k8s.io/apimachinery/pkg/api/meta"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/runtime/serializer/protobuf"
 	"k8s.io/apimachinery/pkg/util/validation/field"
-	"k8s.io/apiserver/pkg/audit"
-	"k8s.io/apiserver/pkg/endpoints/filters"
-	genericapirequest "k8s.io/apiserver/pkg/endpoints/request"
 	"k8s.io/cli-runtime/pkg/resource"
 	"k8s.io/client-go/rest"
 	"k8s.io/kubectl/pkg/cmd/apply"
@@ -168,55 +162,22 @@ func (k *Kind) Apply(t testing.TB, modified []byte, stored runtime.Object, direc
 // stored object's URL, as UpdateStored answers a PUT, and the response's code and
 // body. A 422 the strategy gave carries its typed errors; one the patch handler
 // builds itself (an object the patched fields do not decode to) carries its causes.
-func (k *Kind) patchStored(t testing.TB, patch []byte, directive string, stored runtime.Object) (ans UpdateAnswer, code int, body []byte) {
+func (k *Kind) patchStored(t testing.TB, patch []byte, directive string, stored runtime.Object) (UpdateAnswer, int, []byte) {
 	t.Helper()
-	u := k.updater(t)
-	u.mu.Lock()
-	defer u.mu.Unlock()
-	u.mem.current = stored.DeepCopyObject()
-	u.strategy.seen = nil
-	sm := metaOf(t, stored)
-	ns, name := sm.GetNamespace(), sm.GetName()
-	path, apiPrefix := k.objectPath(ns, name)
+	req := request{method: http.MethodPatch, verb: "patch", contentType: "application/strategic-merge-patch+json", body: patch}
 	if directive != "" {
-		path += "?fieldValidation=" + url.QueryEscape(directive)
+		req.query = "fieldValidation=" + url.QueryEscape(directive)
 	}
-	req := httptest.NewRequest(http.MethodPatch, path, bytes.NewReader(patch))
-	req.Header.Set("Content-Type", "application/strategic-merge-patch+json")
-	req.Header.Set("Accept", "application/json")
-	// The patch handler records the patch in the request's audit event.
-	ctx := genericapirequest.WithRequestInfo(audit.WithAuditContext(req.Context()), &genericapirequest.RequestInfo{
-		IsResourceRequest: true, Verb: "patch", APIPrefix: apiPrefix,
-		APIGroup: k.Group, APIVersion: k.Version, Namespace: ns, Resource: k.Resource, Name: name, Path: req.URL.Path,
-	})
-	req = req.WithContext(ctx)
-	rec := httptest.NewRecorder()
-	func() {
-		defer func() {
-			if r := recover(); r != nil {
-				ans = UpdateAnswer{Code: http.StatusInternalServerError, Panicked: true, Warnings: headerWarnings(rec.Header())}
-			}
-		}()
-		filters.WithWarningRecorder(u.patch).ServeHTTP(rec, req)
-	}()
+	ans, rec, seen := k.serveStored(t, req, stored)
 	if ans.Panicked {
 		// The server's panic filter answers in plain text.
 		return ans, http.StatusInternalServerError, []byte(validation.ServerPanicDetail)
 	}
-	ans = UpdateAnswer{Code: rec.Code, Warnings: headerWarnings(rec.Header())}
-	if rec.Code == http.StatusOK {
-		return ans, rec.Code, rec.Body.Bytes()
-	}
-	var st metav1.Status
-	if err := json.Unmarshal(rec.Body.Bytes(), &st); err != nil || st.Kind != "Status" {
-		t.Fatalf("PATCH answered %d with %q", rec.Code, rec.Body.String())
-	}
-	ans.Status = &st
-	if rec.Code == http.StatusUnprocessableEntity && st.Details != nil {
-		if seen := u.strategy.seen; seen != nil {
-			ans.Errs = k.causes(t, st, seen)
+	if ans.Code == http.StatusUnprocessableEntity && ans.Status.Details != nil {
+		if seen != nil {
+			ans.Errs = k.causes(t, *ans.Status, seen)
 		} else {
-			for _, c := range st.Details.Causes {
+			for _, c := range ans.Status.Details.Causes {
 				ans.Errs = append(ans.Errs, &field.Error{Type: field.ErrorType(c.Type), Field: c.Field, Detail: c.Message})
 			}
 		}

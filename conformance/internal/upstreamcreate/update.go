@@ -24,6 +24,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/managedfields"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	"k8s.io/apiserver/pkg/admission"
+	"k8s.io/apiserver/pkg/audit"
 	"k8s.io/apiserver/pkg/endpoints/filters"
 	"k8s.io/apiserver/pkg/endpoints/handlers"
 	genericapirequest "k8s.io/apiserver/pkg/endpoints/request"
@@ -112,55 +113,85 @@ func (k *Kind) Update(t testing.TB, newObj, oldObj runtime.Object) UpdateAnswer 
 // typed errors, which must render exactly the Status's causes; they are returned in
 // the causes' order. A panic of the handler (the server's panic filter answers 500)
 // is recovered and reported as Panicked.
-func (k *Kind) UpdateStored(t testing.TB, newObj runtime.Object, stored runtime.Object) (ans UpdateAnswer) {
+func (k *Kind) UpdateStored(t testing.TB, newObj runtime.Object, stored runtime.Object) UpdateAnswer {
+	t.Helper()
+	body, err := json.Marshal(newObj)
+	if err != nil {
+		t.Fatalf("marshal: %v", err)
+	}
+	ans, _, seen := k.serveStored(t, request{method: http.MethodPut, verb: "update", contentType: "application/json", body: body}, stored)
+	if ans.Code != http.StatusUnprocessableEntity || ans.Panicked {
+		return ans
+	}
+	if seen == nil {
+		t.Fatalf("422 without the strategy's validation: %s", ans.Status.Message)
+	}
+	ans.Errs = k.causes(t, *ans.Status, seen)
+	return ans
+}
+
+// request is a request serveStored sends to the stored object's URL.
+type request struct {
+	method, verb, contentType string
+	// query is the URL's query, without "?" ("" for none).
+	query string
+	body  []byte
+}
+
+// serveStored sends req to the stored object's URL through the kind's handler for
+// its method (UpdateResource for PUT, PatchResource for PATCH) behind the server's
+// warning recorder, the store holding stored (internal). It returns the answer (a
+// panic recovered as Panicked; the Status of a refusal), the response, and what the
+// strategy's ValidateUpdate was given (nil when it did not run).
+func (k *Kind) serveStored(t testing.TB, req request, stored runtime.Object) (ans UpdateAnswer, rec *httptest.ResponseRecorder, seen *validated) {
 	t.Helper()
 	u := k.updater(t)
 	u.mu.Lock()
 	defer u.mu.Unlock()
 	u.mem.current = stored.DeepCopyObject()
 	u.strategy.seen = nil
-
-	body, err := json.Marshal(newObj)
-	if err != nil {
-		t.Fatalf("marshal: %v", err)
+	handler := u.handler
+	if req.method == http.MethodPatch {
+		handler = u.patch
 	}
 	sm := metaOf(t, stored)
 	ns, name := sm.GetNamespace(), sm.GetName()
 	path, apiPrefix := k.objectPath(ns, name)
-	req := httptest.NewRequest(http.MethodPut, path, bytes.NewReader(body))
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "application/json")
-	ctx := genericapirequest.WithRequestInfo(req.Context(), &genericapirequest.RequestInfo{
-		IsResourceRequest: true, Verb: "update", APIPrefix: apiPrefix,
-		APIGroup: k.Group, APIVersion: k.Version, Namespace: ns, Resource: k.Resource, Name: name, Path: req.URL.Path,
+	if req.query != "" {
+		path += "?" + req.query
+	}
+	r := httptest.NewRequest(req.method, path, bytes.NewReader(req.body))
+	r.Header.Set("Content-Type", req.contentType)
+	r.Header.Set("Accept", "application/json")
+	// The patch handler records the patch in the request's audit event.
+	ctx := genericapirequest.WithRequestInfo(audit.WithAuditContext(r.Context()), &genericapirequest.RequestInfo{
+		IsResourceRequest: true, Verb: req.verb, APIPrefix: apiPrefix,
+		APIGroup: k.Group, APIVersion: k.Version, Namespace: ns, Resource: k.Resource, Name: name, Path: r.URL.Path,
 	})
-	req = req.WithContext(ctx)
-	rec := httptest.NewRecorder()
-	defer func() {
-		if r := recover(); r != nil {
-			ans = UpdateAnswer{Code: http.StatusInternalServerError, Panicked: true, Warnings: headerWarnings(rec.Header())}
-		}
+	r = r.WithContext(ctx)
+	rec = httptest.NewRecorder()
+	panicked := func() (panicked bool) {
+		defer func() {
+			if recover() != nil {
+				panicked = true
+			}
+		}()
+		filters.WithWarningRecorder(handler).ServeHTTP(rec, r)
+		return false
 	}()
-	filters.WithWarningRecorder(u.handler).ServeHTTP(rec, req)
-
+	if panicked {
+		return UpdateAnswer{Code: http.StatusInternalServerError, Panicked: true, Warnings: headerWarnings(rec.Header())}, rec, nil
+	}
 	ans = UpdateAnswer{Code: rec.Code, Warnings: headerWarnings(rec.Header())}
 	if rec.Code == http.StatusOK {
-		return ans
+		return ans, rec, nil
 	}
 	var st metav1.Status
 	if err := json.Unmarshal(rec.Body.Bytes(), &st); err != nil || st.Kind != "Status" {
-		t.Fatalf("PUT answered %d with %q", rec.Code, rec.Body.String())
+		t.Fatalf("%s answered %d with %q", req.method, rec.Code, rec.Body.String())
 	}
 	ans.Status = &st
-	if rec.Code != http.StatusUnprocessableEntity {
-		return ans
-	}
-	seen := u.strategy.seen
-	if seen == nil {
-		t.Fatalf("422 without the strategy's validation: %s", st.Message)
-	}
-	ans.Errs = k.causes(t, st, seen)
-	return ans
+	return ans, rec, u.strategy.seen
 }
 
 // causes are the typed errors of a 422 the strategy's validation gave, in the order
