@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -115,10 +114,7 @@ func TestDecodingMatchesKubectlAndServer(t *testing.T) {
 	var disagreements, objects int
 	for i := range streams {
 		data := g.stream()
-		path := filepath.Join(dir, fmt.Sprintf("m%04d.yaml", i))
-		if err := os.WriteFile(path, data, 0o600); err != nil {
-			t.Fatal(err)
-		}
+		path := writeFile(t, dir, fmt.Sprintf("m%04d.yaml", i), data)
 		want := u.createFile(path)
 		got, n, err := ours(path)
 		objects += n

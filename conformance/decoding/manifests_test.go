@@ -169,11 +169,7 @@ func compareValidated(want, got kubectlOutcome) (diff string, reorder int) {
 // first difference ("" when they agree), reordered the 422s equal but for upstream's
 // map order.
 func endToEnd(t testing.TB, u *upstream, path string, opts validation.StreamOptions) (want kubectlOutcome, n int, diff string, reordered int, err error) {
-	directive := opts.FieldValidation
-	if directive == "" {
-		directive = metav1.FieldValidationStrict
-	}
-	want = u.createFileValidated(t, path, opts.Namespace, directive)
+	want = u.createFileValidated(t, path, opts.Namespace, directiveOf(opts))
 	got, n, err := oursWith(path, opts)
 	if err != nil {
 		return want, n, "", 0, err
@@ -380,23 +376,8 @@ func TestGeneratedStreamsMatchKubectlAndServer(t *testing.T) {
 	const files = 500
 	for i := range files {
 		data := g.stream()
-		path := filepath.Join(dir, fmt.Sprintf("m%04d.yaml", i))
-		if err := os.WriteFile(path, data, 0o600); err != nil {
-			t.Fatal(err)
-		}
-		// One file in four is created with kubectl's --namespace, one in five with
-		// --validate=warn and one in five with --validate=ignore.
-		o := opts
-		if i%4 == 3 {
-			o.Namespace = "shop"
-		}
-		switch i % 5 {
-		case 3:
-			o.FieldValidation = metav1.FieldValidationWarn
-		case 4:
-			o.FieldValidation = metav1.FieldValidationIgnore
-		}
-		want, n, diff, r, err := endToEnd(t, u, path, o)
+		path := writeFile(t, dir, fmt.Sprintf("m%04d.yaml", i), data)
+		want, n, diff, r, err := endToEnd(t, u, path, withFlags(opts, i))
 		objects += n
 		for _, ws := range want.warnings {
 			for _, w := range ws {
@@ -592,23 +573,9 @@ func TestGeneratedStreamsApplyMatchKubectl(t *testing.T) {
 	const files = 300
 	for i := range files {
 		data := g.stream()
-		path := filepath.Join(dir, fmt.Sprintf("a%04d.yaml", i))
-		if err := os.WriteFile(path, data, 0o600); err != nil {
-			t.Fatal(err)
-		}
-		o := validation.StreamOptions{Scheme: scheme, Apply: apply.Patcher{}}
-		if i%4 == 3 {
-			o.Namespace = "shop"
-		}
-		directive := metav1.FieldValidationStrict
-		switch i % 5 {
-		case 3:
-			directive = metav1.FieldValidationWarn
-		case 4:
-			directive = metav1.FieldValidationIgnore
-		}
-		o.FieldValidation = directive
-		want := u.applyFileValidated(t, path, o.Namespace, directive)
+		path := writeFile(t, dir, fmt.Sprintf("a%04d.yaml", i), data)
+		o := withFlags(validation.StreamOptions{Scheme: scheme, Apply: apply.Patcher{}}, i)
+		want := u.applyFileValidated(t, path, o.Namespace, directiveOf(o))
 		got, n, err := oursWith(path, o)
 		objects += n
 		if err != nil {
@@ -637,4 +604,38 @@ func TestGeneratedStreamsApplyMatchKubectl(t *testing.T) {
 			t.Errorf("outcome coverage: %q seen %d times, want at least %d", c, outcomes[c], least)
 		}
 	}
+}
+
+// writeFile writes a generated file into dir under name and returns its path.
+func writeFile(t *testing.T, dir, name string, data []byte) string {
+	t.Helper()
+	path := filepath.Join(dir, name)
+	if err := os.WriteFile(path, data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// withFlags returns opts with the kubectl flags the generated file i is read with:
+// one file in four with --namespace shop, one in five with --validate=warn and one
+// in five with --validate=ignore.
+func withFlags(opts validation.StreamOptions, i int) validation.StreamOptions {
+	if i%4 == 3 {
+		opts.Namespace = "shop"
+	}
+	switch i % 5 {
+	case 3:
+		opts.FieldValidation = metav1.FieldValidationWarn
+	case 4:
+		opts.FieldValidation = metav1.FieldValidationIgnore
+	}
+	return opts
+}
+
+// directiveOf is the fieldValidation kubectl sends for opts.FieldValidation.
+func directiveOf(opts validation.StreamOptions) string {
+	if opts.FieldValidation == "" {
+		return metav1.FieldValidationStrict
+	}
+	return opts.FieldValidation
 }
