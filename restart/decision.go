@@ -1,6 +1,7 @@
 package restart
 
 import (
+	"encoding/json"
 	"strconv"
 	"strings"
 
@@ -111,38 +112,137 @@ func (b Basis) String() string {
 }
 
 // Decision is the kubelet's answer to "is this container (re)started?" together with
-// what led to it. It holds no allocations of its own: Rule points into the pod spec
-// it was computed from, and the human text is built only when [Decision.Explain] is
-// called.
+// what led to it. Restart is the answer; the methods say why. A Decision is four
+// words, returned in registers: the answer costs a caller that reads only Restart
+// no more than a bool would. It holds no copy and no allocation of its own: it
+// keeps the container and the pod it was computed from, and [Decision.Rule],
+// [Decision.RuleIndex], [Decision.ContainerPolicy], [Decision.PodPolicy] and
+// [Decision.Container] read them when called, so neither may be changed while the
+// Decision is in use. The human text is built only when [Decision.Explain] is
+// called. The zero Decision is that of no pod (BasisNoPod, no restart).
 type Decision struct {
 	// Restart is the kubelet's answer (ShouldContainerBeRestarted).
 	Restart bool
-	// RestartAllContainers is true when the exit matched a rule whose action is
-	// RestartAllContainers and the RestartAllContainersOnContainerExits gate is on: the
-	// restart is carried out by restarting every init and regular container of the pod.
-	RestartAllContainers bool
-	// Rule is the restart rule that matched the exit code, nil when none was
-	// evaluated or none matched. It points into the pod spec. A matched
-	// RestartAllContainers rule is reported even when the gate is off and the
-	// container policy decided instead.
-	Rule *corev1.ContainerRestartRule
-	// RuleIndex is Rule's index in the container's restartPolicyRules, -1 when Rule
-	// is nil.
-	RuleIndex int
-	// Basis is the step that decided.
-	Basis Basis
-	// Container is the container's name.
-	Container string
-	// State is the state of the newest instance the decision read: StateNone when
-	// there is none, or when the pod is being deleted (the kubelet reads none then).
-	State State
-	// ExitCode is the newest instance's exit code when State is StateExited.
-	ExitCode int32
-	// ContainerPolicy is the container's own restartPolicy, "" when unset or when
-	// ContainerRestartRules is off.
-	ContainerPolicy corev1.ContainerRestartPolicy
-	// PodPolicy is the pod's restartPolicy as written ("" means Always).
-	PodPolicy corev1.RestartPolicy
+	// info holds the rest: the exit code in its low 32 bits, then the basis, the
+	// state and two flags (infoBasisShift and after).
+	info uint64
+	// c is the container decided for, nil when none was looked up or found.
+	c *corev1.Container
+	// pod is the pod decided for, nil for no pod.
+	pod *corev1.Pod
+}
+
+// The fields packed in Decision.info above the exit code.
+const (
+	infoBasisShift = 32 // 4 bits: the Basis
+	infoStateShift = 36 // 3 bits: the State's index in decisionStates
+	// infoRestartAll: the restart is carried out by restarting every container.
+	infoRestartAll = 1 << 39
+	// infoPolicies: the container's own restartPolicy and its rules were read.
+	infoPolicies = 1 << 40
+)
+
+// The indices of the states a Decision reports, in info (infoStateShift).
+const (
+	stateIndexNone uint64 = iota
+	stateIndexCreated
+	stateIndexRunning
+	stateIndexExited
+	stateIndexUnknown
+)
+
+// decisionStates are the states a Decision reports, by their index in info; the
+// last three entries are never packed.
+var decisionStates = [8]State{StateNone, StateCreated, StateRunning, StateExited, StateUnknown}
+
+// infoOf packs a basis and a state with the flags given; a state other than those
+// of decisionStates is packed as StateUnknown, as the kubelet reads it.
+func infoOf(basis Basis, state State, flags uint64) uint64 {
+	i := stateIndexUnknown
+	switch state {
+	case StateNone:
+		i = stateIndexNone
+	case StateCreated:
+		i = stateIndexCreated
+	case StateRunning:
+		i = stateIndexRunning
+	case StateExited:
+		i = stateIndexExited
+	}
+	return uint64(basis)<<infoBasisShift | i<<infoStateShift | flags
+}
+
+// Basis is the step that decided.
+func (d Decision) Basis() Basis { return Basis(d.info >> infoBasisShift & 0xf) }
+
+// State is the state of the newest instance the decision read: StateNone when there
+// is none, or when the pod is being deleted (the kubelet reads none then).
+func (d Decision) State() State { return decisionStates[d.info>>infoStateShift&7] }
+
+// ExitCode is the newest instance's exit code when State is StateExited, else 0.
+func (d Decision) ExitCode() int32 { return int32(uint32(d.info)) }
+
+// RestartAllContainers is true when the exit matched a rule whose action is
+// RestartAllContainers and the RestartAllContainersOnContainerExits gate is on: the
+// restart is carried out by restarting every init and regular container of the pod.
+func (d Decision) RestartAllContainers() bool { return d.info&infoRestartAll != 0 }
+
+// Container is the name of the container decided for: "" when none was looked up
+// (no pod; [ShouldRestart] on a pod being deleted) or the pod spec has none of the
+// name asked.
+func (d Decision) Container() string {
+	if d.c == nil {
+		return ""
+	}
+	return d.c.Name
+}
+
+// ContainerPolicy is the container's own restartPolicy when it decided or was read
+// (the newest instance exited, ContainerRestartRules is on and the container has
+// one), else "".
+func (d Decision) ContainerPolicy() corev1.ContainerRestartPolicy {
+	if d.info&infoPolicies == 0 {
+		return ""
+	}
+	return *d.c.RestartPolicy
+}
+
+// PodPolicy is the pod's restartPolicy as written ("" means Always), "" for no pod.
+func (d Decision) PodPolicy() corev1.RestartPolicy {
+	if d.pod == nil {
+		return ""
+	}
+	return d.pod.Spec.RestartPolicy
+}
+
+// Rule is the restart rule that matched the exit code, nil when none was evaluated
+// or none matched. It points into the pod spec. A matched RestartAllContainers rule
+// is reported even when the gate is off and the container policy decided instead.
+func (d Decision) Rule() *corev1.ContainerRestartRule {
+	if i := d.RuleIndex(); i >= 0 {
+		return &d.c.RestartPolicyRules[i]
+	}
+	return nil
+}
+
+// RuleIndex is [Decision.Rule]'s index in the container's restartPolicyRules, -1
+// when Rule is nil.
+func (d Decision) RuleIndex() int {
+	if d.info&infoPolicies == 0 {
+		return -1
+	}
+	return matchingRule(d.c, d.ExitCode())
+}
+
+// matchingRule is the index of c's first restart rule with exit codes that match
+// exitCode, -1 when none does: the rule ContainerShouldRestart reads.
+func matchingRule(c *corev1.Container, exitCode int32) int {
+	for i := range c.RestartPolicyRules {
+		if r := &c.RestartPolicyRules[i]; r.ExitCodes != nil && ruleMatches(r.ExitCodes, exitCode) {
+			return i
+		}
+	}
+	return -1
 }
 
 // ShouldRestart answers, as the v1.37.2 kubelet's ShouldContainerBeRestarted
@@ -157,39 +257,31 @@ type Decision struct {
 // the statuses of the container's kind. A caller deciding for every container of a
 // large pod should look its containers and instances up itself and call
 // [ShouldRestartInstance], which looks nothing up.
-func ShouldRestart(pod *corev1.Pod, container string, opts Options) (d Decision) {
-	unlessDeleted(&d, pod, container, opts, shouldRestart)
-	return
+func ShouldRestart(pod *corev1.Pod, container string, opts Options) Decision {
+	return unlessDeleted(pod, container, opts, shouldRestart)
 }
 
 // unlessDeleted is ShouldRestart's body, small enough for the compiler to inline
 // into the caller's code: a pod being deleted, the kubelet's first test, is answered
-// there, without a call, and any other pod (or none) by full. Both write into d, a
-// zero Decision (ShouldRestart's result, in the caller's frame once inlined). full is
-// a parameter only so that the call costs the inliner's budget for a call of a
-// parameter: with shouldRestart named here, the body would exceed the budget and
-// every question would pay for a call of its own; once inlined, full is the known
-// function shouldRestart, called through its function value.
-func unlessDeleted(d *Decision, pod *corev1.Pod, container string, opts Options, full func(*Decision, *corev1.Pod, string, Options)) {
+// there, without a call, and any other pod (or none) by full. full is a parameter
+// only so that the call costs the inliner's budget for a call of a parameter: with
+// shouldRestart named here, the body would exceed the budget and every question
+// would pay for a call of its own; once inlined, full is the known function
+// shouldRestart, called through its function value.
+func unlessDeleted(pod *corev1.Pod, container string, opts Options, full func(*corev1.Pod, string, Options) Decision) Decision {
 	if pod != nil && pod.DeletionTimestamp != nil {
 		// Nothing of a pod being deleted is restarted, and neither the container
 		// nor its instances are looked at.
-		d.RuleIndex, d.Container, d.PodPolicy, d.Basis = -1, container, pod.Spec.RestartPolicy, BasisDeletion
-		return
+		return Decision{info: uint64(BasisDeletion) << infoBasisShift, pod: pod}
 	}
-	full(d, pod, container, opts)
+	return full(pod, container, opts)
 }
 
-// shouldRestart is ShouldRestart for a pod that is nil or not being deleted,
-// written into d, a zero Decision.
-func shouldRestart(d *Decision, pod *corev1.Pod, container string, opts Options) {
+// shouldRestart is ShouldRestart for a pod that is nil or not being deleted.
+func shouldRestart(pod *corev1.Pod, container string, opts Options) Decision {
 	if pod == nil {
-		d.RuleIndex, d.Container, d.Basis = -1, container, BasisNoPod
-		return
+		return Decision{}
 	}
-	// One statement: the two strings are written under one check of the write
-	// barrier.
-	d.RuleIndex, d.Container, d.PodPolicy = -1, container, pod.Spec.RestartPolicy
 	// The container, then the first status of that name in its kind's list, read in
 	// place. The loops are written out here, in one frame: a name of another length
 	// costs a load, a comparison and the loop's step; one of the same length, a
@@ -258,8 +350,7 @@ func shouldRestart(d *Decision, pod *corev1.Pod, container string, opts Options)
 			break
 		}
 		if c == nil {
-			d.Basis = BasisContainerNotFound
-			return
+			return Decision{info: uint64(BasisContainerNotFound) << infoBasisShift, pod: pod}
 		}
 	}
 	if len(statuses) >= skipFrom && n >= 2 {
@@ -280,8 +371,7 @@ func shouldRestart(d *Decision, pod *corev1.Pod, container string, opts Options)
 		st := &statuses[i]
 		switch {
 		case st.State.Running != nil:
-			d.State, d.Basis = StateRunning, BasisRunning
-			return
+			return Decision{info: infoRunning, c: c, pod: pod}
 		case st.State.Terminated != nil:
 			t = st.State.Terminated
 		default:
@@ -290,29 +380,16 @@ func shouldRestart(d *Decision, pod *corev1.Pod, container string, opts Options)
 		break // only the first status of that name is read
 	}
 	if t == nil {
-		d.Basis, d.Restart = BasisNoInstance, true
-		return
+		return Decision{Restart: true, info: infoNoInstance, c: c, pod: pod}
 	}
 	// The newest instance exited: the policies decide, with the two gates they read
 	// resolved only now.
-	exitCode := t.ExitCode
-	d.State, d.ExitCode = StateExited, exitCode
 	g := gates.Defaults()
 	rulesOn, allOn := g.ContainerRestartRules, g.RestartAllContainersOnContainerExits
 	if len(opts.Features) != 0 {
 		rulesOn, allOn = resolveExitGates(opts.Features)
 	}
-	switch {
-	case !rulesOn:
-		d.Basis = BasisPodPolicyRulesOff
-	case c.RestartPolicy == nil:
-		d.Basis = BasisPodPolicy
-	default:
-		d.ContainerPolicy = *c.RestartPolicy
-		d.Basis, d.Restart, d.RestartAllContainers, d.Rule, d.RuleIndex = containerPolicy(c, exitCode, allOn, d.PodPolicy)
-		return
-	}
-	d.Restart = podPolicyRestarts(d.PodPolicy, exitCode)
+	return decideExited(pod, c, t.ExitCode, rulesOn, allOn)
 }
 
 // skipFrom is the length from which ShouldRestart's scans first skip, sixteen,
@@ -544,112 +621,81 @@ func le16(s string, i int) uint16 {
 // [View] with created or unknown instances. A nil newest means the container has no
 // instance; its state is read through [State.Kubelet]. A nil pod or container gives
 // Restart false.
-func ShouldRestartInstance(pod *corev1.Pod, c *corev1.Container, newest *Instance, opts Options) (d Decision) {
-	d.RuleIndex = -1
-	if pod == nil {
-		d.Basis = BasisNoPod
-		return d
-	}
-	d.PodPolicy = pod.Spec.RestartPolicy
-	if c == nil {
-		d.Basis = BasisContainerNotFound
-		return d
-	}
-	d.Container = c.Name
-	state, exitCode := StateNone, int32(0)
-	if newest != nil {
-		state, exitCode = newest.State.Kubelet(), newest.ExitCode
-	}
-	decide(&d, pod, c, state, exitCode, opts)
-	return d
-}
-
-// decide is ShouldContainerBeRestarted given the newest instance's state
-// (StateNone: no instance) and exit code. d has RuleIndex, Container and PodPolicy set.
-func decide(d *Decision, pod *corev1.Pod, c *corev1.Container, state State, exitCode int32, opts Options) {
-	if pod.DeletionTimestamp != nil {
-		d.Basis = BasisDeletion // no instance is read
-		return
-	}
-	d.State = state
+func ShouldRestartInstance(pod *corev1.Pod, c *corev1.Container, newest *Instance, opts Options) Decision {
 	switch {
-	case state == StateNone:
-		d.Basis, d.Restart = BasisNoInstance, true
-		return
-	case state == StateRunning:
-		d.Basis = BasisRunning
-		return
-	case state == StateUnknown || state == StateCreated:
-		d.Basis, d.Restart = BasisCreatedOrUnknown, true
-		return
+	case pod == nil:
+		return Decision{}
+	case c == nil:
+		return Decision{info: uint64(BasisContainerNotFound) << infoBasisShift, pod: pod}
+	case pod.DeletionTimestamp != nil:
+		// No instance is read.
+		return Decision{info: uint64(BasisDeletion) << infoBasisShift, c: c, pod: pod}
+	case newest == nil:
+		return Decision{Restart: true, info: infoNoInstance, c: c, pod: pod}
 	}
-	decideExit(d, pod, c, exitCode, opts)
+	switch state := newest.State.Kubelet(); state {
+	case StateRunning:
+		return Decision{info: infoRunning, c: c, pod: pod}
+	case StateExited:
+		rulesOn, allOn := opts.exitGates()
+		return decideExited(pod, c, newest.ExitCode, rulesOn, allOn)
+	default: // created or unknown
+		return Decision{Restart: true, info: infoOf(BasisCreatedOrUnknown, state, 0), c: c, pod: pod}
+	}
 }
 
-// decideExit is the decision for a container whose newest instance exited with
-// exitCode. d has RuleIndex, Container and PodPolicy set.
-func decideExit(d *Decision, pod *corev1.Pod, c *corev1.Container, exitCode int32, opts Options) {
-	d.State, d.ExitCode = StateExited, exitCode
-	rulesOn, allOn := opts.exitGates()
-	if !rulesOn {
-		d.Basis = BasisPodPolicyRulesOff
+// The info of the decisions that read no exit code.
+const (
+	infoNoInstance = uint64(BasisNoInstance) << infoBasisShift
+	infoRunning    = uint64(BasisRunning)<<infoBasisShift | stateIndexRunning<<infoStateShift
+)
+
+// decideExited is the decision for container c of pod, whose newest instance exited
+// with exitCode, under the ContainerRestartRules (rulesOn) and
+// RestartAllContainersOnContainerExits (allOn) gates.
+func decideExited(pod *corev1.Pod, c *corev1.Container, exitCode int32, rulesOn, allOn bool) Decision {
+	d := Decision{c: c, pod: pod}
+	basis, flags := BasisPodPolicyRulesOff, uint64(0)
+	switch {
+	case !rulesOn:
 		d.Restart = podPolicyRestarts(pod.Spec.RestartPolicy, exitCode)
-		return
+	case c.RestartPolicy == nil:
+		basis, d.Restart = BasisPodPolicy, podPolicyRestarts(pod.Spec.RestartPolicy, exitCode)
+	default:
+		var all bool
+		basis, d.Restart, all = containerPolicy(c, exitCode, allOn, pod.Spec.RestartPolicy)
+		flags = infoPolicies
+		if all {
+			flags |= infoRestartAll
+		}
 	}
-	decideExited(d, c, exitCode, allOn)
-}
-
-// decideExited is ContainerShouldRestart with its reasons; allOn is the
-// RestartAllContainersOnContainerExits gate. d has PodPolicy set.
-func decideExited(d *Decision, c *corev1.Container, exitCode int32, allOn bool) {
-	d.State, d.ExitCode = StateExited, exitCode
-	if c != nil && c.RestartPolicy != nil {
-		decideContainerPolicy(d, c, exitCode, allOn)
-		return
-	}
-	d.Basis = BasisPodPolicy
-	d.Restart = podPolicyRestarts(d.PodPolicy, exitCode)
-}
-
-// decideContainerPolicy is ContainerShouldRestart for a container with its own
-// restartPolicy, written into d. d has PodPolicy set.
-func decideContainerPolicy(d *Decision, c *corev1.Container, exitCode int32, allOn bool) {
-	d.ContainerPolicy = *c.RestartPolicy
-	d.Basis, d.Restart, d.RestartAllContainers, d.Rule, d.RuleIndex = containerPolicy(c, exitCode, allOn, d.PodPolicy)
+	d.info = uint64(basis)<<infoBasisShift | stateIndexExited<<infoStateShift | flags | uint64(uint32(exitCode))
+	return d
 }
 
 // containerPolicy is ContainerShouldRestart for a container with its own
 // restartPolicy: the first matching rule (Restart, or RestartAllContainers when allOn),
-// then that policy, then, for an unrecognised one, the pod's. It returns the
-// decision's fields in registers: written through a pointer, they would cost write
-// barriers.
-func containerPolicy(c *corev1.Container, exitCode int32, allOn bool, podPolicy corev1.RestartPolicy) (basis Basis, restart, all bool, rule *corev1.ContainerRestartRule, index int) {
-	index = -1
-	for i := range c.RestartPolicyRules {
-		r := &c.RestartPolicyRules[i]
-		if r.ExitCodes == nil || !ruleMatches(r.ExitCodes, exitCode) {
-			continue
-		}
-		rule, index = r, i
-		switch r.Action {
+// then that policy, then, for an unrecognised one, the pod's.
+func containerPolicy(c *corev1.Container, exitCode int32, allOn bool, podPolicy corev1.RestartPolicy) (basis Basis, restart, all bool) {
+	if i := matchingRule(c, exitCode); i >= 0 {
+		switch c.RestartPolicyRules[i].Action {
 		case corev1.ContainerRestartRuleActionRestart:
-			return BasisRule, true, false, rule, index
+			return BasisRule, true, false
 		case corev1.ContainerRestartRuleActionRestartAllContainers:
 			if allOn {
-				return BasisRule, true, true, rule, index
+				return BasisRule, true, true
 			}
 		}
-		break
 	}
 	switch *c.RestartPolicy {
 	case corev1.ContainerRestartPolicyAlways:
-		return BasisContainerPolicy, true, false, rule, index
+		return BasisContainerPolicy, true, false
 	case corev1.ContainerRestartPolicyOnFailure:
-		return BasisContainerPolicy, exitCode != 0, false, rule, index
+		return BasisContainerPolicy, exitCode != 0, false
 	case corev1.ContainerRestartPolicyNever:
-		return BasisContainerPolicy, false, false, rule, index
+		return BasisContainerPolicy, false, false
 	}
-	return BasisPodPolicy, podPolicyRestarts(podPolicy, exitCode), false, rule, index
+	return BasisPodPolicy, podPolicyRestarts(podPolicy, exitCode), false
 }
 
 // podPolicyRestarts is the pod-level policy; an empty or unknown value is Always.
@@ -669,13 +715,12 @@ func podPolicyRestarts(p corev1.RestartPolicy, exitCode int32) bool {
 // CrashLoopBackOff; [Decision.Basis] is the token here.)
 func (d Decision) Explain() string {
 	var b strings.Builder
-	switch d.Basis {
+	basis, containerPolicy := d.Basis(), d.ContainerPolicy()
+	switch basis {
 	case BasisNoPod:
 		b.WriteString("no pod")
 	case BasisContainerNotFound:
-		b.WriteString("container ")
-		b.WriteString(strconv.Quote(d.Container))
-		b.WriteString(" is not in the pod spec")
+		b.WriteString("container is not in the pod spec")
 	case BasisDeletion:
 		b.WriteString("pod is being deleted")
 	case BasisNoInstance:
@@ -684,55 +729,56 @@ func (d Decision) Explain() string {
 		b.WriteString("container is running")
 	case BasisCreatedOrUnknown:
 		b.WriteString("container is in state ")
-		b.WriteString(string(d.State))
+		b.WriteString(string(d.State()))
 	case BasisRule, BasisContainerPolicy, BasisPodPolicy, BasisPodPolicyRulesOff:
 		b.WriteString("exit code ")
-		b.WriteString(strconv.FormatInt(int64(d.ExitCode), 10))
-		if d.Rule != nil {
+		b.WriteString(strconv.FormatInt(int64(d.ExitCode()), 10))
+		if i := d.RuleIndex(); i >= 0 {
+			rule := &d.c.RestartPolicyRules[i]
 			b.WriteString(" matched rule ")
-			b.WriteString(strconv.Itoa(d.RuleIndex))
+			b.WriteString(strconv.Itoa(i))
 			b.WriteString(" (")
-			writeRule(&b, d.Rule)
+			writeRule(&b, rule)
 			b.WriteString(")")
-			if d.Basis != BasisRule {
+			if basis != BasisRule {
 				b.WriteString(" with action ")
-				b.WriteString(string(d.Rule.Action))
-				if d.Rule.Action == corev1.ContainerRestartRuleActionRestartAllContainers {
+				b.WriteString(string(rule.Action))
+				if rule.Action == corev1.ContainerRestartRuleActionRestartAllContainers {
 					b.WriteString(" but RestartAllContainersOnContainerExits is off")
 				} else {
 					b.WriteString(" which is not recognised")
 				}
 			}
-		} else if d.Basis == BasisContainerPolicy || d.Basis == BasisPodPolicy && d.ContainerPolicy != "" {
+		} else if basis == BasisContainerPolicy || basis == BasisPodPolicy && containerPolicy != "" {
 			b.WriteString(" matched no rule")
 		}
-		switch d.Basis {
+		switch basis {
 		case BasisContainerPolicy:
 			b.WriteString("; container restartPolicy ")
-			b.WriteString(string(d.ContainerPolicy))
+			b.WriteString(string(containerPolicy))
 		case BasisPodPolicy, BasisPodPolicyRulesOff:
-			if d.Basis == BasisPodPolicy && d.ContainerPolicy != "" {
+			if basis == BasisPodPolicy && containerPolicy != "" {
 				b.WriteString("; container restartPolicy ")
-				b.WriteString(strconv.Quote(string(d.ContainerPolicy)))
+				b.WriteString(strconv.Quote(string(containerPolicy)))
 				b.WriteString(" is not recognised")
 			}
 			b.WriteString("; pod restartPolicy ")
-			switch d.PodPolicy {
+			switch podPolicy := d.PodPolicy(); podPolicy {
 			case corev1.RestartPolicyAlways, corev1.RestartPolicyOnFailure, corev1.RestartPolicyNever:
-				b.WriteString(string(d.PodPolicy))
+				b.WriteString(string(podPolicy))
 			default:
-				b.WriteString(strconv.Quote(string(d.PodPolicy)))
+				b.WriteString(strconv.Quote(string(podPolicy)))
 				b.WriteString(" (treated as Always)")
 			}
-			if d.Basis == BasisPodPolicyRulesOff {
+			if basis == BasisPodPolicyRulesOff {
 				b.WriteString(" (ContainerRestartRules is off)")
 			}
 		}
 	default:
-		b.WriteString(d.Basis.String())
+		b.WriteString(basis.String())
 	}
 	switch {
-	case d.RestartAllContainers:
+	case d.RestartAllContainers():
 		b.WriteString(" → RestartAllContainers")
 	case d.Restart:
 		b.WriteString(" → Restart")
@@ -757,6 +803,28 @@ func writeRule(b *strings.Builder, r *corev1.ContainerRestartRule) {
 		b.WriteString(strconv.FormatInt(int64(v), 10))
 	}
 	b.WriteByte(']')
+}
+
+// MarshalJSON encodes every answer of the decision as one object: Restart,
+// RestartAllContainers, Rule, RuleIndex, Basis (by name, for example "Rule"),
+// Container, State, ExitCode, ContainerPolicy and PodPolicy, as the methods give
+// them.
+func (d Decision) MarshalJSON() ([]byte, error) {
+	return json.Marshal(struct {
+		Restart              bool
+		RestartAllContainers bool
+		Rule                 *corev1.ContainerRestartRule
+		RuleIndex            int
+		Basis                string
+		Container            string
+		State                State
+		ExitCode             int32
+		ContainerPolicy      corev1.ContainerRestartPolicy
+		PodPolicy            corev1.RestartPolicy
+	}{
+		d.Restart, d.RestartAllContainers(), d.Rule(), d.RuleIndex(), d.Basis().String(), d.Container(),
+		d.State(), d.ExitCode(), d.ContainerPolicy(), d.PodPolicy(),
+	})
 }
 
 // String is [Decision.Explain].

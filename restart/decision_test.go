@@ -101,7 +101,7 @@ func TestShouldRestart(t *testing.T) {
 
 	for _, tc := range []tcase{
 		{"nil pod", nil, "app", Options{}, false, false, -1, BasisNoPod, "no pod → no restart"},
-		{"unknown container", pod(corev1.RestartPolicyAlways, corev1.Container{Name: "app"}, nil), "web", Options{}, false, false, -1, BasisContainerNotFound, `container "web" is not in the pod spec → no restart`},
+		{"unknown container", pod(corev1.RestartPolicyAlways, corev1.Container{Name: "app"}, nil), "web", Options{}, false, false, -1, BasisContainerNotFound, "container is not in the pod spec → no restart"},
 		{"deleted pod", deleted, "app", Options{}, false, false, -1, BasisDeletion, "pod is being deleted → no restart"},
 		// Deletion is tested first, as the kubelet does, before any lookup.
 		{"deleted pod, unknown name", deleted, "web", Options{}, false, false, -1, BasisDeletion, "pod is being deleted → no restart"},
@@ -127,11 +127,11 @@ func TestShouldRestart(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			d := ShouldRestart(tc.pod, tc.container, tc.opts)
-			if d.Restart != tc.want || d.RestartAllContainers != tc.wantAll || d.RuleIndex != tc.wantIndex || d.Basis != tc.wantBasis {
-				t.Errorf("got Restart=%v All=%v RuleIndex=%d Basis=%v; want %v %v %d %v", d.Restart, d.RestartAllContainers, d.RuleIndex, d.Basis, tc.want, tc.wantAll, tc.wantIndex, tc.wantBasis)
+			if d.Restart != tc.want || d.RestartAllContainers() != tc.wantAll || d.RuleIndex() != tc.wantIndex || d.Basis() != tc.wantBasis {
+				t.Errorf("got Restart=%v All=%v RuleIndex=%d Basis=%v; want %v %v %d %v", d.Restart, d.RestartAllContainers(), d.RuleIndex(), d.Basis(), tc.want, tc.wantAll, tc.wantIndex, tc.wantBasis)
 			}
-			if (d.Rule == nil) != (d.RuleIndex < 0) {
-				t.Errorf("Rule %v inconsistent with RuleIndex %d", d.Rule, d.RuleIndex)
+			if (d.Rule() == nil) != (d.RuleIndex() < 0) {
+				t.Errorf("Rule %v inconsistent with RuleIndex %d", d.Rule(), d.RuleIndex())
 			}
 			if got := d.Explain(); got != tc.wantReason {
 				t.Errorf("Explain() = %q\nwant         %q", got, tc.wantReason)
@@ -166,10 +166,10 @@ func TestShouldRestartInstanceStates(t *testing.T) {
 			t.Errorf("%+v: got %v %q, want %v %q", tc.inst, d.Restart, d.Explain(), tc.want, tc.reason)
 		}
 	}
-	if d := ShouldRestartInstance(nil, c, nil, Options{}); d.Restart || d.Basis != BasisNoPod {
+	if d := ShouldRestartInstance(nil, c, nil, Options{}); d.Restart || d.Basis() != BasisNoPod {
 		t.Errorf("nil pod: %+v", d)
 	}
-	if d := ShouldRestartInstance(pod, nil, nil, Options{}); d.Restart || d.Basis != BasisContainerNotFound {
+	if d := ShouldRestartInstance(pod, nil, nil, Options{}); d.Restart || d.Basis() != BasisContainerNotFound {
 		t.Errorf("nil container: %+v", d)
 	}
 }
@@ -292,18 +292,40 @@ func TestShouldRestartWholeDecision(t *testing.T) {
 		name      string
 		pod       *corev1.Pod
 		container string
-		want      Decision
+		want      decisionFields
 	}{
-		{"nil pod", nil, "app", Decision{RuleIndex: -1, Container: "app", Basis: BasisNoPod}},
-		{"deleted pod", deleted, "app", Decision{RuleIndex: -1, Container: "app", PodPolicy: corev1.RestartPolicyOnFailure, Basis: BasisDeletion}},
-		{"deleted pod, unknown name", deleted, "web", Decision{RuleIndex: -1, Container: "web", PodPolicy: corev1.RestartPolicyOnFailure, Basis: BasisDeletion}},
-		{"running", live, "app", Decision{RuleIndex: -1, Container: "app", PodPolicy: corev1.RestartPolicyOnFailure, Basis: BasisRunning, State: StateRunning}},
-		{"unknown name", live, "web", Decision{RuleIndex: -1, Container: "web", PodPolicy: corev1.RestartPolicyOnFailure, Basis: BasisContainerNotFound}},
+		{"nil pod", nil, "app", decisionFields{RuleIndex: -1, Basis: BasisNoPod}},
+		{"deleted pod", deleted, "app", decisionFields{RuleIndex: -1, PodPolicy: corev1.RestartPolicyOnFailure, Basis: BasisDeletion}},
+		{"deleted pod, unknown name", deleted, "web", decisionFields{RuleIndex: -1, PodPolicy: corev1.RestartPolicyOnFailure, Basis: BasisDeletion}},
+		{"running", live, "app", decisionFields{RuleIndex: -1, Container: "app", PodPolicy: corev1.RestartPolicyOnFailure, Basis: BasisRunning, State: StateRunning}},
+		{"unknown name", live, "web", decisionFields{RuleIndex: -1, PodPolicy: corev1.RestartPolicyOnFailure, Basis: BasisContainerNotFound}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			if got := ShouldRestart(tc.pod, tc.container, Options{}); got != tc.want {
+			if got := fieldsOf(ShouldRestart(tc.pod, tc.container, Options{})); got != tc.want {
 				t.Errorf("ShouldRestart = %+v\nwant            %+v", got, tc.want)
 			}
 		})
+	}
+}
+
+// decisionFields is every answer of a Decision, as one comparable value.
+type decisionFields struct {
+	Restart, RestartAllContainers bool
+	Rule                          *corev1.ContainerRestartRule
+	RuleIndex                     int
+	Basis                         Basis
+	Container                     string
+	State                         State
+	ExitCode                      int32
+	ContainerPolicy               corev1.ContainerRestartPolicy
+	PodPolicy                     corev1.RestartPolicy
+}
+
+// fieldsOf reads every answer of d through its methods.
+func fieldsOf(d Decision) decisionFields {
+	return decisionFields{
+		Restart: d.Restart, RestartAllContainers: d.RestartAllContainers(),
+		Rule: d.Rule(), RuleIndex: d.RuleIndex(), Basis: d.Basis(), Container: d.Container(),
+		State: d.State(), ExitCode: d.ExitCode(), ContainerPolicy: d.ContainerPolicy(), PodPolicy: d.PodPolicy(),
 	}
 }

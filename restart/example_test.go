@@ -1,6 +1,7 @@
 package restart_test
 
 import (
+	"encoding/json"
 	"fmt"
 	"time"
 
@@ -33,7 +34,7 @@ func ExampleShouldRestart() {
 			State: corev1.ContainerState{Terminated: &corev1.ContainerStateTerminated{ExitCode: code}},
 		}}
 		d := restart.ShouldRestart(pod, "trainer", restart.Options{})
-		fmt.Printf("%v %v: %s\n", d.Restart, d.RestartAllContainers, d.Explain())
+		fmt.Printf("%v %v: %s\n", d.Restart, d.RestartAllContainers(), d.Explain())
 	}
 	// Output:
 	// true true: exit code 42 matched rule 1 (In [42]) → RestartAllContainers
@@ -84,4 +85,32 @@ func ExampleInitContainerAction() {
 	// Always Start
 	// OnFailure KillPod
 	// Never KillPod
+}
+
+// A Decision says why through its methods, and encodes them all as JSON.
+func ExampleDecision_MarshalJSON() {
+	onFailure := corev1.ContainerRestartPolicyOnFailure
+	pod := &corev1.Pod{
+		Spec: corev1.PodSpec{
+			RestartPolicy: corev1.RestartPolicyNever,
+			Containers: []corev1.Container{{
+				Name:          "worker",
+				RestartPolicy: &onFailure,
+				RestartPolicyRules: []corev1.ContainerRestartRule{
+					{Action: corev1.ContainerRestartRuleActionRestart, ExitCodes: &corev1.ContainerRestartRuleOnExitCodes{Operator: corev1.ContainerRestartRuleOnExitCodesOpNotIn, Values: []int32{0, 1}}},
+				},
+			}},
+		},
+		Status: corev1.PodStatus{ContainerStatuses: []corev1.ContainerStatus{{
+			Name:  "worker",
+			State: corev1.ContainerState{Terminated: &corev1.ContainerStateTerminated{ExitCode: 1}},
+		}}},
+	}
+	d := restart.ShouldRestart(pod, "worker", restart.Options{})
+	fmt.Println(d.Basis(), d.RuleIndex(), d.ContainerPolicy(), d.PodPolicy())
+	out, _ := json.Marshal(d)
+	fmt.Println(string(out))
+	// Output:
+	// ContainerPolicy -1 OnFailure Never
+	// {"Restart":true,"RestartAllContainers":false,"Rule":null,"RuleIndex":-1,"Basis":"ContainerPolicy","Container":"worker","State":"exited","ExitCode":1,"ContainerPolicy":"OnFailure","PodPolicy":"Never"}
 }

@@ -1,6 +1,8 @@
 package restart
 
 import (
+	"bytes"
+	"encoding/json"
 	"reflect"
 	"strings"
 	"testing"
@@ -244,15 +246,31 @@ func FuzzShouldRestart(f *testing.F) {
 
 func checkDecision(t *testing.T, pod *corev1.Pod, c *corev1.Container, d Decision, opts Options) {
 	t.Helper()
-	if (d.Rule == nil) != (d.RuleIndex < 0) {
-		t.Fatalf("Rule %v and RuleIndex %d disagree", d.Rule, d.RuleIndex)
+	if (d.Rule() == nil) != (d.RuleIndex() < 0) {
+		t.Fatalf("Rule %v and RuleIndex %d disagree", d.Rule(), d.RuleIndex())
 	}
-	if d.RestartAllContainers && (!d.Restart || d.Rule == nil || d.Rule.Action != corev1.ContainerRestartRuleActionRestartAllContainers || !opts.restartAllContainers()) {
+	if d.RestartAllContainers() && (!d.Restart || d.Rule() == nil || d.Rule().Action != corev1.ContainerRestartRuleActionRestartAllContainers || !opts.restartAllContainers()) {
 		t.Fatalf("RestartAllContainers without a RestartAllContainers rule: %+v", d)
 	}
-	if d.Rule != nil && !opts.containerRestartRules() {
+	if d.Rule() != nil && !opts.containerRestartRules() {
 		t.Fatalf("a rule with ContainerRestartRules off: %+v", d)
 	}
+	if pod == nil && d != (Decision{}) {
+		t.Fatalf("no pod, decision %+v", fieldsOf(d))
+	}
+	if pod != nil && d.PodPolicy() != pod.Spec.RestartPolicy {
+		t.Fatalf("PodPolicy %q, pod's %q", d.PodPolicy(), pod.Spec.RestartPolicy)
+	}
+	if p := d.ContainerPolicy(); p != "" && (c == nil || c.RestartPolicy == nil || *c.RestartPolicy != p || d.State() != StateExited || !opts.containerRestartRules()) {
+		t.Fatalf("ContainerPolicy %q read from no exit or no policy: %+v", p, fieldsOf(d))
+	}
+	if d.Container() != "" && (c == nil || d.Container() != c.Name) {
+		t.Fatalf("Container %q, looked up %v", d.Container(), c)
+	}
+	if d.ExitCode() != 0 && d.State() != StateExited {
+		t.Fatalf("exit code %d of a state %q", d.ExitCode(), d.State())
+	}
+	checkDecisionJSON(t, d)
 	reason := d.Explain()
 	if !strings.HasSuffix(reason, "→ Restart") && !strings.HasSuffix(reason, "→ no restart") && !strings.HasSuffix(reason, "→ RestartAllContainers") {
 		t.Fatalf("reason %q", reason)
@@ -260,9 +278,9 @@ func checkDecision(t *testing.T, pod *corev1.Pod, c *corev1.Container, d Decisio
 	if strings.HasSuffix(reason, "→ no restart") == d.Restart {
 		t.Fatalf("reason %q disagrees with Restart %v", reason, d.Restart)
 	}
-	if d.Basis == BasisRule || d.Basis == BasisContainerPolicy || d.Basis == BasisPodPolicy {
+	if d.Basis() == BasisRule || d.Basis() == BasisContainerPolicy || d.Basis() == BasisPodPolicy {
 		// The exit decision is ContainerShouldRestart's.
-		if c != nil && ContainerShouldRestart(c, &pod.Spec, d.ExitCode, opts) != d.Restart {
+		if c != nil && ContainerShouldRestart(c, &pod.Spec, d.ExitCode(), opts) != d.Restart {
 			t.Fatalf("decision %+v disagrees with ContainerShouldRestart", d)
 		}
 	}
@@ -885,4 +903,37 @@ func FuzzViews(f *testing.F) {
 			t.Fatalf("empty basis name")
 		}
 	})
+}
+
+// checkDecisionJSON checks that d's JSON holds what its methods answer.
+func checkDecisionJSON(t *testing.T, d Decision) {
+	t.Helper()
+	out, err := json.Marshal(d)
+	if err != nil {
+		t.Fatalf("MarshalJSON: %v", err)
+	}
+	var got struct {
+		decisionFields
+		Basis string
+	}
+	if err := json.Unmarshal(out, &got); err != nil {
+		t.Fatalf("%s: %v", out, err)
+	}
+	want := fieldsOf(d)
+	if got.Basis != want.Basis.String() {
+		t.Fatalf("JSON basis %q, Basis() %v", got.Basis, want.Basis)
+	}
+	rule := got.Rule
+	got.decisionFields.Basis, got.Rule = want.Basis, want.Rule
+	if got.decisionFields != want || (rule == nil) != (want.Rule == nil) || rule != nil && !sameJSON(*rule, *want.Rule) {
+		t.Fatalf("JSON %s, methods %+v", out, want)
+	}
+}
+
+// sameJSON reports whether a and b encode to the same JSON (an empty list and none
+// alike, as JSON reads them back).
+func sameJSON(a, b any) bool {
+	x, errX := json.Marshal(a)
+	y, errY := json.Marshal(b)
+	return errX == nil && errY == nil && bytes.Equal(x, y)
 }

@@ -124,10 +124,10 @@ var largeCases = []largeCase{
 	}},
 	{"ShouldRestart", func(t testing.TB, p largePods) {
 		last := p.trig.Spec.Containers[p.n-1].Name
-		if d := ShouldRestart(p.trig, last, Options{}); !d.Restart || !d.RestartAllContainers || d.Basis != BasisRule {
+		if d := ShouldRestart(p.trig, last, Options{}); !d.Restart || !d.RestartAllContainers() || d.Basis() != BasisRule {
 			t.Errorf("n=%d: ShouldRestart(%s) = %v", p.n, last, d)
 		}
-		if d := ShouldRestart(p.trig, p.trig.Spec.InitContainers[p.n-1].Name, Options{}); d.Restart || d.Basis != BasisContainerPolicy {
+		if d := ShouldRestart(p.trig, p.trig.Spec.InitContainers[p.n-1].Name, Options{}); d.Restart || d.Basis() != BasisContainerPolicy {
 			t.Errorf("n=%d: ShouldRestart(last init) = %v", p.n, d)
 		}
 	}},
@@ -241,7 +241,7 @@ func BenchmarkShouldRestartLarge(b *testing.B) {
 	benchLarge(b, func(b *testing.B, p largePods) {
 		last := p.trig.Spec.Containers[len(p.trig.Spec.Containers)-1].Name
 		for b.Loop() {
-			if !ShouldRestart(p.trig, last, Options{}).RestartAllContainers {
+			if !ShouldRestart(p.trig, last, Options{}).RestartAllContainers() {
 				b.Fatal("no restart-all")
 			}
 		}

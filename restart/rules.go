@@ -114,9 +114,12 @@ func ruleMatches(on *corev1.ContainerRestartRuleOnExitCodes, exitCode int32) boo
 // [ShouldRestart] for the kubelet's full decision. A nil container or spec counts as
 // having no policy.
 func ContainerShouldRestart(c *corev1.Container, spec *corev1.PodSpec, exitCode int32, opts Options) bool {
-	d := Decision{RuleIndex: -1, PodPolicy: podRestartPolicy(spec)}
-	decideExited(&d, c, exitCode, opts.restartAllContainers())
-	return d.Restart
+	podPolicy := podRestartPolicy(spec)
+	if c == nil || c.RestartPolicy == nil {
+		return podPolicyRestarts(podPolicy, exitCode)
+	}
+	_, restart, _ := containerPolicy(c, exitCode, opts.restartAllContainers(), podPolicy)
+	return restart
 }
 
 // IsContainerRestartable reports whether the container can ever be restarted by its

@@ -63,7 +63,7 @@ func TestShouldRestartLongLists(t *testing.T) {
 		{"regular in a block of eight", base, "app-17", "exit code 107; pod restartPolicy OnFailure → Restart"},
 		{"last regular, in a block of four", base, "app-21", "exit code 111; pod restartPolicy OnFailure → Restart"},
 		{"init after twelve regulars", base, "ini-19", "exit code 1009 matched no rule; container restartPolicy Always → Restart"},
-		{"same length and last two bytes, no such name", base, "xpp-15", `container "xpp-15" is not in the pod spec → no restart`},
+		{"same length and last two bytes, no such name", base, "xpp-15", "container is not in the pod spec → no restart"},
 		{"a regular container shadows an init container of its name", shadow, "ini-17", "exit code 112; pod restartPolicy OnFailure → Restart"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -111,7 +111,7 @@ func TestShouldRestartLongListsMatchLookup(t *testing.T) {
 func lookupDecision(pod *corev1.Pod, name string) Decision {
 	c := lookup(pod, name)
 	if c == nil {
-		return Decision{RuleIndex: -1, Container: name, Basis: BasisContainerNotFound, PodPolicy: pod.Spec.RestartPolicy}
+		return ShouldRestartInstance(pod, nil, nil, Options{})
 	}
 	statuses := pod.Status.ContainerStatuses
 	if lookup(&corev1.Pod{Spec: corev1.PodSpec{Containers: pod.Spec.Containers}}, name) == nil {

@@ -247,7 +247,7 @@ func TestRuntimeHelpersAgainstUpstream(t *testing.T) {
 					ip = &inst
 				}
 				got := restart.ShouldRestartInstance(pod, &c, ip, opts)
-				cov.Addf("%s/%t", got.Basis, want)
+				cov.Addf("%s/%t", got.Basis(), want)
 				if want != got.Restart {
 					disagreements++
 					t.Errorf("seed %d input %d ShouldContainerBeRestarted(%s): upstream %t podlife %t\n%+v", s, i, c.Name, want, got.Restart, v.Instances)

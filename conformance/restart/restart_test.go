@@ -139,7 +139,7 @@ func TestShouldRestartMatchesKubelet(t *testing.T) {
 						newest = &in
 					}
 					got := restart.ShouldRestartInstance(pod, c, newest, gs.opts)
-					instanceBases.Addf("%v/%v", got.Basis, got.Restart)
+					instanceBases.Addf("%v/%v", got.Basis(), got.Restart)
 					di.check(got.Restart == want, "ShouldRestartInstance", pod, "container %q runtime %s: podlife %v (%s), upstream %v", c.Name, dump(view.Instances), got.Restart, got.Explain(), want)
 				}
 			}
@@ -171,7 +171,7 @@ func compareShouldRestart(logger klog.Logger, pod *corev1.Pod, gs gateSet, d *di
 		for _, c := range k.containers {
 			want := kubecontainer.ShouldContainerBeRestarted(logger, c, pod, runtimeFromAPI(k.statuses, c.Name))
 			got := restart.ShouldRestart(pod, c.Name, gs.opts)
-			bases.Addf("%v/%v", got.Basis, got.Restart)
+			bases.Addf("%v/%v", got.Basis(), got.Restart)
 			d.check(got.Restart == want, "ShouldRestart", pod, "container %q: podlife %v (%s), upstream %v", c.Name, got.Restart, got.Explain(), want)
 		}
 	}

@@ -42,69 +42,31 @@ func TestRestartSpeedRatio(t *testing.T) {
 			}
 		}})
 	}
-	// Two floors of the deleted shape, on the same corpus and against the same
-	// upstream side. A call with ShouldRestart's signature that only returns a zero
-	// Decision answers nothing; it measures what the API's shape alone costs (the
-	// call and a Decision returned by value) against upstream's call returning a
-	// bool. A 32-byte Decision of at most four fields, the largest result the compiler
-	// keeps in registers, measures what a redesign of Decision (its other fields
-	// packed or read back from the pod by methods) would cost a pod being deleted.
-	// Each loop names its function, so that compactShouldRestart is inlined there.
+	// The floor of the deleted shape, on the same corpus and against the same
+	// upstream side: a call with ShouldRestart's signature that only returns a zero
+	// Decision answers nothing; it measures what the API's shape alone costs, the
+	// call and a Decision returned by value, against upstream's call returning a
+	// bool. ShouldRestart answers a pod being deleted without a call (it is inlined).
 	for _, sh := range speedShapes() {
 		if sh.name != "deleted" {
 			continue
 		}
 		corpus := sh.cases
-		upstreamSide := speed.Side{Calls: len(corpus), Run: func() {
-			for i := range corpus {
-				if kubecontainer.ShouldContainerBeRestarted(logger, corpus[i].c, corpus[i].pod, corpus[i].ps) {
-					n--
-				}
-			}
-		}}
-		s.AddReference("deleted floor: zero Decision", speed.Side{Calls: len(corpus), Run: func() {
+		s.AddReference("deleted floor: a call returning a zero Decision", speed.Side{Calls: len(corpus), Run: func() {
 			for i := range corpus {
 				if zeroDecision(corpus[i].pod, corpus[i].name, restart.Options{}).Restart {
 					n++
 				}
 			}
-		}}, upstreamSide)
-		s.AddReference("deleted floor: 32-byte Decision", speed.Side{Calls: len(corpus), Run: func() {
+		}}, speed.Side{Calls: len(corpus), Run: func() {
 			for i := range corpus {
-				if compactShouldRestart(corpus[i].pod, corpus[i].name, restart.Options{}).Restart {
-					n++
+				if kubecontainer.ShouldContainerBeRestarted(logger, corpus[i].c, corpus[i].pod, corpus[i].ps) {
+					n--
 				}
 			}
-		}}, upstreamSide)
+		}})
 	}
 	s.Report()
-}
-
-// compactDecision stands for a Decision redesigned to fit in registers: Restart, the
-// other answers packed in bits, and the container and pod that methods would read the
-// rest from. It measures a shape, not an implementation.
-type compactDecision struct {
-	Restart bool
-	bits    uint64
-	c       *corev1.Container
-	pod     *corev1.Pod
-}
-
-// compactShouldRestart is ShouldRestart returning a compactDecision: a pod being
-// deleted is answered inline, as ShouldRestart does, any other by a call.
-func compactShouldRestart(pod *corev1.Pod, container string, opts restart.Options) compactDecision {
-	if pod != nil && pod.DeletionTimestamp != nil {
-		return compactDecision{bits: uint64(restart.BasisDeletion), pod: pod}
-	}
-	return compactFull(pod, container, opts)
-}
-
-// compactFull answers a pod not being deleted by ShouldRestart, packed.
-//
-//go:noinline
-func compactFull(pod *corev1.Pod, container string, opts restart.Options) compactDecision {
-	d := restart.ShouldRestart(pod, container, opts)
-	return compactDecision{Restart: d.Restart, bits: uint64(d.Basis), pod: pod}
 }
 
 // zeroDecision has ShouldRestart's signature and returns a zero Decision: the floor
