@@ -231,18 +231,7 @@ func (d Decision) RuleIndex() int {
 	if d.info&infoPolicies == 0 {
 		return -1
 	}
-	return matchingRule(d.c, d.ExitCode())
-}
-
-// matchingRule is the index of c's first restart rule with exit codes that match
-// exitCode, -1 when none does: the rule ContainerShouldRestart reads.
-func matchingRule(c *corev1.Container, exitCode int32) int {
-	for i := range c.RestartPolicyRules {
-		if r := &c.RestartPolicyRules[i]; r.ExitCodes != nil && ruleMatches(r.ExitCodes, exitCode) {
-			return i
-		}
-	}
-	return -1
+	return ruleIndex(d.c, d.ExitCode())
 }
 
 // ShouldRestart answers, as the v1.37.2 kubelet's ShouldContainerBeRestarted
@@ -677,7 +666,7 @@ func decideExited(pod *corev1.Pod, c *corev1.Container, exitCode int32, rulesOn,
 // restartPolicy: the first matching rule (Restart, or RestartAllContainers when allOn),
 // then that policy, then, for an unrecognised one, the pod's.
 func containerPolicy(c *corev1.Container, exitCode int32, allOn bool, podPolicy corev1.RestartPolicy) (basis Basis, restart, all bool) {
-	if i := matchingRule(c, exitCode); i >= 0 {
+	if i := ruleIndex(c, exitCode); i >= 0 {
 		switch c.RestartPolicyRules[i].Action {
 		case corev1.ContainerRestartRuleActionRestart:
 			return BasisRule, true, false

@@ -77,13 +77,21 @@ func MatchingRule(c *corev1.Container, exitCode int32) (rule corev1.ContainerRes
 	if c == nil {
 		return corev1.ContainerRestartRule{}, -1, false
 	}
-	for i := range c.RestartPolicyRules {
-		r := &c.RestartPolicyRules[i]
-		if r.ExitCodes != nil && ruleMatches(r.ExitCodes, exitCode) {
-			return *r, i, true
-		}
+	if i := ruleIndex(c, exitCode); i >= 0 {
+		return c.RestartPolicyRules[i], i, true
 	}
 	return corev1.ContainerRestartRule{}, -1, false
+}
+
+// ruleIndex is the index of c's first restart rule with exit codes that match
+// exitCode, -1 when none does.
+func ruleIndex(c *corev1.Container, exitCode int32) int {
+	for i := range c.RestartPolicyRules {
+		if r := &c.RestartPolicyRules[i]; r.ExitCodes != nil && ruleMatches(r.ExitCodes, exitCode) {
+			return i
+		}
+	}
+	return -1
 }
 
 func ruleMatches(on *corev1.ContainerRestartRuleOnExitCodes, exitCode int32) bool {
