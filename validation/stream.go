@@ -113,10 +113,11 @@ type StreamOptions struct {
 	// holds no pod it is NotChecked, not the create's 409. Created then keeps the
 	// objects created, so memory grows with the objects of a stream. DecodeOnly
 	// streams ignore Apply. A patch costs what it costs kubectl and the server
-	// (apimachinery's strategicpatch orders a merged list by looking each element
-	// up in it): time grows with the square of a keyed list that changes order
-	// (validation/apply BenchmarkApplyReordered), where the rest of ValidateStream is
-	// linear.
+	// (apimachinery's strategicpatch looks each element of a keyed list up by
+	// scanning the list, and orders the merged list by a sort whose comparisons
+	// scan the order): time grows faster than the square of a keyed list whose
+	// elements the manifest changes, in order or not (validation/apply
+	// BenchmarkApplyKeyedList), where the rest of ValidateStream is linear.
 	Apply StrategicPatcher
 
 	// CustomResources are the kinds the cluster's CustomResourceDefinitions serve
