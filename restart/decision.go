@@ -113,8 +113,8 @@ func (b Basis) String() string {
 
 // Decision is the kubelet's answer to "is this container (re)started?" together with
 // what led to it. Restart is the answer; the methods say why. A Decision is four
-// words, returned in registers: the answer costs a caller that reads only Restart
-// no more than a bool would. It holds no copy and no allocation of its own: it
+// words, returned in registers: a caller that reads only Restart pays about what a
+// bool would cost it. It holds no copy and no allocation of its own: it
 // keeps the container and the pod it was computed from, and [Decision.Rule],
 // [Decision.RuleIndex], [Decision.ContainerPolicy], [Decision.PodPolicy] and
 // [Decision.Container] read them when called, so neither may be changed while the
