@@ -66,7 +66,8 @@ type ContainerExplanation struct {
 	RestartCount    int32
 	// Restart is the kubelet's decision about restarting the container
 	// ([restart.ShouldRestart]) when its newest run has exited (for a regular init
-	// container, only when that run failed); nil otherwise.
+	// container, only when that run failed); nil otherwise. Its methods read the pod
+	// given to Explain.
 	Restart *restart.Decision
 	// NextStart is when the crash-loop back-off lets the kubelet start the container
 	// again and BackOff the delay it waits (from [Plan]); zero when it is not held back.
