@@ -155,22 +155,15 @@ const (
 // last three entries are never packed.
 var decisionStates = [8]State{StateNone, StateCreated, StateRunning, StateExited, StateUnknown}
 
-// infoOf packs a basis and a state with the flags given; a state other than those
-// of decisionStates is packed as StateUnknown, as the kubelet reads it.
-func infoOf(basis Basis, state State, flags uint64) uint64 {
-	i := stateIndexUnknown
-	switch state {
-	case StateNone:
-		i = stateIndexNone
-	case StateCreated:
-		i = stateIndexCreated
-	case StateRunning:
-		i = stateIndexRunning
-	case StateExited:
-		i = stateIndexExited
-	}
-	return uint64(basis)<<infoBasisShift | i<<infoStateShift | flags
-}
+// The info of the decisions that read no exit code, each one basis and state.
+const (
+	infoDeletion       = uint64(BasisDeletion) << infoBasisShift
+	infoNotFound       = uint64(BasisContainerNotFound) << infoBasisShift
+	infoNoInstance     = uint64(BasisNoInstance) << infoBasisShift
+	infoRunning        = uint64(BasisRunning)<<infoBasisShift | stateIndexRunning<<infoStateShift
+	infoCreated        = uint64(BasisCreatedOrUnknown)<<infoBasisShift | stateIndexCreated<<infoStateShift
+	infoUnknownRuntime = uint64(BasisCreatedOrUnknown)<<infoBasisShift | stateIndexUnknown<<infoStateShift
+)
 
 // Basis is the step that decided.
 func (d Decision) Basis() Basis { return Basis(d.info >> infoBasisShift & 0xf) }
@@ -261,7 +254,7 @@ func unlessDeleted(pod *corev1.Pod, container string, opts Options, full func(*c
 	if pod != nil && pod.DeletionTimestamp != nil {
 		// Nothing of a pod being deleted is restarted, and neither the container
 		// nor its instances are looked at.
-		return Decision{info: uint64(BasisDeletion) << infoBasisShift, pod: pod}
+		return Decision{info: infoDeletion, pod: pod}
 	}
 	return full(pod, container, opts)
 }
@@ -339,7 +332,7 @@ func shouldRestart(pod *corev1.Pod, container string, opts Options) Decision {
 			break
 		}
 		if c == nil {
-			return Decision{info: uint64(BasisContainerNotFound) << infoBasisShift, pod: pod}
+			return Decision{info: infoNotFound, pod: pod}
 		}
 	}
 	if len(statuses) >= skipFrom && n >= 2 {
@@ -615,29 +608,25 @@ func ShouldRestartInstance(pod *corev1.Pod, c *corev1.Container, newest *Instanc
 	case pod == nil:
 		return Decision{}
 	case c == nil:
-		return Decision{info: uint64(BasisContainerNotFound) << infoBasisShift, pod: pod}
+		return Decision{info: infoNotFound, pod: pod}
 	case pod.DeletionTimestamp != nil:
 		// No instance is read.
-		return Decision{info: uint64(BasisDeletion) << infoBasisShift, c: c, pod: pod}
+		return Decision{info: infoDeletion, c: c, pod: pod}
 	case newest == nil:
 		return Decision{Restart: true, info: infoNoInstance, c: c, pod: pod}
 	}
-	switch state := newest.State.Kubelet(); state {
+	switch newest.State.Kubelet() {
 	case StateRunning:
 		return Decision{info: infoRunning, c: c, pod: pod}
 	case StateExited:
 		rulesOn, allOn := opts.exitGates()
 		return decideExited(pod, c, newest.ExitCode, rulesOn, allOn)
-	default: // created or unknown
-		return Decision{Restart: true, info: infoOf(BasisCreatedOrUnknown, state, 0), c: c, pod: pod}
+	case StateCreated:
+		return Decision{Restart: true, info: infoCreated, c: c, pod: pod}
+	default: // unknown
+		return Decision{Restart: true, info: infoUnknownRuntime, c: c, pod: pod}
 	}
 }
-
-// The info of the decisions that read no exit code.
-const (
-	infoNoInstance = uint64(BasisNoInstance) << infoBasisShift
-	infoRunning    = uint64(BasisRunning)<<infoBasisShift | stateIndexRunning<<infoStateShift
-)
 
 // decideExited is the decision for container c of pod, whose newest instance exited
 // with exitCode, under the ContainerRestartRules (rulesOn) and
