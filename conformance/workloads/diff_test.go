@@ -16,6 +16,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/podlife/podlife/conformance/internal/gatesets"
+	"github.com/podlife/podlife/conformance/internal/runenv"
 	"github.com/podlife/podlife/conformance/internal/upstreamcreate"
 	"github.com/podlife/podlife/validation"
 )
@@ -36,12 +37,16 @@ func seed(t testing.TB) int64 {
 	return v
 }
 
-// scale reads PODLIFE_SCALE, the factor on the number of inputs (default 1), failing
-// on a malformed or non-positive value.
+// scale is the factor on the number of inputs: PODLIFE_SCALE (1 to 100), or else
+// PODLIFE_N, the inputs per gate set the other differential tests take, as a multiple
+// of the creates drawn per kind under the defaults (rounded up; a value below them
+// fails, as PODLIFE_N may only raise a count), or else 1.
 func scale(t testing.TB) int {
 	s, ok := os.LookupEnv("PODLIFE_SCALE")
 	if !ok {
-		return 1
+		creates, _ := draws(gatesets.Defaults)
+		n := runenv.Count(t, creates, creates)
+		return (n + creates - 1) / creates
 	}
 	v, err := strconv.Atoi(s)
 	if err != nil || v < 1 || v > 100 {

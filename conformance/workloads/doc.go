@@ -21,7 +21,9 @@
 // runs them under the standard gate sets (gatesets.Standard) and one with the
 // container restart rules off, compares the answers error by error, and fails
 // when the generator loses coverage. PODLIFE_SEED varies the inputs, PODLIFE_SCALE
-// multiplies their number, PODLIFE_FAMILIES=1 lists the rule families reached.
+// multiplies their number (unset, PODLIFE_N does: the inputs per gate set over the
+// 1,200 creates per kind under the defaults, rounded up), PODLIFE_FAMILIES=1 lists
+// the rule families reached.
 // TestPodFromObject compares podlife.PodFromObject on stored objects with the pod
 // each controller builds (GetPodFromTemplate and the StatefulSet, DaemonSet, Job and
 // CronJob controllers' own steps, some reached with go:linkname) after the server's
