@@ -106,6 +106,18 @@ func init() {
 			s.DisruptionMode = &sched.WorkloadPodGroupDisruptionMode{Single: &sched.WorkloadPodGroupSingleDisruptionMode{}}
 		}),
 			"spec.scheduling.disruptionMode: Invalid value: null: field is immutable"),
+		change("resource claim added", basic(), with(basic(), func(s *batchv1.JobSchedulingConfiguration) {
+			s.ResourceClaims = []sched.WorkloadPodGroupResourceClaim{{Name: "a", ResourceClaimName: ptr("shared")}}
+		}),
+			"spec.scheduling.resourceClaims: Invalid value: null: field is immutable"),
+		// Immutable and maxItems both report before either stops the field's checks.
+		change("five resource claims added", basic(), with(basic(), func(s *batchv1.JobSchedulingConfiguration) {
+			for _, n := range []string{"a", "b", "c", "d", "e"} {
+				s.ResourceClaims = append(s.ResourceClaims, sched.WorkloadPodGroupResourceClaim{Name: n, ResourceClaimName: ptr("shared")})
+			}
+		}),
+			"spec.scheduling.resourceClaims: Invalid value: null: field is immutable",
+			"spec.scheduling.resourceClaims: Too many: 5: must have at most 4 items"),
 		change("policy removed", gang(4), &batchv1.JobSchedulingConfiguration{},
 			"spec.scheduling.schedulingPolicy: Invalid value: null: field cannot be cleared once set"),
 		jobUpdate("changed after WorkloadWithJob was turned off", []func(*batchv1.Job){never, scheduled(8, gang(4))}, scheduled(8, gang(6)), nil,
