@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -121,6 +122,16 @@ func TestRun(t *testing.T) {
 	dupA, dupB := write(t, dir, "dup/a.yaml", twice), write(t, dir, "dup/b.yaml", twice)
 	noPod := write(t, dir, "svc.yaml", "apiVersion: v1\nkind: Service\nmetadata:\n  name: web\nspec:\n  ports:\n  - port: 80\n    targetport: 8080\n---\n"+
 		"apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: flags\ndata:\n  enabled: on\n---\napiVersion: v1\nkind: Service\nmetadata: {name: ok}\nspec: {ports: [{port: 80}]}\n")
+	var many strings.Builder
+	var manyOut string
+	for i, kind := range []string{"Service", "ConfigMap", "Service", "ServiceAccount", "ConfigMap", "Service", "Secret", "ConfigMap", "Service"} {
+		if i > 0 {
+			many.WriteString("---\n")
+		}
+		fmt.Fprintf(&many, "apiVersion: v1\nkind: %s\nmetadata:\n  name: o%d\n", kind, i)
+		manyOut += fmt.Sprintf("%s:%d: %s \"o%d\" is not checked: it holds no pod\n", filepath.Join(dir, "many.yaml"), 1+5*i, kind, i)
+	}
+	manyPath := write(t, dir, "many.yaml", many.String())
 	for _, tc := range []struct {
 		name   string
 		stdin  string
@@ -129,6 +140,13 @@ func TestRun(t *testing.T) {
 		out    string
 		errOut string
 	}{
+		{
+			name: "more than eight objects not checked are counted by kind in the summary",
+			args: []string{manyPath},
+			code: 0,
+			out: manyOut + "\n9 objects in 1 file: 0 valid, 0 invalid, 0 rejected, 9 not checked\n" +
+				"not checked (they hold no pod, each named above): 4 Service, 3 ConfigMap, 1 Secret, 1 ServiceAccount\n",
+		},
 		{
 			name: "valid file",
 			args: []string{valid},

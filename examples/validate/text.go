@@ -1,9 +1,11 @@
 package main
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/podlife/podlife/validation"
@@ -74,15 +76,22 @@ func writeCauses(w io.Writer, o object) {
 func writeSummary(w io.Writer, c *checker) {
 	counts := map[validation.Verdict]int{}
 	var notChecked []string
+	notCheckedKinds := map[string]int{}
 	for _, o := range c.objects {
 		counts[o.result.Verdict]++
 		if o.result.Verdict == validation.NotChecked {
 			notChecked = append(notChecked, fmt.Sprintf("%s (%s:%d)", title(&o.result), o.file, o.result.Line))
+			notCheckedKinds[o.result.Kind]++
 		}
 	}
 	fmt.Fprintf(w, "\n%s in %s: %d valid, %d invalid, %d rejected, %d not checked\n", plural(len(c.objects), "object"), plural(len(c.names), "file"),
 		counts[validation.Valid], counts[validation.Invalid], counts[validation.Rejected], counts[validation.NotChecked])
-	if len(notChecked) > 0 {
+	switch {
+	case len(notChecked) > maxNotCheckedListed:
+		// Each has its line above; a directory of manifests would make this one line
+		// thousands of characters long.
+		fmt.Fprintf(w, "not checked (they hold no pod, each named above): %s\n", kindCounts(notCheckedKinds))
+	case len(notChecked) > 0:
 		fmt.Fprintf(w, "not checked (they hold no pod): %s\n", strings.Join(notChecked, ", "))
 	}
 	if c.liveFiles > 0 {
@@ -98,6 +107,30 @@ func writeSummary(w io.Writer, c *checker) {
 	if c.noObjects() {
 		fmt.Fprintf(w, "kubectl %s -f fails on %s: %s\n", c.command(), strings.Join(c.names, ", "), c.noObjectsError())
 	}
+}
+
+// maxNotCheckedListed is the most objects not checked that the summary names one by
+// one; beyond it, the summary counts them by kind.
+const maxNotCheckedListed = 8
+
+// kindCounts renders counts by kind, the most frequent first, then by name:
+// "63 Service, 19 ConfigMap".
+func kindCounts(byKind map[string]int) string {
+	kinds := make([]string, 0, len(byKind))
+	for k := range byKind {
+		kinds = append(kinds, k)
+	}
+	slices.SortFunc(kinds, func(a, b string) int {
+		if c := cmp.Compare(byKind[b], byKind[a]); c != 0 {
+			return c
+		}
+		return cmp.Compare(a, b)
+	})
+	parts := make([]string, len(kinds))
+	for i, k := range kinds {
+		parts[i] = fmt.Sprintf("%d %s", byKind[k], k)
+	}
+	return strings.Join(parts, ", ")
 }
 
 // title names an object as `Kind "name"`, or by its document when it has no kind.
