@@ -238,7 +238,8 @@ func (r *reporter) read(name string, in io.Reader) {
 			continue
 		case res.Err != nil:
 			r.badDocuments = true
-			fmt.Fprintf(r.stderr, "%s:%d: %s\n", name, res.Line, res.Message())
+			// kubectl's mapping error has a second line; indent it under its object's.
+			fmt.Fprintf(r.stderr, "%s:%d: %s\n", name, res.Line, strings.ReplaceAll(res.Message(), "\n", "\n    "))
 			continue
 		}
 		pod, err := r.podOf(res.Object)

@@ -132,6 +132,8 @@ func TestUsageAndErrors(t *testing.T) {
 		{"binary file", []string{binary}, "", 2, "", "resources: " + binary + ": not a text file (a NUL byte at offset 3); kubectl cannot read it either\n"},
 		{"a bad document, the next one is read", []string{bad}, "", 1, bad + ":8: Pod small\n",
 			bad + ":1: Pod in version \"v1\" cannot be handled as a Pod: strict decoding error: unknown field \"spec.contianers\"\n"},
+		{"an old apiVersion, kubectl's two-line error indented", []string{"-"}, "apiVersion: extensions/v1beta1\nkind: Deployment\nmetadata: {name: old}\n---\n" + smallPod, 1, "STDIN:5: Pod small\n",
+			"STDIN:1: resource mapping not found for name: \"old\" namespace: \"\" from \"STDIN\": no matches for kind \"Deployment\" in version \"extensions/v1beta1\"\n    ensure CRDs are installed first\n"},
 		{"a kind without a pod", []string{svc, small}, "", 0, smallOut, svc + ":1: skipping Service \"web\": it holds no pod\n"},
 		{"no pod at all", []string{svc, empty}, "", 1, "", svc + ":1: skipping Service \"web\": it holds no pod\nresources: no Pod or workload with a pod template found\n"},
 		{"standard input", []string{"-"}, smallPod, 0, "STDIN:1: Pod small\n", ""},
