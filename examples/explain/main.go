@@ -18,8 +18,8 @@
 // path, the embedded samples (testdata/*.yaml: pods captured from simulated lifecycles
 // in each state the program explains) are explained at the time each was captured.
 //
-// Documents that are not pods are skipped with a note naming them, and the pods around
-// them are explained. The exit code is 0 when every document was a pod and explained, 1
+// Objects that are not pods, and documents that do not decode, are skipped with a note
+// naming their file and line, and the pods around them are explained. The exit code is 0 when every document was a pod and explained, 1
 // when some were skipped (or a syntax error ended a file, as it ends kubectl's
 // reading) and the pods before and around them explained, and 2 for a usage error, a
 // path that cannot be read (the others are still explained) or input holding no pod.
@@ -38,11 +38,12 @@ import (
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
-	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/podlife/podlife"
 	"github.com/podlife/podlife/examples/internal/manifests"
 	"github.com/podlife/podlife/lifecycle"
+	"github.com/podlife/podlife/validation"
 )
 
 //go:embed testdata/*.yaml
@@ -139,9 +140,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, wall time.Tim
 	if len(files) == 0 {
 		for _, name := range sampleOrder {
 			data, _ := samples.ReadFile("testdata/" + name)
-			pods, notes, err := decodePods(data)
-			if err != nil || len(notes) > 0 {
-				return fail(fmt.Errorf("testdata/%s: %v %q", name, err, notes))
+			pods, notes := decodePods("testdata/"+name, data)
+			if len(notes) > 0 {
+				return fail(fmt.Errorf("embedded sample: %q", notes))
 			}
 			t, _ := time.Parse(time.RFC3339, sampleTimes[name])
 			if *now != "" {
@@ -161,14 +162,11 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, wall time.Tim
 					unreadable = true
 					return
 				}
-				pods, notes, err := decodePods(data)
+				pods, notes := decodePods(name, data)
 				for _, n := range notes {
-					fmt.Fprintf(stderr, "explain: %s: %s\n", name, n)
+					fmt.Fprintln(stderr, n)
 				}
-				if err != nil {
-					fmt.Fprintf(stderr, "explain: %s: %v\n", name, err)
-				}
-				if err != nil || len(notes) > 0 {
+				if len(notes) > 0 {
 					skipped = true
 				}
 				for _, p := range pods {
@@ -214,54 +212,27 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, wall time.Tim
 	return 0
 }
 
-// decodePods reads the pods of a YAML or JSON stream: Pod documents and the items of
-// List documents (`kubectl get pods -o yaml`). Documents and items of other kinds, or
-// that do not decode as a pod, are skipped, each with a note naming its document; a
-// stream that cannot be read further (a YAML or JSON syntax error) ends with err,
-// after the pods read before it, as kubectl stops there too.
-func decodePods(data []byte) (pods []*corev1.Pod, notes []string, err error) {
-	r := utilyaml.NewYAMLOrJSONDecoder(bytes.NewReader(data), 4096)
-	for n := 1; ; n++ {
-		var raw json.RawMessage
-		if err := r.Decode(&raw); err != nil {
-			if errors.Is(err, io.EOF) {
-				return pods, notes, nil
-			}
-			return pods, notes, fmt.Errorf("document %d: %v", n, err)
-		}
-		if len(bytes.TrimSpace(raw)) == 0 || string(bytes.TrimSpace(raw)) == "null" {
+// decodePods reads the pods of the stream name holds as kubectl reads it
+// (validation.ValidateStream with DecodeOnly: YAML or JSON, flow style, Lists and
+// PodLists flattened), ignoring fields the Go type does not know, as a pod written by
+// a newer server may carry them. Objects of other kinds, and documents that do not
+// decode, are skipped, each with a note naming its file and line; a syntax error ends
+// the stream after the pods read before it, as it ends kubectl's reading.
+func decodePods(name string, data []byte) (pods []*corev1.Pod, notes []string) {
+	opts := validation.StreamOptions{DecodeOnly: true, FieldValidation: metav1.FieldValidationIgnore}
+	for res := range validation.ValidateStream(bytes.NewReader(data), name, opts) {
+		if pod, ok := res.Object.(*corev1.Pod); ok && res.Err == nil {
+			pods = append(pods, pod)
 			continue
 		}
-		var head struct {
-			Kind  string            `json:"kind"`
-			Items []json.RawMessage `json:"items"`
-		}
-		if err := json.Unmarshal(raw, &head); err != nil {
-			notes = append(notes, fmt.Sprintf("document %d: %v; skipped", n, err))
-			continue
-		}
-		switch head.Kind {
-		case "Pod":
-			p := &corev1.Pod{}
-			if err := json.Unmarshal(raw, p); err != nil {
-				notes = append(notes, fmt.Sprintf("document %d: %v; skipped", n, err))
-				continue
-			}
-			pods = append(pods, p)
-		case "List", "PodList":
-			for i, it := range head.Items {
-				p := &corev1.Pod{}
-				switch err := json.Unmarshal(it, p); {
-				case err != nil:
-					notes = append(notes, fmt.Sprintf("document %d, item %d: %v; skipped", n, i, err))
-				case p.Kind != "" && p.Kind != "Pod":
-					notes = append(notes, fmt.Sprintf("document %d, item %d: kind %q is not a Pod; skipped", n, i, p.Kind))
-				default:
-					pods = append(pods, p)
-				}
-			}
+		at := fmt.Sprintf("%s:%d: ", name, res.Line)
+		switch {
+		case res.Err != nil:
+			// kubectl's mapping error has a second line; indent it under this one.
+			notes = append(notes, at+"skipping: "+strings.ReplaceAll(res.Message(), "\n", "\n    "))
 		default:
-			notes = append(notes, fmt.Sprintf("document %d: kind %q is not a Pod or a List of pods; skipped", n, head.Kind))
+			notes = append(notes, fmt.Sprintf("%sskipping %s %q: not a Pod", at, res.Kind, res.Name))
 		}
 	}
+	return pods, notes
 }

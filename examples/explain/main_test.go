@@ -134,9 +134,9 @@ func TestSamples(t *testing.T) {
 			if string(committed) != text {
 				t.Errorf("%s is not the simulated pod (go test -run TestSamples -update rewrites it)", path)
 			}
-			pods, notes, err := decodePods(committed)
-			if err != nil || len(notes) > 0 || len(pods) != 1 {
-				t.Fatalf("decode: %v %q, %d pods", err, notes, len(pods))
+			pods, notes := decodePods(path, committed)
+			if len(notes) > 0 || len(pods) != 1 {
+				t.Fatalf("decode: %q, %d pods", notes, len(pods))
 			}
 			if !equality.Semantic.DeepEqual(pods[0], pod) {
 				t.Errorf("the YAML does not decode to the pod")
@@ -253,13 +253,15 @@ func TestArgsAndErrors(t *testing.T) {
           "PodPolicy": "Always"
         }`, ""},
 		{"bad now", []string{"--now", "yesterday"}, "", 2, "", "--now: parsing time"},
-		{"not a pod", []string{write("svc.yaml", "apiVersion: v1\nkind: Service\nmetadata: {name: s}\n")}, "", 2, "", `document 1: kind "Service" is not a Pod or a List of pods; skipped`},
+		{"not a pod", []string{write("svc.yaml", "apiVersion: v1\nkind: Service\nmetadata: {name: s}\n")}, "", 2, "", `svc.yaml:1: skipping Service "s": not a Pod`},
 		{"a pod after a Service", []string{"--now", "2026-01-01T12:03:30Z", write("mixed.yaml", "apiVersion: v1\nkind: Service\nmetadata: {name: s}\n---\n"+string(crash))}, "", 1,
-			"Next: start container api", `mixed.yaml: document 1: kind "Service" is not a Pod or a List of pods; skipped`},
+			"Next: start container api", `mixed.yaml:1: skipping Service "s": not a Pod`},
 		{"a syntax error after a pod", []string{"--now", "2026-01-01T12:03:30Z", write("broken.yaml", string(crash)+"---\nkind: Pod\nmetadata: [x\n")}, "", 1,
-			"Next: start container api", "broken.yaml: document 2: error converting YAML to JSON"},
+			"Next: start container api", "broken.yaml:91: skipping: error parsing"},
+		{"a field the Go type does not know is ignored", []string{"--now", "2026-01-01T12:03:30Z", "-"}, strings.Replace(string(crash), "\nspec:\n", "\nspec:\n  fromANewerServer: 1\n", 1), 0,
+			"Next: start container api", ""},
 		{"a List with another kind", []string{"--now", "2026-01-01T12:02:40Z", write("list2.yaml", "apiVersion: v1\nkind: List\nitems:\n- apiVersion: v1\n  kind: Service\n  metadata: {name: s}\n")}, "", 2, "",
-			`document 1, item 0: kind "Service" is not a Pod; skipped`},
+			`list2.yaml:4: skipping Service "s": not a Pod`},
 		{"empty", []string{write("empty.yaml", "# nothing\n")}, "", 2, "", "no pod found"},
 		{"missing", []string{filepath.Join(dir, "none.yaml")}, "", 2, "", "no such file or directory"},
 		{"two files, each headed", []string{"--now", "2026-01-01T12:05:00Z", "testdata/succeeded.yaml", "testdata/failed-deadline.yaml"}, "", 0,
