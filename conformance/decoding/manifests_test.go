@@ -189,28 +189,38 @@ func manifestFiles(t testing.TB) []string {
 	t.Helper()
 	var files []string
 	for _, root := range manifestRoots {
-		err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-			if err != nil {
-				return err
-			}
-			if d.IsDir() {
-				if d.Name() == "fuzz" {
-					return filepath.SkipDir
-				}
-				return nil
-			}
-			if !strings.Contains(path, string(filepath.Separator)+"testdata"+string(filepath.Separator)) {
-				return nil
-			}
-			switch filepath.Ext(path) {
-			case ".yaml", ".yml", ".json":
-				files = append(files, path)
+		files = append(files, manifestFilesUnder(t, root, true)...)
+	}
+	return files
+}
+
+// manifestFilesUnder lists the manifest files (.yaml, .yml, .json) under root, in
+// lexical order, leaving out fuzz corpora and, with inTestdata, every file outside a
+// testdata directory.
+func manifestFilesUnder(t testing.TB, root string, inTestdata bool) []string {
+	t.Helper()
+	var files []string
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			if d.Name() == "fuzz" {
+				return filepath.SkipDir
 			}
 			return nil
-		})
-		if err != nil {
-			t.Fatal(err)
 		}
+		if inTestdata && !strings.Contains(path, string(filepath.Separator)+"testdata"+string(filepath.Separator)) {
+			return nil
+		}
+		switch filepath.Ext(path) {
+		case ".yaml", ".yml", ".json":
+			files = append(files, path)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
 	return files
 }
@@ -506,14 +516,11 @@ func TestManifestsApplyMatchKubectl(t *testing.T) {
 		opts := validation.StreamOptions{Scheme: scheme, Apply: apply.Patcher{}, Namespace: v.namespace, FieldValidation: v.directive}
 		bad := 0
 		for _, path := range files {
-			want := u.applyFileValidated(t, path, v.namespace, v.directive)
-			got, _, err := oursWith(path, opts)
+			_, _, diff, err := applyEndToEnd(t, u, path, opts)
 			if err != nil {
 				t.Fatalf("%s: %v", path, err)
 			}
-			slices.Sort(want.errors)
-			slices.Sort(got.errors)
-			if diff, _ := compareValidated(want, got); diff != "" && bad < 5 {
+			if diff != "" && bad < 5 {
 				t.Errorf("--namespace=%q --validate=%s: %s disagrees: %s", v.namespace, v.directive, path, diff)
 				bad++
 			}
@@ -523,16 +530,13 @@ func TestManifestsApplyMatchKubectl(t *testing.T) {
 	var disagreements, results, patched, generateNames, refusedGets int
 	outcomes := map[string]int{}
 	for _, path := range files {
-		want := u.applyFileValidated(t, path, "", metav1.FieldValidationStrict)
-		got, n, err := oursWith(path, opts)
+		want, n, diff, err := applyEndToEnd(t, u, path, opts)
 		if err != nil {
 			t.Errorf("%s: %v", path, err)
 			continue
 		}
 		results += n
-		slices.Sort(want.errors)
-		slices.Sort(got.errors)
-		if diff, _ := compareValidated(want, got); diff != "" {
+		if diff != "" {
 			t.Errorf("%s disagrees: %s", path, diff)
 			disagreements++
 		}
@@ -558,6 +562,22 @@ func TestManifestsApplyMatchKubectl(t *testing.T) {
 	}
 }
 
+// applyEndToEnd is endToEnd for kubectl apply (opts.Apply set): kubectl apply of
+// path against the validating server, and ValidateStream's answer, compared with
+// kubectl's errors as a set (kubectl apply reads every file before it sends
+// anything).
+func applyEndToEnd(t testing.TB, u *upstream, path string, opts validation.StreamOptions) (want kubectlOutcome, n int, diff string, err error) {
+	want = u.applyFileValidated(t, path, opts.Namespace, directiveOf(opts))
+	got, n, err := oursWith(path, opts)
+	if err != nil {
+		return want, n, "", err
+	}
+	slices.Sort(want.errors)
+	slices.Sort(got.errors)
+	diff, _ = compareValidated(want, got)
+	return want, n, diff, nil
+}
+
 // TestGeneratedStreamsApplyMatchKubectl is TestManifestsApplyMatchKubectl on 300
 // generated files (another seed than the create tests'), a quarter with --namespace
 // shop, a fifth each with --validate warn and ignore: what kubectl apply does with
@@ -575,8 +595,7 @@ func TestGeneratedStreamsApplyMatchKubectl(t *testing.T) {
 		data := g.stream()
 		path := writeFile(t, dir, fmt.Sprintf("a%04d.yaml", i), data)
 		o := withFlags(validation.StreamOptions{Scheme: scheme, Apply: apply.Patcher{}}, i)
-		want := u.applyFileValidated(t, path, o.Namespace, directiveOf(o))
-		got, n, err := oursWith(path, o)
+		want, n, diff, err := applyEndToEnd(t, u, path, o)
 		objects += n
 		if err != nil {
 			t.Errorf("file %d: %v\n%s", i, err, data)
@@ -589,9 +608,7 @@ func TestGeneratedStreamsApplyMatchKubectl(t *testing.T) {
 		for _, e := range want.errors {
 			outcomes["kubectl "+kubectlErrorClass(e)]++
 		}
-		slices.Sort(want.errors)
-		slices.Sort(got.errors)
-		if diff, _ := compareValidated(want, got); diff != "" {
+		if diff != "" {
 			disagreements++
 			if disagreements <= 10 {
 				t.Errorf("file %d disagrees: %s\n--- file ---\n%s", i, diff, data)

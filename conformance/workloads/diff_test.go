@@ -138,29 +138,7 @@ func TestDifferential(t *testing.T) {
 		creates, updates := draws(gs)
 		opts := validation.Options{Features: gs.Features()}
 		for ki, kind := range kinds {
-			g := newGen(s + int64(1000*gi+ki))
-			create, update := newTally(), newTally()
-			for range creates * k {
-				obj := g.object(kind)
-				before := obj.DeepCopyObject()
-				ours := validation.ValidateObjectCreate(obj, opts)
-				if !reflect.DeepEqual(obj, before) {
-					t.Fatalf("ValidateObjectCreate modified its input\n%s", dump(before))
-				}
-				theirs := upstreamcreate.ObjectCreateIn(t, obj, "")
-				create.record(func() string { return dump(obj) + fmt.Sprint(g.faults) }, g.faults, ours, theirs)
-			}
-			for range updates * k {
-				n, o := g.update(t, kind)
-				nb, ob := n.DeepCopyObject(), o.DeepCopyObject()
-				ours := validation.ValidateObjectUpdate(n, o, opts)
-				if !reflect.DeepEqual(n, nb) || !reflect.DeepEqual(o, ob) {
-					t.Fatalf("ValidateObjectUpdate modified its input\n%s", dump(nb, ob))
-				}
-				ans := upstreamcreate.KindOf(t, n).Update(t, n, o)
-				theirs := ans.AsErrorList(t, n)
-				update.record(func() string { return dump(n, o) + fmt.Sprint(g.faults) }, g.faults, ours, theirs, compareRefusal(ans, ours)...)
-			}
+			create, update := compareKind(t, newGen(s+int64(1000*gi+ki)), kind, opts, creates*k, updates*k, "")
 			for _, r := range []struct {
 				what string
 				tl   *tally
@@ -245,6 +223,38 @@ func TestDifferential(t *testing.T) {
 			t.Errorf("fault knob %q never drawn", knob)
 		}
 	}
+}
+
+// compareKind compares ValidateObjectCreate and ValidateObjectUpdate with the
+// server's create and update paths on creates and updates objects of kind drawn from
+// g, failing t when podlife modifies its input, and returns the two tallies. note is
+// added to each disagreeing input's description (the gate set, when it is not in the
+// test's name).
+func compareKind(t *testing.T, g *gen, kind string, opts validation.Options, creates, updates int, note string) (create, update *tally) {
+	t.Helper()
+	create, update = newTally(), newTally()
+	for range creates {
+		obj := g.object(kind)
+		before := obj.DeepCopyObject()
+		ours := validation.ValidateObjectCreate(obj, opts)
+		if !reflect.DeepEqual(obj, before) {
+			t.Fatalf("ValidateObjectCreate modified its input\n%s", dump(before))
+		}
+		theirs := upstreamcreate.ObjectCreateIn(t, obj, "")
+		create.record(func() string { return dump(obj) + fmt.Sprint(g.faults) + note }, g.faults, ours, theirs)
+	}
+	for range updates {
+		n, o := g.update(t, kind)
+		nb, ob := n.DeepCopyObject(), o.DeepCopyObject()
+		ours := validation.ValidateObjectUpdate(n, o, opts)
+		if !reflect.DeepEqual(n, nb) || !reflect.DeepEqual(o, ob) {
+			t.Fatalf("ValidateObjectUpdate modified its input\n%s", dump(nb, ob))
+		}
+		ans := upstreamcreate.KindOf(t, n).Update(t, n, o)
+		theirs := ans.AsErrorList(t, n)
+		update.record(func() string { return dump(n, o) + fmt.Sprint(g.faults) + note }, g.faults, ours, theirs, compareRefusal(ans, ours)...)
+	}
+	return create, update
 }
 
 // compareRefusal compares the status of a request the server refused before

@@ -8,6 +8,10 @@ package gatesets
 
 import (
 	"fmt"
+	"maps"
+	"math/rand/v2"
+	"slices"
+	"strings"
 	"sync"
 	"testing"
 
@@ -17,6 +21,7 @@ import (
 	_ "k8s.io/kubernetes/pkg/features" // registers the kube gates
 
 	"github.com/podlife/podlife"
+	"github.com/podlife/podlife/conformance/internal/runenv"
 )
 
 // Set is one cluster configuration: the overrides of its --feature-gates.
@@ -27,6 +32,20 @@ type Set struct {
 
 // Features returns the overrides as podlife takes them.
 func (s Set) Features() podlife.FeatureGates { return podlife.FeatureGates(s.Overrides) }
+
+// Flag renders the overrides as the component's flag, in name order:
+// --feature-gates=A=true,B=false.
+func (s Set) Flag() string {
+	var b strings.Builder
+	b.WriteString("--feature-gates=")
+	for i, name := range slices.Sorted(maps.Keys(s.Overrides)) {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, "%s=%t", name, s.Overrides[name])
+	}
+	return b.String()
+}
 
 // The gate sets every differential test runs under (issue 8): the defaults, every
 // alpha and beta gate on (AllAlpha alone is refused upstream: beta gates on by
@@ -128,9 +147,17 @@ func build(tb testing.TB, base featuregate.MutableVersionedFeatureGate, s Set) f
 }
 
 // Run runs f in one subtest per set, in order and never in parallel, with the set
-// applied upstream (Apply).
+// applied upstream (Apply), and then under as many random sets (Random, a quarter of
+// the gates flipped, drawn from the run's seed) as PODLIFE_RANDOM_GATES asks for.
 func Run(t *testing.T, sets []Set, f func(t *testing.T, s Set)) {
 	t.Helper()
+	if n := runenv.RandomGates(t); n > 0 {
+		r := rand.New(rand.NewPCG(runenv.Seed(t, 0), 0x67617465))
+		sets = slices.Clone(sets)
+		for i := range n {
+			sets = append(sets, Random(fmt.Sprintf("random %d", i), 0.25, r.Float64))
+		}
+	}
 	for _, s := range sets {
 		t.Run(s.Name, func(t *testing.T) {
 			Apply(t, s)
@@ -142,4 +169,61 @@ func Run(t *testing.T, sets []Set, f func(t *testing.T, s Set)) {
 // Enabled reports whether upstream's current process-wide gate has the named gate on.
 func Enabled(name string) bool {
 	return utilfeature.DefaultFeatureGate.Enabled(featuregate.Feature(name))
+}
+
+// Random returns a random cluster configuration named name: each gate a server
+// lets its --feature-gates change (not locked to its default, not pre-alpha; AllAlpha
+// and AllBeta among them) flipped away from its default with probability flip, then
+// dependencies mended as an
+// operator would to have the server start: a gate on whose dependency is off turns
+// the dependency on, or, when that cannot be changed, is turned off itself.
+// draw returns uniform numbers in [0, 1), as rand.Float64 does.
+func Random(name string, flip float64, draw func() float64) Set {
+	names := podlife.KnownFeatureGates()
+	spec := func(name string) podlife.FeatureGateSpec {
+		s, _ := podlife.LookupFeatureGate(name)
+		return s
+	}
+	settable := func(name string) bool {
+		s := spec(name)
+		return !s.LockToDefault && s.PreRelease != "PRE-ALPHA"
+	}
+	over := map[string]bool{}
+	for _, name := range names {
+		if settable(name) && draw() < flip {
+			over[name] = !spec(name).Default
+		}
+	}
+	// A gate set by name wins; AllAlpha and AllBeta set the gates of their stage
+	// that are not; the rest keep their defaults.
+	enabled := func(name string) bool {
+		if v, ok := over[name]; ok {
+			return v
+		}
+		stage := map[string]string{"ALPHA": "AllAlpha", "BETA": "AllBeta"}[spec(name).PreRelease]
+		if v, ok := over[stage]; ok && stage != "" {
+			return v
+		}
+		return spec(name).Default
+	}
+	for mended := true; mended; {
+		mended = false
+		for _, name := range names {
+			if !enabled(name) {
+				continue
+			}
+			for _, dep := range spec(name).Dependencies {
+				if enabled(dep) {
+					continue
+				}
+				if settable(dep) {
+					over[dep] = true
+				} else {
+					over[name] = false
+				}
+				mended = true
+			}
+		}
+	}
+	return Set{Name: name, Overrides: over}
 }

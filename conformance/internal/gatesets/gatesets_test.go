@@ -1,10 +1,15 @@
 package gatesets
 
 import (
+	"fmt"
+	"maps"
+	"math/rand/v2"
 	"testing"
 
 	utilfeature "k8s.io/apiserver/pkg/util/feature"
 	"k8s.io/component-base/featuregate"
+
+	"github.com/podlife/podlife"
 )
 
 // TestApply: every standard set is accepted by both sides, applied upstream with the
@@ -67,5 +72,36 @@ func TestApplyNested(t *testing.T) {
 	})
 	if utilfeature.DefaultFeatureGate != outer || !Enabled("ReduceDefaultCrashLoopBackOffDecay") {
 		t.Error("the outer set's gate was not restored after the inner test")
+	}
+}
+
+// TestRandom: random sets, AllAlpha and AllBeta among their flips, are accepted by
+// both sides (Apply fails otherwise), the same draws give the same set, and a set
+// flips about the share of the settable gates it is asked to.
+func TestRandom(t *testing.T) {
+	settable := 0
+	for _, name := range podlife.KnownFeatureGates() {
+		if s, _ := podlife.LookupFeatureGate(name); !s.LockToDefault && s.PreRelease != "PRE-ALPHA" {
+			settable++
+		}
+	}
+	special := 0
+	for seed := range uint64(60) {
+		s := Random("random", 0.25, rand.New(rand.NewPCG(seed, 1)).Float64)
+		if again := Random("random", 0.25, rand.New(rand.NewPCG(seed, 1)).Float64); !maps.Equal(s.Overrides, again.Overrides) {
+			t.Fatalf("seed %d: the same draws gave two sets", seed)
+		}
+		if n := len(s.Overrides); n < settable/8 || n > settable/2 {
+			t.Errorf("seed %d: %d of %d settable gates set, want about a quarter", seed, n, settable)
+		}
+		if _, ok := s.Overrides["AllAlpha"]; ok {
+			special++
+		} else if _, ok := s.Overrides["AllBeta"]; ok {
+			special++
+		}
+		t.Run(fmt.Sprint(seed), func(t *testing.T) { Apply(t, s) })
+	}
+	if special == 0 {
+		t.Error("no set flipped AllAlpha or AllBeta")
 	}
 }

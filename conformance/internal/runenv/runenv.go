@@ -4,7 +4,10 @@
 //   - PODLIFE_SEED, the generator seed: an unsigned decimal integer;
 //   - PODLIFE_N, the number of generated inputs each differential test compares per
 //     gate set, in place of the test's own default: a decimal integer no smaller than
-//     the minimum the test needs to reach its coverage requirements.
+//     the minimum the test needs to reach its coverage requirements;
+//   - PODLIFE_RANDOM_GATES, the number of random feature-gate configurations every
+//     differential test run through gatesets.Run compares under, after its own: a
+//     decimal integer, 0 by default.
 //
 // A malformed value, or a count that would shrink a run below its minimum (zero
 // included), fails the test instead of being ignored. Variables that earlier versions
@@ -20,8 +23,9 @@ import (
 
 // Names of the variables.
 const (
-	SeedVar  = "PODLIFE_SEED"
-	CountVar = "PODLIFE_N"
+	SeedVar        = "PODLIFE_SEED"
+	CountVar       = "PODLIFE_N"
+	RandomGatesVar = "PODLIFE_RANDOM_GATES"
 )
 
 // retired are variables an earlier version read; setting one is an error.
@@ -96,6 +100,21 @@ func Scale(count, def, n, min int) int {
 	v := int(int64(n) * int64(count) / int64(def))
 	if v < min {
 		return min
+	}
+	return v
+}
+
+// RandomGates returns PODLIFE_RANDOM_GATES, or 0 when it is unset. A value that is
+// not a decimal integer, or is negative, fails tb.
+func RandomGates(tb testing.TB) int {
+	tb.Helper()
+	s, ok := os.LookupEnv(RandomGatesVar)
+	if !ok {
+		return 0
+	}
+	v, err := strconv.Atoi(s)
+	if err != nil || v < 0 {
+		tb.Fatalf("%s=%q: not a non-negative decimal integer", RandomGatesVar, s)
 	}
 	return v
 }

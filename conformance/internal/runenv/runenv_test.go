@@ -2,6 +2,7 @@ package runenv
 
 import (
 	"fmt"
+	"os"
 	"testing"
 )
 
@@ -69,5 +70,23 @@ func TestScale(t *testing.T) {
 	}
 	if got := Scale(1, 1000, 300, 10); got != 10 {
 		t.Errorf("Scale below min = %d", got)
+	}
+}
+
+func TestRandomGates(t *testing.T) {
+	t.Setenv(RandomGatesVar, "") // restored after the test
+	os.Unsetenv(RandomGatesVar)
+	if got := RandomGates(t); got != 0 {
+		t.Fatalf("unset: %d, want 0", got)
+	}
+	t.Setenv(RandomGatesVar, "8")
+	if got := RandomGates(t); got != 8 {
+		t.Errorf("RandomGates = %d, want 8", got)
+	}
+	for _, bad := range []string{"", "x", "-1", "2.5"} {
+		t.Setenv(RandomGatesVar, bad)
+		if msg := run(func(tb testing.TB) { RandomGates(tb) }); msg == "" {
+			t.Errorf("%s=%q accepted", RandomGatesVar, bad)
+		}
 	}
 }

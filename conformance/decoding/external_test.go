@@ -1,0 +1,78 @@
+package decoding
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/podlife/podlife/conformance/internal/gatesets"
+	"github.com/podlife/podlife/validation"
+	"github.com/podlife/podlife/validation/apischeme"
+	"github.com/podlife/podlife/validation/apply"
+)
+
+// externalManifestsEnv names the directories TestManifestDirsMatchKubectlAndServer
+// compares, separated like PATH's entries.
+const externalManifestsEnv = "PODLIFE_MANIFESTS"
+
+// TestManifestDirsMatchKubectlAndServer is TestManifestsMatchKubectlAndServer and
+// TestManifestsApplyMatchKubectl on manifests the repository does not keep: every
+// .yaml, .yml and .json file under the directories PODLIFE_MANIFESTS names (a
+// cluster's exported objects, a project's deploy folder, a rendered chart), sent
+// with kubectl create under each of manifestGateSets and with kubectl apply under
+// the default gates, each compared with ValidateStream's answer. Without
+// PODLIFE_MANIFESTS it is skipped; with it, a directory holding no manifest fails.
+// go test runs in this package's directory, so a relative path starts there:
+//
+//	PODLIFE_MANIFESTS=$PWD/deploy go test -run TestManifestDirs ./decoding
+func TestManifestDirsMatchKubectlAndServer(t *testing.T) {
+	dirs := filepath.SplitList(os.Getenv(externalManifestsEnv))
+	if len(dirs) == 0 {
+		t.Skip(externalManifestsEnv + " names no directory of manifests to compare")
+	}
+	var files []string
+	for _, dir := range dirs {
+		found := manifestFilesUnder(t, dir, false)
+		if len(found) == 0 {
+			t.Fatalf("%s=%s: no .yaml, .yml or .json file under %s", externalManifestsEnv, os.Getenv(externalManifestsEnv), dir)
+		}
+		files = append(files, found...)
+	}
+	u := getUpstream(t)
+	scheme := apischeme.New()
+	for _, gs := range manifestGateSets {
+		t.Run("create/"+gs.Name, func(t *testing.T) {
+			gatesets.Apply(t, gs)
+			opts := validation.StreamOptions{Scheme: scheme, Validation: validation.Options{Features: gs.Features()}}
+			wants, summary := compareFiles(t, u, files, opts)
+			outcomes := map[string]int{}
+			for _, want := range wants {
+				for _, s := range want.sent {
+					outcomes[fmt.Sprintf("%s %d", s.kind, s.status)]++
+				}
+				for _, e := range want.errors {
+					outcomes["kubectl "+kubectlErrorClass(e)]++
+				}
+			}
+			t.Logf("%s; upstream outcomes: %v", summary, outcomes)
+		})
+	}
+	t.Run("apply", func(t *testing.T) {
+		opts := validation.StreamOptions{Scheme: scheme, Apply: apply.Patcher{}}
+		var disagreements, results int
+		for _, path := range files {
+			_, n, diff, err := applyEndToEnd(t, u, path, opts)
+			if err != nil {
+				t.Errorf("%s: %v", path, err)
+				continue
+			}
+			results += n
+			if diff != "" {
+				t.Errorf("%s disagrees: %s", path, diff)
+				disagreements++
+			}
+		}
+		t.Logf("%d files, %d results, %d disagreements", len(files), results, disagreements)
+	})
+}
