@@ -16,10 +16,13 @@ import (
 	"github.com/podlife/podlife/lifecycle"
 )
 
+// fuzzGateSets are the sets the fuzz targets pick from: gateSets and random ones.
+var fuzzGateSets = gatesets.ForFuzzing(gateSets)
+
 // FuzzLifecycleMatchesKubelet is the differential test on pods no generator of this
 // repository wrote: the fuzzer mutates the JSON of the example manifests' pods
 // (several with statuses) and of generated pods, and for every pod the bytes decode
-// to, under the gate set sel picks (gateSets), podlife must answer as upstream:
+// to, under the gate set sel picks (fuzzGateSets), podlife must answer as upstream:
 // Phase as the kubelet's getPhase with podIsTerminal and podHasInitialized both
 // ways, the three kubelet conditions in every phase as pkg/kubelet/status generates
 // them, the wide `kubectl get pods` row and its conditions as the API server's
@@ -37,7 +40,7 @@ func FuzzLifecycleMatchesKubelet(f *testing.F) {
 		if json.Unmarshal(data, &pod) != nil {
 			t.Skip("not a pod's JSON")
 		}
-		gs := gateSets[int(sel)%len(gateSets)]
+		gs := fuzzGateSets[int(sel)%len(fuzzGateSets)]
 		gatesets.Apply(t, gs)
 		opts := lifecycle.Options{Features: gs.Features()}
 		before := pod.DeepCopy()

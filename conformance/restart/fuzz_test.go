@@ -14,11 +14,14 @@ import (
 	"github.com/podlife/podlife/restart"
 )
 
+// fuzzGateSets are the sets the fuzz targets pick from: gateSets and random ones.
+var fuzzGateSets = gatesets.ForFuzzing(gateSets)
+
 // FuzzShouldRestartMatchesKubelet is the differential test on pods no generator of
 // this repository wrote: the fuzzer mutates the JSON of the example manifests' pods
 // (several with statuses) and of generated pods, and for every pod the bytes decode
 // to, ShouldRestart must answer as kubecontainer.ShouldContainerBeRestarted for
-// every container, under the gate set sel picks (gateSets), the runtime status
+// every container, under the gate set sel picks (fuzzGateSets), the runtime status
 // built from the API status as TestShouldRestartMatchesKubelet builds it; the pod
 // must be left as it was. ShouldRestart finds a container by name, so pods whose
 // containers share a name (which the API server refuses) are skipped, as are bytes
@@ -41,7 +44,7 @@ func FuzzShouldRestartMatchesKubelet(f *testing.F) {
 				names[c.Name] = true
 			}
 		}
-		gs := gateSets[int(sel)%len(gateSets)]
+		gs := fuzzGateSets[int(sel)%len(fuzzGateSets)]
 		gatesets.Apply(t, gs)
 		before := pod.DeepCopy()
 		d := &disagreements{t: t}

@@ -17,10 +17,13 @@ import (
 	"github.com/podlife/podlife/validation"
 )
 
+// fuzzGateSets are the sets the fuzz targets pick from: gateSets and random ones.
+var fuzzGateSets = gatesets.ForFuzzing(gateSets)
+
 // FuzzCreateMatchesUpstream is the differential test on pods no generator of this
 // repository wrote: the fuzzer mutates the JSON of the example manifests' pods and
 // of generated pods, and every pod the bytes decode to is validated by podlife and
-// by upstream, under the gate set sel picks (gateSets), either as a pod created on
+// by upstream, under the gate set sel picks (fuzzGateSets), either as a pod created on
 // its own (ValidatePodCreate against the server's create path) or, when sel is odd,
 // as a workload's template (ValidatePodTemplateSpec against the registries'
 // template validation). The answers must agree as TestCreateMatchesUpstream
@@ -45,7 +48,7 @@ func FuzzCreateMatchesUpstream(f *testing.F) {
 		if json.Unmarshal(data, &pod) != nil {
 			t.Skip("not a pod's JSON")
 		}
-		gs := gateSets[int(sel/2)%len(gateSets)]
+		gs := fuzzGateSets[int(sel/2)%len(fuzzGateSets)]
 		gatesets.Apply(t, gs)
 		opts := validation.Options{Features: gs.Features()}
 		var ours, theirs field.ErrorList
@@ -104,7 +107,7 @@ func FuzzUpdateMatchesUpstream(f *testing.F) {
 		if _, ok := fuzzseed.MergePatch([]byte("{}"), patch); !ok {
 			t.Skip("not a JSON object")
 		}
-		gs := gateSets[int(sel)%len(gateSets)]
+		gs := fuzzGateSets[int(sel)%len(fuzzGateSets)]
 		gatesets.Apply(t, gs)
 		stored := upstreamStoreAs(t, &pod, "stored")
 		storedV1 := jsonRoundTrip(t, toV1(t, stored))

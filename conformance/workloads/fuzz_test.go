@@ -16,13 +16,16 @@ import (
 	"github.com/podlife/podlife/validation"
 )
 
+// fuzzGateSets are the sets the fuzz targets pick from: gateSets and random ones.
+var fuzzGateSets = gatesets.ForFuzzing(gateSets)
+
 // FuzzWorkloadsMatchUpstream is TestDifferential's create half on objects no
 // generator of this repository wrote: the fuzzer mutates the JSON of the example
 // manifests' workloads (every kind, old apiVersions included) and of generated
 // ones; the bytes are decoded as the kind sel picks (kinds) and
 // ValidateObjectCreate must answer as the API server's create path for that kind
 // (upstreamcreate.ObjectCreateIn), error by error (diff), under the gate set sel
-// picks (gateSets), leaving the object as it was. Bytes that are not the kind's
+// picks (fuzzGateSets), leaving the object as it was. Bytes that are not the kind's
 // JSON are skipped.
 func FuzzWorkloadsMatchUpstream(f *testing.F) {
 	for ki, docs := range fuzzseed.OfKind(f, 1, kinds...) {
@@ -51,7 +54,7 @@ func FuzzWorkloadsMatchUpstream(f *testing.F) {
 		if json.Unmarshal(data, obj) != nil {
 			t.Skip("not the kind's JSON")
 		}
-		gs := gateSets[int(sel)/len(kinds)%len(gateSets)]
+		gs := fuzzGateSets[int(sel)/len(kinds)%len(fuzzGateSets)]
 		gatesets.Apply(t, gs)
 		before := obj.DeepCopyObject()
 		ours := validation.ValidateObjectCreate(obj, validation.Options{Features: gs.Features()})
@@ -109,7 +112,7 @@ func FuzzWorkloadUpdatesMatchUpstream(f *testing.F) {
 		// answers for (the old-apiVersion seeds carry one). Both objects go as the
 		// kind's v1.
 		obj.GetObjectKind().SetGroupVersionKind(schema.GroupVersionKind{})
-		gs := gateSets[int(sel)/len(kinds)%len(gateSets)]
+		gs := fuzzGateSets[int(sel)/len(kinds)%len(fuzzGateSets)]
 		gatesets.Apply(t, gs)
 		old := upstreamcreate.Stored(t, obj)
 		if old == nil {

@@ -152,11 +152,7 @@ func build(tb testing.TB, base featuregate.MutableVersionedFeatureGate, s Set) f
 func Run(t *testing.T, sets []Set, f func(t *testing.T, s Set)) {
 	t.Helper()
 	if n := runenv.RandomGates(t); n > 0 {
-		r := rand.New(rand.NewPCG(runenv.Seed(t, 0), 0x67617465))
-		sets = slices.Clone(sets)
-		for i := range n {
-			sets = append(sets, Random(fmt.Sprintf("random %d", i), 0.25, r.Float64))
-		}
+		sets = append(slices.Clone(sets), RandomSets(n, runenv.Seed(t, 0))...)
 	}
 	for _, s := range sets {
 		t.Run(s.Name, func(t *testing.T) {
@@ -164,6 +160,24 @@ func Run(t *testing.T, sets []Set, f func(t *testing.T, s Set)) {
 			f(t, s)
 		})
 	}
+}
+
+// RandomSets returns n random sets (Random, a quarter of the gates flipped) named
+// "random 0", "random 1", …, the same for the same seed.
+func RandomSets(n int, seed uint64) []Set {
+	r := rand.New(rand.NewPCG(seed, 0x67617465))
+	sets := make([]Set, n)
+	for i := range sets {
+		sets[i] = Random(fmt.Sprintf("random %d", i), 0.25, r.Float64)
+	}
+	return sets
+}
+
+// ForFuzzing returns the sets a fuzz target picks from: sets, then 16 random ones
+// (RandomSets, a fixed seed, so that a kept input replays under the set it was
+// found with).
+func ForFuzzing(sets []Set) []Set {
+	return append(slices.Clone(sets), RandomSets(16, 1937)...)
 }
 
 // Enabled reports whether upstream's current process-wide gate has the named gate on.
