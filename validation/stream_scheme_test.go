@@ -16,9 +16,8 @@ import (
 func TestAPISchemeCoversServedKinds(t *testing.T) {
 	s := apischeme.New()
 	outside := map[schema.GroupKind]bool{
-		{Group: "apiextensions.k8s.io", Kind: "CustomResourceDefinition"}:   true,
-		{Group: "apiregistration.k8s.io", Kind: "APIService"}:               true,
-		{Group: "storagemigration.k8s.io", Kind: "StorageVersionMigration"}: true,
+		{Group: "apiextensions.k8s.io", Kind: "CustomResourceDefinition"}: true,
+		{Group: "apiregistration.k8s.io", Kind: "APIService"}:             true,
 	}
 	for _, k := range servedKinds {
 		gvk := schema.GroupVersionKind{Group: k.group, Version: k.version, Kind: k.kind}

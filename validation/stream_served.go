@@ -161,6 +161,18 @@ func (k *servedKind) enabled(features podlife.FeatureGates) bool {
 	return k.gate == "" || features.Enabled(k.gate)
 }
 
+// gatedOff reports whether gvk names a kind a default server serves whose gate is
+// off under the set's features: the server installs no route for it.
+func (s servedSet) gatedOff(gvk schema.GroupVersionKind) bool {
+	for i := range servedKinds {
+		k := &servedKinds[i]
+		if k.gate != "" && k.group == gvk.Group && k.version == gvk.Version && k.kind == gvk.Kind {
+			return !k.enabled(s.features)
+		}
+	}
+	return false
+}
+
 // servedExactly returns the served kind named exactly by gvk (not a list, not the
 // lower-case alias).
 func (s servedSet) servedExactly(gvk schema.GroupVersionKind) (found servedKind, ok bool) {

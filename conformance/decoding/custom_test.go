@@ -142,7 +142,7 @@ var customDocuments = []struct{ what, doc string }{
 // object is kubectl's mapping error.
 func TestCustomResourcesMatchKubectl(t *testing.T) {
 	crds, objs, data := customDefinitions(t)
-	u, err := newUpstreamWith(customDiscovery(crds), objs)
+	u, err := newUpstreamWith(nil, customDiscovery(crds), objs)
 	if err != nil {
 		t.Fatal(err)
 	}

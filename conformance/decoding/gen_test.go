@@ -363,7 +363,7 @@ var servedOthers = sync.OnceValue(func() []served.Kind {
 		panic(err)
 	}
 	return slices.DeleteFunc(kinds, func(k served.Kind) bool {
-		return holdsPod(k.Kind) || k.Gate != ""
+		return holdsPod(k.Kind)
 	})
 })
 

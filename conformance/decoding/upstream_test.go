@@ -169,14 +169,15 @@ func getUpstream(t testing.TB) *upstream {
 }
 
 func newUpstream() (*upstream, error) {
-	return newUpstreamWith(nil, nil)
+	return newUpstreamWith(nil, nil, nil)
 }
 
-// newUpstreamWith is newUpstream for a server that also serves the groups of custom
-// resources extra and holds the CustomResourceDefinitions crds, which kubectl's
-// parameter verifier lists.
-func newUpstreamWith(extra []*restmapper.APIGroupResources, crds []runtime.Object) (*upstream, error) {
-	groups, err := served.GroupResources()
+// newUpstreamWith is newUpstream for a server that serves the resources a gate holds
+// back only when enabled says that gate is on (nil: the default gates), that also
+// serves the groups of custom resources extra and holds the
+// CustomResourceDefinitions crds, which kubectl's parameter verifier lists.
+func newUpstreamWith(enabled func(gate string) bool, extra []*restmapper.APIGroupResources, crds []runtime.Object) (*upstream, error) {
+	groups, err := served.GroupResources(enabled)
 	if err != nil {
 		return nil, err
 	}
@@ -207,7 +208,7 @@ func newUpstreamWith(extra []*restmapper.APIGroupResources, crds []runtime.Objec
 			}
 		}
 	}
-	doc, err := served.ServedDocument()
+	doc, err := served.ServedDocument(enabled)
 	if err != nil {
 		return nil, err
 	}

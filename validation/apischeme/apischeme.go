@@ -21,6 +21,7 @@ import (
 	resourcev1 "k8s.io/api/resource/v1"
 	schedulingv1 "k8s.io/api/scheduling/v1"
 	storagev1 "k8s.io/api/storage/v1"
+	storagemigrationv1 "k8s.io/api/storagemigration/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 )
 
@@ -52,6 +53,7 @@ func New() *runtime.Scheme {
 		resourcev1.AddToScheme,
 		schedulingv1.AddToScheme,
 		storagev1.AddToScheme,
+		storagemigrationv1.AddToScheme,
 	} {
 		if err := add(s); err != nil {
 			panic(err) // k8s.io/api's registrations cannot fail

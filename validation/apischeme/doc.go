@@ -10,7 +10,6 @@
 // group makes a program larger; a program that reads pods only need not pay for it.
 //
 // The kinds served from other modules' types are not in it: CustomResourceDefinition
-// (k8s.io/apiextensions-apiserver), APIService (k8s.io/kube-aggregator) and, in
-// v1.37.2, StorageVersionMigration, whose storagemigration.k8s.io/v1 types k8s.io/api
-// does not hold. ValidateStream leaves their objects unread.
+// (k8s.io/apiextensions-apiserver) and APIService (k8s.io/kube-aggregator).
+// ValidateStream leaves their objects unread.
 package apischeme

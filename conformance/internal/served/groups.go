@@ -4,16 +4,22 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
+	"strings"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/restmapper"
 )
 
-// GroupResources returns the discovery of a default v1.37.2 kube-apiserver (gates at
-// their defaults) as client-go's discovery REST mapper takes it: upstream's
-// api/discovery documents cut to the versions served by default.
-func GroupResources() ([]*restmapper.APIGroupResources, error) {
+// GroupResources returns the discovery of a v1.37.2 kube-apiserver serving the
+// versions served by default as client-go's discovery REST mapper takes it:
+// upstream's api/discovery documents cut to those versions, without the resources
+// whose registry a gate holds back (gatedResources) when enabled says that gate is
+// off, and without a version, or a group, left with no resource. A nil enabled is the
+// default gates, under which every one of them is served.
+func GroupResources(enabled func(gate string) bool) ([]*restmapper.APIGroupResources, error) {
 	k8sDir, err := KubernetesDir()
 	if err != nil {
 		return nil, err
@@ -54,14 +60,22 @@ func GroupResources() ([]*restmapper.APIGroupResources, error) {
 				return nil, err
 			}
 			// The gated resources (gatedResources) are all on by default at v1.37.2.
-			res.VersionedResources[v.Version] = rl.APIResources
+			resources := slices.DeleteFunc(rl.APIResources, func(r metav1.APIResource) bool {
+				resource, _, _ := strings.Cut(r.Name, "/") // and its subresources
+				gate := gatedResources[schema.GroupVersionResource{Group: g.Name, Version: v.Version, Resource: resource}]
+				return gate != "" && enabled != nil && !enabled(gate)
+			})
+			if len(resources) == 0 {
+				continue
+			}
+			res.VersionedResources[v.Version] = resources
 			versions = append(versions, v)
 		}
 		if len(versions) == 0 {
 			continue
 		}
 		g.Versions = versions
-		if !stableVersion.MatchString(g.PreferredVersion.Version) {
+		if !slices.Contains(versions, g.PreferredVersion) {
 			g.PreferredVersion = versions[0]
 		}
 		res.Group = g

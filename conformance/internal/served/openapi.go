@@ -17,8 +17,10 @@ import (
 // ServedDocument returns upstream's OpenAPI v2 document (api/openapi-spec/swagger.json,
 // generated with every API on) cut down to what a default v1.37.2 kube-apiserver
 // publishes: the paths of the served group versions, and no group-version-kind
-// extension of a version that is not served.
-func ServedDocument() (*openapi_v2.Document, error) {
+// extension of a version that is not served, nor of a kind whose registry a gate
+// holds back (gatedResources) when enabled says the gate is off: the server builds
+// its document from the routes it installed. A nil enabled is the default gates.
+func ServedDocument(enabled func(gate string) bool) (*openapi_v2.Document, error) {
 	k8sDir, err := KubernetesDir()
 	if err != nil {
 		return nil, err
@@ -28,8 +30,16 @@ func ServedDocument() (*openapi_v2.Document, error) {
 		return nil, err
 	}
 	servedGV := map[string]bool{}
+	unservedGVK := map[string]bool{} // group/version/kind
 	for _, k := range kinds {
 		servedGV[k.Group+"/"+k.Version] = true
+		if k.Gate != "" && enabled != nil && !enabled(k.Gate) {
+			unservedGVK[k.Group+"/"+k.Version+"/"+k.Kind] = true
+		}
+	}
+	isServed := func(ext any) bool {
+		m, _ := ext.(map[string]any)
+		return servedGV[gvOf(ext)] && !unservedGVK[gvOf(ext)+"/"+fmt.Sprint(m["kind"])]
 	}
 	raw, err := os.ReadFile(filepath.Join(k8sDir, "api", "openapi-spec", "swagger.json"))
 	if err != nil {
@@ -43,8 +53,7 @@ func ServedDocument() (*openapi_v2.Document, error) {
 		var out []any
 		list, _ := ext.([]any)
 		for _, e := range list {
-			m, _ := e.(map[string]any)
-			if servedGV[fmt.Sprint(m["group"])+"/"+fmt.Sprint(m["version"])] {
+			if isServed(e) {
 				out = append(out, e)
 			}
 		}
@@ -56,7 +65,7 @@ func ServedDocument() (*openapi_v2.Document, error) {
 		served := false
 		for _, op := range ops {
 			if o, ok := op.(map[string]any); ok {
-				if ext, ok := o["x-kubernetes-group-version-kind"]; ok && servedGV[gvOf(ext)] {
+				if ext, ok := o["x-kubernetes-group-version-kind"]; ok && isServed(ext) {
 					served = true
 				}
 			}
@@ -93,7 +102,7 @@ func gvOf(ext any) string {
 // with (kube-openapi pkg/util/proto, as kubectl pkg/util/openapi reads them) as the
 // main module's validation/zz_generated_openapi.go.
 func GenerateOpenAPI() ([]byte, error) {
-	doc, err := ServedDocument()
+	doc, err := ServedDocument(nil)
 	if err != nil {
 		return nil, err
 	}
