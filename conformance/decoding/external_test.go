@@ -4,9 +4,12 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/podlife/podlife/conformance/internal/gatesets"
+	"github.com/podlife/podlife/conformance/internal/runenv"
 	"github.com/podlife/podlife/validation"
 	"github.com/podlife/podlife/validation/apischeme"
 	"github.com/podlife/podlife/validation/apply"
@@ -20,8 +23,8 @@ const externalManifestsEnv = "PODLIFE_MANIFESTS"
 // TestManifestsApplyMatchKubectl on manifests the repository does not keep: every
 // .yaml, .yml and .json file under the directories PODLIFE_MANIFESTS names (a
 // cluster's exported objects, a project's deploy folder, a rendered chart), sent
-// with kubectl create under each of manifestGateSets and with kubectl apply under
-// the default gates, each compared with ValidateStream's answer. Without
+// with kubectl create under each of manifestGateSets (and the random sets
+// PODLIFE_RANDOM_GATES asks for) and with kubectl apply under the default gates, each compared with ValidateStream's answer. Without
 // PODLIFE_MANIFESTS it is skipped; with it, a directory holding no manifest fails.
 // go test runs in this package's directory, so a relative path starts there:
 //
@@ -41,9 +44,18 @@ func TestManifestDirsMatchKubectlAndServer(t *testing.T) {
 	}
 	u := getUpstream(t)
 	scheme := apischeme.New()
-	for _, gs := range manifestGateSets {
+	sets := append(slices.Clone(manifestGateSets), gatesets.RandomSets(runenv.RandomGates(t), runenv.Seed(t, 0))...)
+	for _, gs := range sets {
 		t.Run("create/"+gs.Name, func(t *testing.T) {
 			gatesets.Apply(t, gs)
+			u := u
+			if strings.HasPrefix(gs.Name, "random ") {
+				// A random set may turn off a gate that holds a kind's registry back.
+				var err error
+				if u, err = newUpstreamWith(gs.Features().Enabled, nil, nil); err != nil {
+					t.Fatal(err)
+				}
+			}
 			opts := validation.StreamOptions{Scheme: scheme, Validation: validation.Options{Features: gs.Features()}}
 			wants, summary := compareFiles(t, u, files, opts)
 			outcomes := map[string]int{}
