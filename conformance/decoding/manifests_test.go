@@ -527,19 +527,9 @@ func TestManifestsApplyMatchKubectl(t *testing.T) {
 		}
 	}
 	opts := validation.StreamOptions{Scheme: scheme, Apply: apply.Patcher{}}
-	var disagreements, results, patched, generateNames, refusedGets int
+	var patched, generateNames, refusedGets int
 	outcomes := map[string]int{}
-	for _, path := range files {
-		want, n, diff, err := applyEndToEnd(t, u, path, opts)
-		if err != nil {
-			t.Errorf("%s: %v", path, err)
-			continue
-		}
-		results += n
-		if diff != "" {
-			t.Errorf("%s disagrees: %s", path, diff)
-			disagreements++
-		}
+	results, disagreements := applyFiles(t, u, files, opts, func(want kubectlOutcome) {
 		for _, s := range want.sent {
 			outcomes[fmt.Sprintf("server %d", s.status)]++
 			if s.status == patchedStatus {
@@ -554,12 +544,33 @@ func TestManifestsApplyMatchKubectl(t *testing.T) {
 				refusedGets++
 			}
 		}
-	}
+	})
 	t.Logf("%d files, %d results, %d disagreements; %d objects patched, %d generateName refusals, %d GETs client-go refuses; upstream outcomes %v",
 		len(files), results, disagreements, patched, generateNames, refusedGets, outcomes)
 	if outcomes["server 201"] < 500 || outcomes["server 422"] < 50 || patched == 0 || generateNames == 0 || refusedGets == 0 {
 		t.Errorf("the corpus no longer reaches what apply changes: want 500 created, 50 invalid, a patch, a generateName refusal and a GET client-go refuses")
 	}
+}
+
+// applyFiles compares every file end to end under opts (applyEndToEnd), failing t on
+// each disagreement, hands kubectl's and the server's outcome of each file that ran
+// to each, and returns the number of results and of disagreeing files.
+func applyFiles(t *testing.T, u *upstream, files []string, opts validation.StreamOptions, each func(want kubectlOutcome)) (results, disagreements int) {
+	t.Helper()
+	for _, path := range files {
+		want, n, diff, err := applyEndToEnd(t, u, path, opts)
+		if err != nil {
+			t.Errorf("%s: %v", path, err)
+			continue
+		}
+		results += n
+		if diff != "" {
+			t.Errorf("%s disagrees: %s", path, diff)
+			disagreements++
+		}
+		each(want)
+	}
+	return results, disagreements
 }
 
 // applyEndToEnd is endToEnd for kubectl apply (opts.Apply set): kubectl apply of

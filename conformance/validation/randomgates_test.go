@@ -15,16 +15,9 @@ import (
 	"github.com/podlife/podlife/validation"
 )
 
-// randomGateSets is how many random configurations TestRandomGateSetsMatchUpstream
-// draws, and randomGateFlip the chance of each settable gate to be flipped.
-const (
-	randomGateSets = 24
-	randomGateFlip = 0.25
-)
-
 // TestRandomGateSetsMatchUpstream compares ValidatePodCreate, ValidatePodUpdate and
 // ValidatePodTemplateSpec with the server's paths under random cluster
-// configurations (gatesets.Random): every gate the server lets an operator set, pod
+// configurations (gatesets.RandomSets): every gate the server lets an operator set, pod
 // gates or not, a quarter of them flipped at a time, so that combinations no named
 // set holds are compared — a gate podlife does not read that changes the server's
 // answer shows up here. Each set must be accepted by both sides (gatesets.Apply),
@@ -34,14 +27,13 @@ func TestRandomGateSetsMatchUpstream(t *testing.T) {
 	s := seed(t)
 	n := count(t, 10000)
 	m := n / 25 // creates per set; half as many updates and templates
-	r := rand.New(rand.NewSource(s + 31))
+	sets := gatesets.RandomSets(24, uint64(s+31))
 	flipped := map[string]bool{}
 	var changed int
 	g, gu := newGen(s+32), newGen(s+33)
 	mr := rand.New(rand.NewSource(s + 34))
 	path := field.NewPath("spec", "template")
-	for k := range randomGateSets {
-		gs := gatesets.Random("random "+strconv.Itoa(k), randomGateFlip, r.Float64)
+	for _, gs := range sets {
 		for name := range gs.Overrides {
 			flipped[name] = true
 		}
@@ -85,7 +77,7 @@ func TestRandomGateSetsMatchUpstream(t *testing.T) {
 			updates.report(t, "update/"+gs.Name, s+33, minimums{inputs: m / 2, invalidMin: 0.3, invalidMax: 0.95, families: 30})
 		})
 	}
-	t.Logf("%d random gate sets, %d distinct gates flipped, %d creates answered otherwise than under the default gates", randomGateSets, len(flipped), changed)
+	t.Logf("%d random gate sets, %d distinct gates flipped, %d creates answered otherwise than under the default gates", len(sets), len(flipped), changed)
 	settable := 0
 	for _, name := range podlife.KnownFeatureGates() {
 		if spec, _ := podlife.LookupFeatureGate(name); !spec.LockToDefault && spec.PreRelease != "PRE-ALPHA" {

@@ -1,8 +1,6 @@
 package workloads
 
 import (
-	"math/rand"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -10,15 +8,8 @@ import (
 	"github.com/podlife/podlife/validation"
 )
 
-// randomGateSets is how many random configurations TestRandomGateSetsMatchUpstream
-// draws, and randomGateFlip the chance of each settable gate to be flipped.
-const (
-	randomGateSets = 24
-	randomGateFlip = 0.25
-)
-
 // TestRandomGateSetsMatchUpstream is TestDifferential under random cluster
-// configurations (gatesets.Random: every gate the server lets an operator set, a
+// configurations (gatesets.RandomSets: every gate the server lets an operator set, a
 // quarter of them flipped at a time, dependencies mended), a smaller draw of every
 // kind per set: combinations of gates no named set holds, and gates podlife does
 // not read, compared on every kind that holds a pod. It asserts the inputs drawn and
@@ -26,14 +17,13 @@ const (
 func TestRandomGateSetsMatchUpstream(t *testing.T) {
 	s := seed(t)
 	k := scale(t)
-	r := rand.New(rand.NewSource(s + 91))
+	sets := gatesets.RandomSets(24, uint64(s+91))
 	totals := map[string]*tally{}
 	for _, kind := range kinds {
 		totals[kind] = newTally()
 	}
 	const creates, updates = 80, 40
-	for i := range randomGateSets {
-		gs := gatesets.Random("random "+strconv.Itoa(i), randomGateFlip, r.Float64)
+	for i, gs := range sets {
 		t.Run(gs.Name, func(t *testing.T) {
 			gatesets.Apply(t, gs)
 			opts := validation.Options{Features: gs.Features()}
@@ -52,8 +42,8 @@ func TestRandomGateSetsMatchUpstream(t *testing.T) {
 	}
 	for _, kind := range kinds {
 		tl := totals[kind]
-		t.Logf("%s: %d inputs under %d random gate sets, %d invalid upstream", kind, tl.inputs, randomGateSets, tl.invalid)
-		if want := randomGateSets * (creates + updates) * k; tl.inputs != want {
+		t.Logf("%s: %d inputs under %d random gate sets, %d invalid upstream", kind, tl.inputs, len(sets), tl.invalid)
+		if want := len(sets) * (creates + updates) * k; tl.inputs != want {
 			t.Errorf("%s: %d inputs, want %d", kind, tl.inputs, want)
 		}
 		if share := float64(tl.invalid) / float64(max(tl.inputs, 1)); share < 0.2 || share > 0.9 {
