@@ -24,9 +24,11 @@ const externalManifestsEnv = "PODLIFE_MANIFESTS"
 // .yaml, .yml and .json file under the directories PODLIFE_MANIFESTS names (a
 // cluster's exported objects, a project's deploy folder, a rendered chart), sent
 // with kubectl create under each of manifestGateSets (and the random sets
-// PODLIFE_RANDOM_GATES asks for) and with kubectl apply under the default gates, each compared with ValidateStream's answer. Without
-// PODLIFE_MANIFESTS it is skipped; with it, a directory holding no manifest fails.
-// go test runs in this package's directory, so a relative path starts there:
+// PODLIFE_RANDOM_GATES asks for, each against a server serving what its gates leave)
+// and with kubectl apply under the default gates, each compared with ValidateStream's
+// answer. Without PODLIFE_MANIFESTS it is skipped; with it, a directory holding no
+// manifest fails. go test runs in this package's directory, so a relative path
+// starts there:
 //
 //	PODLIFE_MANIFESTS=$PWD/deploy go test -run TestManifestDirs ./decoding
 func TestManifestDirsMatchKubectlAndServer(t *testing.T) {
