@@ -188,10 +188,10 @@ func Enabled(name string) bool {
 // Random returns a random cluster configuration named name: each gate a server
 // lets its --feature-gates change (not locked to its default, not pre-alpha; AllAlpha
 // and AllBeta among them) flipped away from its default with probability flip, then
-// dependencies mended as an
-// operator would to have the server start: a gate on whose dependency is off turns
-// the dependency on, or, when that cannot be changed, is turned off itself.
-// draw returns uniform numbers in [0, 1), as rand.Float64 does.
+// dependencies mended as an operator would to have the server start: a gate on whose
+// dependency is off turns the dependency on, or, when that dependency cannot be on,
+// is turned off itself for good. draw returns uniform numbers in [0, 1), as
+// rand.Float64 does.
 func Random(name string, flip float64, draw func() float64) Set {
 	names := podlife.KnownFeatureGates()
 	spec := func(name string) podlife.FeatureGateSpec {
@@ -220,6 +220,9 @@ func Random(name string, flip float64, draw func() float64) Set {
 		}
 		return spec(name).Default
 	}
+	// A gate turned off because a dependency cannot be on stays off, so that mending
+	// ends: each gate is turned on at most once before it is blocked, if ever.
+	blocked := map[string]bool{}
 	for mended := true; mended; {
 		mended = false
 		for _, name := range names {
@@ -230,12 +233,13 @@ func Random(name string, flip float64, draw func() float64) Set {
 				if enabled(dep) {
 					continue
 				}
-				if settable(dep) {
+				if settable(dep) && !blocked[dep] {
 					over[dep] = true
 				} else {
-					over[name] = false
+					over[name], blocked[name] = false, true
 				}
 				mended = true
+				break
 			}
 		}
 	}
