@@ -19,8 +19,8 @@
 // in each state the program explains) are explained at the time each was captured.
 //
 // Objects that are not pods, and documents that do not decode, are skipped with a note
-// naming their file and line, and the pods around them are explained. The exit code is 0 when every document was a pod and explained, 1
-// when some were skipped (or a syntax error ended a file, as it ends kubectl's
+// naming their file and line, and the pods around them are explained. The exit code is
+// 0 when every document was a pod and explained, 1 when some were skipped (or a syntax error ended a file, as it ends kubectl's
 // reading) and the pods before and around them explained, and 2 for a usage error, a
 // path that cannot be read (the others are still explained) or input holding no pod.
 package main
@@ -225,13 +225,10 @@ func decodePods(name string, data []byte) (pods []*corev1.Pod, notes []string) {
 			pods = append(pods, pod)
 			continue
 		}
-		at := fmt.Sprintf("%s:%d: ", name, res.Line)
-		switch {
-		case res.Err != nil:
-			// kubectl's mapping error has a second line; indent it under this one.
-			notes = append(notes, at+"skipping: "+strings.ReplaceAll(res.Message(), "\n", "\n    "))
-		default:
-			notes = append(notes, fmt.Sprintf("%sskipping %s %q: not a Pod", at, res.Kind, res.Name))
+		if res.Err != nil {
+			notes = append(notes, fmt.Sprintf("%s:%d: skipping: %s", name, res.Line, manifests.IndentLines(res.Message())))
+		} else {
+			notes = append(notes, fmt.Sprintf("%s:%d: skipping %s %q: not a Pod", name, res.Line, res.Kind, res.Name))
 		}
 	}
 	return pods, notes

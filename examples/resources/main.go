@@ -238,8 +238,7 @@ func (r *reporter) read(name string, in io.Reader) {
 			continue
 		case res.Err != nil:
 			r.badDocuments = true
-			// kubectl's mapping error has a second line; indent it under its object's.
-			fmt.Fprintf(r.stderr, "%s:%d: %s\n", name, res.Line, strings.ReplaceAll(res.Message(), "\n", "\n    "))
+			fmt.Fprintf(r.stderr, "%s:%d: %s\n", name, res.Line, manifests.IndentLines(res.Message()))
 			continue
 		}
 		pod, err := r.podOf(res.Object)

@@ -5,9 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"slices"
 	"strings"
 
+	"github.com/podlife/podlife/examples/internal/manifests"
 	"github.com/podlife/podlife/validation"
 )
 
@@ -39,7 +41,7 @@ func writeText(w io.Writer, c *checker) {
 			if r.Status() != nil {
 				by = "the server"
 			}
-			fmt.Fprintf(w, "%s%s is rejected by %s%s: %s\n", at, title(r), by, as, indentLines(r.Message()))
+			fmt.Fprintf(w, "%s%s is rejected by %s%s: %s\n", at, title(r), by, as, manifests.IndentLines(r.Message()))
 			if len(o.causes) > 1 || len(o.causes) == 1 && o.causes[0].field != "" {
 				writeCauses(w, o)
 			}
@@ -62,7 +64,7 @@ func writeText(w io.Writer, c *checker) {
 // writeCauses prints an object's causes, indented.
 func writeCauses(w io.Writer, o object) {
 	for _, cs := range o.causes {
-		fmt.Fprintf(w, "  %s:%d: %s\n", o.file, cs.line, indentLines(cs.message))
+		fmt.Fprintf(w, "  %s:%d: %s\n", o.file, cs.line, manifests.IndentLines(cs.message))
 		if cs.hint != "" {
 			fmt.Fprintf(w, "  %s:%d: hint: accepted with %s\n", o.file, cs.line, cs.hint)
 		}
@@ -116,10 +118,7 @@ const maxNotCheckedListed = 8
 // kindCounts renders counts by kind, the most frequent first, then by name:
 // "63 Service, 19 ConfigMap".
 func kindCounts(byKind map[string]int) string {
-	kinds := make([]string, 0, len(byKind))
-	for k := range byKind {
-		kinds = append(kinds, k)
-	}
+	kinds := slices.Collect(maps.Keys(byKind))
 	slices.SortFunc(kinds, func(a, b string) int {
 		if c := cmp.Compare(byKind[b], byKind[a]); c != 0 {
 			return c
@@ -153,11 +152,6 @@ func invalidTitle(r *validation.ObjectResult) string {
 		kind += "." + d.Group
 	}
 	return fmt.Sprintf("%s %q", kind, d.Name)
-}
-
-// indentLines indents the continuation lines of a message.
-func indentLines(s string) string {
-	return strings.ReplaceAll(s, "\n", "\n    ")
 }
 
 // plural writes a count and a noun, in the plural unless the count is 1.

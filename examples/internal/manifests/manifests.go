@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 )
 
 // Extensions are the files kubectl reads in a directory (cli-runtime's
@@ -77,4 +78,10 @@ func BinaryOffset(br *bufio.Reader) int {
 		return -1
 	}
 	return bytes.IndexByte(head, 0)
+}
+
+// IndentLines indents the continuation lines of a message (kubectl's mapping error
+// has a second line) so that they sit under the file:line the programs print first.
+func IndentLines(msg string) string {
+	return strings.ReplaceAll(msg, "\n", "\n    ")
 }
