@@ -125,15 +125,13 @@ func jobSchedulingDeclarative(spec, oldSpec *batchv1.JobSpec, fldPath lpath, wor
 		rPath := fldPath.Child("resourceClaims")
 		// Immutable and maxItems both short-circuit and both report: an update that
 		// changes the list to more than 4 claims gets the two errors, in this order.
-		done := update
 		if update {
 			errs = append(errs, immutableDeclarative(rPath))
 		}
 		if len(rc) > 4 {
 			errs = append(errs, shortCircuit(field.TooMany(rPath.P(), len(rc), 4).WithOrigin("maxItems")))
-			done = true
 		}
-		if !done && len(rc) > 0 {
+		if !update && len(rc) > 0 && len(rc) <= 4 {
 			p := rPath.P()
 			errs = append(errs, validate.ValSliceUnique(ctx, op, p, rc, nil, func(a, b *schedulingv1alpha3.WorkloadPodGroupResourceClaim) bool { return a.Name == b.Name })...)
 			errs = append(errs, validate.EachValSliceVal(ctx, op, p, rc, nil, nil, nil, schedulingv1alpha3.Validate_WorkloadPodGroupResourceClaim)...)
