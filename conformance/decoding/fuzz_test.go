@@ -23,7 +23,7 @@ const fuzzMaxFile = 64 << 10
 // and every result is compared end to end, as TestManifestsMatchKubectlAndServer
 // compares it: the objects kubectl create -f sends, in order, with the answer of a
 // server that decodes, defaults and validates them (status code and message), and
-// kubectl's errors, in order. Each input runs under one of manifestGateSets, the
+// kubectl's errors, in order. Each input runs under one of fuzzGateSets, the
 // server started with it and ValidateStream given the same gates, and with one of
 // kubectl's --validate directives, both chosen by the input's checksum so that a
 // replay picks the same.
@@ -47,16 +47,17 @@ func FuzzDecodingMatchesKubectl(f *testing.F) {
 	for range 40 {
 		f.Add(g.stream())
 	}
-	u := getUpstream(f)
+	servers := serversBySet{}
 	scheme := apischeme.New()
 	f.Fuzz(func(t *testing.T, data []byte) {
 		if len(data) > fuzzMaxFile {
 			t.Skip("longer than fuzzMaxFile")
 		}
 		sum := crc32.ChecksumIEEE(data)
-		gs := manifestGateSets[sum%uint32(len(manifestGateSets))]
+		gs := fuzzGateSets[sum%uint32(len(fuzzGateSets))]
 		gatesets.Apply(t, gs)
-		directive := fuzzDirectives[sum/uint32(len(manifestGateSets))%uint32(len(fuzzDirectives))]
+		u := servers.get(t, gs)
+		directive := fuzzDirectives[sum/uint32(len(fuzzGateSets))%uint32(len(fuzzDirectives))]
 		opts := validation.StreamOptions{Scheme: scheme, Validation: validation.Options{Features: gs.Features()}, FieldValidation: directive}
 		path := filepath.Join(t.TempDir(), "f.yaml")
 		if err := os.WriteFile(path, data, 0o600); err != nil {
@@ -70,6 +71,28 @@ func FuzzDecodingMatchesKubectl(f *testing.F) {
 			t.Fatalf("%s, --validate=%s: disagrees: %s\n--- file ---\n%q", gs.Name, directive, shorten(diff), data)
 		}
 	})
+}
+
+// fuzzGateSets are the clusters the fuzz target chooses from: manifestGateSets and
+// random ones (gatesets.ForFuzzing), whose gates may also hold back a kind's registry.
+var fuzzGateSets = gatesets.ForFuzzing(manifestGateSets)
+
+// serversBySet holds, by gate set name, the kubectl and server harness of a cluster
+// started with that set (newUpstreamWith: its discovery and OpenAPI document leave
+// out the kinds its gates hold back), built when a set is first drawn.
+type serversBySet map[string]*upstream
+
+func (s serversBySet) get(t testing.TB, gs gatesets.Set) *upstream {
+	t.Helper()
+	if u, ok := s[gs.Name]; ok {
+		return u
+	}
+	u, err := newUpstreamWith(gs.Features().Enabled, nil, nil)
+	if err != nil {
+		t.Fatalf("%s: %v", gs.Name, err)
+	}
+	s[gs.Name] = u
+	return u
 }
 
 // fuzzDirectives are the --validate directives the fuzz target chooses from, strict
