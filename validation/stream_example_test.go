@@ -136,6 +136,34 @@ spec:
 	// line 13: spec.containers[0].env[1].value
 }
 
+// A quantity that does not parse is refused with no field named at all;
+// TypeErrorField names the first the server's decoding met: the body kubectl sends
+// has its keys sorted, so cpu comes before memory.
+func ExampleObjectResult_TypeErrorField_quantity() {
+	const manifest = `apiVersion: v1
+kind: Pod
+metadata:
+  name: web
+spec:
+  containers:
+  - name: app
+    image: nginx
+    resources:
+      requests:
+        memory: 1Gb
+        cpu: half
+`
+	for r := range validation.ValidateStream(strings.NewReader(manifest), "pod.yaml", validation.StreamOptions{}) {
+		fmt.Println(r.Message())
+		if path, ok := r.TypeErrorField(); ok {
+			fmt.Printf("line %d: %s\n", r.FieldLine(path), path)
+		}
+	}
+	// Output:
+	// Pod in version "v1" cannot be handled as a Pod: quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'
+	// line 12: spec.containers[0].resources.requests[cpu]
+}
+
 // A pull request changes a Deployment and a bare Pod the cluster already runs: read
 // the live objects (here the manifests on the main branch, standing for the objects
 // they created) into StoredObjects, and the new manifests are answered as updates of

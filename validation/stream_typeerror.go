@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 
+	"k8s.io/apimachinery/pkg/api/resource"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
 )
@@ -24,14 +26,23 @@ import (
 // string") gives the entry ("metadata.labels[prometheus.io/scrape]",
 // "spec.containers[0].args[1]"). Give the path to FieldLine for the value's line.
 //
+// A quantity the server cannot parse is refused with resource.ParseQuantity's error
+// alone ("quantities must match the regular expression …", "unable to parse
+// quantity's suffix"), which names no field; for it TypeErrorField names the first
+// value, in the same order, of a field that holds a quantity (the kind's schema says
+// which) that does not parse as the server reads it: `cpu: ""` gives
+// "spec.containers[0].resources.requests[cpu]".
+//
 // ok is false when the answer holds no such error, the document's text is unknown or
 // cannot be read, or no value of the document matches.
 func (r *ObjectResult) TypeErrorField() (path string, ok bool) {
 	if r.Err == nil || r.text == nil {
 		return "", false
 	}
-	got, jsonPath, ok := parseTypeError(r.Message())
-	if !ok {
+	msg := r.Message()
+	quantity := isQuantityError(msg)
+	got, jsonPath, ok := parseTypeError(msg)
+	if !ok && !quantity {
 		return "", false
 	}
 	var doc any
@@ -43,6 +54,9 @@ func (r *ObjectResult) TypeErrorField() (path string, ok bool) {
 		if !ok {
 			return "", false
 		}
+	}
+	if quantity {
+		return r.badQuantity(doc)
 	}
 	var names []string
 	if jsonPath != "" {
@@ -196,4 +210,90 @@ func jsonKindIs(v any, got string) bool {
 		return errA == nil && errB == nil && a == b
 	}
 	return false
+}
+
+// quantityModel names the schema of a resource.Quantity in the OpenAPI models.
+const quantityModel = "io.k8s.apimachinery.pkg.api.resource.Quantity"
+
+// isQuantityError reports whether a refusal's message ends in one of
+// resource.ParseQuantity's errors, as the server's decoding passes them on.
+func isQuantityError(msg string) bool {
+	for _, err := range []error{resource.ErrFormatWrong, resource.ErrNumeric, resource.ErrSuffix} {
+		if strings.HasSuffix(msg, ": "+err.Error()) {
+			return true
+		}
+	}
+	return false
+}
+
+// badQuantity returns the path of the first value of doc, the object, that the
+// server's decoding reads as a quantity and refuses: fields in the order of the
+// body kubectl sends (keys sorted), only those the kind's schema has (the server
+// decodes no others).
+func (r *ObjectResult) badQuantity(doc any) (string, bool) {
+	if r.models == nil || r.Kind == "" {
+		return "", false
+	}
+	gv, err := schema.ParseGroupVersion(r.APIVersion)
+	if err != nil {
+		return "", false
+	}
+	models := r.models.get()
+	name, ok := models.index[gv.WithKind(r.Kind)]
+	if !ok {
+		return "", false
+	}
+	p, ok := models.firstBadQuantity(models.defs[name], doc, nil)
+	if !ok || p == nil {
+		return "", false
+	}
+	return p.String(), true
+}
+
+// firstBadQuantity walks v along its schema s and returns the path of the first
+// quantity in it that does not decode.
+func (m *oaModels) firstBadQuantity(s *oaSchema, v any, at *field.Path) (*field.Path, bool) {
+	if s != nil && s.kind == '@' && s.ref == quantityModel {
+		return at, v != nil && !quantityDecodes(v)
+	}
+	switch s = m.resolve(s); {
+	case s == nil:
+	case s.kind == 'K' || s.kind == '{':
+		obj, _ := v.(map[string]any)
+		for _, k := range slices.Sorted(maps.Keys(obj)) {
+			sub, next := s.sub, at.Key(k)
+			if s.kind == 'K' {
+				sub, next = s.fields[k], childPath(at, k)
+			}
+			if sub == nil {
+				continue
+			}
+			if p, bad := m.firstBadQuantity(sub, obj[k], next); bad {
+				return p, true
+			}
+		}
+	case s.kind == '[':
+		list, _ := v.([]any)
+		for i, e := range list {
+			if p, bad := m.firstBadQuantity(s.sub, e, indexOf(at, i)); bad {
+				return p, true
+			}
+		}
+	}
+	return nil, false
+}
+
+// quantityDecodes reports whether resource.Quantity's UnmarshalJSON takes a value
+// of a decoded document as kubectl sends it: a string as Go's encoder writes it
+// (escapes and all) between its quotes, anything else as its JSON text.
+func quantityDecodes(v any) bool {
+	text, err := json.Marshal(v)
+	if err != nil {
+		return false
+	}
+	if _, isString := v.(string); isString {
+		text = text[1 : len(text)-1]
+	}
+	_, err = resource.ParseQuantity(strings.TrimSpace(string(text)))
+	return err == nil
 }

@@ -248,6 +248,9 @@ func (c *checker) causesOf(r *validation.ObjectResult) []cause {
 				field, line, key = p, r.FieldLine(p), lastKey(p)
 			}
 			out = append(out, cause{line: line, field: field, reason: "FieldValueTypeInvalid", message: detail, note: typingNote(r, line, key, detail)})
+		} else if p, ok := r.TypeErrorField(); ok && len(out) == 0 && r.Status() != nil {
+			// A quantity that does not parse, which the server's message does not place.
+			out = append(out, cause{line: r.FieldLine(p), field: p, reason: "FieldValueInvalid", message: p + ": " + msg[strings.LastIndex(msg, ": ")+2:]})
 		}
 		if len(out) > 0 {
 			return out

@@ -589,6 +589,35 @@ func TestTypingNotesJSON(t *testing.T) {
 	}
 }
 
+// TestQuantityCause: a quantity the server cannot parse is refused with a message
+// that names no field; the cause line names the value and its line (the first
+// refused in the order the server decodes, cpu before memory).
+func TestQuantityCause(t *testing.T) {
+	const manifest = `apiVersion: apps/v1
+kind: DaemonSet
+metadata: {name: nginx}
+spec:
+  selector: {matchLabels: {app: nginx}}
+  template:
+    metadata: {labels: {app: nginx}}
+    spec:
+      containers:
+      - name: nginx
+        image: nginx
+        resources:
+          requests:
+            memory: 1Gb
+            cpu: ""
+`
+	code, out, _ := runWith(t, manifest, "-")
+	want := `STDIN:1: DaemonSet "nginx" is rejected by the server: DaemonSet in version "v1" cannot be handled as a DaemonSet: quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'
+  STDIN:15: spec.template.spec.containers[0].resources.requests[cpu]: quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'
+`
+	if code != 1 || !strings.HasPrefix(out, want) {
+		t.Errorf("exit %d, output:\n%s\nwant it to start with:\n%s", code, out, want)
+	}
+}
+
 func TestScalarAfter(t *testing.T) {
 	for _, tc := range []struct {
 		line, key, want string
