@@ -26,7 +26,7 @@ type checker struct {
 	// decodes them (validation.StreamOptions.Scheme).
 	scheme *runtime.Scheme
 	// created are the objects the files read so far created: kubectl create -f reads
-	// every file as one stream of creates.
+	// every file as one stream of creates (with --each-file, each file's own).
 	created *validation.CreatedObjects
 	// custom are the kinds the CustomResourceDefinitions --crd read serve.
 	custom []validation.CustomResource
@@ -81,6 +81,9 @@ func (c *checker) checkReader(name string, r io.Reader) {
 	if off := manifests.BinaryOffset(br); off >= 0 {
 		c.fail(name, fmt.Sprintf("not a text file (a NUL byte at offset %d); kubectl cannot read it either", off))
 		return
+	}
+	if c.cfg.eachFile {
+		c.created = new(validation.CreatedObjects)
 	}
 	opts := validation.StreamOptions{
 		Validation:      validation.Options{Features: c.cfg.features, AllowPrivileged: c.cfg.allowPrivileged},

@@ -22,6 +22,7 @@ type config struct {
 	live            []string
 	crds            []string
 	apply           bool
+	eachFile        bool
 	paths           []string
 }
 
@@ -74,6 +75,12 @@ Flags:
                              objects of the kinds they serve are sent, not
                              refused as kinds the server lacks ("ensure CRDs
                              are installed first"), and not checked
+      --each-file            check each file as a kubectl create -f (or apply
+                             -f) of its own, against a cluster holding only the
+                             --live objects: a name another file created is not
+                             refused as "already exists" (the default reads all
+                             files as one kubectl create -f, as kubectl -f a -f
+                             b and -R do)
   -h, --help                 print this help
 
 Exit status: 0 every object valid or not checked, 1 an object invalid or
@@ -98,6 +105,7 @@ func parseFlags(args []string, stdout, stderr io.Writer) (cfg config, code int, 
 		return nil
 	})
 	fs.BoolVar(&cfg.apply, "apply", false, "")
+	fs.BoolVar(&cfg.eachFile, "each-file", false, "")
 	fs.Func("crd", "", func(path string) error {
 		cfg.crds = append(cfg.crds, path)
 		return nil

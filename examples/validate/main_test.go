@@ -179,6 +179,17 @@ func TestRun(t *testing.T) {
 				"not checked (they hold no pod): ConfigMap \"cfg\" (" + dupA + ":1)\n",
 		},
 		{
+			name: "--each-file: each file is a kubectl create of its own",
+			args: []string{"--each-file", filepath.Dir(dupA)},
+			code: 0,
+			out: dupA + ":1: ConfigMap \"cfg\" is not checked: it holds no pod\n" +
+				dupA + ":6: Pod \"web\" is valid\n" +
+				dupB + ":1: ConfigMap \"cfg\" is not checked: it holds no pod\n" +
+				dupB + ":6: Pod \"web\" is valid\n" +
+				"\n4 objects in 2 files: 2 valid, 0 invalid, 0 rejected, 2 not checked\n" +
+				"not checked (they hold no pod): ConfigMap \"cfg\" (" + dupA + ":1), ConfigMap \"cfg\" (" + dupB + ":1)\n",
+		},
+		{
 			name: "privileged containers allowed by default",
 			args: []string{priv},
 			code: 0,
