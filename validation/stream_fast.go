@@ -67,7 +67,7 @@ func (s *streamRun) fastObject(r ObjectResult, c chunk) (ObjectResult, bool) {
 		return r, false // an update: the full path sends the resourceVersion as kubectl replace does
 	}
 	r.APIVersion, r.Kind, r.Name, r.Namespace = apiVersion, kind, om.Name, ns
-	typed, warnings, err := s.server.decode(raw, gvk, s.directive)
+	typed, warnings, err := s.decode(s.server, raw, gvk)
 	if err != nil {
 		r.Verdict, r.Err = Rejected, err
 		return r, true

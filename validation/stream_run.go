@@ -308,7 +308,7 @@ func (s *streamRun) object(r ObjectResult, obj runtime.Object, m mapping) bool {
 		r.Verdict, r.Err = Rejected, &KubectlError{Message: fmt.Sprintf("error when %s %q: %v", verb, s.source, err)}
 		return s.yield(r)
 	}
-	typed, decodeWarnings, err := decoder.decode(body.Bytes(), resource, s.directive)
+	typed, decodeWarnings, err := s.decode(decoder, body.Bytes(), resource)
 	if err != nil {
 		r.Verdict, r.Err = Rejected, err
 		return s.yield(r)

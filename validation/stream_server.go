@@ -44,6 +44,8 @@ var podKinds = map[schema.GroupKind]bool{
 // for Ignore (runtime/serializer/json, strict mode or not).
 type serverDecoder struct {
 	strict, lax *jsonserializer.Serializer
+	// scheme holds the kinds the serializers decode.
+	scheme *runtime.Scheme
 }
 
 // newServerDecoder builds a decoder for the v1 kinds that hold a pod.
@@ -62,6 +64,7 @@ func newSchemeDecoder(s *runtime.Scheme) serverDecoder {
 	return serverDecoder{
 		strict: jsonserializer.NewSerializerWithOptions(jsonserializer.DefaultMetaFactory, s, s, jsonserializer.SerializerOptions{Strict: true}),
 		lax:    jsonserializer.NewSerializerWithOptions(jsonserializer.DefaultMetaFactory, s, s, jsonserializer.SerializerOptions{}),
+		scheme: s,
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"maps"
+	"net/http"
 	"slices"
 	"strconv"
 	"strings"
@@ -33,6 +34,9 @@ import (
 // which) that does not parse as the server reads it: `cpu: ""` gives
 // "spec.containers[0].resources.requests[cpu]".
 //
+// For the server's 504 on a quantity whose decoding would outlast its request
+// timeout ("1e-999999999"), TypeErrorField names that quantity.
+//
 // ok is false when the answer holds no such error, the document's text is unknown or
 // cannot be read, or no value of the document matches.
 func (r *ObjectResult) TypeErrorField() (path string, ok bool) {
@@ -41,8 +45,10 @@ func (r *ObjectResult) TypeErrorField() (path string, ok bool) {
 	}
 	msg := r.Message()
 	quantity := isQuantityError(msg)
+	st := r.Status()
+	timeout := st != nil && st.ErrStatus.Code == http.StatusGatewayTimeout
 	got, jsonPath, ok := parseTypeError(msg)
-	if !ok && !quantity {
+	if !ok && !quantity && !timeout {
 		return "", false
 	}
 	var doc any
@@ -55,7 +61,10 @@ func (r *ObjectResult) TypeErrorField() (path string, ok bool) {
 			return "", false
 		}
 	}
-	if quantity {
+	switch {
+	case timeout:
+		return r.slowQuantity(doc)
+	case quantity:
 		return r.badQuantity(doc)
 	}
 	var names []string
@@ -226,6 +235,20 @@ func isQuantityError(msg string) bool {
 	return false
 }
 
+// slowQuantity returns the path of the quantity of doc, the object, whose decoding
+// outlasts the server's request timeout (oaModels.slowQuantityIn).
+func (r *ObjectResult) slowQuantity(doc any) (string, bool) {
+	if r.models == nil || r.Kind == "" {
+		return "", false
+	}
+	gv, err := schema.ParseGroupVersion(r.APIVersion)
+	if err != nil {
+		return "", false
+	}
+	path, slow := r.models.get().slowQuantityIn(doc, gv.WithKind(r.Kind))
+	return path, slow && path != ""
+}
+
 // badQuantity returns the path of the first value of doc, the object, that the
 // server's decoding reads as a quantity and refuses: fields in the order of the
 // body kubectl sends (keys sorted), only those the kind's schema has (the server
@@ -243,18 +266,27 @@ func (r *ObjectResult) badQuantity(doc any) (string, bool) {
 	if !ok {
 		return "", false
 	}
-	p, ok := models.firstBadQuantity(models.defs[name], doc, nil)
-	if !ok || p == nil {
+	var found *field.Path
+	models.walkQuantities(models.defs[name], doc, nil, func(at *field.Path, v any) bool {
+		if quantityDecodes(v) {
+			return true
+		}
+		found = at
+		return false
+	})
+	if found == nil {
 		return "", false
 	}
-	return p.String(), true
+	return found.String(), true
 }
 
-// firstBadQuantity walks v along its schema s and returns the path of the first
-// quantity in it that does not decode.
-func (m *oaModels) firstBadQuantity(s *oaSchema, v any, at *field.Path) (*field.Path, bool) {
+// walkQuantities walks v along its schema s, in the order the server's decoder
+// reads the body kubectl sends (keys sorted), and calls visit with each value of
+// a field that holds a quantity (null values left out, which decode to zero)
+// until it returns false; walkQuantities returns false then.
+func (m *oaModels) walkQuantities(s *oaSchema, v any, at *field.Path, visit func(at *field.Path, v any) bool) bool {
 	if s != nil && s.kind == '@' && s.ref == quantityModel {
-		return at, v != nil && !quantityDecodes(v)
+		return v == nil || visit(at, v)
 	}
 	switch s = m.resolve(s); {
 	case s == nil:
@@ -265,35 +297,43 @@ func (m *oaModels) firstBadQuantity(s *oaSchema, v any, at *field.Path) (*field.
 			if s.kind == 'K' {
 				sub, next = s.fields[k], childPath(at, k)
 			}
-			if sub == nil {
-				continue
-			}
-			if p, bad := m.firstBadQuantity(sub, obj[k], next); bad {
-				return p, true
+			if sub != nil && !m.walkQuantities(sub, obj[k], next, visit) {
+				return false
 			}
 		}
 	case s.kind == '[':
 		list, _ := v.([]any)
 		for i, e := range list {
-			if p, bad := m.firstBadQuantity(s.sub, e, indexOf(at, i)); bad {
-				return p, true
+			if !m.walkQuantities(s.sub, e, indexOf(at, i), visit) {
+				return false
 			}
 		}
 	}
-	return nil, false
+	return true
 }
 
 // quantityDecodes reports whether resource.Quantity's UnmarshalJSON takes a value
-// of a decoded document as kubectl sends it: a string as Go's encoder writes it
-// (escapes and all) between its quotes, anything else as its JSON text.
+// of a decoded document as kubectl sends it (quantityText).
 func quantityDecodes(v any) bool {
+	text, ok := quantityText(v)
+	if !ok {
+		return false
+	}
+	_, err := resource.ParseQuantity(text)
+	return err == nil
+}
+
+// quantityText is the text resource.Quantity's UnmarshalJSON parses for a value of
+// a decoded document as kubectl sends it: a string as Go's encoder writes it
+// (escapes and all) between its quotes, anything else as its JSON text; spaces
+// trimmed.
+func quantityText(v any) (string, bool) {
 	text, err := json.Marshal(v)
 	if err != nil {
-		return false
+		return "", false
 	}
 	if _, isString := v.(string); isString {
 		text = text[1 : len(text)-1]
 	}
-	_, err = resource.ParseQuantity(strings.TrimSpace(string(text)))
-	return err == nil
+	return strings.TrimSpace(string(text)), true
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/http"
 	"regexp"
 	"slices"
 	"strconv"
@@ -252,8 +253,13 @@ func (c *checker) causesOf(r *validation.ObjectResult) []cause {
 			}
 			out = append(out, cause{line: line, field: field, reason: "FieldValueTypeInvalid", message: detail, note: typingNote(r, line, key, detail)})
 		} else if p, ok := r.TypeErrorField(); ok && len(out) == 0 && r.Status() != nil {
-			// A quantity that does not parse, which the server's message does not place.
-			out = append(out, cause{line: r.FieldLine(p), field: p, reason: "FieldValueInvalid", message: p + ": " + msg[strings.LastIndex(msg, ": ")+2:]})
+			// A quantity that does not parse, or whose decoding outlasts the server's
+			// request timeout, which the server's message does not place.
+			detail := msg[strings.LastIndex(msg, ": ")+2:]
+			if r.Status().ErrStatus.Code == http.StatusGatewayTimeout {
+				detail = "the server's decoding of this quantity does not end within its request timeout"
+			}
+			out = append(out, cause{line: r.FieldLine(p), field: p, reason: "FieldValueInvalid", message: p + ": " + detail})
 		}
 		if len(out) > 0 {
 			return out

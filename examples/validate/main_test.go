@@ -629,6 +629,28 @@ spec:
 	}
 }
 
+// TestSlowQuantityCause: a quantity whose decoding would outlast the server's
+// request timeout is its 504, with the quantity's line.
+func TestSlowQuantityCause(t *testing.T) {
+	const manifest = `apiVersion: v1
+kind: Pod
+metadata: {name: web}
+spec:
+  containers:
+  - name: web
+    image: nginx
+    resources:
+      limits: {cpu: "1e999999999999"}
+`
+	code, out, _ := runWith(t, manifest, "-")
+	want := `STDIN:1: Pod "web" is rejected by the server: Timeout: request did not complete within the allotted timeout
+  STDIN:9: spec.containers[0].resources.limits[cpu]: the server's decoding of this quantity does not end within its request timeout
+`
+	if code != 1 || !strings.HasPrefix(out, want) {
+		t.Errorf("exit %d, output:\n%s\nwant it to start with:\n%s", code, out, want)
+	}
+}
+
 func TestScalarAfter(t *testing.T) {
 	for _, tc := range []struct {
 		line, key, want string
