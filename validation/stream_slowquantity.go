@@ -73,20 +73,21 @@ func (s *streamRun) firstSlowQuantity(body []byte, gvk schema.GroupVersionKind) 
 	if dec.Decode(&doc) != nil {
 		return "", false
 	}
-	return s.models.get().slowQuantityIn(doc, gvk)
-}
-
-// slowQuantityIn reads doc, an object of kind gvk, as the server's decoder does
-// (fields in the order of the body kubectl sends, keys sorted; only those of the
-// kind's schema) and reports whether it meets a quantity whose rounding shifts it
-// by slowQuantityShift digits or more (roundingShift) before one that does not
-// decode (where the decoder stops), and that quantity's path.
-func (m *oaModels) slowQuantityIn(doc any, gvk schema.GroupVersionKind) (path string, slow bool) {
-	name, ok := m.index[gvk]
+	models := s.models.get()
+	name, ok := models.index[gvk]
 	if !ok {
 		return "", false
 	}
-	m.walkQuantities(m.defs[name], doc, nil, func(at *field.Path, v any) bool {
+	return models.slowQuantityIn(models.defs[name], doc)
+}
+
+// slowQuantityIn reads doc, an object whose kind's model is kind, as the server's
+// decoder does (fields in the order of the body kubectl sends, keys sorted; only
+// those of the kind's schema) and reports whether it meets a quantity whose rounding shifts it
+// by slowQuantityShift digits or more (roundingShift) before one that does not
+// decode (where the decoder stops), and that quantity's path.
+func (m *oaModels) slowQuantityIn(kind *oaSchema, doc any) (path string, slow bool) {
+	m.walkQuantities(kind, doc, nil, func(at *field.Path, v any) bool {
 		switch shift, ok := roundingShift(v); {
 		case ok && (shift >= slowQuantityShift || shift <= -slowQuantityShift):
 			path, slow = at.String(), true

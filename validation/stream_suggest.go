@@ -19,15 +19,7 @@ import (
 // parent is not an object with named fields, path names a field that exists, or no
 // field is near enough.
 func (r *ObjectResult) SuggestField(path string) (field string, ok bool) {
-	if r.models == nil || r.Kind == "" {
-		return "", false
-	}
-	gv, err := schema.ParseGroupVersion(r.APIVersion)
-	if err != nil {
-		return "", false
-	}
-	models := r.models.get()
-	name, ok := models.index[gv.WithKind(r.Kind)]
+	models, s, ok := r.kindSchema()
 	if !ok {
 		return "", false
 	}
@@ -35,7 +27,6 @@ func (r *ObjectResult) SuggestField(path string) (field string, ok bool) {
 	if len(segs) == 0 || segs[len(segs)-1].bracket {
 		return "", false
 	}
-	s := models.defs[name]
 	for _, seg := range segs[:len(segs)-1] {
 		if s = models.resolve(s); s == nil {
 			return "", false
@@ -55,6 +46,24 @@ func (r *ObjectResult) SuggestField(path string) (field string, ok bool) {
 		return "", false
 	}
 	return nearestField(s.fields, segs[len(segs)-1].name)
+}
+
+// kindSchema returns the stream's OpenAPI models and the model of the object's kind
+// in them; ok is false when the kind is unknown or has none.
+func (r *ObjectResult) kindSchema() (models *oaModels, kind *oaSchema, ok bool) {
+	if r.models == nil || r.Kind == "" {
+		return nil, nil, false
+	}
+	gv, err := schema.ParseGroupVersion(r.APIVersion)
+	if err != nil {
+		return nil, nil, false
+	}
+	models = r.models.get()
+	name, ok := models.index[gv.WithKind(r.Kind)]
+	if !ok {
+		return nil, nil, false
+	}
+	return models, models.defs[name], true
 }
 
 // resolve follows references to the schema they name; nil stays nil.

@@ -10,7 +10,6 @@ import (
 	"strings"
 
 	"k8s.io/apimachinery/pkg/api/resource"
-	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
 )
@@ -238,14 +237,11 @@ func isQuantityError(msg string) bool {
 // slowQuantity returns the path of the quantity of doc, the object, whose decoding
 // outlasts the server's request timeout (oaModels.slowQuantityIn).
 func (r *ObjectResult) slowQuantity(doc any) (string, bool) {
-	if r.models == nil || r.Kind == "" {
+	models, kind, ok := r.kindSchema()
+	if !ok {
 		return "", false
 	}
-	gv, err := schema.ParseGroupVersion(r.APIVersion)
-	if err != nil {
-		return "", false
-	}
-	path, slow := r.models.get().slowQuantityIn(doc, gv.WithKind(r.Kind))
+	path, slow := models.slowQuantityIn(kind, doc)
 	return path, slow && path != ""
 }
 
@@ -254,20 +250,12 @@ func (r *ObjectResult) slowQuantity(doc any) (string, bool) {
 // body kubectl sends (keys sorted), only those the kind's schema has (the server
 // decodes no others).
 func (r *ObjectResult) badQuantity(doc any) (string, bool) {
-	if r.models == nil || r.Kind == "" {
-		return "", false
-	}
-	gv, err := schema.ParseGroupVersion(r.APIVersion)
-	if err != nil {
-		return "", false
-	}
-	models := r.models.get()
-	name, ok := models.index[gv.WithKind(r.Kind)]
+	models, kind, ok := r.kindSchema()
 	if !ok {
 		return "", false
 	}
 	var found *field.Path
-	models.walkQuantities(models.defs[name], doc, nil, func(at *field.Path, v any) bool {
+	models.walkQuantities(kind, doc, nil, func(at *field.Path, v any) bool {
 		if quantityDecodes(v) {
 			return true
 		}
