@@ -226,7 +226,7 @@ func decodePods(name string, data []byte) (pods []*corev1.Pod, notes []string) {
 			continue
 		}
 		if res.Err != nil {
-			notes = append(notes, fmt.Sprintf("%s:%d: skipping: %s", name, res.Line, manifests.IndentLines(res.Message())))
+			notes = append(notes, fmt.Sprintf("%s:%d: skipping: %s", name, res.Line, manifests.Refusal(&res)))
 		} else {
 			notes = append(notes, fmt.Sprintf("%s:%d: skipping %s %q: not a Pod", name, res.Line, res.Kind, res.Name))
 		}

@@ -256,6 +256,8 @@ func TestArgsAndErrors(t *testing.T) {
 		{"not a pod", []string{write("svc.yaml", "apiVersion: v1\nkind: Service\nmetadata: {name: s}\n")}, "", 2, "", `svc.yaml:1: skipping Service "s": not a Pod`},
 		{"a pod after a Service", []string{"--now", "2026-01-01T12:03:30Z", write("mixed.yaml", "apiVersion: v1\nkind: Service\nmetadata: {name: s}\n---\n"+string(crash))}, "", 1,
 			"Next: start container api", `mixed.yaml:1: skipping Service "s": not a Pod`},
+		{"a quantity whose decoding outlasts the server's timeout, with its line", []string{write("slow.yaml", "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  containers:\n  - name: c\n    image: x\n    resources:\n      limits: {cpu: \"1e999999999999\"}\n")}, "", 2, "",
+			"slow.yaml:1: skipping: Timeout: request did not complete within the allotted timeout (line 9: spec.containers[0].resources.limits[cpu])"},
 		{"a syntax error after a pod", []string{"--now", "2026-01-01T12:03:30Z", write("broken.yaml", string(crash)+"---\nkind: Pod\nmetadata: [x\n")}, "", 1,
 			"Next: start container api", "broken.yaml:91: skipping: error parsing"},
 		{"a field the Go type does not know is ignored", []string{"--now", "2026-01-01T12:03:30Z", "-"}, strings.Replace(string(crash), "\nspec:\n", "\nspec:\n  fromANewerServer: 1\n", 1), 0,

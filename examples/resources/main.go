@@ -238,7 +238,7 @@ func (r *reporter) read(name string, in io.Reader) {
 			continue
 		case res.Err != nil:
 			r.badDocuments = true
-			fmt.Fprintf(r.stderr, "%s:%d: %s\n", name, res.Line, manifests.IndentLines(res.Message()))
+			fmt.Fprintf(r.stderr, "%s:%d: %s\n", name, res.Line, manifests.Refusal(&res))
 			continue
 		}
 		pod, err := r.podOf(res.Object)

@@ -134,6 +134,8 @@ func TestUsageAndErrors(t *testing.T) {
 			bad + ":1: Pod in version \"v1\" cannot be handled as a Pod: strict decoding error: unknown field \"spec.contianers\"\n"},
 		{"an old apiVersion, kubectl's two-line error indented", []string{"-"}, "apiVersion: extensions/v1beta1\nkind: Deployment\nmetadata: {name: old}\n---\n" + smallPod, 1, "STDIN:5: Pod small\n",
 			"STDIN:1: resource mapping not found for name: \"old\" namespace: \"\" from \"STDIN\": no matches for kind \"Deployment\" in version \"extensions/v1beta1\"\n    ensure CRDs are installed first\n"},
+		{"a quantity that does not parse, with its line", []string{"-"}, "apiVersion: v1\nkind: Pod\nmetadata: {name: q}\nspec:\n  containers:\n  - name: c\n    image: x\n    resources: {requests: {cpu: \"\"}}\n---\n" + smallPod, 1, "STDIN:10: Pod small\n",
+			"STDIN:1: Pod in version \"v1\" cannot be handled as a Pod: quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$' (line 8: spec.containers[0].resources.requests[cpu])\n"},
 		{"a kind without a pod", []string{svc, small}, "", 0, smallOut, svc + ":1: skipping Service \"web\": it holds no pod\n"},
 		{"no pod at all", []string{svc, empty}, "", 1, "", svc + ":1: skipping Service \"web\": it holds no pod\nresources: no Pod or workload with a pod template found\n"},
 		{"standard input", []string{"-"}, smallPod, 0, "STDIN:1: Pod small\n", ""},

@@ -6,12 +6,15 @@ package manifests
 import (
 	"bufio"
 	"bytes"
+	"fmt"
 	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/podlife/podlife/validation"
 )
 
 // Extensions are the files kubectl reads in a directory (cli-runtime's
@@ -84,4 +87,17 @@ func BinaryOffset(br *bufio.Reader) int {
 // has a second line) so that they sit under the file:line the programs print first.
 func IndentLines(msg string) string {
 	return strings.ReplaceAll(msg, "\n", "\n    ")
+}
+
+// Refusal is the message of a result that was refused, with the line and field of
+// the value it is about when the server's message does not place it
+// (ObjectResult.TypeErrorField: a value of the wrong type, a quantity that does not
+// parse or whose decoding outlasts the server's timeout), its continuation lines
+// indented (IndentLines).
+func Refusal(res *validation.ObjectResult) string {
+	msg := IndentLines(res.Message())
+	if path, ok := res.TypeErrorField(); ok {
+		msg += fmt.Sprintf(" (line %d: %s)", res.FieldLine(path), path)
+	}
+	return msg
 }
