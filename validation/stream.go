@@ -276,7 +276,9 @@ type ObjectResult struct {
 	// answer of the server (422 Invalid; 400 BadRequest from decoding; 413 for a body
 	// over 3 MiB; 404, as client-go words it, for an apiVersion without a version or a
 	// list kind without items, which kubectl posts where nothing is served; 405 for a
-	// kind served only for reading, ComponentStatus; 409 for a name created before), a
+	// kind served only for reading, ComponentStatus; 409 for a name created before;
+	// 504, the timeout filter's, for a quantity whose decoding would outlast the
+	// request timeout, such as "1e999999999999": see TypeErrorField), a
 	// *KubectlError for one of kubectl, a *ReadError when the reader failed,
 	// ErrDocumentTooLarge.
 	Err error
