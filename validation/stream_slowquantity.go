@@ -32,7 +32,7 @@ const slowQuantityShift = 1 << 29
 // kube-apiserver's timeout filter (WithTimeoutForNonLongRunningRequests) writes.
 func (s *streamRun) decode(d serverDecoder, body []byte, gvk schema.GroupVersionKind) (runtime.Object, []string, error) {
 	if len(body) <= maxRequestBodyBytes && mayHoldSlowQuantity(body) && d.scheme.Recognizes(gvk) {
-		if _, slow := s.firstSlowQuantity(body, gvk); slow {
+		if s.firstSlowQuantity(body, gvk) {
 			return nil, nil, apierrors.NewTimeoutError("request did not complete within the allotted timeout", 0)
 		}
 	}
@@ -63,41 +63,44 @@ func mayHoldSlowQuantity(body []byte) bool {
 	return false
 }
 
-// firstSlowQuantity reads body, an object of kind gvk, as the server's decoder
-// does and reports whether it meets a quantity that outlasts the server's timeout
-// (slowQuantityIn).
-func (s *streamRun) firstSlowQuantity(body []byte, gvk schema.GroupVersionKind) (path string, slow bool) {
+// firstSlowQuantity reads body, an object of kind gvk, and reports whether the
+// server's decoder stops at a quantity that outlasts its timeout (stopQuantity).
+func (s *streamRun) firstSlowQuantity(body []byte, gvk schema.GroupVersionKind) bool {
 	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.UseNumber()
 	var doc any
 	if dec.Decode(&doc) != nil {
-		return "", false
+		return false
 	}
 	models := s.models.get()
 	name, ok := models.index[gvk]
 	if !ok {
-		return "", false
+		return false
 	}
-	return models.slowQuantityIn(models.defs[name], doc)
+	_, slow, _ := models.stopQuantity(models.defs[name], doc)
+	return slow
 }
 
-// slowQuantityIn reads doc, an object whose kind's model is kind, as the server's
+// stopQuantity reads doc, an object whose kind's model is kind, as the server's
 // decoder does (fields in the order of the body kubectl sends, keys sorted; only
-// those of the kind's schema) and reports whether it meets a quantity whose rounding shifts it
-// by slowQuantityShift digits or more (roundingShift) before one that does not
-// decode (where the decoder stops), and that quantity's path.
-func (m *oaModels) slowQuantityIn(kind *oaSchema, doc any) (path string, slow bool) {
+// those of the kind's schema) and returns the path of the first quantity it stops
+// at: one that does not decode, or one whose rounding shifts it by
+// slowQuantityShift digits or more (roundingShift; slow is true), where the server
+// gives up. found is false when every quantity decodes in time.
+func (m *oaModels) stopQuantity(kind *oaSchema, doc any) (path string, slow, found bool) {
 	m.walkQuantities(kind, doc, nil, func(at *field.Path, v any) bool {
 		switch shift, ok := roundingShift(v); {
 		case ok && (shift >= slowQuantityShift || shift <= -slowQuantityShift):
-			path, slow = at.String(), true
-			return false
+			slow = true
 		case ok && (shift > 1<<20 || shift < -1<<20):
 			return true // it decodes, in the time it takes: not twice
+		case quantityDecodes(v):
+			return true
 		}
-		return quantityDecodes(v) // the decoder stops at one that does not
+		path, found = at.String(), true
+		return false
 	})
-	return path, slow
+	return path, slow, found
 }
 
 // roundingShift reads a value the server's decoding reads as a quantity, when

@@ -60,11 +60,15 @@ func (r *ObjectResult) TypeErrorField() (path string, ok bool) {
 			return "", false
 		}
 	}
-	switch {
-	case timeout:
-		return r.slowQuantity(doc)
-	case quantity:
-		return r.badQuantity(doc)
+	if timeout || quantity {
+		// The quantity the decoder stopped at: the slow one for the 504, the one
+		// that does not parse otherwise.
+		models, kind, ok := r.kindSchema()
+		if !ok {
+			return "", false
+		}
+		path, slow, found := models.stopQuantity(kind, doc)
+		return path, found && slow == timeout
 	}
 	var names []string
 	if jsonPath != "" {
@@ -232,40 +236,6 @@ func isQuantityError(msg string) bool {
 		}
 	}
 	return false
-}
-
-// slowQuantity returns the path of the quantity of doc, the object, whose decoding
-// outlasts the server's request timeout (oaModels.slowQuantityIn).
-func (r *ObjectResult) slowQuantity(doc any) (string, bool) {
-	models, kind, ok := r.kindSchema()
-	if !ok {
-		return "", false
-	}
-	path, slow := models.slowQuantityIn(kind, doc)
-	return path, slow && path != ""
-}
-
-// badQuantity returns the path of the first value of doc, the object, that the
-// server's decoding reads as a quantity and refuses: fields in the order of the
-// body kubectl sends (keys sorted), only those the kind's schema has (the server
-// decodes no others).
-func (r *ObjectResult) badQuantity(doc any) (string, bool) {
-	models, kind, ok := r.kindSchema()
-	if !ok {
-		return "", false
-	}
-	var found *field.Path
-	models.walkQuantities(kind, doc, nil, func(at *field.Path, v any) bool {
-		if quantityDecodes(v) {
-			return true
-		}
-		found = at
-		return false
-	})
-	if found == nil {
-		return "", false
-	}
-	return found.String(), true
 }
 
 // walkQuantities walks v along its schema s, in the order the server's decoder
