@@ -237,8 +237,15 @@ func (a *aggregation) runInit(t *table, finder *statusFinder, withStatus bool) {
 func (a *aggregation) list(t *table, st *steps, op int, i int, list corev1.ResourceList) {
 	if n := len(list); n > lookupMax {
 		t.reserve(n)
-		for name, q := range list {
-			a.entry(t, st, op, i, name, &q)
+		if op == opSum {
+			// The common case, a regular container's list, without entry's dispatch.
+			for name, q := range list {
+				t.addp(name, &q)
+			}
+		} else {
+			for name, q := range list {
+				a.entry(t, st, op, i, name, &q)
+			}
 		}
 	} else if n > 0 {
 		if q, ok := list[corev1.ResourceCPU]; ok {

@@ -238,7 +238,7 @@ func speedShapes(seed uint64, n int) []shapeSpec {
 	zero := func(mk func() *corev1.Pod) func() (*corev1.Pod, resources.PodResourcesOptions) {
 		return func() (*corev1.Pod, resources.PodResourcesOptions) { return mk(), resources.PodResourcesOptions{} }
 	}
-	return []shapeSpec{
+	base := []shapeSpec{
 		shape("tiny", "1 container, cpu+memory requests and limits", n, zero(func() *corev1.Pod {
 			return newSpeedPod(g.containers("app", 1, g.requirements))
 		})),
@@ -301,25 +301,30 @@ func speedShapes(seed uint64, n int) []shapeSpec {
 			return p, nonMissing
 		}),
 		shape("mixed", "1-4 containers, 0-3 init (sidecars), pod-level, hugepages, overhead, status resources, invalid values; mixed options", 5*n, g.mixedPod),
-		reusing(shape("tiny+reuse", "the tiny corpus, both sides passing Reuse", n, zero(func() *corev1.Pod {
-			return newSpeedPod(g.containers("app", 1, g.requirements))
-		}))),
-		reusing(shape("many-names+reuse", "the many-names corpus, both sides passing Reuse", n, zero(func() *corev1.Pod {
-			return newSpeedPod(g.containers("app", 2+g.r.IntN(3), g.manyRequirements))
-		}))),
-		reusing(shape("mixed+reuse", "the mixed corpus, both sides passing Reuse", 5*n, g.mixedPod)),
 	}
+	out := base
+	for _, spec := range base {
+		out = append(out, reusing(spec))
+	}
+	return out
 }
+
+// reuseSuffix ends the name of a corpus whose calls pass Reuse (see reusing).
+const reuseSuffix = "+reuse"
 
 // reusing makes every call of a corpus pass one Reuse list, as the kubelet's QoS
 // container manager and the scheduler's resource metrics call component-helpers: the
 // result is written into the caller's list instead of a new one, so the cost of
 // building fresh result maps (the floor of the other corpora) leaves both sides.
-// Upstream is given a list of its own (see reuseFor).
+// Upstream is given a list of its own (see reuseFor). The corpus is the same pods as
+// spec's: its build draws from the same seed.
 func reusing(spec shapeSpec) shapeSpec {
 	build := spec.build
+	spec.name += reuseSuffix
 	spec.build = func() speedShape {
 		s := build()
+		s.name += reuseSuffix
+		s.about = "the " + strings.TrimSuffix(s.name, reuseSuffix) + " corpus, both sides passing Reuse"
 		reuse := corev1.ResourceList{}
 		for i := range s.opts {
 			s.opts[i].Reuse = reuse
@@ -766,8 +771,12 @@ func TestResourcesSpeedRatio(t *testing.T) {
 		fmt.Fprintf(&b, "| %s (%s) | %d | %.2f | %.2f | %.2f | %.2f | %.2f | %.1f vs %.1f | %d vs %d |\n",
 			r.name, r.about, r.pods, r.median, r.worst, r.mutMed, r.floor, r.bound, r.oursAlloc, r.theirAllc, r.oursB, r.theirsB)
 	}
-	t.Logf("PodRequests+PodLimits, podlife/upstream time, %d interleaved rounds per shape; worst shape by median: %s (%.2f, worst round %.2f)%s",
-		speedRounds, results[0].name, results[0].median, results[0].worst, b.String())
+	withReuse := "no corpus passing Reuse ran"
+	if i := slices.IndexFunc(results, func(r result) bool { return strings.HasSuffix(r.name, reuseSuffix) }); i >= 0 {
+		withReuse = fmt.Sprintf("%s (%.2f, worst round %.2f)", results[i].name, results[i].median, results[i].worst)
+	}
+	t.Logf("PodRequests+PodLimits, podlife/upstream time, %d interleaved rounds per shape; worst shape by median: %s (%.2f, worst round %.2f); with Reuse: %s%s",
+		speedRounds, results[0].name, results[0].median, results[0].worst, withReuse, b.String())
 }
 
 // BenchmarkSpeedShapes runs PodRequests plus PodLimits over each corpus of
